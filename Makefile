@@ -1,0 +1,63 @@
+# Vendfleet — the two commands: `make run` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := run
+
+DATA ?= data
+PORT ?= 8080
+CARGO ?= cargo
+
+.PHONY: run test bench web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check e2e deploy clean-data
+
+## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
+run: web
+	$(CARGO) build --profile local -p vendfleet-local
+	./target/local/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist
+
+## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit and browser tests)
+test: rust-checks rust-tests aws-lint web-checks openapi-check e2e
+
+rust-checks:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+rust-tests:
+	infra/with-moto.sh $(CARGO) test --workspace
+
+aws-lint:
+	infra/cfn-lint.sh
+
+web-deps:
+	cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+
+web: web-deps
+	cd web && npm run build
+
+web-checks: web-deps
+	cd web && npm run lint && npm run typecheck && npm test && npm run build
+
+## The web's API types come from the server's OpenAPI document: the committed copy must match.
+openapi-check:
+	$(CARGO) build -p vendfleet-local
+	./target/debug/vendfleet openapi > target/openapi.json
+	diff -u web/openapi.json target/openapi.json || { echo "web/openapi.json is stale: run 'make openapi'"; exit 1; }
+
+.PHONY: openapi
+openapi:
+	$(CARGO) build -p vendfleet-local
+	./target/debug/vendfleet openapi > web/openapi.json
+	cd web && npm run gen:api
+
+chromium:
+	command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+e2e: chromium web
+	$(CARGO) build -p vendfleet-local
+	cd web && VENDFLEET_BIN=../target/debug/vendfleet npm run e2e
+
+## bench: performance figures (medians), never timed tests
+bench:
+	$(CARGO) run --profile local -p vendfleet-local -- bench
+
+clean-data:
+	rm -rf $(DATA)

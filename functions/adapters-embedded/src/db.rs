@@ -1,0 +1,221 @@
+//! The SQLite database file shared by the embedded adapters: WAL mode, numbered migrations, one
+//! writer connection behind an async mutex and a small pool of read connections.
+//!
+//! rusqlite is blocking, so every call runs on tokio's blocking pool. Writers queue on the async
+//! mutex (not on a blocking thread); readers each take their own connection, and in WAL mode
+//! readers neither block nor are blocked by the writer.
+
+use crate::error::EmbeddedError;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// File name of the database inside the data directory.
+pub const DATABASE_FILE: &str = "vendfleet.db";
+
+/// Read connections kept open for reuse; more may be opened under load and are then closed.
+const READ_POOL_SIZE: usize = 4;
+
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The schema, one migration per entry; entry `i` is schema version `i + 1`. Append only: never
+/// edit or reorder an entry that has shipped.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: the item store (DynamoDB-shaped single table).
+    r#"
+    CREATE TABLE items (
+        pk      TEXT NOT NULL,
+        sk      TEXT NOT NULL,
+        gsi1pk  TEXT,
+        gsi1sk  TEXT,
+        gsi2pk  TEXT,
+        gsi2sk  TEXT,
+        version INTEGER NOT NULL,
+        ttl     INTEGER,
+        attrs   TEXT NOT NULL,
+        PRIMARY KEY (pk, sk)
+    ) WITHOUT ROWID;
+    CREATE INDEX items_gsi1 ON items (gsi1pk, gsi1sk, pk, sk) WHERE gsi1pk IS NOT NULL;
+    CREATE INDEX items_gsi2 ON items (gsi2pk, gsi2sk, pk, sk) WHERE gsi2pk IS NOT NULL;
+    CREATE INDEX items_ttl ON items (ttl) WHERE ttl IS NOT NULL;
+    "#,
+    // 2: the durable job queue.
+    r#"
+    CREATE TABLE jobs (
+        id         TEXT PRIMARY KEY,
+        payload    TEXT NOT NULL,
+        attempts   INTEGER NOT NULL DEFAULT 0,
+        visible_at INTEGER NOT NULL,
+        receipt    TEXT UNIQUE,
+        dead       INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX jobs_ready ON jobs (dead, created_at);
+    "#,
+];
+
+/// The embedded database; cheap to clone (all clones share the connections).
+#[derive(Clone)]
+pub struct Database {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    writer: Arc<tokio::sync::Mutex<Connection>>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database")
+            .field("path", &self.inner.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Database {
+    /// Opens (creating when missing) `dir/vendfleet.db` and applies pending migrations.
+    /// Blocking: call it at start-up (or from `spawn_blocking`).
+    pub fn open(dir: &Path) -> Result<Database, EmbeddedError> {
+        std::fs::create_dir_all(dir).map_err(|source| EmbeddedError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let path = dir.join(DATABASE_FILE);
+        let mut writer = Connection::open(&path)?;
+        // journal_mode answers with the resulting mode, so it is read, not just set.
+        let mode: String = writer.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            tracing::warn!(%mode, "SQLite did not switch to WAL mode");
+        }
+        configure(&writer)?;
+        migrate(&mut writer)?;
+        Ok(Database {
+            inner: Arc::new(Inner {
+                path,
+                writer: Arc::new(tokio::sync::Mutex::new(writer)),
+                readers: Mutex::new(Vec::new()),
+            }),
+        })
+    }
+
+    /// Path of the database file.
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// The schema version (number of applied migrations).
+    pub async fn schema_version(&self) -> Result<i64, EmbeddedError> {
+        self.read(current_version).await?.map_err(Into::into)
+    }
+
+    /// Runs `f` on the single writer connection, on the blocking pool. Start transactions with
+    /// `TransactionBehavior::Immediate` so that reads made to check a condition and the write
+    /// that follows are one atomic step.
+    pub async fn write<T, F>(&self, f: F) -> Result<T, EmbeddedError>
+    where
+        F: FnOnce(&mut Connection) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let mut conn = self.inner.writer.clone().lock_owned().await;
+        tokio::task::spawn_blocking(move || f(&mut conn))
+            .await
+            .map_err(|e| EmbeddedError::Task(e.to_string()))
+    }
+
+    /// Runs `f` on a read connection (query only), on the blocking pool.
+    pub async fn read<T, F>(&self, f: F) -> Result<T, EmbeddedError>
+    where
+        F: FnOnce(&Connection) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            let pooled = inner
+                .readers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .pop();
+            let conn = match pooled {
+                Some(c) => c,
+                None => open_reader(&inner.path)?,
+            };
+            let out = f(&conn);
+            let mut pool = inner.readers.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.len() < READ_POOL_SIZE && conn.is_autocommit() {
+                pool.push(conn);
+            }
+            Ok(out)
+        })
+        .await
+        .map_err(|e| EmbeddedError::Task(e.to_string()))?
+    }
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+fn open_reader(path: &Path) -> Result<Connection, EmbeddedError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    configure(&conn)?;
+    conn.pragma_update(None, "query_only", "ON")?;
+    Ok(conn)
+}
+
+fn current_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations",
+        [],
+        |r| r.get(0),
+    )
+}
+
+/// Applies every migration not yet recorded in `schema_migrations`, each in its own immediate
+/// transaction so that two processes opening the same file cannot apply one twice.
+fn migrate(conn: &mut Connection) -> Result<(), EmbeddedError> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    INTEGER PRIMARY KEY,
+            applied_at TEXT NOT NULL
+        )",
+    )?;
+    let known = MIGRATIONS.len() as i64;
+    let found = current_version(conn)?;
+    if found > known {
+        return Err(EmbeddedError::SchemaTooNew { found, known });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate() {
+        let version = i as i64 + 1;
+        let apply = |conn: &mut Connection| -> rusqlite::Result<()> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let done = tx
+                .query_row(
+                    "SELECT 1 FROM schema_migrations WHERE version = ?1",
+                    [version],
+                    |_| Ok(()),
+                )
+                .optional()?
+                .is_some();
+            if !done {
+                tx.execute_batch(sql)?;
+                tx.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
+                    rusqlite::params![version, chrono::Utc::now().to_rfc3339()],
+                )?;
+                tracing::info!(version, "applied SQLite migration");
+            }
+            tx.commit()
+        };
+        apply(conn).map_err(|source| EmbeddedError::Migration { version, source })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,51 @@
+//! Vendfleet's embedded adapters: the item store and job queue on one SQLite file (WAL mode) and
+//! blobs on the filesystem, for the single-process deployment (`vendfleet serve`).
+
+mod blob;
+mod db;
+mod error;
+mod queue;
+mod store;
+
+pub use blob::FsBlobStore;
+pub use db::{Database, DATABASE_FILE, MIGRATIONS};
+pub use error::EmbeddedError;
+pub use queue::SqliteJobQueue;
+pub use store::SqliteItemStore;
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// Deliveries of a job before the embedded queue dead-letters it.
+pub const MAX_DELIVERIES: u32 = 5;
+
+/// Directory under the data directory holding the blobs.
+pub const BLOBS_DIR: &str = "blobs";
+
+/// The three embedded adapters on one data directory, sharing one database.
+#[derive(Debug, Clone)]
+pub struct Embedded {
+    pub database: Database,
+    pub store: Arc<SqliteItemStore>,
+    pub blobs: Arc<FsBlobStore>,
+    pub queue: Arc<SqliteJobQueue>,
+}
+
+impl Embedded {
+    /// Opens `data_dir/vendfleet.db` (migrating it) and `data_dir/blobs/`; download links are
+    /// signed with `blob_secret`. Blocking: call it at start-up.
+    pub fn open(data_dir: &Path, blob_secret: &[u8]) -> Result<Embedded, EmbeddedError> {
+        let database = Database::open(data_dir)?;
+        let blobs_dir = data_dir.join(BLOBS_DIR);
+        std::fs::create_dir_all(&blobs_dir).map_err(|source| EmbeddedError::Io {
+            path: blobs_dir.clone(),
+            source,
+        })?;
+        Ok(Embedded {
+            store: Arc::new(SqliteItemStore::new(database.clone())),
+            blobs: Arc::new(FsBlobStore::new(blobs_dir, blob_secret)),
+            queue: Arc::new(SqliteJobQueue::new(database.clone(), MAX_DELIVERIES)),
+            database,
+        })
+    }
+}

@@ -1,0 +1,197 @@
+//! The embedded database itself: migrations, TTL purge, crash safety, `Embedded::open`.
+
+use serde_json::json;
+use vendfleet_adapters_embedded::{Database, Embedded, SqliteItemStore, MIGRATIONS};
+use vendfleet_app::ports::{
+    BlobStore, Condition, Item, ItemStore, JobQueue, Key, StoreError, Write,
+};
+
+fn item(pk: &str, sk: &str) -> Item {
+    Item::from_value(Key::new(pk, sk), &json!({"n": 1})).unwrap()
+}
+
+#[tokio::test]
+async fn migrations_apply_once_and_reopening_keeps_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    assert_eq!(db.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
+    SqliteItemStore::new(db.clone())
+        .put(item("P", "S"), None)
+        .await
+        .unwrap();
+    let mode: String = db
+        .read(|c| c.query_row("PRAGMA journal_mode", [], |r| r.get(0)))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(mode, "wal");
+
+    // A second open (another handle, as after a restart) applies nothing again.
+    let again = Database::open(dir.path()).unwrap();
+    let rows: i64 = again
+        .read(|c| c.query_row("SELECT count(*) FROM schema_migrations", [], |r| r.get(0)))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows, MIGRATIONS.len() as i64);
+    assert!(SqliteItemStore::new(again)
+        .get(&Key::new("P", "S"))
+        .await
+        .unwrap()
+        .is_some());
+}
+
+#[tokio::test]
+async fn a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    db.write(|c| c.execute("INSERT INTO schema_migrations VALUES (999, 'future')", []))
+        .await
+        .unwrap()
+        .unwrap();
+    let err = Database::open(dir.path()).unwrap_err();
+    assert!(err.to_string().contains("newer"), "{err}");
+}
+
+#[tokio::test]
+async fn purge_expired_removes_only_items_past_their_ttl() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteItemStore::new(Database::open(dir.path()).unwrap());
+    store
+        .put(item("T", "old").with_ttl(100), None)
+        .await
+        .unwrap();
+    store
+        .put(item("T", "edge").with_ttl(200), None)
+        .await
+        .unwrap();
+    store
+        .put(item("T", "new").with_ttl(300), None)
+        .await
+        .unwrap();
+    store.put(item("T", "forever"), None).await.unwrap();
+    assert_eq!(store.purge_expired(200).await.unwrap(), 1);
+    assert!(store.get(&Key::new("T", "old")).await.unwrap().is_none());
+    for sk in ["edge", "new", "forever"] {
+        assert!(
+            store.get(&Key::new("T", sk)).await.unwrap().is_some(),
+            "{sk}"
+        );
+    }
+    assert_eq!(store.purge_expired(1_000).await.unwrap(), 2);
+    assert!(store
+        .get(&Key::new("T", "forever"))
+        .await
+        .unwrap()
+        .is_some());
+}
+
+#[tokio::test]
+async fn a_failed_transaction_leaves_nothing_behind_even_after_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = SqliteItemStore::new(Database::open(dir.path()).unwrap());
+        store.put(item("C", "taken"), None).await.unwrap();
+        let r = store
+            .transact(vec![
+                Write::Put {
+                    item: item("C", "a"),
+                    condition: None,
+                },
+                Write::Add {
+                    key: Key::new("C", "count"),
+                    attr: "n".into(),
+                    delta: 1,
+                },
+                Write::Delete {
+                    key: Key::new("C", "taken"),
+                    condition: None,
+                },
+                Write::Put {
+                    item: item("C", "b"),
+                    condition: Some(Condition::Exists),
+                },
+            ])
+            .await;
+        assert_eq!(r, Err(StoreError::ConditionFailed { index: 3 }));
+
+        // A write that dies half-way (a panic inside the transaction) is rolled back too, and
+        // the writer connection stays usable.
+        let db = Database::open(dir.path()).unwrap();
+        let crashed = db
+            .write(|c| {
+                let tx = c.transaction().unwrap();
+                tx.execute(
+                    "INSERT INTO items (pk, sk, version, attrs) VALUES ('C', 'half', 1, '{}')",
+                    [],
+                )
+                .unwrap();
+                panic!("simulated crash mid-transaction");
+            })
+            .await;
+        assert!(crashed.is_err());
+        db.write(|c| c.execute("DELETE FROM items WHERE pk = 'none'", []))
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    let store = SqliteItemStore::new(Database::open(dir.path()).unwrap());
+    for sk in ["a", "b", "count", "half"] {
+        assert!(
+            store.get(&Key::new("C", sk)).await.unwrap().is_none(),
+            "{sk} was written"
+        );
+    }
+    assert!(store.get(&Key::new("C", "taken")).await.unwrap().is_some());
+}
+
+#[tokio::test]
+async fn embedded_open_wires_the_three_adapters_on_one_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = Embedded::open(dir.path(), b"secret").unwrap();
+    assert!(dir.path().join("vendfleet.db").exists());
+    assert!(dir.path().join("blobs").is_dir());
+    embedded.store.put(item("E", "1"), None).await.unwrap();
+    embedded
+        .blobs
+        .put("x/y.txt", b"hi".to_vec(), "text/plain")
+        .await
+        .unwrap();
+    assert!(dir.path().join("blobs/x/y.txt").exists());
+    let id = embedded.queue.enqueue("p").await.unwrap();
+    drop(embedded);
+
+    // Everything is durable across a reopen; the embedded queue allows five deliveries.
+    let embedded = Embedded::open(dir.path(), b"secret").unwrap();
+    assert!(embedded
+        .store
+        .get(&Key::new("E", "1"))
+        .await
+        .unwrap()
+        .is_some());
+    assert_eq!(
+        embedded.blobs.get("x/y.txt").await.unwrap().unwrap().bytes,
+        b"hi"
+    );
+    for attempt in 1..=5 {
+        let job = embedded
+            .queue
+            .claim(std::time::Duration::from_secs(60))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((job.id.as_str(), job.attempts), (id.as_str(), attempt));
+        embedded
+            .queue
+            .retry(&job.receipt, std::time::Duration::ZERO)
+            .await
+            .unwrap();
+    }
+    assert!(embedded
+        .queue
+        .claim(std::time::Duration::from_secs(60))
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(embedded.queue.dead_letters().await.unwrap(), ["p"]);
+}

@@ -1,0 +1,169 @@
+//! Access and refresh tokens: JWT, HS256 only.
+
+use chrono::{DateTime, Utc};
+use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+
+use crate::config::Secret;
+
+/// What a token is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TokenKind {
+    Access,
+    Refresh,
+}
+
+/// The claims we sign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// User id.
+    pub sub: String,
+    /// Access or refresh.
+    pub typ: TokenKind,
+    /// The user's token version when issued.
+    pub ver: u64,
+    pub iat: i64,
+    pub exp: i64,
+    /// Unique id of the token.
+    pub jti: String,
+}
+
+/// Why a token was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    #[error("token is malformed or its signature is wrong")]
+    Invalid,
+    #[error("token has expired")]
+    Expired,
+    #[error("token is of the wrong kind")]
+    WrongKind,
+}
+
+/// Signs and checks tokens with one HS256 key.
+#[derive(Clone)]
+pub struct TokenSigner {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+}
+
+impl TokenSigner {
+    /// A signer for `secret`.
+    pub fn new(secret: &Secret) -> Self {
+        TokenSigner {
+            encoding: EncodingKey::from_secret(secret.expose()),
+            decoding: DecodingKey::from_secret(secret.expose()),
+        }
+    }
+
+    /// Issues a token.
+    pub fn issue(
+        &self,
+        user_id: &str,
+        kind: TokenKind,
+        token_version: u64,
+        now: DateTime<Utc>,
+        ttl_secs: i64,
+    ) -> Result<String, TokenError> {
+        let claims = Claims {
+            sub: user_id.to_string(),
+            typ: kind,
+            ver: token_version,
+            iat: now.timestamp(),
+            exp: now.timestamp() + ttl_secs,
+            jti: ulid::Ulid::new().to_string(),
+        };
+        encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(|_| TokenError::Invalid)
+    }
+
+    /// Checks signature, algorithm (HS256 only), kind and expiry against `now`.
+    pub fn check(
+        &self,
+        token: &str,
+        kind: TokenKind,
+        now: DateTime<Utc>,
+    ) -> Result<Claims, TokenError> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        // Expiry is checked below against the injected clock, not the system clock.
+        validation.validate_exp = false;
+        validation.required_spec_claims = ["exp", "sub"].iter().map(|s| s.to_string()).collect();
+        let data = decode::<Claims>(token, &self.decoding, &validation)
+            .map_err(|_| TokenError::Invalid)?;
+        if data.claims.typ != kind {
+            return Err(TokenError::WrongKind);
+        }
+        if data.claims.exp <= now.timestamp() {
+            return Err(TokenError::Expired);
+        }
+        Ok(data.claims)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine;
+
+    fn signer() -> TokenSigner {
+        TokenSigner::new(&Secret::new("0123456789abcdef0123456789abcdef"))
+    }
+
+    #[test]
+    fn issue_and_check() {
+        let now = Utc::now();
+        let t = signer().issue("u1", TokenKind::Access, 3, now, 60).unwrap();
+        let c = signer().check(&t, TokenKind::Access, now).unwrap();
+        assert_eq!((c.sub.as_str(), c.ver), ("u1", 3));
+        assert_eq!(
+            signer().check(&t, TokenKind::Refresh, now),
+            Err(TokenError::WrongKind)
+        );
+        let later = now + chrono::Duration::seconds(61);
+        assert_eq!(
+            signer().check(&t, TokenKind::Access, later),
+            Err(TokenError::Expired)
+        );
+    }
+
+    #[test]
+    fn refuses_other_keys_tampering_and_alg_none() {
+        let now = Utc::now();
+        let t = signer().issue("u1", TokenKind::Access, 0, now, 60).unwrap();
+        let other = TokenSigner::new(&Secret::new("another-secret-another-secret-xx"));
+        assert_eq!(
+            other.check(&t, TokenKind::Access, now),
+            Err(TokenError::Invalid)
+        );
+
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let parts: Vec<&str> = t.split('.').collect();
+        let mut payload: serde_json::Value =
+            serde_json::from_slice(&b64.decode(parts[1]).unwrap()).unwrap();
+        payload["sub"] = "admin".into();
+        let forged = format!(
+            "{}.{}.{}",
+            parts[0],
+            b64.encode(payload.to_string()),
+            parts[2]
+        );
+        assert_eq!(
+            signer().check(&forged, TokenKind::Access, now),
+            Err(TokenError::Invalid)
+        );
+
+        let none = format!(
+            "{}.{}.",
+            b64.encode(r#"{"alg":"none","typ":"JWT"}"#),
+            parts[1]
+        );
+        assert_eq!(
+            signer().check(&none, TokenKind::Access, now),
+            Err(TokenError::Invalid)
+        );
+        assert_eq!(
+            signer().check("garbage", TokenKind::Access, now),
+            Err(TokenError::Invalid)
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! Service configuration, read from `VENDFLEET_*` environment variables by the binaries.
+
+use std::fmt;
+
+/// A secret value that never prints.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(Vec<u8>);
+
+impl Secret {
+    /// Wraps bytes.
+    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
+        Secret(bytes.into())
+    }
+
+    /// The secret bytes; call only where they are used.
+    pub fn expose(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// Settings of the auth and users services.
+#[derive(Debug, Clone)]
+pub struct AuthSettings {
+    /// HMAC key for HS256 tokens (at least 32 bytes).
+    pub jwt_secret: Secret,
+    /// Lifetime of an access token, seconds.
+    pub access_ttl_secs: i64,
+    /// Lifetime of a refresh token, seconds.
+    pub refresh_ttl_secs: i64,
+    /// Whether `POST /api/users/me/` may create accounts.
+    pub open_registration: bool,
+    /// Failed sign-ins allowed per e-mail address within one window.
+    pub login_failures_per_email: i64,
+    /// Sign-in attempts allowed per client address within one window.
+    pub login_attempts_per_client: i64,
+    /// Rate-limit window, seconds.
+    pub login_window_secs: i64,
+}
+
+impl AuthSettings {
+    /// Defaults with the given secret: 15 min access, 7 days refresh, registration off,
+    /// 10 failures per e-mail and 100 attempts per client address per 15 minutes.
+    pub fn with_secret(jwt_secret: Secret) -> Self {
+        AuthSettings {
+            jwt_secret,
+            access_ttl_secs: 15 * 60,
+            refresh_ttl_secs: 7 * 24 * 3600,
+            open_registration: false,
+            login_failures_per_email: 10,
+            login_attempts_per_client: 100,
+            login_window_secs: 15 * 60,
+        }
+    }
+
+    /// Reads `VENDFLEET_OPEN_REGISTRATION`, `VENDFLEET_ACCESS_TTL_SECS`, `VENDFLEET_REFRESH_TTL_SECS`
+    /// over the defaults.
+    pub fn apply_env(mut self) -> Self {
+        if let Ok(v) = std::env::var("VENDFLEET_OPEN_REGISTRATION") {
+            self.open_registration = matches!(v.trim(), "1" | "true" | "yes" | "on");
+        }
+        if let Some(v) = env_i64("VENDFLEET_ACCESS_TTL_SECS") {
+            self.access_ttl_secs = v;
+        }
+        if let Some(v) = env_i64("VENDFLEET_REFRESH_TTL_SECS") {
+            self.refresh_ttl_secs = v;
+        }
+        self
+    }
+}
+
+fn env_i64(name: &str) -> Option<i64> {
+    std::env::var(name)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v| *v > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_do_not_print() {
+        let s = AuthSettings::with_secret(Secret::new("super-secret-value"));
+        assert!(!format!("{s:?}").contains("super-secret"));
+    }
+}

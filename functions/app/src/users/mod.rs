@@ -1,0 +1,12 @@
+//! Users and roles: administration of who signs in and what they may do.
+
+mod directory;
+mod model;
+mod service;
+
+pub use directory::Directory;
+pub use model::{Role, User, SCHEMA};
+pub use service::{
+    ListPage, ListParams, RoleInput, RoleView, UserInput, UserListParams, UserView, UsersService,
+    MAX_DELETE,
+};

@@ -1,0 +1,739 @@
+//! The users-and-roles service: lists, forms, deletion, activation, and the guards that keep
+//! at least one administrator and stop privilege escalation.
+
+use super::directory::Directory;
+use super::model::{Role, User};
+use crate::auth::{password, Principal};
+use crate::error::{AppError, AppResult};
+use crate::ports::Clock;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use vendfleet_domain::{validation, FieldErrors, Grants, Language, Permission};
+
+/// Most users or roles one delete call may remove (each takes two writes of a transaction).
+pub const MAX_DELETE: usize = 50;
+/// Largest page size of a list.
+pub const MAX_PAGE_SIZE: usize = 200;
+
+/// Paging, search and ordering of a list.
+#[derive(Debug, Clone, Default)]
+pub struct ListParams {
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
+    pub search: Option<String>,
+    pub ordering: Option<String>,
+}
+
+/// The users list's parameters.
+#[derive(Debug, Clone, Default)]
+pub struct UserListParams {
+    pub list: ListParams,
+    /// Only users holding this role.
+    pub role: Option<String>,
+    /// `active` or `inactive`.
+    pub status: Option<String>,
+}
+
+/// One page of a list.
+#[derive(Debug, Clone)]
+pub struct ListPage<T> {
+    pub items: Vec<T>,
+    pub count: usize,
+    pub page: usize,
+    pub page_size: usize,
+}
+
+/// A user with the name of their role.
+#[derive(Debug, Clone)]
+pub struct UserView {
+    pub user: User,
+    pub role_name: Option<String>,
+}
+
+/// A role with how many users hold it.
+#[derive(Debug, Clone)]
+pub struct RoleView {
+    pub role: Role,
+    pub users_count: usize,
+}
+
+/// The user form.
+#[derive(Debug, Clone, Default)]
+pub struct UserInput {
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    /// Required on create; on update a non-empty value changes the password.
+    pub password: Option<String>,
+    pub role_id: Option<String>,
+    pub active: Option<bool>,
+    pub language: Option<String>,
+    pub position: String,
+    pub access_all_modules: bool,
+    pub access_all_machines: bool,
+    pub client_ids: Vec<String>,
+    pub location_ids: Vec<String>,
+    pub machine_tag_ids: Vec<String>,
+    pub machine_ids: Vec<String>,
+    /// The version the form was loaded at (updates); a stale one gives 409.
+    pub version: Option<u64>,
+}
+
+/// The role form.
+#[derive(Debug, Clone, Default)]
+pub struct RoleInput {
+    pub name: String,
+    pub modules: Vec<String>,
+    pub version: Option<u64>,
+}
+
+/// The service.
+#[derive(Clone)]
+pub struct UsersService {
+    directory: Directory,
+    clock: Arc<dyn Clock>,
+}
+
+struct Paging {
+    page: usize,
+    page_size: usize,
+    search: String,
+    ordering: Option<(String, bool)>,
+}
+
+fn paging(p: &ListParams, orderings: &[&str], errors: &mut FieldErrors) -> Paging {
+    let page = p.page.unwrap_or(1);
+    if page < 1 {
+        errors.add("page", "Must be 1 or more.");
+    }
+    let page_size = p.page_size.unwrap_or(25);
+    if !(1..=MAX_PAGE_SIZE as i64).contains(&page_size) {
+        errors.add(
+            "page_size",
+            format!("Must be between 1 and {MAX_PAGE_SIZE}."),
+        );
+    }
+    let ordering = match p
+        .ordering
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+    {
+        None => None,
+        Some(o) => {
+            let (field, desc) = match o.strip_prefix('-') {
+                Some(f) => (f, true),
+                None => (o, false),
+            };
+            if orderings.contains(&field) {
+                Some((field.to_string(), desc))
+            } else {
+                errors.add(
+                    "ordering",
+                    format!("Order by one of: {}.", orderings.join(", ")),
+                );
+                None
+            }
+        }
+    };
+    Paging {
+        page: page.max(1) as usize,
+        page_size: page_size.clamp(1, MAX_PAGE_SIZE as i64) as usize,
+        search: p.search.as_deref().unwrap_or("").trim().to_lowercase(),
+        ordering,
+    }
+}
+
+fn page_of<T>(items: Vec<T>, p: &Paging) -> ListPage<T> {
+    let count = items.len();
+    let items = items
+        .into_iter()
+        .skip((p.page - 1) * p.page_size)
+        .take(p.page_size)
+        .collect();
+    ListPage {
+        items,
+        count,
+        page: p.page,
+        page_size: p.page_size,
+    }
+}
+
+fn clean_ids(errors: &mut FieldErrors, field: &str, ids: &[String]) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for id in ids {
+        let id = id.trim();
+        if id.is_empty() || id.len() > 64 {
+            errors.add(field, "Each entry must be a known id.");
+        } else {
+            out.insert(id.to_string());
+        }
+    }
+    out.into_iter().collect()
+}
+
+impl UsersService {
+    /// A service on `directory`.
+    pub fn new(directory: Directory, clock: Arc<dyn Clock>) -> Self {
+        UsersService { directory, clock }
+    }
+
+    /// The repository.
+    pub fn directory(&self) -> &Directory {
+        &self.directory
+    }
+
+    async fn views(&self) -> AppResult<(Vec<User>, HashMap<String, Role>)> {
+        let roles = self.directory.all_roles().await?;
+        let users = self.directory.all_users().await?;
+        Ok((
+            users,
+            roles.into_iter().map(|r| (r.id.clone(), r)).collect(),
+        ))
+    }
+
+    fn view(user: User, roles: &HashMap<String, Role>) -> UserView {
+        let role_name = user
+            .role_id
+            .as_ref()
+            .and_then(|id| roles.get(id))
+            .map(|r| r.name.clone());
+        UserView { user, role_name }
+    }
+
+    /// Users matching the filters, in the requested order, without paging (for lists and exports).
+    pub async fn filtered_users(
+        &self,
+        params: &UserListParams,
+    ) -> AppResult<(Vec<UserView>, ListPage<()>)> {
+        let mut errors = FieldErrors::new();
+        let p = paging(
+            &params.list,
+            &[
+                "name",
+                "email",
+                "created_at",
+                "last_login",
+                "role",
+                "active",
+            ],
+            &mut errors,
+        );
+        let status = match params.status.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some("active") => Some(true),
+            Some("inactive") => Some(false),
+            Some(_) => {
+                errors.add("status", "Choose active or inactive.");
+                None
+            }
+        };
+        errors.into_result()?;
+        let role = params
+            .role
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty());
+        let (users, roles) = self.views().await?;
+        let mut views: Vec<UserView> = users
+            .into_iter()
+            .filter(|u| status.is_none_or(|s| u.active == s))
+            .filter(|u| role.is_none_or(|r| u.role_id.as_deref() == Some(r)))
+            .filter(|u| {
+                p.search.is_empty()
+                    || [&u.name, &u.email, &u.phone, &u.position]
+                        .iter()
+                        .any(|f| f.to_lowercase().contains(&p.search))
+            })
+            .map(|u| Self::view(u, &roles))
+            .collect();
+        let (field, desc) = p.ordering.clone().unwrap_or(("created_at".into(), true));
+        views.sort_by(|a, b| {
+            let (x, y) = (&a.user, &b.user);
+            let o = match field.as_str() {
+                "name" => x.name.to_lowercase().cmp(&y.name.to_lowercase()),
+                "email" => x.email.cmp(&y.email),
+                "last_login" => x.last_login.cmp(&y.last_login),
+                "role" => a.role_name.cmp(&b.role_name),
+                "active" => x.active.cmp(&y.active),
+                _ => x.created_at.cmp(&y.created_at),
+            }
+            .then_with(|| x.id.cmp(&y.id));
+            if desc {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+        let meta = ListPage {
+            items: vec![],
+            count: views.len(),
+            page: p.page,
+            page_size: p.page_size,
+        };
+        Ok((views, meta))
+    }
+
+    /// One page of users.
+    pub async fn list_users(&self, params: &UserListParams) -> AppResult<ListPage<UserView>> {
+        let (views, meta) = self.filtered_users(params).await?;
+        let p = Paging {
+            page: meta.page,
+            page_size: meta.page_size,
+            search: String::new(),
+            ordering: None,
+        };
+        Ok(page_of(views, &p))
+    }
+
+    /// One user.
+    pub async fn get_user(&self, id: &str) -> AppResult<UserView> {
+        let user = self.directory.user_or_404(id).await?;
+        let role_name = match &user.role_id {
+            Some(r) => self.directory.role(r).await?.map(|r| r.name),
+            None => None,
+        };
+        Ok(UserView { user, role_name })
+    }
+
+    /// Validates the form into `user` (which holds the current state on update).
+    async fn apply_form(
+        &self,
+        actor: &Principal,
+        input: UserInput,
+        user: &mut User,
+        creating: bool,
+    ) -> AppResult<Option<String>> {
+        let mut errors = FieldErrors::new();
+        user.name = validation::required_text(&mut errors, "name", &input.name, 150);
+        user.email = validation::email(&mut errors, "email", &input.email);
+        user.phone = validation::phone(&mut errors, "phone", &input.phone);
+        user.position = validation::optional_text(&mut errors, "position", &input.position, 100);
+        let new_password = match input.password.as_deref() {
+            Some(pw) if !pw.is_empty() => {
+                validation::password(&mut errors, "password", pw);
+                Some(pw.to_string())
+            }
+            _ if creating => {
+                errors.add("password", "This field is required.");
+                None
+            }
+            _ => None,
+        };
+        if let Some(code) = input
+            .language
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+        {
+            match Language::ALL.into_iter().find(|l| l.code() == code) {
+                Some(l) => user.language = l,
+                None => errors.add("language", "Choose one of: en, fr, it."),
+            }
+        }
+        if let Some(active) = input.active {
+            user.active = active;
+        }
+        let role = match input
+            .role_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+        {
+            None => None,
+            Some(id) => match self.directory.role(id).await? {
+                Some(r) => Some(r),
+                None => {
+                    errors.add("role_id", "Choose an existing role.");
+                    None
+                }
+            },
+        };
+        user.client_ids = clean_ids(&mut errors, "client_ids", &input.client_ids);
+        user.location_ids = clean_ids(&mut errors, "location_ids", &input.location_ids);
+        user.machine_tag_ids = clean_ids(&mut errors, "machine_tag_ids", &input.machine_tag_ids);
+        user.machine_ids = clean_ids(&mut errors, "machine_ids", &input.machine_ids);
+        // Nobody grants what they do not hold.
+        if input.access_all_modules && !user.access_all_modules && actor.grants != Grants::All {
+            errors.add(
+                "access_all_modules",
+                "Only a user with access to all modules can grant it.",
+            );
+        }
+        if input.access_all_machines
+            && !user.access_all_machines
+            && !(actor.can(Permission::AllMachinesAccessProvider) && actor.user.access_all_machines)
+        {
+            errors.add(
+                "access_all_machines",
+                "You are not allowed to grant access to all machines.",
+            );
+        }
+        if let Some(r) = &role {
+            let escalates = user.role_id.as_deref() != Some(r.id.as_str())
+                && r.modules
+                    .iter()
+                    .any(|m| Permission::from_key(m).is_some_and(|p| !actor.can(p)));
+            if escalates {
+                errors.add("role_id", "This role grants permissions you do not hold.");
+            }
+        }
+        if let (Some(v), false) = (input.version, creating) {
+            if v != user.version {
+                return Err(AppError::stale());
+            }
+        }
+        errors.into_result()?;
+        user.access_all_modules = input.access_all_modules;
+        user.access_all_machines = input.access_all_machines;
+        user.role_id = role.map(|r| r.id);
+        Ok(new_password)
+    }
+
+    /// Creates a user.
+    pub async fn create_user(&self, actor: &Principal, input: UserInput) -> AppResult<UserView> {
+        let now = self.clock.now();
+        let mut user = User::new_account(String::new(), String::new(), String::new(), now);
+        let password = self.apply_form(actor, input, &mut user, true).await?;
+        user.password_hash = password::hash(password.unwrap_or_default()).await?;
+        self.directory.insert_user(&user).await?;
+        self.get_user(&user.id).await
+    }
+
+    /// Updates a user.
+    pub async fn update_user(
+        &self,
+        actor: &Principal,
+        id: &str,
+        input: UserInput,
+    ) -> AppResult<UserView> {
+        let current = self.directory.user_or_404(id).await?;
+        let mut next = current.clone();
+        if let Some(pw) = self.apply_form(actor, input, &mut next, false).await? {
+            next.password_hash = password::hash(pw).await?;
+            next.token_version += 1;
+        }
+        if current.active && !next.active {
+            next.token_version += 1;
+        }
+        if next == current {
+            return self.get_user(id).await;
+        }
+        self.guard_admins(actor, &[(current.clone(), Some(next.clone()))])
+            .await?;
+        next.updated_at = self.clock.now();
+        next.version = current.version + 1;
+        self.directory.replace_user(&current, &next).await?;
+        self.get_user(id).await
+    }
+
+    /// Activates or deactivates a user; deactivation revokes their tokens at once.
+    pub async fn set_active(
+        &self,
+        actor: &Principal,
+        id: &str,
+        active: bool,
+    ) -> AppResult<UserView> {
+        let current = self.directory.user_or_404(id).await?;
+        if current.active == active {
+            return self.get_user(id).await;
+        }
+        if !active && current.id == actor.user.id {
+            return Err(AppError::conflict(
+                "You cannot deactivate your own account.",
+            ));
+        }
+        let mut next = current.clone();
+        next.active = active;
+        if !active {
+            next.token_version += 1;
+        }
+        self.guard_admins(actor, &[(current.clone(), Some(next.clone()))])
+            .await?;
+        next.updated_at = self.clock.now();
+        next.version = current.version + 1;
+        self.directory.replace_user(&current, &next).await?;
+        self.get_user(id).await
+    }
+
+    /// Deletes users all-or-nothing.
+    pub async fn delete_users(&self, actor: &Principal, ids: &[String]) -> AppResult<usize> {
+        let ids: BTreeSet<&str> = ids.iter().map(|s| s.trim()).collect();
+        if ids.is_empty() || ids.contains("") {
+            return Err(AppError::invalid_field(
+                "user_ids",
+                "Give at least one user id.",
+            ));
+        }
+        if ids.len() > MAX_DELETE {
+            return Err(AppError::invalid_field(
+                "user_ids",
+                &format!("At most {MAX_DELETE} users at once."),
+            ));
+        }
+        if ids.contains(actor.user.id.as_str()) {
+            return Err(AppError::conflict("You cannot delete your own account."));
+        }
+        let mut users = Vec::new();
+        for id in &ids {
+            match self.directory.user(id).await? {
+                Some(u) => users.push(u),
+                None => return Err(AppError::NotFound(format!("User not found: {id}"))),
+            }
+        }
+        let changes: Vec<_> = users.iter().map(|u| (u.clone(), None)).collect();
+        self.guard_admins(actor, &changes).await?;
+        self.directory.delete_users(&users).await?;
+        Ok(users.len())
+    }
+
+    /// Refuses a change that would leave no active administrator, or that takes the actor's own
+    /// administrator rights away.
+    async fn guard_admins(
+        &self,
+        actor: &Principal,
+        changes: &[(User, Option<User>)],
+    ) -> AppResult<()> {
+        let (users, roles) = self.views().await?;
+        self.guard_admins_with(actor, users, &roles, changes)
+    }
+
+    fn guard_admins_with(
+        &self,
+        actor: &Principal,
+        users: Vec<User>,
+        roles: &HashMap<String, Role>,
+        changes: &[(User, Option<User>)],
+    ) -> AppResult<()> {
+        let is_admin = |u: &User| {
+            u.active
+                && u.grants(u.role_id.as_ref().and_then(|r| roles.get(r)))
+                    .is_access_admin()
+        };
+        let changed: HashMap<&str, Option<&User>> = changes
+            .iter()
+            .map(|(before, after)| (before.id.as_str(), after.as_ref()))
+            .collect();
+        let actor_was_admin = is_admin(&actor.user);
+        let mut admins_after = 0;
+        for u in &users {
+            let after = match changed.get(u.id.as_str()) {
+                Some(next) => *next,
+                None => Some(u),
+            };
+            let admin = after.is_some_and(is_admin);
+            if u.id == actor.user.id && actor_was_admin && !admin {
+                return Err(AppError::conflict(
+                    "You cannot remove your own administrator rights.",
+                ));
+            }
+            admins_after += admin as usize;
+        }
+        if admins_after == 0 {
+            return Err(AppError::conflict(
+                "At least one active administrator must remain.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// One page of roles.
+    pub async fn list_roles(&self, params: &ListParams) -> AppResult<ListPage<RoleView>> {
+        let mut errors = FieldErrors::new();
+        let p = paging(params, &["name", "created_at", "users_count"], &mut errors);
+        errors.into_result()?;
+        let (users, roles) = self.views().await?;
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for u in &users {
+            if let Some(r) = &u.role_id {
+                *counts.entry(r.as_str()).or_default() += 1;
+            }
+        }
+        let mut views: Vec<RoleView> = roles
+            .values()
+            .filter(|r| p.search.is_empty() || r.name.to_lowercase().contains(&p.search))
+            .map(|r| RoleView {
+                role: r.clone(),
+                users_count: counts.get(r.id.as_str()).copied().unwrap_or(0),
+            })
+            .collect();
+        let (field, desc) = p.ordering.clone().unwrap_or(("name".into(), false));
+        views.sort_by(|a, b| {
+            let o = match field.as_str() {
+                "created_at" => a.role.created_at.cmp(&b.role.created_at),
+                "users_count" => a.users_count.cmp(&b.users_count),
+                _ => a.role.name.to_lowercase().cmp(&b.role.name.to_lowercase()),
+            }
+            .then_with(|| a.role.id.cmp(&b.role.id));
+            if desc {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+        Ok(page_of(views, &p))
+    }
+
+    /// One role.
+    pub async fn get_role(&self, id: &str) -> AppResult<RoleView> {
+        let role = self.directory.role_or_404(id).await?;
+        let users_count = self.directory.users_with_role(id).await?.len();
+        Ok(RoleView { role, users_count })
+    }
+
+    fn apply_role_form(actor: &Principal, input: RoleInput, role: &mut Role) -> AppResult<()> {
+        let mut errors = FieldErrors::new();
+        role.name = validation::required_text(&mut errors, "name", &input.name, 100);
+        let mut modules = BTreeSet::new();
+        for key in &input.modules {
+            match Permission::from_key(key.trim()) {
+                Some(p) if actor.can(p) => {
+                    modules.insert(p);
+                }
+                Some(_) => errors.add(
+                    "modules",
+                    format!("You cannot grant a permission you do not hold: {key}."),
+                ),
+                None => errors.add("modules", format!("Unknown permission: {key}.")),
+            }
+        }
+        errors.into_result()?;
+        // Stored in catalogue order.
+        role.modules = Permission::ALL
+            .iter()
+            .filter(|p| modules.contains(p))
+            .map(|p| p.key().to_string())
+            .collect();
+        Ok(())
+    }
+
+    /// Creates a role.
+    pub async fn create_role(&self, actor: &Principal, input: RoleInput) -> AppResult<RoleView> {
+        let now = self.clock.now();
+        let mut role = Role {
+            id: ulid::Ulid::new().to_string(),
+            name: String::new(),
+            modules: vec![],
+            created_at: now,
+            updated_at: now,
+            version: 1,
+            schema: super::model::SCHEMA,
+        };
+        Self::apply_role_form(actor, input, &mut role)?;
+        self.directory.insert_role(&role).await?;
+        Ok(RoleView {
+            role,
+            users_count: 0,
+        })
+    }
+
+    /// Updates a role.
+    pub async fn update_role(
+        &self,
+        actor: &Principal,
+        id: &str,
+        input: RoleInput,
+    ) -> AppResult<RoleView> {
+        let current = self.directory.role_or_404(id).await?;
+        if input.version.is_some_and(|v| v != current.version) {
+            return Err(AppError::stale());
+        }
+        let mut next = current.clone();
+        Self::apply_role_form(actor, input, &mut next)?;
+        if next == current {
+            return self.get_role(id).await;
+        }
+        let (users, mut roles) = self.views().await?;
+        roles.insert(next.id.clone(), next.clone());
+        // Same users, new role: the admin guard sees the role's new modules.
+        self.guard_admins_with(actor, users, &roles, &[])?;
+        next.updated_at = self.clock.now();
+        next.version = current.version + 1;
+        self.directory.replace_role(&current, &next).await?;
+        self.get_role(id).await
+    }
+
+    /// Deletes roles all-or-nothing; a role held by anyone is refused (409 naming the users).
+    pub async fn delete_roles(&self, ids: &[String]) -> AppResult<usize> {
+        let ids: BTreeSet<&str> = ids.iter().map(|s| s.trim()).collect();
+        if ids.is_empty() || ids.contains("") {
+            return Err(AppError::invalid_field(
+                "role_ids",
+                "Give at least one role id.",
+            ));
+        }
+        if ids.len() > MAX_DELETE {
+            return Err(AppError::invalid_field(
+                "role_ids",
+                &format!("At most {MAX_DELETE} roles at once."),
+            ));
+        }
+        let mut roles = Vec::new();
+        for id in &ids {
+            let role = match self.directory.role(id).await? {
+                Some(r) => r,
+                None => return Err(AppError::NotFound(format!("Role not found: {id}"))),
+            };
+            let holders = self.directory.users_with_role(id).await?;
+            if !holders.is_empty() {
+                let mut names: Vec<_> = holders.iter().map(|u| u.email.clone()).collect();
+                names.sort();
+                let more = names.len().saturating_sub(10);
+                names.truncate(10);
+                let tail = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                return Err(AppError::conflict(format!(
+                    "Role \"{}\" is in use by: {}{tail}",
+                    role.name,
+                    names.join(", ")
+                )));
+            }
+            roles.push(role);
+        }
+        self.directory.delete_roles(&roles).await?;
+        Ok(roles.len())
+    }
+
+    /// `{id, name}` of every role, by name.
+    pub async fn role_options(&self) -> AppResult<Vec<(String, String)>> {
+        let mut roles: Vec<_> = self
+            .directory
+            .all_roles()
+            .await?
+            .into_iter()
+            .map(|r| (r.id, r.name))
+            .collect();
+        roles.sort_by_key(|(_, n)| n.to_lowercase());
+        Ok(roles)
+    }
+
+    /// `{id, name}` of every active user, by name.
+    pub async fn employee_options(&self) -> AppResult<Vec<(String, String)>> {
+        let mut users: Vec<_> = self
+            .directory
+            .all_users()
+            .await?
+            .into_iter()
+            .filter(|u| u.active)
+            .map(|u| (u.id, u.name))
+            .collect();
+        users.sort_by_key(|(_, n)| n.to_lowercase());
+        Ok(users)
+    }
+
+    /// The distinct positions held by users.
+    pub async fn positions(&self) -> AppResult<Vec<String>> {
+        let set: BTreeSet<String> = self
+            .directory
+            .all_users()
+            .await?
+            .into_iter()
+            .map(|u| u.position)
+            .filter(|p| !p.is_empty())
+            .collect();
+        Ok(set.into_iter().collect())
+    }
+}

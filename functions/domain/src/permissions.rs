@@ -1,0 +1,396 @@
+//! The permission catalogue of spec section 6: every permission code as a stable key,
+//! grouped by module as the spec groups them, with display names in English, French and Italian.
+
+use serde::Serialize;
+
+use crate::language::Language;
+
+/// Names of one catalogue entry in the three interface languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Names {
+    pub en: &'static str,
+    pub fr: &'static str,
+    pub it: &'static str,
+}
+
+impl Names {
+    /// The name in `lang`.
+    pub fn get(&self, lang: Language) -> &'static str {
+        match lang {
+            Language::En => self.en,
+            Language::Fr => self.fr,
+            Language::It => self.it,
+        }
+    }
+}
+
+const fn n(en: &'static str, fr: &'static str, it: &'static str) -> Names {
+    Names { en, fr, it }
+}
+
+macro_rules! catalogue {
+    (
+        $(
+            group $gkey:literal $gnames:expr => {
+                $(
+                    area $akey:literal $anames:expr => {
+                        $( $variant:ident = $pkey:literal $pnames:expr ),+ $(,)?
+                    }
+                )+
+            }
+        )+
+    ) => {
+        /// One permission code. `key()` is the stable key stored in roles and sent to the web.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Permission {
+            $( $( $( $variant, )+ )+ )+
+        }
+
+        impl Permission {
+            /// Every permission, in catalogue order.
+            pub const ALL: &'static [Permission] = &[ $( $( $( Permission::$variant, )+ )+ )+ ];
+
+            /// The stable key, e.g. `settings.users.list`.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $( $( $( Permission::$variant => concat!($gkey, ".", $akey, ".", $pkey), )+ )+ )+
+                }
+            }
+
+            /// The display name of the permission itself (e.g. "List").
+            pub fn names(self) -> Names {
+                match self {
+                    $( $( $( Permission::$variant => $pnames, )+ )+ )+
+                }
+            }
+
+            /// Parses a stable key.
+            pub fn from_key(key: &str) -> Option<Permission> {
+                match key {
+                    $( $( $( concat!($gkey, ".", $akey, ".", $pkey) => Some(Permission::$variant), )+ )+ )+
+                    _ => None,
+                }
+            }
+        }
+
+        /// The catalogue as a tree: modules (groups) → areas → permissions.
+        pub const CATALOGUE: &[Group] = &[
+            $(
+                Group {
+                    key: $gkey,
+                    names: $gnames,
+                    areas: &[
+                        $(
+                            Area {
+                                key: concat!($gkey, ".", $akey),
+                                names: $anames,
+                                permissions: &[ $( Permission::$variant, )+ ],
+                            },
+                        )+
+                    ],
+                },
+            )+
+        ];
+    };
+}
+
+/// A module of the catalogue (Planning, Reports, Settings).
+#[derive(Debug)]
+pub struct Group {
+    pub key: &'static str,
+    pub names: Names,
+    pub areas: &'static [Area],
+}
+
+/// One area of a module (e.g. Users) with its permissions.
+#[derive(Debug)]
+pub struct Area {
+    pub key: &'static str,
+    pub names: Names,
+    pub permissions: &'static [Permission],
+}
+
+const LIST: Names = n("List", "Liste", "Elenco");
+const NEW: Names = n("New", "Créer", "Nuovo");
+const EDIT: Names = n("Edit", "Modifier", "Modifica");
+const DELETE: Names = n("Delete", "Supprimer", "Elimina");
+const EXPORT: Names = n("Export", "Exporter", "Esporta");
+const FULL: Names = n("Full access", "Accès complet", "Accesso completo");
+const CHANGE_EMPLOYEE: Names = n("Change employee", "Changer d'employé", "Cambia dipendente");
+
+catalogue! {
+    group "planning" n("Planning", "Planification", "Pianificazione") => {
+        area "route_planning" n("Route planning", "Planification des tournées", "Pianificazione percorsi") => {
+            RoutePlanningList = "list" LIST,
+            RoutePlanningGeneratePicklist = "generate_picklist" n("Generate picklist", "Générer la liste de préparation", "Genera lista di prelievo"),
+            RoutePlanningChangeEmployee = "change_employee" CHANGE_EMPLOYEE,
+        }
+        area "planned_routes" n("Planned routes", "Tournées planifiées", "Percorsi pianificati") => {
+            PlannedRoutesList = "list" LIST,
+            PlannedRoutesDelete = "delete" DELETE,
+            PlannedRoutesEdit = "edit" EDIT,
+            PlannedRoutesExport = "export" EXPORT,
+            PlannedRoutesChangeEmployee = "change_employee" CHANGE_EMPLOYEE,
+        }
+    }
+    group "reports" n("Reports", "Rapports", "Report") => {
+        area "sales_overview" n("Sales overview", "Aperçu des ventes", "Panoramica vendite") => {
+            SalesOverviewGraph = "graph" n("Graph", "Graphique", "Grafico"),
+            SalesOverviewList = "list" LIST,
+            SalesOverviewTotalList = "total_list" n("Total list", "Liste des totaux", "Elenco totali"),
+            SalesOverviewExport = "export" EXPORT,
+            SalesOverviewFullAccess = "full_access" FULL,
+        }
+        area "encashment" n("Encashment", "Encaissement", "Incasso") => {
+            EncashmentList = "list" LIST,
+            EncashmentTotal = "total" n("Total", "Total", "Totale"),
+            EncashmentExport = "export" EXPORT,
+        }
+        area "refill_log" n("Refill log", "Journal des réassorts", "Registro rifornimenti") => {
+            RefillLogList = "list" LIST,
+            RefillLogTotalList = "total_list" n("Total list", "Liste des totaux", "Elenco totali"),
+            RefillLogExport = "export" EXPORT,
+        }
+        area "report_generator" n("Report generator", "Générateur de rapports", "Generatore di report") => {
+            ReportGeneratorReportsList = "reports_list" n("Reports list", "Liste des rapports", "Elenco report"),
+            ReportGeneratorTemplatesList = "templates_list" n("Templates list", "Liste des modèles", "Elenco modelli"),
+            ReportGeneratorRun = "run" n("Run report", "Exécuter un rapport", "Esegui report"),
+            ReportGeneratorNew = "new" NEW,
+            ReportGeneratorDeleteReport = "delete_report" n("Delete report", "Supprimer un rapport", "Elimina report"),
+            ReportGeneratorDeleteTemplate = "delete_template" n("Delete template", "Supprimer un modèle", "Elimina modello"),
+            ReportGeneratorEditTemplate = "edit_template" n("Edit template", "Modifier un modèle", "Modifica modello"),
+        }
+        area "inventory_report" n("Inventory report", "Rapport d'inventaire", "Report inventario") => {
+            InventoryProductsList = "products_list" n("Products list", "Liste des produits", "Elenco prodotti"),
+            InventoryProductsExport = "products_export" n("Products export", "Export des produits", "Esportazione prodotti"),
+            InventoryComponentsList = "components_list" n("Components list", "Liste des composants", "Elenco componenti"),
+            InventoryComponentsExport = "components_export" n("Components export", "Export des composants", "Esportazione componenti"),
+        }
+        area "transaction_log" n("Transaction log", "Journal des transactions", "Registro transazioni") => {
+            TransactionLogList = "list" LIST,
+            TransactionLogExport = "export" EXPORT,
+            TransactionLogFullAccess = "full_access" FULL,
+        }
+    }
+    group "settings" n("Settings", "Paramètres", "Impostazioni") => {
+        area "users" n("Users", "Utilisateurs", "Utenti") => {
+            UsersList = "list" LIST,
+            UsersNew = "new" NEW,
+            UsersEdit = "edit" EDIT,
+            UsersDelete = "delete" DELETE,
+            UsersExport = "export" EXPORT,
+        }
+        area "roles" n("Roles", "Rôles", "Ruoli") => {
+            RolesList = "list" LIST,
+            RolesNew = "new" NEW,
+            RolesEdit = "edit" EDIT,
+            RolesDelete = "delete" DELETE,
+        }
+        area "machine_access" n("Machine access", "Accès aux machines", "Accesso alle macchine") => {
+            AllMachinesAccessProvider = "all_machines" n("Grant access to all machines", "Accorder l'accès à toutes les machines", "Concedi accesso a tutte le macchine"),
+            AllMachineTagsAccessProvider = "all_machine_tags" n("Grant access to all machine tags", "Accorder l'accès à toutes les étiquettes", "Concedi accesso a tutti i tag"),
+        }
+        area "clients" n("Clients", "Clients", "Clienti") => {
+            ClientsList = "list" LIST,
+            ClientsNew = "new" NEW,
+            ClientsEdit = "edit" EDIT,
+            ClientsDelete = "delete" DELETE,
+        }
+        area "locations" n("Locations", "Emplacements", "Ubicazioni") => {
+            LocationsList = "list" LIST,
+            LocationsNew = "new" NEW,
+            LocationsEdit = "edit" EDIT,
+            LocationsDelete = "delete" DELETE,
+            LocationsExport = "export" EXPORT,
+        }
+        area "query_scheduler" n("Query scheduler", "Planificateur de requêtes", "Pianificatore query") => {
+            QuerySchedulerList = "list" LIST,
+            QuerySchedulerNew = "new" NEW,
+            QuerySchedulerEdit = "edit" EDIT,
+            QuerySchedulerDelete = "delete" DELETE,
+        }
+        area "models" n("Machine models", "Modèles de machines", "Modelli di macchine") => {
+            ModelsList = "list" LIST,
+            ModelsNew = "new" NEW,
+            ModelsEdit = "edit" EDIT,
+            ModelsDelete = "delete" DELETE,
+        }
+        area "machines" n("Machines", "Machines", "Macchine") => {
+            MachinesList = "list" LIST,
+            MachinesNew = "new" NEW,
+            MachinesEdit = "edit" EDIT,
+            MachinesEditProduct = "edit_product" n("Edit product", "Modifier le produit", "Modifica prodotto"),
+            MachinesEditQuantityExpiry = "edit_quantity_expiry" n("Edit quantity and expiry", "Modifier la quantité et la péremption", "Modifica quantità e scadenza"),
+            MachinesDelete = "delete" DELETE,
+            MachinesExport = "export" EXPORT,
+            MachineTagsList = "tags_list" n("Tags list", "Liste des étiquettes", "Elenco tag"),
+            MachineTagsNew = "tags_new" n("New tag", "Nouvelle étiquette", "Nuovo tag"),
+            MachineTagsDelete = "tags_delete" n("Delete tag", "Supprimer une étiquette", "Elimina tag"),
+            MachinesReadEvaDts = "read_eva_dts" n("Read EVA-DTS", "Lire l'EVA-DTS", "Leggi EVA-DTS"),
+            MachinesCollectCash = "collect_cash" n("Collect cash", "Collecter l'argent", "Raccogli contanti"),
+        }
+        area "products" n("Products", "Produits", "Prodotti") => {
+            ProductsList = "list" LIST,
+            ProductsNew = "new" NEW,
+            ProductsEdit = "edit" EDIT,
+            ProductsDelete = "delete" DELETE,
+        }
+        area "components" n("Components", "Composants", "Componenti") => {
+            ComponentsList = "list" LIST,
+            ComponentsNew = "new" NEW,
+            ComponentsEdit = "edit" EDIT,
+            ComponentsDelete = "delete" DELETE,
+        }
+        area "composite_products" n("Composite products", "Produits composés", "Prodotti composti") => {
+            CompositeProductsList = "list" LIST,
+            CompositeProductsNew = "new" NEW,
+            CompositeProductsEdit = "edit" EDIT,
+            CompositeProductsDelete = "delete" DELETE,
+        }
+        area "product_tags" n("Product tags", "Étiquettes de produits", "Tag prodotti") => {
+            ProductTagsList = "list" LIST,
+            ProductTagsNew = "new" NEW,
+            ProductTagsEdit = "edit" EDIT,
+            ProductTagsDelete = "delete" DELETE,
+        }
+    }
+}
+
+/// A localised node of the catalogue tree, as `/api/filters/roles/modules/` answers it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct CatalogueNode {
+    pub key: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<CatalogueNode>,
+}
+
+/// The whole catalogue as a tree with names in `lang`.
+pub fn catalogue_tree(lang: Language) -> Vec<CatalogueNode> {
+    CATALOGUE
+        .iter()
+        .map(|g| CatalogueNode {
+            key: g.key.to_string(),
+            name: g.names.get(lang).to_string(),
+            children: g
+                .areas
+                .iter()
+                .map(|a| CatalogueNode {
+                    key: a.key.to_string(),
+                    name: a.names.get(lang).to_string(),
+                    children: a
+                        .permissions
+                        .iter()
+                        .map(|p| CatalogueNode {
+                            key: p.key().to_string(),
+                            name: p.names().get(lang).to_string(),
+                            children: Vec::new(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The permissions a user holds: everything, or an explicit set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grants {
+    All,
+    Some(std::collections::BTreeSet<Permission>),
+}
+
+impl Grants {
+    /// Builds grants from stored module keys; unknown keys (from an older catalogue) are ignored.
+    pub fn from_keys<'a>(keys: impl IntoIterator<Item = &'a str>) -> Grants {
+        Grants::Some(keys.into_iter().filter_map(Permission::from_key).collect())
+    }
+
+    /// Whether `p` is granted.
+    pub fn has(&self, p: Permission) -> bool {
+        match self {
+            Grants::All => true,
+            Grants::Some(set) => set.contains(&p),
+        }
+    }
+
+    /// The granted keys, in catalogue order.
+    pub fn keys(&self) -> Vec<&'static str> {
+        Permission::ALL
+            .iter()
+            .filter(|p| self.has(**p))
+            .map(|p| p.key())
+            .collect()
+    }
+
+    /// Whether these grants make their holder an administrator of access (users and roles).
+    pub fn is_access_admin(&self) -> bool {
+        self.has(Permission::UsersEdit) && self.has(Permission::RolesEdit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn keys_are_unique_and_round_trip() {
+        let mut seen = HashSet::new();
+        for p in Permission::ALL {
+            assert!(seen.insert(p.key()), "duplicate key {}", p.key());
+            assert_eq!(Permission::from_key(p.key()), Some(*p));
+        }
+        assert_eq!(Permission::from_key("settings.users.nope"), None);
+    }
+
+    #[test]
+    fn every_permission_sits_in_exactly_one_area() {
+        let in_tree: Vec<_> = CATALOGUE
+            .iter()
+            .flat_map(|g| g.areas.iter().flat_map(|a| a.permissions.iter().copied()))
+            .collect();
+        assert_eq!(in_tree.len(), Permission::ALL.len());
+        for g in CATALOGUE {
+            for a in g.areas {
+                assert!(a.key.starts_with(g.key));
+                for p in a.permissions {
+                    assert!(
+                        p.key().starts_with(a.key),
+                        "{} not under {}",
+                        p.key(),
+                        a.key
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_name_is_translated() {
+        let mut names = vec![];
+        for g in CATALOGUE {
+            names.push(g.names);
+            for a in g.areas {
+                names.push(a.names);
+            }
+        }
+        names.extend(Permission::ALL.iter().map(|p| p.names()));
+        for n in names {
+            assert!(!n.en.is_empty() && !n.fr.is_empty() && !n.it.is_empty());
+        }
+        let tree = catalogue_tree(Language::Fr);
+        assert_eq!(tree[0].name, "Planification");
+        assert_eq!(tree[2].children[0].children[0].key, "settings.users.list");
+    }
+
+    #[test]
+    fn grants_from_keys_ignore_unknown() {
+        let g = Grants::from_keys(["settings.users.list", "bogus"]);
+        assert!(g.has(Permission::UsersList));
+        assert!(!g.has(Permission::UsersEdit));
+        assert_eq!(g.keys(), vec!["settings.users.list"]);
+        assert!(Grants::All.is_access_admin());
+        assert!(!g.is_access_admin());
+    }
+}

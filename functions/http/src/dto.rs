@@ -1,0 +1,477 @@
+//! Request and reply shapes of the API, as the spec's contract gives them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use vendfleet_app::auth::Principal;
+use vendfleet_app::users::{ListPage, RoleView, UserView};
+
+/// `{"data": ...}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Data<T> {
+    pub data: T,
+}
+
+/// `{"message": ..., "data": ...}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MessageData<T> {
+    pub message: String,
+    pub data: T,
+}
+
+/// `{"message": ...}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Message {
+    pub message: String,
+}
+
+/// Where a list page stands.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Pagination {
+    pub count: usize,
+    pub page: usize,
+    pub page_size: usize,
+}
+
+/// `{"data": [...], "pagination": {...}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListReply<T> {
+    pub data: Vec<T>,
+    pub pagination: Pagination,
+}
+
+impl<T> ListReply<T> {
+    /// A reply from a service page, converting each item.
+    pub fn from_page<U>(page: ListPage<U>, f: impl Fn(U) -> T) -> Self {
+        ListReply {
+            pagination: Pagination {
+                count: page.count,
+                page: page.page,
+                page_size: page.page_size,
+            },
+            data: page.items.into_iter().map(f).collect(),
+        }
+    }
+}
+
+/// Sign-in request.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LoginRequest {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+/// An access and a refresh token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenDto {
+    pub access: String,
+    pub refresh: String,
+}
+
+/// Sign-in reply data.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoginData {
+    pub token: TokenDto,
+    pub user: Profile,
+}
+
+/// Refresh reply data.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefreshData {
+    pub token: TokenDto,
+}
+
+/// `POST /auth/token/verify/`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct VerifyRequest {
+    #[serde(default)]
+    pub token: String,
+}
+
+/// `POST /auth/token/refresh/`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RefreshRequest {
+    #[serde(default)]
+    pub refresh: String,
+}
+
+/// Verification reply data.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerifyData {
+    pub valid: bool,
+    pub user_id: String,
+}
+
+/// The signed-in user's modules.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ModuleAccess {
+    pub modules: Vec<String>,
+    pub access_all_modules: bool,
+}
+
+/// The signed-in user's profile (spec section 3).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Profile {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "displayName")]
+    pub display_name: String,
+    pub email: String,
+    pub phone_number: String,
+    pub role_name: Option<String>,
+    pub role_id: Option<String>,
+    /// Every permission key the user holds.
+    pub permission: Vec<String>,
+    pub positions: Vec<String>,
+    pub module: ModuleAccess,
+    pub language: String,
+    /// `admin` for users with access to all modules, else `user`.
+    pub role_level: String,
+    pub access_all_machines: bool,
+    #[serde(rename = "photoURL")]
+    pub photo_url: Option<String>,
+}
+
+impl From<&Principal> for Profile {
+    fn from(p: &Principal) -> Self {
+        let u = &p.user;
+        Profile {
+            id: u.id.clone(),
+            name: u.name.clone(),
+            display_name: u.name.clone(),
+            email: u.email.clone(),
+            phone_number: u.phone.clone(),
+            role_name: p.role.as_ref().map(|r| r.name.clone()),
+            role_id: p.role.as_ref().map(|r| r.id.clone()),
+            permission: p.grants.keys().into_iter().map(String::from).collect(),
+            positions: if u.position.is_empty() {
+                vec![]
+            } else {
+                vec![u.position.clone()]
+            },
+            module: ModuleAccess {
+                modules: p
+                    .role
+                    .as_ref()
+                    .map(|r| r.modules.clone())
+                    .unwrap_or_default(),
+                access_all_modules: u.access_all_modules,
+            },
+            language: u.language.code().into(),
+            role_level: if u.access_all_modules {
+                "admin"
+            } else {
+                "user"
+            }
+            .into(),
+            access_all_machines: u.access_all_machines,
+            photo_url: None,
+        }
+    }
+}
+
+/// Registration request (open registration only).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RegisterRequest {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default, rename = "firstName")]
+    pub first_name: String,
+    #[serde(default, rename = "lastName")]
+    pub last_name: String,
+}
+
+/// Registration reply.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RegisterReply {
+    #[serde(rename = "accessToken")]
+    pub access_token: String,
+    #[serde(rename = "refreshToken")]
+    pub refresh_token: String,
+    pub user: Profile,
+}
+
+/// A language of the interface.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LanguageDto {
+    pub code: String,
+    pub name: String,
+}
+
+/// `POST /api/settings/languges/switch/`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SwitchLanguageRequest {
+    #[serde(default)]
+    pub language: String,
+}
+
+/// Reply data of a language switch.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LanguageData {
+    pub language: String,
+}
+
+/// A user as the administration screens see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserDto {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    pub role_id: Option<String>,
+    pub role_name: Option<String>,
+    pub active: bool,
+    pub last_login: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub language: String,
+    pub position: String,
+    pub access_all_modules: bool,
+    pub access_all_machines: bool,
+    pub client_ids: Vec<String>,
+    pub location_ids: Vec<String>,
+    pub machine_tag_ids: Vec<String>,
+    pub machine_ids: Vec<String>,
+    pub version: u64,
+}
+
+impl From<UserView> for UserDto {
+    fn from(v: UserView) -> Self {
+        let u = v.user;
+        UserDto {
+            id: u.id,
+            name: u.name,
+            email: u.email,
+            phone: u.phone,
+            role_id: u.role_id,
+            role_name: v.role_name,
+            active: u.active,
+            last_login: u.last_login,
+            created_at: u.created_at,
+            updated_at: u.updated_at,
+            language: u.language.code().into(),
+            position: u.position,
+            access_all_modules: u.access_all_modules,
+            access_all_machines: u.access_all_machines,
+            client_ids: u.client_ids,
+            location_ids: u.location_ids,
+            machine_tag_ids: u.machine_tag_ids,
+            machine_ids: u.machine_ids,
+            version: u.version,
+        }
+    }
+}
+
+/// The user form (create and update).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UserForm {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub phone: Option<String>,
+    /// Required on create (8 to 128 characters); on update, a non-empty value changes it.
+    #[serde(default)]
+    pub password: Option<String>,
+    #[serde(default)]
+    pub role_id: Option<String>,
+    #[serde(default)]
+    pub active: Option<bool>,
+    #[serde(default)]
+    pub language: Option<String>,
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub access_all_modules: bool,
+    #[serde(default)]
+    pub access_all_machines: bool,
+    #[serde(default)]
+    pub client_ids: Vec<String>,
+    #[serde(default)]
+    pub location_ids: Vec<String>,
+    #[serde(default)]
+    pub machine_tag_ids: Vec<String>,
+    #[serde(default)]
+    pub machine_ids: Vec<String>,
+    /// The version the form was loaded at; a stale one gives 409.
+    #[serde(default)]
+    pub version: Option<u64>,
+}
+
+impl From<UserForm> for vendfleet_app::users::UserInput {
+    fn from(f: UserForm) -> Self {
+        vendfleet_app::users::UserInput {
+            name: f.name,
+            email: f.email,
+            phone: f.phone.unwrap_or_default(),
+            password: f.password,
+            role_id: f.role_id,
+            active: f.active,
+            language: f.language,
+            position: f.position.unwrap_or_default(),
+            access_all_modules: f.access_all_modules,
+            access_all_machines: f.access_all_machines,
+            client_ids: f.client_ids,
+            location_ids: f.location_ids,
+            machine_tag_ids: f.machine_tag_ids,
+            machine_ids: f.machine_ids,
+            version: f.version,
+        }
+    }
+}
+
+/// `DELETE /api/users/`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DeleteUsersRequest {
+    #[serde(default)]
+    pub user_ids: Vec<String>,
+}
+
+/// `POST /api/users/{id}/active/`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ActiveRequest {
+    pub active: bool,
+}
+
+/// A role.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoleDto {
+    pub id: String,
+    pub name: String,
+    pub modules: Vec<String>,
+    pub users_count: usize,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub version: u64,
+}
+
+impl From<RoleView> for RoleDto {
+    fn from(v: RoleView) -> Self {
+        RoleDto {
+            id: v.role.id,
+            name: v.role.name,
+            modules: v.role.modules,
+            users_count: v.users_count,
+            created_at: v.role.created_at,
+            updated_at: v.role.updated_at,
+            version: v.role.version,
+        }
+    }
+}
+
+/// The role form.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoleForm {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub modules: Vec<String>,
+    #[serde(default)]
+    pub version: Option<u64>,
+}
+
+/// `DELETE /api/users/roles/`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DeleteRolesRequest {
+    #[serde(default)]
+    pub role_ids: Vec<String>,
+}
+
+/// Paging, search and ordering of a list.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Page number, from 1.
+    pub page: Option<i64>,
+    /// Items per page, 1 to 200 (default 25).
+    pub page_size: Option<i64>,
+    /// Case-insensitive text search.
+    pub search: Option<String>,
+    /// A field to order by; `-field` for descending.
+    pub ordering: Option<String>,
+}
+
+impl From<ListQuery> for vendfleet_app::users::ListParams {
+    fn from(q: ListQuery) -> Self {
+        vendfleet_app::users::ListParams {
+            page: q.page,
+            page_size: q.page_size,
+            search: q.search,
+            ordering: q.ordering,
+        }
+    }
+}
+
+/// The users list's query.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UsersQuery {
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
+    pub search: Option<String>,
+    /// name, email, created_at, last_login, role, active; `-` prefix for descending.
+    pub ordering: Option<String>,
+    /// Role id.
+    pub role: Option<String>,
+    /// `active` or `inactive`.
+    pub status: Option<String>,
+    /// Export format: `csv` (default) or `xlsx`.
+    pub format: Option<String>,
+}
+
+impl From<&UsersQuery> for vendfleet_app::users::UserListParams {
+    fn from(q: &UsersQuery) -> Self {
+        vendfleet_app::users::UserListParams {
+            list: vendfleet_app::users::ListParams {
+                page: q.page,
+                page_size: q.page_size,
+                search: q.search.clone(),
+                ordering: q.ordering.clone(),
+            },
+            role: q.role.clone(),
+            status: q.status.clone(),
+        }
+    }
+}
+
+/// An option of a filter: id and display name.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OptionDto {
+    pub id: String,
+    pub name: String,
+}
+
+/// A node of the permission catalogue.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(no_recursion)]
+pub struct CatalogueNodeDto {
+    pub key: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<CatalogueNodeDto>,
+}
+
+impl From<vendfleet_domain::permissions::CatalogueNode> for CatalogueNodeDto {
+    fn from(n: vendfleet_domain::permissions::CatalogueNode) -> Self {
+        CatalogueNodeDto {
+            key: n.key,
+            name: n.name,
+            children: n.children.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// `?lang=` of localised filters.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LangQuery {
+    /// en, fr or it; defaults to the user's language.
+    pub lang: Option<String>,
+}

@@ -1,0 +1,222 @@
+//! Extractors: JSON bodies and query strings with per-field errors, the signed-in user with a
+//! declared permission, and the client's address.
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+use vendfleet_app::auth::Principal;
+use vendfleet_domain::{FieldErrors, Permission};
+
+/// Largest accepted request body.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// A JSON body; bad JSON gives 400 naming the field, an oversized body 413.
+pub struct Json<T>(pub T);
+
+impl<S, T> FromRequest<S> for Json<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let is_json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.starts_with("application/json") || ct.contains("+json"));
+        if !is_json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Send the body as application/json",
+            ));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        format!("The body is larger than {MAX_BODY_BYTES} bytes"),
+                    )
+                } else {
+                    ApiError::new(StatusCode::BAD_REQUEST, "The body could not be read")
+                }
+            })?;
+        parse_json(&bytes).map(Json)
+    }
+}
+
+/// Parses JSON, turning a type error into a field error.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if inner.is_syntax() || inner.is_eof() || path == "." {
+            let mut errors = FieldErrors::new();
+            if path != "." {
+                errors.add(path, inner.to_string());
+            }
+            return ApiError::fields(format!("Invalid JSON: {inner}"), errors);
+        }
+        ApiError::fields(
+            "Invalid input",
+            FieldErrors::single(path, field_message(&inner.to_string())),
+        )
+    })
+}
+
+fn field_message(serde_msg: &str) -> String {
+    // serde's messages end with " at line L column C": drop the position, keep the reason.
+    let msg = serde_msg.split(" at line ").next().unwrap_or(serde_msg);
+    if msg.starts_with("invalid type") {
+        format!("Wrong type: {}.", msg.trim_start_matches("invalid type: "))
+    } else {
+        format!("{}{}.", msg[..1].to_uppercase(), &msg[1..])
+    }
+}
+
+/// A query string; a value of the wrong type gives 400 naming the parameter.
+pub struct Query<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for Query<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let q = parts.uri.query().unwrap_or("");
+        axum::extract::Query::<T>::try_from_uri(&parts.uri)
+            .map(|axum::extract::Query(v)| Query(v))
+            .map_err(|e| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("Invalid query string {q:?}: {}", e.body_text()),
+                )
+            })
+    }
+}
+
+/// The caller's network address, as the binary saw it (socket peer locally, API Gateway's
+/// `sourceIp` on Lambda).
+#[derive(Debug, Clone)]
+pub struct ClientAddr(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<ClientAddr>()
+            .cloned()
+            .unwrap_or_else(|| ClientAddr("unknown".into())))
+    }
+}
+
+/// What an endpoint requires of the signed-in user.
+pub trait Requirement: Send + Sync + 'static {
+    /// Whether `p` may call the endpoint.
+    fn allows(p: &Principal) -> bool;
+    /// The permission keys, for error messages and docs.
+    fn describe() -> String;
+}
+
+/// Any signed-in user.
+pub struct SignedIn;
+
+impl Requirement for SignedIn {
+    fn allows(_: &Principal) -> bool {
+        true
+    }
+    fn describe() -> String {
+        "signed in".into()
+    }
+}
+
+/// Declares requirement types: `require!(Name => Permission::A)` or `Name => any(A, B)`.
+macro_rules! require {
+    ($( $name:ident => $($perm:ident)|+ ;)+) => {
+        $(
+            #[doc = concat!("Requires any of: ", $(stringify!($perm), " "),+)]
+            pub struct $name;
+            impl Requirement for $name {
+                fn allows(p: &Principal) -> bool {
+                    false $(|| p.can(Permission::$perm))+
+                }
+                fn describe() -> String {
+                    [$(Permission::$perm.key()),+].join(" or ")
+                }
+            }
+        )+
+    };
+}
+
+/// The requirement types of the endpoints.
+pub mod perm {
+    use super::*;
+    require! {
+        UsersList => UsersList;
+        UsersNew => UsersNew;
+        UsersEdit => UsersEdit;
+        UsersDelete => UsersDelete;
+        UsersExport => UsersExport;
+        RolesList => RolesList;
+        RolesNew => RolesNew;
+        RolesEdit => RolesEdit;
+        RolesDelete => RolesDelete;
+        RoleOptions => UsersList | UsersNew | UsersEdit | RolesList;
+        PermissionCatalogue => RolesList | RolesNew | RolesEdit;
+        Positions => UsersList | UsersNew | UsersEdit;
+    }
+}
+
+/// The signed-in user, checked against requirement `R` (401 without a valid token, 403 without
+/// the permission).
+pub struct Authorized<R: Requirement>(pub Principal, PhantomData<R>);
+
+impl<R: Requirement> Authorized<R> {
+    /// The principal.
+    pub fn principal(&self) -> &Principal {
+        &self.0
+    }
+}
+
+impl<R: Requirement> FromRequestParts<AppState> for Authorized<R> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| {
+                ApiError::new(StatusCode::UNAUTHORIZED, "Sign in first: no bearer token")
+            })?;
+        let principal = state.app.auth.authenticate(token).await?;
+        if !R::allows(&principal) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("You do not have permission to do this ({}).", R::describe()),
+            ));
+        }
+        Ok(Authorized(principal, PhantomData))
+    }
+}

@@ -1,0 +1,97 @@
+//! Vendfleet's HTTP layer: one axum router per API area, the auth extractor, the error mapping,
+//! the DTOs and the OpenAPI document. Binaries add adapters and serve these routers.
+
+pub mod auth;
+pub mod dto;
+pub mod error;
+pub mod export;
+pub mod extract;
+pub mod filters;
+pub mod state;
+pub mod users;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::Router;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+pub use extract::ClientAddr;
+pub use state::AppState;
+
+/// The document's metadata; paths are collected from the routers.
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Vendfleet API", description = "Back office for fleets of vending machines."),
+    tags((name = "auth"), (name = "users"), (name = "filters"))
+)]
+struct ApiDoc;
+
+/// An API area, as deployed in one Lambda.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Area {
+    Auth,
+    Users,
+}
+
+fn area_router(area: Area) -> OpenApiRouter<AppState> {
+    match area {
+        Area::Auth => auth::router(),
+        Area::Users => users::router().merge(filters::users_router()),
+    }
+}
+
+fn all_areas() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(area_router(Area::Auth))
+        .merge(area_router(Area::Users))
+}
+
+/// The OpenAPI document of the whole API.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = all_areas().split_for_parts();
+    let components = doc.components.get_or_insert_with(Default::default);
+    components.add_security_scheme(
+        "bearer",
+        SecurityScheme::Http(
+            HttpBuilder::new()
+                .scheme(HttpAuthScheme::Bearer)
+                .bearer_format("JWT")
+                .build(),
+        ),
+    );
+    doc
+}
+
+async fn openapi_json() -> impl IntoResponse {
+    axum::Json(openapi())
+}
+
+async fn api_not_found() -> impl IntoResponse {
+    error::ApiError::new(StatusCode::NOT_FOUND, "No such endpoint")
+}
+
+fn finish(router: OpenApiRouter<AppState>, state: AppState) -> Router {
+    let (router, _) = router.split_for_parts();
+    router
+        .route("/api/openapi.json", axum::routing::get(openapi_json))
+        .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// The router of every area (the embedded server).
+pub fn router(state: AppState) -> Router {
+    finish(all_areas(), state)
+}
+
+/// The router of one area (one Lambda); unknown paths answer a JSON 404.
+pub fn area(area: Area, state: AppState) -> Router {
+    finish(area_router(area), state).fallback(api_not_found)
+}
+
+/// The JSON 404 for unknown API paths, for binaries that add their own fallback.
+pub async fn not_found() -> impl IntoResponse {
+    api_not_found().await
+}

@@ -1,0 +1,181 @@
+//! A test harness: the real router on a fresh SQLite data directory, with a manual clock.
+
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use chrono::Utc;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+use vendfleet_adapters_embedded::Embedded;
+use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::ports::ManualClock;
+use vendfleet_app::App;
+use vendfleet_http::{AppState, ClientAddr};
+
+pub const ADMIN_EMAIL: &str = "admin@example.com";
+pub const ADMIN_PASSWORD: &str = "admin-password-1";
+pub const SECRET: &str = "test-secret-test-secret-test-secret!";
+
+pub struct Harness {
+    pub router: Router,
+    pub clock: Arc<ManualClock>,
+    pub app: App,
+    pub client: String,
+    _dir: tempfile::TempDir,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub bytes: Vec<u8>,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
+}
+
+impl Harness {
+    pub async fn new() -> Self {
+        Self::with(|_| {}).await
+    }
+
+    pub async fn with(configure: impl FnOnce(&mut AuthSettings)) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let embedded = Embedded::open(dir.path(), b"blob-secret").unwrap();
+        let clock = Arc::new(ManualClock::new(Utc::now()));
+        let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
+        configure(&mut settings);
+        let app = App::new(embedded.store.clone(), clock.clone(), settings);
+        app.auth
+            .ensure_admin(ADMIN_EMAIL, ADMIN_PASSWORD)
+            .await
+            .unwrap();
+        let router = vendfleet_http::router(AppState::new(app.clone()));
+        Harness {
+            router,
+            clock,
+            app,
+            client: "10.0.0.1".into(),
+            _dir: dir,
+        }
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> Reply {
+        let mut req = req;
+        req.extensions_mut().insert(ClientAddr(self.client.clone()));
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
+        Reply {
+            status,
+            headers,
+            bytes,
+        }
+    }
+
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        let mut b = Request::builder().method(method).uri(path);
+        if let Some(t) = token {
+            b = b.header(header::AUTHORIZATION, format!("Bearer {t}"));
+        }
+        let req = match body {
+            Some(v) => b
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(v.to_string()))
+                .unwrap(),
+            None => b.body(Body::empty()).unwrap(),
+        };
+        self.send(req).await
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Reply {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::PUT, path, Some(token), Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::DELETE, path, Some(token), Some(body))
+            .await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Reply {
+        self.call(
+            Method::POST,
+            "/auth/token/",
+            None,
+            Some(json!({"email": email, "password": password})),
+        )
+        .await
+    }
+
+    /// Signs in and returns the access token (panics on failure).
+    pub async fn token(&self, email: &str, password: &str) -> String {
+        let r = self.login(email, password).await;
+        assert_eq!(
+            r.status,
+            StatusCode::OK,
+            "login {email}: {}",
+            String::from_utf8_lossy(&r.bytes)
+        );
+        r.json()["data"]["token"]["access"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    pub async fn admin(&self) -> String {
+        self.token(ADMIN_EMAIL, ADMIN_PASSWORD).await
+    }
+
+    /// Creates a role with `modules` and returns its id.
+    pub async fn role(&self, admin: &str, name: &str, modules: &[&str]) -> String {
+        let r = self
+            .post(
+                "/api/users/roles/",
+                admin,
+                json!({"name": name, "modules": modules}),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::CREATED,
+            "{}",
+            String::from_utf8_lossy(&r.bytes)
+        );
+        r.json()["data"]["id"].as_str().unwrap().to_string()
+    }
+
+    /// Creates a user with a role and returns its id.
+    pub async fn user(&self, admin: &str, email: &str, role_id: Option<&str>) -> String {
+        let r = self
+            .post("/api/users/", admin, json!({"name": "Test User", "email": email, "password": "password-123", "role_id": role_id}))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::CREATED,
+            "{}",
+            String::from_utf8_lossy(&r.bytes)
+        );
+        r.json()["data"]["id"].as_str().unwrap().to_string()
+    }
+}

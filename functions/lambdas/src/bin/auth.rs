@@ -1,0 +1,6 @@
+//! The auth area on Lambda: sign-in, tokens, profile, registration, language.
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    vendfleet_lambdas::run(vendfleet_http::Area::Auth).await
+}

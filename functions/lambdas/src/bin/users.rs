@@ -1,0 +1,6 @@
+//! The users area on Lambda: users, roles and their filters.
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    vendfleet_lambdas::run(vendfleet_http::Area::Users).await
+}

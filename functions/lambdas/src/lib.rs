@@ -1,0 +1,97 @@
+//! Vendfleet on AWS Lambda: each binary serves one API area's router under `lambda_http`,
+//! with adapters built once per cold start from environment variables.
+
+use axum::extract::Request;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::Router;
+use lambda_http::request::RequestContext;
+use lambda_http::RequestExt;
+use std::sync::Arc;
+use vendfleet_adapters_aws::{AwsAdapters, AwsConfig};
+use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::ports::SystemClock;
+use vendfleet_app::App;
+use vendfleet_http::{AppState, Area, ClientAddr};
+
+/// Errors of start-up.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Reads the JWT secret: `VENDFLEET_JWT_SECRET` when set (tests, local emulation), else the
+/// SecureString parameter named by `VENDFLEET_JWT_SECRET_PARAM`.
+pub async fn jwt_secret(
+    sdk: &vendfleet_adapters_aws::aws_config::SdkConfig,
+) -> Result<Secret, BoxError> {
+    if let Ok(v) = std::env::var("VENDFLEET_JWT_SECRET") {
+        return check_secret(v);
+    }
+    let name = std::env::var("VENDFLEET_JWT_SECRET_PARAM")
+        .map_err(|_| "set VENDFLEET_JWT_SECRET_PARAM (or VENDFLEET_JWT_SECRET)")?;
+    let out = aws_sdk_ssm::Client::new(sdk)
+        .get_parameter()
+        .name(&name)
+        .with_decryption(true)
+        .send()
+        .await
+        .map_err(|e| {
+            format!(
+                "reading parameter {name}: {}",
+                aws_sdk_ssm::error::DisplayErrorContext(&e)
+            )
+        })?;
+    let value = out
+        .parameter
+        .and_then(|p| p.value)
+        .ok_or_else(|| format!("parameter {name} has no value"))?;
+    check_secret(value)
+}
+
+fn check_secret(v: String) -> Result<Secret, BoxError> {
+    if v.len() < 32 {
+        return Err("the JWT secret must be at least 32 characters".into());
+    }
+    Ok(Secret::new(v.into_bytes()))
+}
+
+/// The application on AWS adapters.
+pub fn app(adapters: &AwsAdapters, secret: Secret) -> App {
+    let settings = AuthSettings::with_secret(secret).apply_env();
+    App::new(
+        Arc::new(adapters.store.clone()),
+        Arc::new(SystemClock),
+        settings,
+    )
+}
+
+/// Copies API Gateway's `sourceIp` into the request as the client address (rate limits).
+async fn client_addr(mut req: Request, next: Next) -> Response {
+    let ip = match req.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(ctx)) => ctx.http.source_ip.clone(),
+        _ => None,
+    };
+    req.extensions_mut()
+        .insert(ClientAddr(ip.unwrap_or_else(|| "unknown".into())));
+    next.run(req).await
+}
+
+/// The router one Lambda serves.
+pub fn service(area: Area, app: App) -> Router {
+    vendfleet_http::area(area, AppState::new(app)).layer(middleware::from_fn(client_addr))
+}
+
+/// The body of every Lambda binary: logs, adapters from the environment, serve `area`.
+pub async fn run(area: Area) -> Result<(), lambda_http::Error> {
+    tracing_subscriber::fmt()
+        .json()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_current_span(false)
+        .without_time()
+        .init();
+    let config = AwsConfig::from_env()?;
+    let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
+    let adapters = AwsAdapters::new(&config, &sdk);
+    let secret = jwt_secret(&sdk).await?;
+    lambda_http::run(service(area, app(&adapters, secret))).await
+}

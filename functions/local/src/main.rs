@@ -1,0 +1,76 @@
+//! `vendfleet`: the whole product on one machine — API, web app, embedded adapters.
+
+mod server;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "vendfleet",
+    version,
+    about = "Vendfleet: the back office for vending machine fleets"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API and the web app on 127.0.0.1 (migrations applied at start).
+    Serve {
+        /// Data directory (SQLite file, blobs, secrets).
+        #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
+        data: PathBuf,
+        /// Port on 127.0.0.1 (0 picks a free one).
+        #[arg(long, env = "VENDFLEET_PORT", default_value_t = 8080)]
+        port: u16,
+        /// Built web app to serve (index.html and assets); skipped when missing.
+        #[arg(long, env = "VENDFLEET_WEB", default_value = "web/dist")]
+        web: PathBuf,
+    },
+    /// Create an administrator with every module and machine, or reset one (idempotent).
+    CreateAdmin {
+        #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
+        data: PathBuf,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        password: String,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,tower_http=warn".into()),
+        )
+        .init();
+    let result = match Cli::parse().command {
+        Command::Serve { data, port, web } => server::serve(&data, port, &web).await,
+        Command::CreateAdmin {
+            data,
+            email,
+            password,
+        } => server::create_admin(&data, &email, &password).await,
+        Command::Openapi => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&vendfleet_http::openapi()).unwrap_or_default()
+            );
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("vendfleet: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

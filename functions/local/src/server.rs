@@ -1,0 +1,284 @@
+//! The embedded deployment: adapters on SQLite and files, every router, the web app.
+
+use axum::extract::{ConnectInfo, Path as UrlPath, Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use base64::Engine;
+use serde_json::json;
+use std::collections::HashMap;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tower_http::services::{ServeDir, ServeFile};
+use vendfleet_adapters_embedded::{Embedded, FsBlobStore};
+use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::ports::{BlobStore, SystemClock};
+use vendfleet_app::App;
+use vendfleet_http::{AppState, ClientAddr};
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Secrets kept in the data directory, made at first start.
+struct Secrets {
+    jwt: Secret,
+    blob: Secret,
+}
+
+fn load_secrets(data: &Path) -> Result<Secrets, BoxError> {
+    let path = data.join("secrets.json");
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let stored: HashMap<String, String> = match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut fresh = HashMap::new();
+            for name in ["jwt", "blob"] {
+                let mut key = [0u8; 32];
+                rand::Rng::fill(&mut rand::rng(), &mut key);
+                fresh.insert(name.to_string(), b64.encode(key));
+            }
+            write_private(&path, &serde_json::to_vec_pretty(&fresh)?)?;
+            fresh
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let get = |name: &str| -> Result<Secret, BoxError> {
+        let v = stored
+            .get(name)
+            .ok_or_else(|| format!("{} lacks the {name} secret", path.display()))?;
+        Ok(Secret::new(b64.decode(v)?))
+    };
+    let jwt = match std::env::var("VENDFLEET_JWT_SECRET") {
+        Ok(v) if v.len() >= 32 => Secret::new(v.into_bytes()),
+        _ => get("jwt")?,
+    };
+    Ok(Secrets {
+        jwt,
+        blob: get("blob")?,
+    })
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    opts.open(path)?.write_all(bytes)
+}
+
+struct Local {
+    app: App,
+    embedded: Embedded,
+}
+
+fn open(data: &Path) -> Result<Local, BoxError> {
+    std::fs::create_dir_all(data)?;
+    let secrets = load_secrets(data)?;
+    let embedded = Embedded::open(data, secrets.blob.expose())?;
+    let settings = AuthSettings::with_secret(secrets.jwt).apply_env();
+    let app = App::new(embedded.store.clone(), Arc::new(SystemClock), settings);
+    Ok(Local { app, embedded })
+}
+
+/// `vendfleet create-admin`.
+pub async fn create_admin(data: &Path, email: &str, password: &str) -> Result<(), BoxError> {
+    let local = open(data)?;
+    let created = local
+        .app
+        .auth
+        .ensure_admin(email, password)
+        .await
+        .map_err(|e| e.to_string())?;
+    println!(
+        "{} administrator {email}",
+        if created { "Created" } else { "Updated" }
+    );
+    Ok(())
+}
+
+async fn first_start(app: &App) -> Result<(), BoxError> {
+    if !app
+        .users
+        .directory()
+        .all_users()
+        .await
+        .map_err(|e| e.to_string())?
+        .is_empty()
+    {
+        return Ok(());
+    }
+    let email =
+        std::env::var("VENDFLEET_ADMIN_EMAIL").unwrap_or_else(|_| "admin@vendfleet.local".into());
+    let mut raw = [0u8; 12];
+    rand::Rng::fill(&mut rand::rng(), &mut raw);
+    let password = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw);
+    app.auth
+        .ensure_admin(&email, &password)
+        .await
+        .map_err(|e| e.to_string())?;
+    println!("First start: created the administrator account");
+    println!("  e-mail:   {email}");
+    println!("  password: {password}");
+    println!("  (change it after signing in; `vendfleet create-admin` resets it)");
+    Ok(())
+}
+
+#[derive(Clone)]
+struct FilesState {
+    blobs: Arc<FsBlobStore>,
+}
+
+async fn serve_blob(
+    State(s): State<FilesState>,
+    UrlPath(key): UrlPath<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let now = chrono_now();
+    let (name, exp, sig) = (
+        q.get("name"),
+        q.get("exp").and_then(|e| e.parse().ok()),
+        q.get("sig"),
+    );
+    let (Some(name), Some(exp), Some(sig)) = (name, exp, sig) else {
+        return (StatusCode::FORBIDDEN, "missing signature").into_response();
+    };
+    if !s.blobs.verify_download(&key, name, exp, sig, now) {
+        return (StatusCode::FORBIDDEN, "the link is invalid or has expired").into_response();
+    }
+    match s.blobs.get(&key).await {
+        Ok(Some(blob)) => {
+            let disposition = format!(
+                "attachment; filename=\"{}\"",
+                name.replace(['"', '\\', '\r', '\n'], "_")
+            );
+            (
+                [
+                    (header::CONTENT_TYPE, blob.content_type),
+                    (header::CONTENT_DISPOSITION, disposition),
+                ],
+                blob.bytes,
+            )
+                .into_response()
+        }
+        Ok(None) => StatusCode::NOT_FOUND.into_response(),
+        Err(_) => StatusCode::BAD_REQUEST.into_response(),
+    }
+}
+
+fn chrono_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+async fn client_addr(
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    req.extensions_mut()
+        .insert(ClientAddr(peer.ip().to_string()));
+    next.run(req).await
+}
+
+async fn security_headers(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
+    res
+}
+
+/// The complete router of the embedded deployment.
+fn router(local: &Local, web: &Path) -> Router {
+    let api = vendfleet_http::router(AppState::new(local.app.clone()));
+    let files = Router::new()
+        .route("/files/{*key}", get(serve_blob))
+        .with_state(FilesState {
+            blobs: local.embedded.blobs.clone(),
+        });
+    let mut app = api
+        .merge(files)
+        .route(
+            "/config.json",
+            get(|| async { axum::Json(json!({"apiBaseUrl": ""})) }),
+        )
+        .route(
+            "/api/{*rest}",
+            axum::routing::any(vendfleet_http::not_found),
+        );
+    let index = web.join("index.html");
+    app = if index.is_file() {
+        app.fallback_service(ServeDir::new(web).fallback(ServeFile::new(index)))
+    } else {
+        app.fallback(vendfleet_http::not_found)
+    };
+    app.layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn(client_addr))
+}
+
+/// `vendfleet serve`.
+pub async fn serve(data: &Path, port: u16, web: &Path) -> Result<(), BoxError> {
+    let local = open(data)?;
+    first_start(&local.app).await?;
+    let web: PathBuf = web.to_path_buf();
+    if !web.join("index.html").is_file() {
+        tracing::warn!("no web app at {}: serving the API only", web.display());
+    }
+    let app = router(&local, &web);
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
+    let addr = listener.local_addr()?;
+    println!(
+        "Vendfleet is serving http://{addr}/ (data in {})",
+        data.display()
+    );
+
+    let store = local.embedded.store.clone();
+    let purge = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(600));
+        loop {
+            tick.tick().await;
+            if let Err(e) = store.purge_expired(chrono_now()).await {
+                tracing::warn!(error = %e, "purging expired items failed");
+            }
+        }
+    });
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
+    purge.abort();
+    println!("Vendfleet stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
