@@ -1,5 +1,6 @@
 //! `vendfleet`: the whole product on one machine — API, web app, embedded adapters.
 
+mod bench;
 mod server;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,8 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Measure the embedded store and the API on a temporary data directory (medians).
+    Bench,
 }
 
 #[tokio::main]
@@ -58,6 +61,7 @@ async fn main() -> std::process::ExitCode {
             email,
             password,
         } => server::create_admin(&data, &email, &password).await,
+        Command::Bench => bench::run().await,
         Command::Openapi => {
             println!(
                 "{}",
