@@ -1,0 +1,25 @@
+// The checks spec section 5 puts on server replies, in one place.
+import { ApiError } from './client';
+import type { ItemReply, ListReply } from './types';
+
+function malformed(): ApiError {
+  return new ApiError(0, 'Unexpected reply from the server');
+}
+
+/** A list reply must carry `data` and `pagination.count`. */
+export function expectList<T>(reply: ListReply<T> | null): ListReply<T> {
+  if (!reply || !Array.isArray(reply.data) || typeof reply.pagination?.count !== 'number') throw malformed();
+  return reply;
+}
+
+/** A get-by-id (or create/update) reply must carry `data.id`. */
+export function expectItem<T extends { id: string }>(reply: ItemReply<T> | null): ItemReply<T> {
+  if (!reply || !reply.data || typeof reply.data.id !== 'string') throw malformed();
+  return reply;
+}
+
+/** Create and update replies also carry the spec's success message. */
+export function expectMessage<R extends { message?: string }>(reply: R | null, message: string): R {
+  if (!reply || reply.message !== message) throw malformed();
+  return reply;
+}

@@ -1,0 +1,141 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import i18next from '../locales/i18n';
+import { setAccessToken } from '../api/client';
+import type { Profile } from '../api/types';
+import { fakeApi } from '../test/fake-api';
+import { AuthProvider } from './auth-provider';
+import { useAuth } from './context';
+import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from './token-storage';
+
+const profile = {
+  id: 'u1',
+  name: 'Ann Admin',
+  displayName: 'Ann Admin',
+  email: 'ann@example.com',
+  phone_number: '',
+  permission: [],
+  positions: [],
+  module: { modules: [], access_all_modules: true },
+  language: 'fr',
+  role_level: 'admin',
+  access_all_machines: true,
+} as Profile;
+
+function Probe() {
+  const auth = useAuth();
+  return (
+    <div>
+      <span data-testid="status">{auth.status}</span>
+      <span data-testid="user">{auth.user?.email ?? ''}</span>
+      <span data-testid="language">{auth.user?.language ?? ''}</span>
+      <button onClick={() => void auth.login({ email: 'ann@example.com', password: 'secret123' })}>login</button>
+      <button onClick={() => void auth.logout()}>logout</button>
+      <button onClick={() => void auth.switchLanguage('it')}>italian</button>
+    </div>
+  );
+}
+
+function renderProvider() {
+  return render(
+    <AuthProvider>
+      <Probe />
+    </AuthProvider>,
+  );
+}
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  setAccessToken(null);
+  await i18next.changeLanguage('en');
+});
+
+describe('AuthProvider', () => {
+  it('without a stored token ends unauthenticated without calling the server', async () => {
+    const { calls } = fakeApi({});
+    renderProvider();
+    expect(screen.getByTestId('status').textContent).toBe('loading');
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'));
+    expect(calls).toHaveLength(0);
+  });
+
+  it('verifies a stored token, loads the profile and takes the user language', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'good');
+    const { calls } = fakeApi({
+      'POST /auth/token/verify/': () => ({ status: 200, body: { data: { valid: true } } }),
+      'GET /api/users/me/': () => ({ status: 200, body: { data: profile } }),
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'));
+    expect(screen.getByTestId('user').textContent).toBe('ann@example.com');
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /auth/token/verify/', 'GET /api/users/me/']);
+    expect(calls[0].body).toEqual({ token: 'good' });
+    expect(calls[1].headers.authorization).toBe('Bearer good');
+    await waitFor(() => expect(i18next.language).toBe('fr'));
+  });
+
+  it('an invalid token without refresh ends unauthenticated and is cleared', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'bad');
+    fakeApi({ 'POST /auth/token/verify/': () => ({ status: 401, body: { message: 'invalid' } }) });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'));
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+  });
+
+  it('an expired token is renewed with the refresh token', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'expired');
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r1');
+    fakeApi({
+      'POST /auth/token/verify/': () => ({ status: 401, body: { message: 'expired' } }),
+      'POST /auth/token/refresh/': () => ({ status: 200, body: { data: { token: { access: 'fresh', refresh: 'r2' } } } }),
+      'GET /api/users/me/': (call) =>
+        call.headers.authorization === 'Bearer fresh' ? { status: 200, body: { data: profile } } : { status: 401, body: {} },
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'));
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('fresh');
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r2');
+  });
+
+  it('a failing start is logged and treated as signed out', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'good');
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    fakeApi({ 'POST /auth/token/verify/': () => ({ status: 500, body: { message: 'down' } }) });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'));
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  it('login stores the token; logout clears it', async () => {
+    fakeApi({
+      'POST /auth/token/': () => ({ status: 200, body: { data: { token: { access: 'a1', refresh: 'r1' }, user: profile } } }),
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'));
+    await act(async () => screen.getByText('login').click());
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'));
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('a1');
+    await act(async () => screen.getByText('logout').click());
+    expect(screen.getByTestId('status').textContent).toBe('unauthenticated');
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+  });
+
+  it('switching language changes the UI and saves it for the user', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'good');
+    const { calls } = fakeApi({
+      'POST /auth/token/verify/': () => ({ status: 200, body: {} }),
+      'GET /api/users/me/': () => ({ status: 200, body: { data: profile } }),
+      'POST /api/settings/languges/switch/': (call) => ({
+        status: 200,
+        body: { message: 'ok', data: { language: (call.body as { language: string }).language } },
+      }),
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('language').textContent).toBe('fr'));
+    await act(async () => screen.getByText('italian').click());
+    await waitFor(() => expect(screen.getByTestId('language').textContent).toBe('it'));
+    expect(i18next.language).toBe('it');
+    expect(calls.at(-1)?.body).toEqual({ language: 'it' });
+  });
+});

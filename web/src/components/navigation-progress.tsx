@@ -1,0 +1,14 @@
+import LinearProgress from '@mui/material/LinearProgress';
+import { useNavigation } from 'react-router';
+
+/** The thin bar at the top of the window while a route (and its lazy chunk) loads. */
+export function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return (
+    <LinearProgress
+      data-testid="navigation-progress"
+      sx={{ position: 'fixed', top: 0, left: 0, right: 0, height: 2.5, zIndex: (theme) => theme.zIndex.tooltip + 1 }}
+    />
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Avatar from '@mui/material/Avatar';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
+import Tooltip from '@mui/material/Tooltip';
+import { useAuth } from '../auth/context';
+import { toast } from '../components/snackbar';
+import { LANGUAGES, type UiLanguage } from '../locales/i18n';
+import { LAYOUT } from './config';
+
+/** Header language switcher: the UI changes at once, the choice is saved for the signed-in user. */
+export function LanguagePopover() {
+  const { t, i18n } = useTranslation();
+  const { switchLanguage } = useAuth();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const current = LANGUAGES.find((language) => language.code === i18n.language) ?? LANGUAGES[0];
+
+  const choose = async (code: UiLanguage) => {
+    setAnchor(null);
+    try {
+      await switchLanguage(code);
+    } catch (error) {
+      toast.error(error instanceof Error && error.message ? error.message : t('errors.generic'));
+    }
+  };
+
+  return (
+    <>
+      <Tooltip title={t('header.language')}>
+        <IconButton
+          aria-label={t('header.language')}
+          data-testid="language-button"
+          onClick={(event) => setAnchor(event.currentTarget)}
+          sx={{ width: 40, height: 40 }}
+        >
+          <Avatar
+            variant="rounded"
+            sx={{ width: 28, height: 22, fontSize: 11, fontWeight: 700, bgcolor: 'primary.main', color: 'primary.contrastText' }}
+          >
+            {current.short}
+          </Avatar>
+        </IconButton>
+      </Tooltip>
+      <Popover
+        open={Boolean(anchor)}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { width: LAYOUT.menuWidth, p: 0.5 } } }}
+      >
+        <MenuList disablePadding>
+        {LANGUAGES.map((language) => (
+          <MenuItem
+            key={language.code}
+            lang={language.code}
+            data-testid={`language-${language.code}`}
+            selected={language.code === current.code}
+            onClick={() => void choose(language.code)}
+            sx={{ gap: 1.5, borderRadius: 0.75, typography: 'body2' }}
+          >
+            <Avatar variant="rounded" sx={{ width: 26, height: 20, fontSize: 10, fontWeight: 700 }}>
+              {language.short}
+            </Avatar>
+            {language.label}
+          </MenuItem>
+        ))}
+        </MenuList>
+      </Popover>
+    </>
+  );
+}

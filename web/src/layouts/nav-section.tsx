@@ -1,0 +1,289 @@
+import { useState, type MouseEvent } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import ButtonBase from '@mui/material/ButtonBase';
+import Collapse from '@mui/material/Collapse';
+import List from '@mui/material/List';
+import ListSubheader from '@mui/material/ListSubheader';
+import MenuItem from '@mui/material/MenuItem';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
+import Typography from '@mui/material/Typography';
+import { alpha, type Theme } from '@mui/material/styles';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import type { NavGroup, NavItem } from './nav-config';
+import { LAYOUT } from './config';
+
+function isActive(pathname: string, item: NavItem): boolean {
+  if (pathname === item.path || pathname.startsWith(`${item.path}/`)) return true;
+  return (item.children ?? []).some((child) => isActive(pathname, child));
+}
+
+function ItemLabel({ item, depth }: { item: NavItem; depth: number }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="span" sx={{ flexGrow: 1, minWidth: 0, textAlign: 'start' }}>
+      <Typography component="span" variant="body2" noWrap sx={{ display: 'block', fontWeight: depth === 0 ? 600 : 500 }}>
+        {t(item.title)}
+      </Typography>
+      {item.caption ? (
+        <Typography component="span" variant="caption" noWrap sx={{ display: 'block', color: 'text.disabled' }}>
+          {t(item.caption)}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+const itemSx = (active: boolean, depth: number) =>
+  ({
+    width: 1,
+    minHeight: depth === 0 ? 44 : 36,
+    px: 1.5,
+    py: 0.5,
+    gap: 1.5,
+    borderRadius: 1,
+    justifyContent: 'flex-start',
+    color: active ? (depth === 0 ? 'primary.main' : 'text.primary') : 'text.secondary',
+    bgcolor: (theme: Theme) => (active && depth === 0 ? alpha(theme.palette.primary.main, 0.08) : 'transparent'),
+    '&:hover': { bgcolor: (theme: Theme) => (active && depth === 0 ? alpha(theme.palette.primary.main, 0.16) : theme.palette.action.hover) },
+  }) as const;
+
+function VerticalItem({ item, depth, onNavigate }: { item: NavItem; depth: number; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const active = isActive(pathname, item);
+  const [open, setOpen] = useState(active);
+  const hasChildren = (item.children?.length ?? 0) > 0;
+
+  if (hasChildren) {
+    return (
+      <li>
+        <ButtonBase aria-expanded={open} onClick={() => setOpen((value) => !value)} sx={itemSx(active, depth)} disabled={item.disabled}>
+          {item.icon ? <Box sx={{ display: 'flex', '& svg': { fontSize: 22 } }}>{item.icon}</Box> : null}
+          <ItemLabel item={item} depth={depth} />
+          {item.info}
+          <ExpandMoreIcon fontSize="small" sx={{ transition: 'transform .2s', transform: open ? 'none' : 'rotate(-90deg)' }} />
+        </ButtonBase>
+        <Collapse in={open} unmountOnExit>
+          <List disablePadding sx={{ pl: 2, mt: 0.5, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+            {item.children?.map((child) => (
+              <VerticalItem key={child.path} item={child} depth={depth + 1} onNavigate={onNavigate} />
+            ))}
+          </List>
+        </Collapse>
+      </li>
+    );
+  }
+
+  return (
+    <li>
+      <ButtonBase
+        component={RouterLink}
+        to={item.path}
+        onClick={onNavigate}
+        aria-current={active ? 'page' : undefined}
+        sx={itemSx(active, depth)}
+        disabled={item.disabled}
+      >
+        {item.icon ? (
+          <Box sx={{ display: 'flex', '& svg': { fontSize: 22 } }}>{item.icon}</Box>
+        ) : (
+          <Box
+            component="span"
+            sx={{ width: 6, height: 6, mx: 0.75, borderRadius: '50%', bgcolor: active ? 'primary.main' : 'text.disabled', flexShrink: 0 }}
+          />
+        )}
+        <ItemLabel item={item} depth={depth} />
+        {item.info}
+      </ButtonBase>
+    </li>
+  );
+}
+
+/** Vertical menu: groups under subheaders, parents fold open. */
+export function NavSectionVertical({ data, onNavigate }: { data: NavGroup[]; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="nav" aria-label="main" sx={{ px: 2 }}>
+      {data.map((group) => (
+        <List
+          key={group.subheader}
+          disablePadding
+          sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, mb: 2 }}
+          subheader={
+            <ListSubheader
+              disableSticky
+              sx={{ px: 1.5, lineHeight: '32px', fontSize: 11, fontWeight: 700, textTransform: 'uppercase', bgcolor: 'transparent', color: 'text.disabled' }}
+            >
+              {t(group.subheader)}
+            </ListSubheader>
+          }
+        >
+          {group.items.map((item) => (
+            <VerticalItem key={item.path} item={item} depth={0} onNavigate={onNavigate} />
+          ))}
+        </List>
+      ))}
+    </Box>
+  );
+}
+
+function ChildrenMenu({ item, anchor, onClose }: { item: NavItem; anchor: HTMLElement | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <Popover
+      open={Boolean(anchor)}
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'left' }}
+      slotProps={{ paper: { sx: { minWidth: LAYOUT.menuWidth, p: 0.5 } } }}
+    >
+      <MenuList disablePadding>
+      {item.children?.map((child) => (
+        <MenuItem
+          key={child.path}
+          component={RouterLink}
+          to={child.path}
+          onClick={onClose}
+          selected={isActive(pathname, child)}
+          sx={{ borderRadius: 0.75, typography: 'body2' }}
+        >
+          {t(child.title)}
+        </MenuItem>
+      ))}
+      </MenuList>
+    </Popover>
+  );
+}
+
+function MiniItem({ item }: { item: NavItem }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const active = isActive(pathname, item);
+  const sx = {
+    width: 1,
+    py: 1,
+    px: 0.5,
+    flexDirection: 'column',
+    gap: 0.5,
+    borderRadius: 1,
+    color: active ? 'primary.main' : 'text.secondary',
+    bgcolor: (theme: Theme) => (active ? alpha(theme.palette.primary.main, 0.08) : 'transparent'),
+    '& svg': { fontSize: 22 },
+  } as const;
+  const label = (
+    <Typography component="span" variant="caption" sx={{ fontSize: 10, fontWeight: 600, lineHeight: 1.2, textAlign: 'center' }}>
+      {t(item.title)}
+    </Typography>
+  );
+  if (item.children?.length) {
+    return (
+      <li>
+        <ButtonBase aria-haspopup="menu" onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)} sx={sx}>
+          {item.icon}
+          {label}
+          <ChevronRightIcon sx={{ position: 'absolute', right: 2, top: 10, fontSize: '14px !important' }} />
+        </ButtonBase>
+        <ChildrenMenu item={item} anchor={anchor} onClose={() => setAnchor(null)} />
+      </li>
+    );
+  }
+  return (
+    <li>
+      <ButtonBase component={RouterLink} to={item.path} aria-current={active ? 'page' : undefined} sx={sx}>
+        {item.icon}
+        {label}
+      </ButtonBase>
+    </li>
+  );
+}
+
+/** Mini menu: icons with short labels; a parent's children open in a menu. */
+export function NavSectionMini({ data }: { data: NavGroup[] }) {
+  return (
+    <Box component="nav" aria-label="main" sx={{ px: 0.75 }}>
+      <List disablePadding sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+        {data.flatMap((group) => group.items).map((item) => (
+          <MiniItem key={item.path} item={item} />
+        ))}
+      </List>
+    </Box>
+  );
+}
+
+function HorizontalItem({ item }: { item: NavItem }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const active = isActive(pathname, item);
+  const sx = {
+    px: 1.5,
+    height: 36,
+    gap: 1,
+    borderRadius: 1,
+    typography: 'body2',
+    fontWeight: 600,
+    color: active ? 'primary.main' : 'text.secondary',
+    bgcolor: (theme: Theme) => (active ? alpha(theme.palette.primary.main, 0.08) : 'transparent'),
+    '& svg': { fontSize: 20 },
+  } as const;
+  if (item.children?.length) {
+    return (
+      <li>
+        <ButtonBase aria-haspopup="menu" onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)} sx={sx}>
+          {item.icon}
+          {t(item.title)}
+          <ExpandMoreIcon fontSize="small" />
+        </ButtonBase>
+        <Popover
+          open={Boolean(anchor)}
+          anchorEl={anchor}
+          onClose={() => setAnchor(null)}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+          slotProps={{ paper: { sx: { minWidth: LAYOUT.menuWidth, p: 0.5 } } }}
+        >
+          <MenuList disablePadding>
+          {item.children.map((child) => (
+            <MenuItem
+              key={child.path}
+              component={RouterLink}
+              to={child.path}
+              onClick={() => setAnchor(null)}
+              selected={isActive(pathname, child)}
+              sx={{ borderRadius: 0.75, typography: 'body2' }}
+            >
+              {t(child.title)}
+            </MenuItem>
+          ))}
+          </MenuList>
+        </Popover>
+      </li>
+    );
+  }
+  return (
+    <li>
+      <ButtonBase component={RouterLink} to={item.path} aria-current={active ? 'page' : undefined} sx={sx}>
+        {item.icon}
+        {t(item.title)}
+      </ButtonBase>
+    </li>
+  );
+}
+
+/** Horizontal menu: one bar under the header, parents open a menu. */
+export function NavSectionHorizontal({ data }: { data: NavGroup[] }) {
+  return (
+    <Box component="nav" aria-label="main">
+      <Box component="ul" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, listStyle: 'none', m: 0, p: 0 }}>
+        {data.flatMap((group) => group.items).map((item) => (
+          <HorizontalItem key={item.path} item={item} />
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '../api/types';
+import { navConfig, type NavItem } from './nav-config';
+import { filterNavGroups, filterNavItems, isItemVisible } from './nav-visibility';
+
+function profile(patch: Partial<Profile> = {}, modules: string[] = [], all = false): Profile {
+  return {
+    id: 'u1',
+    name: 'Ann',
+    displayName: 'Ann',
+    email: 'ann@example.com',
+    phone_number: '',
+    role_name: 'Refiller',
+    role_id: 'r1',
+    permission: [],
+    positions: [],
+    module: { modules, access_all_modules: all },
+    language: 'en',
+    role_level: 'user',
+    access_all_machines: false,
+    photoURL: null,
+    ...patch,
+  };
+}
+
+function titles(items: NavItem[]): string[] {
+  return items.flatMap((item) => [item.title, ...titles(item.children ?? [])]);
+}
+
+describe('navigation visibility (spec section 4)', () => {
+  it('shows everything to a user with all-modules access', () => {
+    const groups = filterNavGroups(navConfig, profile({}, [], true));
+    const all = titles(navConfig.flatMap((group) => group.items));
+    expect(titles(groups.flatMap((group) => group.items))).toEqual(all);
+  });
+
+  it('shows an item when its key is in the modules list, and its group with it', () => {
+    const groups = filterNavGroups(navConfig, profile({}, ['reports.encashment.list']));
+    const visible = titles(groups.flatMap((group) => group.items));
+    expect(visible).toEqual(['nav.dashboard', 'nav.reports', 'nav.encashment']);
+  });
+
+  it('hides a group when no child is permitted', () => {
+    const groups = filterNavGroups(navConfig, profile({}, ['settings.users.list']));
+    const visible = titles(groups.flatMap((group) => group.items));
+    expect(visible).not.toContain('nav.reports');
+    expect(visible).not.toContain('nav.planning');
+    expect(visible).toContain('nav.settings');
+    expect(visible).toContain('nav.userManagement');
+  });
+
+  it('always shows the dashboard, even with no modules', () => {
+    const groups = filterNavGroups(navConfig, profile());
+    expect(groups).toHaveLength(1);
+    expect(titles(groups[0].items)).toEqual(['nav.dashboard']);
+  });
+
+  it('honours roles lists, defaulting the current role to admin', () => {
+    const adminOnly: NavItem = { title: 'nav.settings', path: '/x', roles: ['admin'] };
+    expect(isItemVisible(adminOnly, profile({ role_level: 'user' }, [], true))).toBe(false);
+    expect(isItemVisible(adminOnly, profile({ role_level: 'admin' }))).toBe(true);
+    expect(isItemVisible(adminOnly, profile({ role_level: '' }))).toBe(true);
+  });
+
+  it('keeps forceShow items and drops unpermitted children', () => {
+    const items: NavItem[] = [
+      {
+        title: 'nav.reports',
+        path: '/report',
+        forceShow: true,
+        children: [{ title: 'nav.encashment', path: '/report/encashment', key: 'reports.encashment.list' }],
+      },
+    ];
+    const result = filterNavItems(items, profile());
+    expect(result).toHaveLength(1);
+    expect(result[0].children).toEqual([]);
+  });
+
+  it('also accepts keys from the effective permission list', () => {
+    const item: NavItem = { title: 'nav.refillLog', path: '/r', key: 'reports.refill_log.list' };
+    expect(isItemVisible(item, profile({ permission: ['reports.refill_log.list'] }))).toBe(true);
+    expect(isItemVisible(item, null)).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+import type { Profile } from '../api/types';
+import { currentRole, hasModule } from '../auth/permissions';
+
+/** The part of a navigation item that decides whether it shows. */
+export interface Visible {
+  key?: string;
+  roles?: string[];
+  forceShow?: boolean;
+  children?: Visible[];
+}
+
+export interface VisibleGroup<T extends Visible> {
+  items: T[];
+}
+
+/**
+ * Spec section 4 and 6: an item shows when the user has all-modules access or its key in the
+ * modules list; an item with a `roles` list only for those roles; a parent when any child shows.
+ */
+export function isItemVisible(item: Visible, user: Profile | null): boolean {
+  if (item.forceShow) return true;
+  if (item.roles && !item.roles.includes(currentRole(user))) return false;
+  if (item.children && item.children.length > 0) return item.children.some((child) => isItemVisible(child, user));
+  if (!item.key) return true;
+  return hasModule(user, item.key);
+}
+
+/** The items the user may see, children pruned the same way. */
+export function filterNavItems<T extends Visible>(items: T[], user: Profile | null): T[] {
+  return items
+    .filter((item) => isItemVisible(item, user))
+    .map((item) =>
+      item.children ? { ...item, children: filterNavItems(item.children as T[], user) } : item,
+    );
+}
+
+/** Groups keep their subheader only while some item is left. */
+export function filterNavGroups<G extends VisibleGroup<T>, T extends Visible>(groups: G[], user: Profile | null): G[] {
+  return groups
+    .map((group) => ({ ...group, items: filterNavItems(group.items, user) }))
+    .filter((group) => group.items.length > 0);
+}

@@ -1,0 +1,42 @@
+// Every address of spec section 2 in one place.
+export const paths = {
+  root: '/',
+  notFound: '/404',
+  auth: {
+    login: '/auth/jwt/login',
+    register: '/auth/jwt/register',
+  },
+  dashboard: {
+    root: '/dashboard',
+  },
+  report: {
+    root: '/report',
+    salesOverview: '/report/sales-overview',
+    encashment: '/report/encashment',
+    refillLog: '/report/refill-log',
+    reportGenerator: '/report/report-generator',
+    createReport: '/report/create-report',
+    inventoryReport: '/report/inventory-report',
+    transactionLog: '/report/transaction-log',
+  },
+  planning: {
+    routePlanning: '/planning/route-planning',
+    plannedRoutes: '/planning/planned-routes',
+  },
+  settings: {
+    userManagement: '/settings/user-management',
+    createUser: '/settings/create-user',
+    editUser: (id: string) => `/settings/create-user/${encodeURIComponent(id)}`,
+    createRole: '/settings/create-role',
+    editRole: (id: string) => `/settings/create-role/${encodeURIComponent(id)}`,
+    clientManagement: '/settings/client-management',
+    locationManagement: '/settings/location-management',
+    createLocation: '/settings/create-location',
+    queryScheduler: '/settings/query-scheduler',
+    modelManagement: '/settings/model-management',
+    createModel: '/settings/create-model',
+    machineManagement: '/settings/machine-management',
+    createMachine: '/settings/create-machine',
+    productManagement: '/settings/product-management',
+  },
+} as const;

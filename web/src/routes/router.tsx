@@ -1,0 +1,135 @@
+import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router';
+import { AuthGuard, GuestGuard } from '../auth/guards';
+import { LoadingScreen } from '../components/loading-screen';
+import { NavigationProgress } from '../components/navigation-progress';
+import { RouteErrorView } from '../components/error-views';
+import { ScrollToTop } from '../components/scroll-to-top';
+import { AuthLayout } from '../layouts/auth-layout';
+import type { RouteHandle } from './handle';
+import { lazyPage } from './lazy';
+import { paths } from './paths';
+
+const placeholder = lazyPage(() => import('./pages/placeholder'));
+
+const REPORTS = { title: 'nav.reports', href: paths.report.salesOverview } as const;
+const PLANNING = { title: 'nav.planning', href: paths.planning.routePlanning } as const;
+const SETTINGS = { title: 'nav.settings', href: paths.settings.userManagement } as const;
+const USERS = { title: 'nav.userManagement', href: paths.settings.userManagement } as const;
+
+function screen(path: string, handle: RouteHandle, lazy = placeholder): RouteObject {
+  return { path, handle, lazy };
+}
+
+/** Every protected screen of spec section 2 with its title, breadcrumbs and permission key. */
+export const protectedRoutes: RouteObject[] = [
+  screen(paths.dashboard.root, { title: 'nav.dashboard' }, lazyPage(() => import('./pages/dashboard'))),
+  // Leftovers of the template's route table: no screens of their own.
+  { path: '/dashboard/one', element: <Navigate to={paths.dashboard.root} replace /> },
+  { path: '/dashboard/route-planning', element: <Navigate to={paths.planning.routePlanning} replace /> },
+  { path: '/dashboard/three', element: <Navigate to={paths.dashboard.root} replace /> },
+  { path: '/dashboard/group', element: <Navigate to={paths.dashboard.root} replace /> },
+  { path: '/dashboard/group/five', element: <Navigate to={paths.dashboard.root} replace /> },
+  { path: '/dashboard/group/six', element: <Navigate to={paths.dashboard.root} replace /> },
+
+  { path: paths.report.root, element: <Navigate to={paths.report.salesOverview} replace /> },
+  screen(paths.report.salesOverview, { title: 'nav.salesOverview', crumbs: [REPORTS], permission: 'reports.sales_overview.list' }),
+  screen(paths.report.encashment, { title: 'nav.encashment', crumbs: [REPORTS], permission: 'reports.encashment.list' }),
+  screen(paths.report.refillLog, { title: 'nav.refillLog', crumbs: [REPORTS], permission: 'reports.refill_log.list' }),
+  screen(paths.report.reportGenerator, { title: 'nav.reportGenerator', crumbs: [REPORTS], permission: 'reports.report_generator.reports_list' }),
+  screen(paths.report.createReport, { title: 'nav.createReport', crumbs: [REPORTS, { title: 'nav.reportGenerator', href: paths.report.reportGenerator }], permission: 'reports.report_generator.reports_list' }),
+  screen(`${paths.report.createReport}/:templateId`, { title: 'nav.createReport', crumbs: [REPORTS, { title: 'nav.reportGenerator', href: paths.report.reportGenerator }], permission: 'reports.report_generator.reports_list' }),
+  screen(paths.report.inventoryReport, { title: 'nav.inventoryReport', crumbs: [REPORTS], permission: 'reports.inventory_report.products_list' }),
+  screen(paths.report.transactionLog, { title: 'nav.transactionLog', crumbs: [REPORTS], permission: 'reports.transaction_log.list' }),
+
+  screen(paths.planning.routePlanning, { title: 'nav.routePlanning', crumbs: [PLANNING], permission: 'planning.route_planning.list' }),
+  screen(paths.planning.plannedRoutes, { title: 'nav.plannedRoutes', crumbs: [PLANNING], permission: 'planning.planned_routes.list' }),
+
+  screen(
+    paths.settings.userManagement,
+    { title: 'nav.userManagement', crumbs: [SETTINGS], permission: ['settings.users.list', 'settings.roles.list'] },
+    lazyPage(() => import('../features/users/pages/user-management-page')),
+  ),
+  screen(
+    paths.settings.createUser,
+    { title: 'nav.createUser', crumbs: [SETTINGS, USERS], permission: 'settings.users.new' },
+    lazyPage(() => import('../features/users/pages/user-edit-page')),
+  ),
+  screen(
+    `${paths.settings.createUser}/:userId`,
+    { title: 'nav.editUser', crumbs: [SETTINGS, USERS], permission: 'settings.users.edit' },
+    lazyPage(() => import('../features/users/pages/user-edit-page')),
+  ),
+  screen(
+    paths.settings.createRole,
+    { title: 'nav.createRole', crumbs: [SETTINGS, USERS], permission: 'settings.roles.new' },
+    lazyPage(() => import('../features/users/pages/role-edit-page')),
+  ),
+  screen(
+    `${paths.settings.createRole}/:roleId`,
+    { title: 'nav.editRole', crumbs: [SETTINGS, USERS], permission: 'settings.roles.edit' },
+    lazyPage(() => import('../features/users/pages/role-edit-page')),
+  ),
+  screen(paths.settings.clientManagement, { title: 'nav.clientManagement', crumbs: [SETTINGS], permission: 'settings.clients.list' }),
+  screen(paths.settings.locationManagement, { title: 'nav.locationManagement', crumbs: [SETTINGS], permission: 'settings.locations.list' }),
+  screen(paths.settings.createLocation, { title: 'nav.createLocation', crumbs: [SETTINGS, { title: 'nav.locationManagement', href: paths.settings.locationManagement }], permission: 'settings.locations.list' }),
+  screen(`${paths.settings.createLocation}/:locationId`, { title: 'nav.editLocation', crumbs: [SETTINGS, { title: 'nav.locationManagement', href: paths.settings.locationManagement }], permission: 'settings.locations.list' }),
+  screen(paths.settings.queryScheduler, { title: 'nav.queryScheduler', crumbs: [SETTINGS], permission: 'settings.query_scheduler.list' }),
+  screen('/settings/create-query/:module', { title: 'nav.createQuery', crumbs: [SETTINGS, { title: 'nav.queryScheduler', href: paths.settings.queryScheduler }], permission: 'settings.query_scheduler.list' }),
+  screen('/settings/create-query/:module/:queryId', { title: 'nav.editQuery', crumbs: [SETTINGS, { title: 'nav.queryScheduler', href: paths.settings.queryScheduler }], permission: 'settings.query_scheduler.list' }),
+  screen(paths.settings.modelManagement, { title: 'nav.modelManagement', crumbs: [SETTINGS], permission: 'settings.models.list' }),
+  screen(paths.settings.createModel, { title: 'nav.createModel', crumbs: [SETTINGS, { title: 'nav.modelManagement', href: paths.settings.modelManagement }], permission: 'settings.models.list' }),
+  screen(`${paths.settings.createModel}/:modelId`, { title: 'nav.editModel', crumbs: [SETTINGS, { title: 'nav.modelManagement', href: paths.settings.modelManagement }], permission: 'settings.models.list' }),
+  screen(paths.settings.machineManagement, { title: 'nav.machineManagement', crumbs: [SETTINGS], permission: 'settings.machines.list' }),
+  screen(paths.settings.createMachine, { title: 'nav.createMachine', crumbs: [SETTINGS, { title: 'nav.machineManagement', href: paths.settings.machineManagement }], permission: 'settings.machines.list' }),
+  screen(`${paths.settings.machineManagement}/:machineId/:tab`, { title: 'nav.machineOverview', crumbs: [SETTINGS, { title: 'nav.machineManagement', href: paths.settings.machineManagement }], permission: 'settings.machines.list' }),
+  screen(paths.settings.productManagement, { title: 'nav.productManagement', crumbs: [SETTINGS], permission: 'settings.products.list' }),
+];
+
+function Root() {
+  return (
+    <>
+      <ScrollToTop />
+      <NavigationProgress />
+      <Outlet />
+    </>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RouteErrorView />,
+    hydrateFallbackElement: <LoadingScreen />,
+    children: [
+      { path: paths.root, element: <Navigate to={paths.dashboard.root} replace /> },
+      {
+        path: '/auth/jwt',
+        element: (
+          <GuestGuard>
+            <AuthLayout />
+          </GuestGuard>
+        ),
+        children: [
+          { index: true, element: <Navigate to={paths.auth.login} replace /> },
+          { path: 'login', lazy: lazyPage(() => import('../auth/pages/login')) },
+          { path: 'register', lazy: lazyPage(() => import('../auth/pages/register')) },
+        ],
+      },
+      {
+        element: <AuthGuard><Outlet /></AuthGuard>,
+        children: [
+          {
+            lazy: lazyPage(() => import('../layouts/dashboard/dashboard-layout')),
+            children: [{ errorElement: <RouteErrorView />, children: protectedRoutes }],
+          },
+        ],
+      },
+      { path: paths.notFound, lazy: lazyPage(() => import('./pages/not-found')) },
+      { path: '*', element: <Navigate to={paths.notFound} replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

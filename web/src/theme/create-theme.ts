@@ -1,0 +1,100 @@
+import { alpha, createTheme, type Theme } from '@mui/material/styles';
+import { enUS, frFR, itIT } from '@mui/material/locale';
+import type { Settings } from '../settings/types';
+import { error, grey, info, PRESETS, secondary, success, warning } from './palette';
+
+export const FONT_FAMILY = '"Public Sans Variable", "Public Sans", -apple-system, "Segoe UI", Roboto, sans-serif';
+
+const MUI_LOCALES = { en: enUS, fr: frFR, it: itIT } as const;
+
+export interface ThemeOptionsInput {
+  settings: Pick<Settings, 'themeMode' | 'themeContrast' | 'themeColorPresets'>;
+  direction: 'ltr' | 'rtl';
+  language: string;
+}
+
+/** Builds the MUI theme for the current settings: Minimal UI's palette, type scale and shapes. */
+export function createAppTheme({ settings, direction, language }: ThemeOptionsInput): Theme {
+  const mode = settings.themeMode;
+  const primary = PRESETS[settings.themeColorPresets];
+  const dark = mode === 'dark';
+  const bold = settings.themeContrast === 'bold';
+  const cardShadow = `0 0 2px 0 ${alpha(dark ? '#000000' : grey[500], 0.2)}, 0 12px 24px -4px ${alpha(dark ? '#000000' : grey[500], 0.12)}`;
+  const locale = MUI_LOCALES[language as keyof typeof MUI_LOCALES] ?? enUS;
+
+  return createTheme(
+    {
+      direction,
+      palette: {
+        mode,
+        primary,
+        secondary,
+        info,
+        success,
+        warning,
+        error,
+        grey,
+        divider: alpha(grey[500], 0.2),
+        text: dark
+          ? { primary: '#FFFFFF', secondary: grey[500], disabled: grey[600] }
+          : { primary: grey[800], secondary: grey[600], disabled: grey[500] },
+        background: dark
+          ? { default: grey[900], paper: grey[800] }
+          : { default: bold ? grey[200] : '#FFFFFF', paper: '#FFFFFF' },
+        action: {
+          hover: alpha(grey[500], 0.08),
+          selected: alpha(grey[500], 0.16),
+          disabled: alpha(grey[500], 0.8),
+          disabledBackground: alpha(grey[500], 0.24),
+          focus: alpha(grey[500], 0.24),
+        },
+      },
+      shape: { borderRadius: 8 },
+      typography: {
+        fontFamily: FONT_FAMILY,
+        fontWeightRegular: 400,
+        fontWeightMedium: 500,
+        fontWeightBold: 700,
+        h1: { fontWeight: 800, fontSize: '2.5rem', lineHeight: 1.25 },
+        h2: { fontWeight: 800, fontSize: '2rem', lineHeight: 1.33 },
+        h3: { fontWeight: 700, fontSize: '1.5rem', lineHeight: 1.5 },
+        h4: { fontWeight: 700, fontSize: '1.25rem', lineHeight: 1.5 },
+        h5: { fontWeight: 700, fontSize: '1.125rem', lineHeight: 1.5 },
+        h6: { fontWeight: 700, fontSize: '1.0625rem', lineHeight: 1.55 },
+        subtitle1: { fontWeight: 600, fontSize: '1rem' },
+        subtitle2: { fontWeight: 600, fontSize: '0.875rem' },
+        body2: { fontSize: '0.875rem' },
+        caption: { fontSize: '0.75rem' },
+        overline: { fontWeight: 700, fontSize: '0.75rem', letterSpacing: 1.1 },
+        button: { fontWeight: 700, textTransform: 'none' },
+      },
+      components: {
+        MuiCssBaseline: {
+          styleOverrides: {
+            html: { WebkitFontSmoothing: 'antialiased' },
+            body: { minHeight: '100vh' },
+          },
+        },
+        MuiCard: {
+          styleOverrides: {
+            root: {
+              borderRadius: 16,
+              boxShadow: bold && !dark ? `0 0 2px 0 ${alpha(grey[500], 0.3)}` : cardShadow,
+              backgroundImage: 'none',
+            },
+          },
+        },
+        MuiCardHeader: { styleOverrides: { root: { padding: '24px 24px 0' } } },
+        MuiCardContent: { styleOverrides: { root: { padding: 24, '&:last-child': { paddingBottom: 24 } } } },
+        MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
+        MuiButton: {
+          defaultProps: { disableElevation: true },
+          styleOverrides: { root: { borderRadius: 8 } },
+        },
+        MuiTooltip: { styleOverrides: { tooltip: { backgroundColor: grey[800] } } },
+        MuiTableCell: { styleOverrides: { head: { color: grey[600], fontWeight: 600 } } },
+      },
+    },
+    locale,
+  );
+}
