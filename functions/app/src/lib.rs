@@ -3,7 +3,10 @@
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod listing;
 pub mod ports;
+pub mod records;
+pub mod settings;
 pub mod users;
 
 #[cfg(feature = "testkit")]
@@ -18,6 +21,7 @@ use std::sync::Arc;
 pub struct App {
     pub auth: auth::AuthService,
     pub users: users::UsersService,
+    pub settings: settings::SettingsService,
     pub clock: Arc<dyn ports::Clock>,
 }
 
@@ -28,10 +32,11 @@ impl App {
         clock: Arc<dyn ports::Clock>,
         settings: config::AuthSettings,
     ) -> Self {
-        let directory = users::Directory::new(store);
+        let directory = users::Directory::new(store.clone());
         App {
             auth: auth::AuthService::new(directory.clone(), clock.clone(), settings),
-            users: users::UsersService::new(directory, clock.clone()),
+            users: users::UsersService::new(directory.clone(), clock.clone()),
+            settings: settings::SettingsService::new(store, directory, clock.clone()),
             clock,
         }
     }

@@ -162,3 +162,61 @@ mod tests {
         assert_eq!(e.0["name"].len(), 2);
     }
 }
+
+/// Checks an IANA time-zone name (e.g. `Europe/Paris`); returns it trimmed.
+pub fn time_zone(errors: &mut FieldErrors, field: &str, value: &str) -> String {
+    let v = value.trim();
+    if v.is_empty() {
+        errors.add(field, "This field is required.");
+    } else if v.parse::<chrono_tz::Tz>().is_err() {
+        errors.add(
+            field,
+            "Choose a time zone from the list (e.g. Europe/Paris).",
+        );
+    }
+    v.to_string()
+}
+
+/// Every IANA time-zone name, sorted.
+pub fn time_zones() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name()).collect();
+    v.sort_unstable();
+    v
+}
+
+/// Checks an optional coordinate within ±`limit` degrees.
+pub fn coordinate(
+    errors: &mut FieldErrors,
+    field: &str,
+    value: Option<f64>,
+    limit: f64,
+) -> Option<f64> {
+    match value {
+        Some(v) if !v.is_finite() || v.abs() > limit => {
+            errors.add(field, format!("Must be between -{limit} and {limit}."));
+            None
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod zone_tests {
+    use super::*;
+
+    #[test]
+    fn zones_and_coordinates() {
+        let mut e = FieldErrors::new();
+        assert_eq!(time_zone(&mut e, "tz", " Europe/Rome "), "Europe/Rome");
+        assert!(e.is_empty());
+        time_zone(&mut e, "tz", "Mars/Olympus");
+        time_zone(&mut e, "tz", "");
+        assert_eq!(e.0["tz"].len(), 2);
+        assert!(time_zones().contains(&"Europe/Paris"));
+        let mut e = FieldErrors::new();
+        assert_eq!(coordinate(&mut e, "lat", Some(45.5), 90.0), Some(45.5));
+        coordinate(&mut e, "lat", Some(91.0), 90.0);
+        coordinate(&mut e, "lat", Some(f64::NAN), 90.0);
+        assert_eq!(e.0["lat"].len(), 2);
+    }
+}

@@ -220,3 +220,25 @@ impl<R: Requirement> FromRequestParts<AppState> for Authorized<R> {
         Ok(Authorized(principal, PhantomData))
     }
 }
+
+/// The requirement types of the settings area.
+pub mod settings_perm {
+    use super::*;
+    require! {
+        ClientsList => ClientsList;
+        ClientsNew => ClientsNew;
+        ClientsEdit => ClientsEdit;
+        ClientsDelete => ClientsDelete;
+        LocationsList => LocationsList;
+        LocationsNew => LocationsNew;
+        LocationsEdit => LocationsEdit;
+        LocationsDelete => LocationsDelete;
+        LocationsExport => LocationsExport;
+        ModelsList => ModelsList;
+        ModelsNew => ModelsNew;
+        ModelsEdit => ModelsEdit;
+        ModelsDelete => ModelsDelete;
+        ClientOptions => ClientsList | LocationsList | LocationsNew | LocationsEdit | UsersNew | UsersEdit | MachinesList;
+        ModelOptions => ModelsList | MachinesList | MachinesNew | MachinesEdit;
+    }
+}

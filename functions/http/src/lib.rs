@@ -7,6 +7,7 @@ pub mod error;
 pub mod export;
 pub mod extract;
 pub mod filters;
+pub mod settings;
 pub mod state;
 pub mod users;
 
@@ -25,7 +26,7 @@ pub use state::AppState;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Vendfleet API", description = "Back office for fleets of vending machines."),
-    tags((name = "auth"), (name = "users"), (name = "filters"))
+    tags((name = "auth"), (name = "users"), (name = "settings"), (name = "filters"))
 )]
 struct ApiDoc;
 
@@ -34,19 +35,24 @@ struct ApiDoc;
 pub enum Area {
     Auth,
     Users,
+    Settings,
 }
 
 fn area_router(area: Area) -> OpenApiRouter<AppState> {
     match area {
         Area::Auth => auth::router(),
-        Area::Users => users::router().merge(filters::users_router()),
+        // API Gateway routes by prefix, so `/api/users/me/` may reach the users function too.
+        Area::Users => users::router()
+            .merge(filters::users_router())
+            .merge(auth::router()),
+        Area::Settings => settings::router(),
     }
 }
 
 fn all_areas() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(area_router(Area::Auth))
         .merge(area_router(Area::Users))
+        .merge(area_router(Area::Settings))
 }
 
 /// The OpenAPI document of the whole API.

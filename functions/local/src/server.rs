@@ -217,7 +217,9 @@ fn router(local: &Local, web: &Path) -> Router {
         );
     let index = web.join("index.html");
     app = if index.is_file() {
-        app.fallback_service(ServeDir::new(web).fallback(ServeFile::new(index)))
+        // Hashed assets are files or 404s; every other path is a route of the single-page app.
+        app.nest_service("/assets", ServeDir::new(web.join("assets")))
+            .fallback_service(ServeDir::new(web).fallback(ServeFile::new(index)))
     } else {
         app.fallback(vendfleet_http::not_found)
     };

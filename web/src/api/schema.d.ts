@@ -4,6 +4,60 @@
  */
 
 export interface paths {
+    "/api/clients/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clients the user may see, paged; ordering by name, created_at or commission_bps. */
+        get: operations["list_clients"];
+        put?: never;
+        /** Creates a client. */
+        post: operations["create_client"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clients/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One client. */
+        get: operations["get_client"];
+        /** Updates a client. */
+        put: operations["update_client"];
+        post?: never;
+        /** Deletes a client that hosts no location. */
+        delete: operations["delete_client"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/clients/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clients the user may see. */
+        get: operations["client_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/employees/": {
         parameters: {
             query?: never;
@@ -30,6 +84,108 @@ export interface paths {
         };
         /** The positions employees hold. */
         get: operations["positions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The locations the user may see. */
+        get: operations["location_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/locations/types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The location types in use. */
+        get: operations["location_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/machines/models/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every machine model. */
+        get: operations["model_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/machines/models/manufacturer/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The manufacturers of the machine models. */
+        get: operations["model_manufacturers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/machines/models/types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The types of the machine models. */
+        get: operations["model_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/regions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The regions in use. */
+        get: operations["regions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -67,6 +223,131 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/timezones/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every IANA time zone. */
+        get: operations["timezones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Locations the user may see, paged, with filters. */
+        get: operations["list_locations"];
+        put?: never;
+        /** Creates a location. */
+        post: operations["create_location"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/locations/change-refiller/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gives several locations a new refiller, all or none. */
+        post: operations["change_refiller"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/locations/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Locations matching the list's filters as a CSV or XLSX file. */
+        get: operations["export_locations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/locations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One location. */
+        get: operations["get_location"];
+        /** Updates a location. */
+        put: operations["update_location"];
+        post?: never;
+        /** Deletes a location. */
+        delete: operations["delete_location"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/models/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Machine models, paged, with type and manufacturer filters. */
+        get: operations["list_models"];
+        put?: never;
+        /** Creates a machine model. */
+        post: operations["create_model"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/models/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One machine model. */
+        get: operations["get_model"];
+        /** Updates a machine model. */
+        put: operations["update_model"];
+        post?: never;
+        /** Deletes a machine model. */
+        delete: operations["delete_model"];
         options?: never;
         head?: never;
         patch?: never;
@@ -297,12 +578,112 @@ export interface components {
             key: string;
             name: string;
         };
+        /** @description `POST /api/locations/change-refiller/`. */
+        ChangeRefillerRequest: {
+            location_ids?: string[];
+            /** @description The new refiller; null removes the refiller. */
+            refiller_id?: string | null;
+        };
+        /** @description A client. */
+        ClientDto: {
+            /**
+             * Format: int32
+             * @description Commission on sales in basis points (100 = 1 %).
+             */
+            commission_bps: number;
+            contact_name: string;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            id: string;
+            name: string;
+            phone: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description The client form. */
+        ClientForm: {
+            /** Format: int64 */
+            commission_bps?: number | null;
+            contact_name?: string | null;
+            email?: string | null;
+            name?: string;
+            phone?: string | null;
+            /** Format: int64 */
+            version?: number | null;
+        };
+        /** @description `{"data": ...}`. */
+        Data_ClientDto: {
+            /** @description A client. */
+            data: {
+                /**
+                 * Format: int32
+                 * @description Commission on sales in basis points (100 = 1 %).
+                 */
+                commission_bps: number;
+                contact_name: string;
+                /** Format: date-time */
+                createdAt: string;
+                email: string;
+                id: string;
+                name: string;
+                phone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_LocationDto: {
+            /** @description A location. */
+            data: {
+                address: string;
+                client_id?: string | null;
+                client_name?: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                /** Format: double */
+                latitude?: number | null;
+                /** Format: double */
+                longitude?: number | null;
+                name: string;
+                refiller_id?: string | null;
+                refiller_name?: string | null;
+                region: string;
+                time_zone: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+        };
         /** @description `{"data": ...}`. */
         Data_LoginData: {
             /** @description Sign-in reply data. */
             data: {
                 token: components["schemas"]["TokenDto"];
                 user: components["schemas"]["Profile"];
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_ModelDto: {
+            /** @description A machine model. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                manufacturer: string;
+                name: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
             };
         };
         /** @description `{"data": ...}`. */
@@ -440,6 +821,70 @@ export interface components {
             name: string;
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ClientDto: {
+            data: {
+                /**
+                 * Format: int32
+                 * @description Commission on sales in basis points (100 = 1 %).
+                 */
+                commission_bps: number;
+                contact_name: string;
+                /** Format: date-time */
+                createdAt: string;
+                email: string;
+                id: string;
+                name: string;
+                phone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_LocationDto: {
+            data: {
+                address: string;
+                client_id?: string | null;
+                client_name?: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                /** Format: double */
+                latitude?: number | null;
+                /** Format: double */
+                longitude?: number | null;
+                name: string;
+                refiller_id?: string | null;
+                refiller_name?: string | null;
+                region: string;
+                time_zone: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ModelDto: {
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                manufacturer: string;
+                name: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_RoleDto: {
             data: {
                 /** Format: date-time */
@@ -484,6 +929,46 @@ export interface components {
             }[];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description A location. */
+        LocationDto: {
+            address: string;
+            client_id?: string | null;
+            client_name?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            name: string;
+            refiller_id?: string | null;
+            refiller_name?: string | null;
+            region: string;
+            time_zone: string;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description The location form. */
+        LocationForm: {
+            address?: string | null;
+            client_id?: string | null;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            name?: string;
+            refiller_id?: string | null;
+            region?: string | null;
+            /** @description IANA time zone, e.g. Europe/Paris. */
+            time_zone?: string;
+            type?: string | null;
+            /** Format: int64 */
+            version?: number | null;
+        };
         /** @description Sign-in reply data. */
         LoginData: {
             token: components["schemas"]["TokenDto"];
@@ -499,10 +984,77 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_ClientDto: {
+            /** @description A client. */
+            data: {
+                /**
+                 * Format: int32
+                 * @description Commission on sales in basis points (100 = 1 %).
+                 */
+                commission_bps: number;
+                contact_name: string;
+                /** Format: date-time */
+                createdAt: string;
+                email: string;
+                id: string;
+                name: string;
+                phone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_LanguageData: {
             /** @description Reply data of a language switch. */
             data: {
                 language: string;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_LocationDto: {
+            /** @description A location. */
+            data: {
+                address: string;
+                client_id?: string | null;
+                client_name?: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                /** Format: double */
+                latitude?: number | null;
+                /** Format: double */
+                longitude?: number | null;
+                name: string;
+                refiller_id?: string | null;
+                refiller_name?: string | null;
+                region: string;
+                time_zone: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_ModelDto: {
+            /** @description A machine model. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                manufacturer: string;
+                name: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
             };
             message: string;
         };
@@ -552,6 +1104,53 @@ export interface components {
                 version: number;
             };
             message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_Vec_LocationDto: {
+            data: {
+                address: string;
+                client_id?: string | null;
+                client_name?: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                /** Format: double */
+                latitude?: number | null;
+                /** Format: double */
+                longitude?: number | null;
+                name: string;
+                refiller_id?: string | null;
+                refiller_name?: string | null;
+                region: string;
+                time_zone: string;
+                type: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            message: string;
+        };
+        /** @description A machine model. */
+        ModelDto: {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            manufacturer: string;
+            name: string;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description The machine-model form. */
+        ModelForm: {
+            manufacturer?: string;
+            name?: string;
+            type?: string;
+            /** Format: int64 */
+            version?: number | null;
         };
         /** @description The signed-in user's modules. */
         ModuleAccess: {
@@ -705,6 +1304,224 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_clients: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 25). */
+                page_size?: number;
+                /** @description Case-insensitive text search. */
+                search?: string;
+                /** @description A field to order by; `-field` for descending. */
+                ordering?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ClientDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_client: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ClientDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_client: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ClientDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_client: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ClientDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_client: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The client still hosts locations */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    client_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
     employees: {
         parameters: {
             query?: never;
@@ -725,6 +1542,120 @@ export interface operations {
         };
     };
     positions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+        };
+    };
+    location_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    location_types: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+        };
+    };
+    model_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    model_manufacturers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+        };
+    };
+    model_types: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+        };
+    };
+    regions: {
         parameters: {
             query?: never;
             header?: never;
@@ -788,6 +1719,502 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_Vec_CatalogueNodeDto"];
+                };
+            };
+        };
+    };
+    timezones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+        };
+    };
+    list_locations: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, location_type, region, address; `-` for descending. */
+                ordering?: string;
+                client?: string;
+                type?: string;
+                region?: string;
+                refiller?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_LocationDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_LocationDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_refiller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeRefillerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_LocationDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_locations: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, location_type, region, address; `-` for descending. */
+                ordering?: string;
+                client?: string;
+                type?: string;
+                region?: string;
+                refiller?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or the XLSX type) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_LocationDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_LocationDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_models: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, model_type, manufacturer; `-` for descending. */
+                ordering?: string;
+                type?: string;
+                manufacturer?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ModelDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ModelDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ModelDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ModelDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -228,9 +228,7 @@ impl AuthService {
     /// Open registration: creates an active user with no role and signs them in.
     pub async fn register(&self, r: Registration) -> AppResult<(TokenPair, Principal)> {
         if !self.settings.open_registration {
-            return Err(AppError::Forbidden(
-                "Registration is closed. Ask an administrator to create your account.".into(),
-            ));
+            return Err(AppError::Forbidden("Registration is closed".into()));
         }
         let mut errors = FieldErrors::new();
         let email = validation::email(&mut errors, "email", &r.email);

@@ -4,9 +4,9 @@ mod directory;
 mod model;
 mod service;
 
+pub use crate::listing::{ListPage, ListParams};
 pub use directory::Directory;
 pub use model::{Role, User, SCHEMA};
 pub use service::{
-    ListPage, ListParams, RoleInput, RoleView, UserInput, UserListParams, UserView, UsersService,
-    MAX_DELETE,
+    RoleInput, RoleView, UserInput, UserListParams, UserView, UsersService, MAX_DELETE,
 };

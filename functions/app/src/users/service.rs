@@ -5,6 +5,7 @@ use super::directory::Directory;
 use super::model::{Role, User};
 use crate::auth::{password, Principal};
 use crate::error::{AppError, AppResult};
+use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::ports::Clock;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -12,18 +13,6 @@ use vendfleet_domain::{validation, FieldErrors, Grants, Language, Permission};
 
 /// Most users or roles one delete call may remove (each takes two writes of a transaction).
 pub const MAX_DELETE: usize = 50;
-/// Largest page size of a list.
-pub const MAX_PAGE_SIZE: usize = 200;
-
-/// Paging, search and ordering of a list.
-#[derive(Debug, Clone, Default)]
-pub struct ListParams {
-    pub page: Option<i64>,
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    pub ordering: Option<String>,
-}
-
 /// The users list's parameters.
 #[derive(Debug, Clone, Default)]
 pub struct UserListParams {
@@ -32,15 +21,6 @@ pub struct UserListParams {
     pub role: Option<String>,
     /// `active` or `inactive`.
     pub status: Option<String>,
-}
-
-/// One page of a list.
-#[derive(Debug, Clone)]
-pub struct ListPage<T> {
-    pub items: Vec<T>,
-    pub count: usize,
-    pub page: usize,
-    pub page_size: usize,
 }
 
 /// A user with the name of their role.
@@ -92,71 +72,6 @@ pub struct RoleInput {
 pub struct UsersService {
     directory: Directory,
     clock: Arc<dyn Clock>,
-}
-
-struct Paging {
-    page: usize,
-    page_size: usize,
-    search: String,
-    ordering: Option<(String, bool)>,
-}
-
-fn paging(p: &ListParams, orderings: &[&str], errors: &mut FieldErrors) -> Paging {
-    let page = p.page.unwrap_or(1);
-    if page < 1 {
-        errors.add("page", "Must be 1 or more.");
-    }
-    let page_size = p.page_size.unwrap_or(25);
-    if !(1..=MAX_PAGE_SIZE as i64).contains(&page_size) {
-        errors.add(
-            "page_size",
-            format!("Must be between 1 and {MAX_PAGE_SIZE}."),
-        );
-    }
-    let ordering = match p
-        .ordering
-        .as_deref()
-        .map(str::trim)
-        .filter(|o| !o.is_empty())
-    {
-        None => None,
-        Some(o) => {
-            let (field, desc) = match o.strip_prefix('-') {
-                Some(f) => (f, true),
-                None => (o, false),
-            };
-            if orderings.contains(&field) {
-                Some((field.to_string(), desc))
-            } else {
-                errors.add(
-                    "ordering",
-                    format!("Order by one of: {}.", orderings.join(", ")),
-                );
-                None
-            }
-        }
-    };
-    Paging {
-        page: page.max(1) as usize,
-        page_size: page_size.clamp(1, MAX_PAGE_SIZE as i64) as usize,
-        search: p.search.as_deref().unwrap_or("").trim().to_lowercase(),
-        ordering,
-    }
-}
-
-fn page_of<T>(items: Vec<T>, p: &Paging) -> ListPage<T> {
-    let count = items.len();
-    let items = items
-        .into_iter()
-        .skip((p.page - 1) * p.page_size)
-        .take(p.page_size)
-        .collect();
-    ListPage {
-        items,
-        count,
-        page: p.page,
-        page_size: p.page_size,
-    }
 }
 
 fn clean_ids(errors: &mut FieldErrors, field: &str, ids: &[String]) -> Vec<String> {

@@ -1,0 +1,236 @@
+//! A repository written once for every catalogue entity: items `KIND#<id>` / `KIND`, listed in
+//! GSI1 under `KINDS`, optionally related in GSI2, optionally with a unique-name reservation.
+
+use crate::error::{AppError, AppResult};
+use crate::ports::{query_all, Condition, Index, Item, ItemStore, Key, Query, StoreError, Write};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use vendfleet_domain::FieldErrors;
+
+/// A stored entity.
+pub trait Record: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
+    /// Upper-case kind, the key prefix (`CLIENT`).
+    const KIND: &'static str;
+    /// What people call one (`Client`), for messages.
+    const LABEL: &'static str;
+    /// The id.
+    fn id(&self) -> &str;
+    /// The stored version (not serialised; set from the item).
+    fn version(&self) -> u64;
+    /// Sets the version.
+    fn set_version(&mut self, version: u64);
+    /// A relation to index in GSI2 as (partition, sort), e.g. locations of a client.
+    fn relation(&self) -> Option<(String, String)> {
+        None
+    }
+    /// A value that must be unique among records of this kind (compared lower-case), with the
+    /// field it comes from.
+    fn unique(&self) -> Option<(&'static str, String)> {
+        None
+    }
+}
+
+/// The repository of `T`.
+pub struct Records<T> {
+    store: Arc<dyn ItemStore>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Records<T> {
+    fn clone(&self) -> Self {
+        Records {
+            store: self.store.clone(),
+            _t: PhantomData,
+        }
+    }
+}
+
+fn unique_key(kind: &str, value: &str) -> Key {
+    Key::new(format!("{kind}NAME#{}", value.to_lowercase()), "UNIQUE")
+}
+
+impl<T: Record> Records<T> {
+    /// A repository on `store`.
+    pub fn new(store: Arc<dyn ItemStore>) -> Self {
+        Records {
+            store,
+            _t: PhantomData,
+        }
+    }
+
+    /// The key of record `id`.
+    pub fn key(id: &str) -> Key {
+        Key::new(format!("{}#{id}", T::KIND), T::KIND)
+    }
+
+    fn to_item(record: &T) -> AppResult<Item> {
+        let mut item = Item::from_value(Self::key(record.id()), record)?
+            .with_gsi1(
+                format!("{}S", T::KIND),
+                format!("{}#{}", T::KIND, record.id()),
+            )
+            .with_version(record.version());
+        if let Some((pk, sk)) = record.relation() {
+            item = item.with_gsi2(pk, sk);
+        }
+        Ok(item)
+    }
+
+    fn from_item(item: &Item) -> AppResult<T> {
+        let mut r: T = item.to_value()?;
+        r.set_version(item.version);
+        Ok(r)
+    }
+
+    fn unique_item(record: &T) -> Option<Item> {
+        record.unique().map(|(_, v)| {
+            let mut attrs = serde_json::Map::new();
+            attrs.insert("id".into(), record.id().into());
+            Item::new(unique_key(T::KIND, &v), attrs)
+        })
+    }
+
+    fn taken(record: &T) -> AppError {
+        let field = record.unique().map(|(f, _)| f).unwrap_or("name");
+        AppError::Conflict {
+            message: format!(
+                "A {} with this {field} already exists",
+                T::LABEL.to_lowercase()
+            ),
+            errors: FieldErrors::single(field, "This value is already in use."),
+        }
+    }
+
+    /// One record.
+    pub async fn get(&self, id: &str) -> AppResult<Option<T>> {
+        match self.store.get(&Self::key(id)).await? {
+            Some(item) => Ok(Some(Self::from_item(&item)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// One record, or 404.
+    pub async fn get_or_404(&self, id: &str) -> AppResult<T> {
+        self.get(id)
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("{} not found", T::LABEL)))
+    }
+
+    /// Several records by id; missing ones are left out.
+    pub async fn get_many(&self, ids: &[String]) -> AppResult<Vec<T>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(crate::ports::MAX_BATCH) {
+            let keys: Vec<Key> = chunk.iter().map(|id| Self::key(id)).collect();
+            for item in self.store.batch_get(&keys).await? {
+                out.push(Self::from_item(&item)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every record of the kind.
+    pub async fn all(&self) -> AppResult<Vec<T>> {
+        let items = query_all(
+            self.store.as_ref(),
+            Query::partition(Index::Gsi1, format!("{}S", T::KIND)),
+        )
+        .await?;
+        items.iter().map(Self::from_item).collect()
+    }
+
+    /// The records related to `partition` in GSI2.
+    pub async fn related(&self, partition: &str) -> AppResult<Vec<T>> {
+        let items = query_all(
+            self.store.as_ref(),
+            Query::partition(Index::Gsi2, partition),
+        )
+        .await?;
+        items.iter().map(Self::from_item).collect()
+    }
+
+    /// The writes that store a new record (and reserve its unique value).
+    pub fn insert_writes(record: &T) -> AppResult<Vec<Write>> {
+        let mut writes = Vec::new();
+        if let Some(item) = Self::unique_item(record) {
+            writes.push(Write::Put {
+                item,
+                condition: Some(Condition::NotExists),
+            });
+        }
+        writes.push(Write::Put {
+            item: Self::to_item(record)?,
+            condition: Some(Condition::NotExists),
+        });
+        Ok(writes)
+    }
+
+    /// The writes that replace `previous` (at its version) with `next`.
+    pub fn replace_writes(previous: &T, next: &T) -> AppResult<Vec<Write>> {
+        let mut writes = vec![Write::Put {
+            item: Self::to_item(next)?,
+            condition: Some(Condition::VersionIs(previous.version())),
+        }];
+        let (old, new) = (
+            previous.unique().map(|u| u.1.to_lowercase()),
+            next.unique().map(|u| u.1.to_lowercase()),
+        );
+        if old != new {
+            if let Some(item) = Self::unique_item(next) {
+                writes.push(Write::Put {
+                    item,
+                    condition: Some(Condition::NotExists),
+                });
+            }
+            if let Some(v) = old {
+                writes.push(Write::Delete {
+                    key: unique_key(T::KIND, &v),
+                    condition: None,
+                });
+            }
+        }
+        Ok(writes)
+    }
+
+    /// The writes that delete `record` (at its version) and its reservation.
+    pub fn delete_writes(record: &T) -> Vec<Write> {
+        let mut writes = vec![Write::Delete {
+            key: Self::key(record.id()),
+            condition: Some(Condition::VersionIs(record.version())),
+        }];
+        if let Some((_, v)) = record.unique() {
+            writes.push(Write::Delete {
+                key: unique_key(T::KIND, &v),
+                condition: None,
+            });
+        }
+        writes
+    }
+
+    /// Runs writes built by this repository, mapping condition failures to 409s: a failing
+    /// version check is a stale record, a failing reservation a taken unique value.
+    pub async fn apply(&self, writes: Vec<Write>, subject: &T) -> AppResult<()> {
+        let reservation = writes.iter().position(|w| {
+            matches!(w.key().sk.as_str(), "UNIQUE") && matches!(w, Write::Put { .. })
+        });
+        match self.store.transact(writes).await {
+            Err(StoreError::ConditionFailed { index }) if Some(index) == reservation => {
+                Err(Self::taken(subject))
+            }
+            Err(StoreError::ConditionFailed { .. }) => Err(AppError::stale()),
+            other => Ok(other?),
+        }
+    }
+
+    /// Stores a new record.
+    pub async fn insert(&self, record: &T) -> AppResult<()> {
+        self.apply(Self::insert_writes(record)?, record).await
+    }
+
+    /// Replaces `previous` with `next` (whose version must already be the new one).
+    pub async fn replace(&self, previous: &T, next: &T) -> AppResult<()> {
+        self.apply(Self::replace_writes(previous, next)?, next)
+            .await
+    }
+}

@@ -1,0 +1,133 @@
+//! Clients, locations and machine models as stored.
+
+use crate::records::Record;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// Version of the stored shape of settings entities.
+pub const SCHEMA: u32 = 1;
+
+macro_rules! versioned {
+    ($t:ty, $kind:literal, $label:literal) => {
+        impl Record for $t {
+            const KIND: &'static str = $kind;
+            const LABEL: &'static str = $label;
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn version(&self) -> u64 {
+                self.version
+            }
+            fn set_version(&mut self, version: u64) {
+                self.version = version;
+            }
+            fn relation(&self) -> Option<(String, String)> {
+                Self::relation_of(self)
+            }
+            fn unique(&self) -> Option<(&'static str, String)> {
+                Some(("name", self.name.clone()))
+            }
+        }
+    };
+}
+
+/// A business that hosts machines at its sites and may get a commission.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Client {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub contact_name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub phone: String,
+    /// Commission on sales, basis points (0–10,000).
+    #[serde(default)]
+    pub commission_bps: u32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(skip)]
+    pub version: u64,
+    #[serde(default)]
+    pub schema: u32,
+}
+
+impl Client {
+    fn relation_of(&self) -> Option<(String, String)> {
+        None
+    }
+}
+versioned!(Client, "CLIENT", "Client");
+
+/// A site where machines stand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub address: String,
+    /// Kind of site (office, school, hospital …); free text offered from earlier values.
+    #[serde(default)]
+    pub location_type: String,
+    #[serde(default)]
+    pub region: String,
+    #[serde(default)]
+    pub client_id: Option<String>,
+    /// The employee who refills the location's machines.
+    #[serde(default)]
+    pub refiller_id: Option<String>,
+    #[serde(default)]
+    pub latitude: Option<f64>,
+    #[serde(default)]
+    pub longitude: Option<f64>,
+    /// IANA time zone the location's sales days are counted in.
+    pub time_zone: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(skip)]
+    pub version: u64,
+    #[serde(default)]
+    pub schema: u32,
+}
+
+impl Location {
+    /// GSI2 partition of the locations of a client.
+    pub fn client_partition(client_id: &str) -> String {
+        format!("CLIENTLOCATIONS#{client_id}")
+    }
+
+    fn relation_of(&self) -> Option<(String, String)> {
+        self.client_id.as_ref().map(|c| {
+            (
+                Location::client_partition(c),
+                format!("LOCATION#{}", self.id),
+            )
+        })
+    }
+}
+versioned!(Location, "LOCATION", "Location");
+
+/// A make and type of machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MachineModel {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub model_type: String,
+    #[serde(default)]
+    pub manufacturer: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(skip)]
+    pub version: u64,
+    #[serde(default)]
+    pub schema: u32,
+}
+
+impl MachineModel {
+    fn relation_of(&self) -> Option<(String, String)> {
+        None
+    }
+}
+versioned!(MachineModel, "MODEL", "Machine model");
