@@ -1,5 +1,6 @@
 //! Auth area through the real router: sign-in, tokens, revocation, registration, language.
 
+#[macro_use]
 mod common;
 
 use axum::body::Body;
@@ -8,9 +9,8 @@ use base64::Engine;
 use common::*;
 use serde_json::json;
 
-#[tokio::test]
-async fn login_answers_tokens_and_the_profile() {
-    let h = Harness::new().await;
+async fn login_answers_tokens_and_the_profile(b: Backend) {
+    let h = Harness::on_store(b).await;
     let r = h.login("  ADMIN@example.com ", ADMIN_PASSWORD).await;
     assert_eq!(r.status, StatusCode::OK);
     let v = r.json();
@@ -55,9 +55,8 @@ async fn login_answers_tokens_and_the_profile() {
     assert_eq!(me.json()["data"]["id"], user["id"]);
 }
 
-#[tokio::test]
-async fn unknown_email_and_wrong_password_get_the_same_401() {
-    let h = Harness::new().await;
+async fn unknown_email_and_wrong_password_get_the_same_401(b: Backend) {
+    let h = Harness::on_store(b).await;
     let unknown = h.login("nobody@example.com", ADMIN_PASSWORD).await;
     let wrong = h.login(ADMIN_EMAIL, "not-the-password").await;
     assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
@@ -66,9 +65,8 @@ async fn unknown_email_and_wrong_password_get_the_same_401() {
     assert_eq!(wrong.json()["message"], "Invalid e-mail or password");
 }
 
-#[tokio::test]
-async fn login_input_errors() {
-    let h = Harness::new().await;
+async fn login_input_errors(b: Backend) {
+    let h = Harness::on_store(b).await;
     let r = h
         .call(Method::POST, "/auth/token/", None, Some(json!({})))
         .await;
@@ -136,9 +134,8 @@ async fn login_input_errors() {
     assert!(r.json()["message"].is_string());
 }
 
-#[tokio::test]
-async fn login_is_rate_limited_per_email_and_per_client() {
-    let h = Harness::with(|s| s.login_attempts_per_client = 12).await;
+async fn login_is_rate_limited_per_email_and_per_client(b: Backend) {
+    let h = Harness::on(b, |s| s.login_attempts_per_client = 12).await;
     for _ in 0..10 {
         assert_eq!(
             h.login(ADMIN_EMAIL, "wrong-password").await.status,
@@ -171,9 +168,8 @@ async fn login_is_rate_limited_per_email_and_per_client() {
     assert_eq!(statuses[11], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
 }
 
-#[tokio::test]
-async fn expired_tampered_and_unsigned_tokens_are_refused() {
-    let h = Harness::new().await;
+async fn expired_tampered_and_unsigned_tokens_are_refused(b: Backend) {
+    let h = Harness::on_store(b).await;
     let token = h.admin().await;
     assert_eq!(h.get("/api/users/me/", &token).await.status, StatusCode::OK);
 
@@ -230,9 +226,8 @@ async fn expired_tampered_and_unsigned_tokens_are_refused() {
     assert_eq!(r.json()["message"], "Token has expired");
 }
 
-#[tokio::test]
-async fn refresh_tokens_renew_and_are_not_access_tokens() {
-    let h = Harness::new().await;
+async fn refresh_tokens_renew_and_are_not_access_tokens(b: Backend) {
+    let h = Harness::on_store(b).await;
     let r = h.login(ADMIN_EMAIL, ADMIN_PASSWORD).await.json();
     let refresh = r["data"]["token"]["refresh"].as_str().unwrap().to_string();
     assert_eq!(
@@ -268,9 +263,8 @@ async fn refresh_tokens_renew_and_are_not_access_tokens() {
     assert_eq!(access_as_refresh.status, StatusCode::UNAUTHORIZED);
 }
 
-#[tokio::test]
-async fn deactivation_and_password_change_revoke_live_tokens() {
-    let h = Harness::new().await;
+async fn deactivation_and_password_change_revoke_live_tokens(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let id = h.user(&admin, "ann@example.com", None).await;
     let ann = h.token("ann@example.com", "password-123").await;
@@ -324,9 +318,8 @@ async fn deactivation_and_password_change_revoke_live_tokens() {
     h.token("ann@example.com", "new-password-9").await;
 }
 
-#[tokio::test]
-async fn registration_is_closed_unless_configured() {
-    let h = Harness::new().await;
+async fn registration_is_closed_unless_configured(b: Backend) {
+    let h = Harness::on_store(b).await;
     let body = json!({"email": "new@example.com", "password": "password-123", "firstName": "New", "lastName": "User"});
     let r = h
         .call(Method::POST, "/api/users/me/", None, Some(body.clone()))
@@ -337,7 +330,7 @@ async fn registration_is_closed_unless_configured() {
         .unwrap()
         .starts_with("Registration is closed"));
 
-    let h = Harness::with(|s| s.open_registration = true).await;
+    let h = Harness::on(b, |s| s.open_registration = true).await;
     let r = h
         .call(Method::POST, "/api/users/me/", None, Some(body.clone()))
         .await;
@@ -367,9 +360,8 @@ async fn registration_is_closed_unless_configured() {
     }
 }
 
-#[tokio::test]
-async fn languages_list_and_switch() {
-    let h = Harness::new().await;
+async fn languages_list_and_switch(b: Backend) {
+    let h = Harness::on_store(b).await;
     let token = h.admin().await;
     let r = h
         .call(Method::GET, "/api/settings/languges/", None, None)
@@ -415,9 +407,8 @@ async fn languages_list_and_switch() {
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
 }
 
-#[tokio::test]
-async fn openapi_and_unknown_paths() {
-    let h = Harness::new().await;
+async fn openapi_and_unknown_paths(b: Backend) {
+    let h = Harness::on_store(b).await;
     let r = h.call(Method::GET, "/api/openapi.json", None, None).await;
     assert_eq!(r.status, StatusCode::OK);
     let doc = r.json();
@@ -432,3 +423,16 @@ async fn openapi_and_unknown_paths() {
     }
     assert!(doc["components"]["schemas"]["UserForm"].is_object());
 }
+
+on_both_stores!(
+    login_answers_tokens_and_the_profile,
+    unknown_email_and_wrong_password_get_the_same_401,
+    login_input_errors,
+    login_is_rate_limited_per_email_and_per_client,
+    expired_tampered_and_unsigned_tokens_are_refused,
+    refresh_tokens_renew_and_are_not_access_tokens,
+    deactivation_and_password_change_revoke_live_tokens,
+    registration_is_closed_unless_configured,
+    languages_list_and_switch,
+    openapi_and_unknown_paths,
+);

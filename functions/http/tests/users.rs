@@ -1,5 +1,6 @@
 //! Users and roles through the real router: CRUD, validation, messages, guards, exports.
 
+#[macro_use]
 mod common;
 
 use axum::http::{Method, StatusCode};
@@ -12,9 +13,8 @@ fn form(email: &str) -> Value {
            "machine_tag_ids": [], "machine_ids": ["m1"]})
 }
 
-#[tokio::test]
-async fn user_crud_with_the_spec_messages() {
-    let h = Harness::new().await;
+async fn user_crud_with_the_spec_messages(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let role = h
         .role(&admin, "Refillers", &["reports.refill_log.list"])
@@ -82,9 +82,8 @@ async fn user_crud_with_the_spec_messages() {
     h.user(&admin, "marie@example.com", None).await;
 }
 
-#[tokio::test]
-async fn user_form_validation() {
-    let h = Harness::new().await;
+async fn user_form_validation(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let cases: Vec<(Value, &str, &str)> = vec![
         (
@@ -204,9 +203,8 @@ async fn user_form_validation() {
     );
 }
 
-#[tokio::test]
-async fn list_search_filters_ordering_and_paging() {
-    let h = Harness::new().await;
+async fn list_search_filters_ordering_and_paging(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let role = h
         .role(&admin, "Accountants", &["reports.encashment.list"])
@@ -284,9 +282,8 @@ async fn list_search_filters_ordering_and_paging() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
 }
 
-#[tokio::test]
-async fn roles_crud_messages_and_conflicts() {
-    let h = Harness::new().await;
+async fn roles_crud_messages_and_conflicts(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let r = h.post("/api/users/roles/", &admin, json!({"name": "Managers", "modules": ["settings.users.list", "reports.sales_overview.list"]})).await;
     assert_eq!(r.status, StatusCode::CREATED);
@@ -385,9 +382,8 @@ async fn roles_crud_messages_and_conflicts() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
 }
 
-#[tokio::test]
-async fn every_endpoint_requires_its_permission() {
-    let h = Harness::new().await;
+async fn every_endpoint_requires_its_permission(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let role = h.role(&admin, "Nothing", &[]).await;
     h.user(&admin, "nobody@example.com", Some(&role)).await;
@@ -470,9 +466,8 @@ async fn every_endpoint_requires_its_permission() {
     );
 }
 
-#[tokio::test]
-async fn nobody_escalates_or_removes_the_last_admin() {
-    let h = Harness::new().await;
+async fn nobody_escalates_or_removes_the_last_admin(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let me = h.get("/api/users/me/", &admin).await.json()["data"]["id"]
         .as_str()
@@ -545,10 +540,9 @@ async fn nobody_escalates_or_removes_the_last_admin() {
     assert_eq!(r.status, StatusCode::CREATED);
 }
 
-#[tokio::test]
-async fn exports_read_back_as_csv_and_xlsx() {
+async fn exports_read_back_as_csv_and_xlsx(b: Backend) {
     use calamine::Reader;
-    let h = Harness::new().await;
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     let role = h.role(&admin, "Refillers", &[]).await;
     let mut f = form("zoe@example.com");
@@ -597,9 +591,8 @@ async fn exports_read_back_as_csv_and_xlsx() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
 }
 
-#[tokio::test]
-async fn filters_for_the_users_screens() {
-    let h = Harness::new().await;
+async fn filters_for_the_users_screens(b: Backend) {
+    let h = Harness::on_store(b).await;
     let admin = h.admin().await;
     h.role(&admin, "Zeta", &[]).await;
     h.role(&admin, "alpha", &[]).await;
@@ -633,3 +626,14 @@ async fn filters_for_the_users_screens() {
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
 }
+
+on_both_stores!(
+    user_crud_with_the_spec_messages,
+    user_form_validation,
+    list_search_filters_ordering_and_paging,
+    roles_crud_messages_and_conflicts,
+    every_endpoint_requires_its_permission,
+    nobody_escalates_or_removes_the_last_admin,
+    exports_read_back_as_csv_and_xlsx,
+    filters_for_the_users_screens,
+);

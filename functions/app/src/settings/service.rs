@@ -401,8 +401,7 @@ impl SettingsService {
         let mut errors = FieldErrors::new();
         l.name = validation::required_text(&mut errors, "name", &input.name, 150);
         l.address = validation::optional_text(&mut errors, "address", &input.address, 300);
-        l.location_type =
-            validation::optional_text(&mut errors, "location_type", &input.location_type, 60);
+        l.location_type = validation::optional_text(&mut errors, "type", &input.location_type, 60);
         l.region = validation::optional_text(&mut errors, "region", &input.region, 60);
         l.time_zone = validation::time_zone(&mut errors, "time_zone", &input.time_zone);
         l.latitude = validation::coordinate(&mut errors, "latitude", input.latitude, 90.0);
@@ -598,7 +597,7 @@ impl SettingsService {
     fn apply_model(input: ModelInput, m: &mut MachineModel) -> AppResult<()> {
         let mut errors = FieldErrors::new();
         m.name = validation::required_text(&mut errors, "name", &input.name, 150);
-        m.model_type = validation::required_text(&mut errors, "model_type", &input.model_type, 60);
+        m.model_type = validation::required_text(&mut errors, "type", &input.model_type, 60);
         m.manufacturer =
             validation::required_text(&mut errors, "manufacturer", &input.manufacturer, 100);
         errors.into_result().map_err(Into::into)

@@ -12,13 +12,53 @@ use std::sync::Arc;
 use tower::ServiceExt;
 use vendfleet_adapters_embedded::Embedded;
 use vendfleet_app::config::{AuthSettings, Secret};
-use vendfleet_app::ports::ManualClock;
+use vendfleet_app::ports::{ItemStore, ManualClock};
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 pub const ADMIN_PASSWORD: &str = "admin-password-1";
 pub const SECRET: &str = "test-secret-test-secret-test-secret!";
+
+/// Which item store the router runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Dynamo,
+}
+
+/// Runs each named case on SQLite and on DynamoDB in moto: `on_both_stores!(case_a, case_b);`
+/// where each case is `async fn case(b: Backend)`.
+#[macro_export]
+macro_rules! on_both_stores {
+    ($($case:ident),+ $(,)?) => {
+        mod sqlite {
+            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+               async fn $case() { super::$case($crate::common::Backend::Sqlite).await } )+
+        }
+        mod dynamo {
+            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+               async fn $case() { super::$case($crate::common::Backend::Dynamo).await } )+
+        }
+    };
+}
+
+async fn store_for(backend: Backend, dir: &std::path::Path) -> Arc<dyn ItemStore> {
+    match backend {
+        Backend::Sqlite => Embedded::open(dir, b"blob-secret").unwrap().store,
+        Backend::Dynamo => {
+            let endpoint = std::env::var("VENDFLEET_TEST_AWS_ENDPOINT")
+                .expect("VENDFLEET_TEST_AWS_ENDPOINT is not set: run through infra/with-moto.sh or make test");
+            let sdk = vendfleet_adapters_aws::sdk_config(Some(&endpoint)).await;
+            let client = vendfleet_adapters_aws::dynamodb_client(&sdk);
+            let table = format!("http-{}", ulid::Ulid::new().to_string().to_lowercase());
+            vendfleet_adapters_aws::create_table(&client, &table)
+                .await
+                .unwrap();
+            Arc::new(vendfleet_adapters_aws::DynamoItemStore::new(client, table))
+        }
+    }
+}
 
 pub struct Harness {
     pub router: Router,
@@ -46,12 +86,20 @@ impl Harness {
     }
 
     pub async fn with(configure: impl FnOnce(&mut AuthSettings)) -> Self {
+        Self::on(Backend::Sqlite, configure).await
+    }
+
+    pub async fn on_store(backend: Backend) -> Self {
+        Self::on(backend, |_| {}).await
+    }
+
+    pub async fn on(backend: Backend, configure: impl FnOnce(&mut AuthSettings)) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let embedded = Embedded::open(dir.path(), b"blob-secret").unwrap();
+        let store = store_for(backend, dir.path()).await;
         let clock = Arc::new(ManualClock::new(Utc::now()));
         let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
         configure(&mut settings);
-        let app = App::new(embedded.store.clone(), clock.clone(), settings);
+        let app = App::new(store, clock.clone(), settings);
         app.auth
             .ensure_admin(ADMIN_EMAIL, ADMIN_PASSWORD)
             .await
