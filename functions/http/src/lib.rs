@@ -36,16 +36,16 @@ pub enum Area {
     Auth,
     Users,
     Settings,
+    Filters,
 }
 
 fn area_router(area: Area) -> OpenApiRouter<AppState> {
     match area {
         Area::Auth => auth::router(),
         // API Gateway routes by prefix, so `/api/users/me/` may reach the users function too.
-        Area::Users => users::router()
-            .merge(filters::users_router())
-            .merge(auth::router()),
+        Area::Users => users::router().merge(auth::router()),
         Area::Settings => settings::router(),
+        Area::Filters => filters::users_router().merge(settings::filters_router()),
     }
 }
 
@@ -53,6 +53,7 @@ fn all_areas() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(area_router(Area::Users))
         .merge(area_router(Area::Settings))
+        .merge(area_router(Area::Filters))
 }
 
 /// The OpenAPI document of the whole API.

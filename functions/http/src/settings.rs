@@ -30,6 +30,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_location, update_location, delete_location))
         .routes(routes!(list_models, create_model))
         .routes(routes!(get_model, update_model, delete_model))
+}
+
+/// The settings area's filters (served by the filters area).
+pub fn filters_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .routes(routes!(client_options))
         .routes(routes!(location_options))
         .routes(routes!(location_types))

@@ -225,7 +225,8 @@ async fn users_lambda_manages_users_and_roles() {
         .unwrap();
     assert_eq!(&bytes[..2], b"PK", "an XLSX file is a zip");
 
-    let (status, body) = users
+    let filters = Lambda::new(Area::Filters, &adapters);
+    let (status, body) = filters
         .json(event(
             "GET",
             "/api/filters/roles/modules/",
@@ -240,4 +241,78 @@ async fn users_lambda_manages_users_and_roles() {
         .json(event("GET", "/api/users/", "", None, None))
         .await;
     assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn settings_and_filters_lambdas_manage_the_fleet_settings() {
+    let adapters = adapters().await;
+    let settings = Lambda::new(Area::Settings, &adapters);
+    let filters = Lambda::new(Area::Filters, &adapters);
+    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET));
+    app.auth
+        .ensure_admin("admin@example.com", "admin-password-1")
+        .await
+        .unwrap();
+    let (tokens, _) = app
+        .auth
+        .login("admin@example.com", "admin-password-1", "test")
+        .await
+        .unwrap();
+    let t = Some(tokens.access.as_str());
+
+    let (status, body) = settings
+        .json(event(
+            "POST",
+            "/api/clients/",
+            "",
+            Some(json!({"name": "Acme"})),
+            t,
+        ))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let client = body["data"]["id"].as_str().unwrap().to_string();
+    let loc = json!({"name": "Lobby", "client_id": client, "time_zone": "Europe/Paris", "type": "Office"});
+    let (status, body) = settings
+        .json(event("POST", "/api/locations/", "", Some(loc), t))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["data"]["client_name"], "Acme");
+    let (status, body) = settings
+        .json(event(
+            "GET",
+            "/api/locations/",
+            &format!("client={client}"),
+            None,
+            t,
+        ))
+        .await;
+    assert_eq!(
+        (status, body["pagination"]["count"].as_u64()),
+        (200, Some(1))
+    );
+    let (status, body) = settings
+        .json(event(
+            "POST",
+            "/api/locations/",
+            "",
+            Some(json!({"name": "X", "time_zone": "Nowhere/City"})),
+            t,
+        ))
+        .await;
+    assert_eq!(status, 400);
+    assert!(body["errors"]["time_zone"].is_array());
+
+    let (status, body) = filters
+        .json(event("GET", "/api/filters/clients/", "", None, t))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["data"][0]["name"], "Acme");
+    let (status, body) = filters
+        .json(event("GET", "/api/filters/locations/types/", "", None, t))
+        .await;
+    assert_eq!((status, body["data"].clone()), (200, json!(["Office"])));
+    let (status, _) = filters
+        .json(event("GET", "/api/clients/", "", None, t))
+        .await;
+    assert_eq!(status, 404, "the filters function serves only filters");
 }

@@ -1,0 +1,6 @@
+//! The settings area on Lambda: clients, locations and machine models.
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    vendfleet_lambdas::run(vendfleet_http::Area::Settings).await
+}
