@@ -19,6 +19,13 @@ export type UserForm = Schemas['UserForm'];
 export type Role = Schemas['RoleDto'];
 export type RoleForm = Schemas['RoleForm'];
 export type PermissionNode = Schemas['CatalogueNodeDto'];
+export type Client = Schemas['ClientDto'];
+export type ClientForm = Schemas['ClientForm'];
+export type Location = Schemas['LocationDto'];
+export type LocationForm = Schemas['LocationForm'];
+export type ChangeRefillerRequest = Schemas['ChangeRefillerRequest'];
+export type MachineModel = Schemas['ModelDto'];
+export type MachineModelForm = Schemas['ModelForm'];
 
 /** A language code as the server sends it (en, fr, it). */
 export type LanguageCode = Profile['language'];

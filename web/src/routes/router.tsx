@@ -15,6 +15,8 @@ const REPORTS = { title: 'nav.reports', href: paths.report.salesOverview } as co
 const PLANNING = { title: 'nav.planning', href: paths.planning.routePlanning } as const;
 const SETTINGS = { title: 'nav.settings', href: paths.settings.userManagement } as const;
 const USERS = { title: 'nav.userManagement', href: paths.settings.userManagement } as const;
+const LOCATIONS = { title: 'nav.locationManagement', href: paths.settings.locationManagement } as const;
+const MODELS = { title: 'nav.modelManagement', href: paths.settings.modelManagement } as const;
 
 function screen(path: string, handle: RouteHandle, lazy = placeholder): RouteObject {
   return { path, handle, lazy };
@@ -69,16 +71,44 @@ export const protectedRoutes: RouteObject[] = [
     { title: 'nav.editRole', crumbs: [SETTINGS, USERS], permission: 'settings.roles.edit' },
     lazyPage(() => import('../features/users/pages/role-edit-page')),
   ),
-  screen(paths.settings.clientManagement, { title: 'nav.clientManagement', crumbs: [SETTINGS], permission: 'settings.clients.list' }),
-  screen(paths.settings.locationManagement, { title: 'nav.locationManagement', crumbs: [SETTINGS], permission: 'settings.locations.list' }),
-  screen(paths.settings.createLocation, { title: 'nav.createLocation', crumbs: [SETTINGS, { title: 'nav.locationManagement', href: paths.settings.locationManagement }], permission: 'settings.locations.list' }),
-  screen(`${paths.settings.createLocation}/:locationId`, { title: 'nav.editLocation', crumbs: [SETTINGS, { title: 'nav.locationManagement', href: paths.settings.locationManagement }], permission: 'settings.locations.list' }),
+  screen(
+    paths.settings.clientManagement,
+    { title: 'nav.clientManagement', crumbs: [SETTINGS], permission: 'settings.clients.list' },
+    lazyPage(() => import('../features/fleet/pages/client-management-page')),
+  ),
+  screen(
+    paths.settings.locationManagement,
+    { title: 'nav.locationManagement', crumbs: [SETTINGS], permission: 'settings.locations.list' },
+    lazyPage(() => import('../features/fleet/pages/location-management-page')),
+  ),
+  screen(
+    paths.settings.createLocation,
+    { title: 'nav.createLocation', crumbs: [SETTINGS, LOCATIONS], permission: 'settings.locations.new' },
+    lazyPage(() => import('../features/fleet/pages/location-edit-page')),
+  ),
+  screen(
+    `${paths.settings.createLocation}/:locationId`,
+    { title: 'nav.editLocation', crumbs: [SETTINGS, LOCATIONS], permission: 'settings.locations.edit' },
+    lazyPage(() => import('../features/fleet/pages/location-edit-page')),
+  ),
   screen(paths.settings.queryScheduler, { title: 'nav.queryScheduler', crumbs: [SETTINGS], permission: 'settings.query_scheduler.list' }),
   screen('/settings/create-query/:module', { title: 'nav.createQuery', crumbs: [SETTINGS, { title: 'nav.queryScheduler', href: paths.settings.queryScheduler }], permission: 'settings.query_scheduler.list' }),
   screen('/settings/create-query/:module/:queryId', { title: 'nav.editQuery', crumbs: [SETTINGS, { title: 'nav.queryScheduler', href: paths.settings.queryScheduler }], permission: 'settings.query_scheduler.list' }),
-  screen(paths.settings.modelManagement, { title: 'nav.modelManagement', crumbs: [SETTINGS], permission: 'settings.models.list' }),
-  screen(paths.settings.createModel, { title: 'nav.createModel', crumbs: [SETTINGS, { title: 'nav.modelManagement', href: paths.settings.modelManagement }], permission: 'settings.models.list' }),
-  screen(`${paths.settings.createModel}/:modelId`, { title: 'nav.editModel', crumbs: [SETTINGS, { title: 'nav.modelManagement', href: paths.settings.modelManagement }], permission: 'settings.models.list' }),
+  screen(
+    paths.settings.modelManagement,
+    { title: 'nav.modelManagement', crumbs: [SETTINGS], permission: 'settings.models.list' },
+    lazyPage(() => import('../features/fleet/pages/model-management-page')),
+  ),
+  screen(
+    paths.settings.createModel,
+    { title: 'nav.createModel', crumbs: [SETTINGS, MODELS], permission: 'settings.models.new' },
+    lazyPage(() => import('../features/fleet/pages/model-edit-page')),
+  ),
+  screen(
+    `${paths.settings.createModel}/:modelId`,
+    { title: 'nav.editModel', crumbs: [SETTINGS, MODELS], permission: 'settings.models.edit' },
+    lazyPage(() => import('../features/fleet/pages/model-edit-page')),
+  ),
   screen(paths.settings.machineManagement, { title: 'nav.machineManagement', crumbs: [SETTINGS], permission: 'settings.machines.list' }),
   screen(paths.settings.createMachine, { title: 'nav.createMachine', crumbs: [SETTINGS, { title: 'nav.machineManagement', href: paths.settings.machineManagement }], permission: 'settings.machines.list' }),
   screen(`${paths.settings.machineManagement}/:machineId/:tab`, { title: 'nav.machineOverview', crumbs: [SETTINGS, { title: 'nav.machineManagement', href: paths.settings.machineManagement }], permission: 'settings.machines.list' }),

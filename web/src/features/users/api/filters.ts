@@ -39,8 +39,10 @@ export const SCOPE_ENDPOINTS = {
 export type ScopeKind = keyof typeof SCOPE_ENDPOINTS;
 
 /**
- * Options for a machine-access picker. These endpoints arrive with a later area; until then they
- * may answer 404, which simply means nothing to choose yet.
+ * Options for a machine-access picker. Clients and locations come from their filters; machine tags
+ * and machines arrive with a later area and may answer 404 until then, which simply means nothing
+ * to choose yet. The client and location lists share their cache entries with the fleet screens,
+ * which refresh them after every change.
  */
 export function useScopeOptions(kind: ScopeKind, enabled: boolean) {
   return useQuery({

@@ -1,0 +1,159 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Autocomplete from '@mui/material/Autocomplete';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import SearchIcon from '@mui/icons-material/Search';
+import { isApiError } from '../../../api/client';
+import type { Option } from '../../../api/types';
+
+/** The search box of a list toolbar. */
+export function SearchField({ value, onChange, testId }: { value: string; onChange: (value: string) => void; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      size="small"
+      value={value}
+      placeholder={t('common.search')}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ flexGrow: 1, minWidth: 200 }}
+      slotProps={{
+        htmlInput: { 'aria-label': t('common.search'), 'data-testid': testId },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+interface FilterSelectProps {
+  label: string;
+  allLabel: string;
+  value: string;
+  options: (Option | string)[];
+  onChange: (value: string) => void;
+  testId: string;
+}
+
+/** A list filter: "All …" or one value (id + name options, or plain texts). */
+export function FilterSelect({ label, allLabel, value, options, onChange, testId }: FilterSelectProps) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ minWidth: 180 }}
+      slotProps={{ select: { SelectDisplayProps: { 'data-testid': testId } as object } }}
+    >
+      <MenuItem value="">{allLabel}</MenuItem>
+      {options.map((option) =>
+        typeof option === 'string' ? (
+          <MenuItem key={option} value={option}>
+            {option}
+          </MenuItem>
+        ) : (
+          <MenuItem key={option.id} value={option.id}>
+            {option.name}
+          </MenuItem>
+        ),
+      )}
+      {/* Keep a chosen value that is no longer offered selectable (MUI warns otherwise). */}
+      {value && !options.some((option) => (typeof option === 'string' ? option : option.id) === value) ? (
+        <MenuItem value={value}>{value}</MenuItem>
+      ) : null}
+    </TextField>
+  );
+}
+
+interface FreeSoloProps {
+  name: string;
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (value: string) => void;
+  error?: string;
+  helperText?: ReactNode;
+  required?: boolean;
+  loading?: boolean;
+}
+
+/** A text field suggesting the values already in use (free-solo Autocomplete). */
+export function FreeSoloField({ name, label, value, options, onChange, error, helperText, required, loading }: FreeSoloProps) {
+  return (
+    <Autocomplete
+      freeSolo
+      options={options}
+      value={value}
+      inputValue={value}
+      loading={loading}
+      onInputChange={(_event, next) => onChange(next)}
+      onChange={(_event, next) => onChange(typeof next === 'string' ? next : '')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          name={name}
+          label={label}
+          required={required}
+          error={Boolean(error)}
+          helperText={error ?? helperText}
+        />
+      )}
+    />
+  );
+}
+
+interface OptionPickerProps {
+  name: string;
+  label: string;
+  value: string;
+  options: Option[];
+  /** Name to show for the current value when it is not among the options (e.g. from the record). */
+  currentName?: string | null;
+  noneLabel: string;
+  onChange: (id: string) => void;
+  error?: string;
+  loading?: boolean;
+  testId: string;
+}
+
+/** Single choice among id + name options, or none. */
+export function OptionPicker({ name, label, value, options, currentName, noneLabel, onChange, error, loading, testId }: OptionPickerProps) {
+  const { t } = useTranslation();
+  const byId = new Map(options.map((option) => [option.id, option]));
+  const selected: Option | null = value ? (byId.get(value) ?? { id: value, name: currentName || value }) : null;
+  return (
+    <Autocomplete
+      options={options}
+      value={selected}
+      loading={loading}
+      noOptionsText={t('users.noOptions')}
+      getOptionLabel={(option) => option.name}
+      isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
+      onChange={(_event, next) => onChange(next?.id ?? '')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          name={name}
+          label={label}
+          placeholder={noneLabel}
+          error={Boolean(error)}
+          helperText={error}
+          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': testId } }}
+        />
+      )}
+    />
+  );
+}
+
+/** The text of a failed deletion: the server's reason for a 409 (still in use), else the generic text. */
+export function deletionFailure(error: unknown, failed: string): string {
+  return isApiError(error) && error.status === 409 && error.message ? `${failed}: ${error.message}` : failed;
+}

@@ -1,0 +1,22 @@
+import type { GridSortModel } from '@mui/x-data-grid';
+import type { GridRowId, GridRowSelectionModel } from '@mui/x-data-grid';
+
+export const PAGE_SIZES = [10, 25, 50, 100];
+
+export const EMPTY_SELECTION: GridRowSelectionModel = { type: 'include', ids: new Set() };
+
+/** The ids a selection model means for the rows on screen ("exclude" = all but these). */
+export function selectedIds(model: GridRowSelectionModel, visible: { id: string }[]): string[] {
+  if (model.type === 'include') return [...model.ids].map(String);
+  return visible.map((row) => row.id).filter((id) => !model.ids.has(id as GridRowId));
+}
+
+/**
+ * The `ordering` parameter for a sort model. `sortable` maps a grid column to the server's
+ * ordering name (e.g. the `type` column sorts by `location_type`).
+ */
+export function orderingOf(model: GridSortModel, sortable: Record<string, string>): string {
+  const first = model[0];
+  if (!first || !first.sort || !(first.field in sortable)) return '';
+  return `${first.sort === 'desc' ? '-' : ''}${sortable[first.field]}`;
+}
