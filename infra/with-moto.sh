@@ -34,7 +34,7 @@ port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.
 endpoint="http://127.0.0.1:$port"
 log="$(mktemp "${TMPDIR:-/tmp}/moto-$port.XXXXXX.log")"
 
-"$venv/bin/moto_server" -H 127.0.0.1 -p "$port" >"$log" 2>&1 &
+"$venv/bin/python" "$root/infra/moto_serve.py" 127.0.0.1 "$port" >"$log" 2>&1 &
 moto_pid=$!
 
 stop_moto() {

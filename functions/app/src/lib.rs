@@ -4,7 +4,9 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod listing;
+pub mod machines;
 pub mod ports;
+pub mod products;
 pub mod records;
 pub mod settings;
 pub mod users;
@@ -22,6 +24,8 @@ pub struct App {
     pub auth: auth::AuthService,
     pub users: users::UsersService,
     pub settings: settings::SettingsService,
+    pub machines: machines::MachinesService,
+    pub products: products::ProductsService,
     pub clock: Arc<dyn ports::Clock>,
 }
 
@@ -30,13 +34,21 @@ impl App {
     pub fn new(
         store: Arc<dyn ports::ItemStore>,
         clock: Arc<dyn ports::Clock>,
-        settings: config::AuthSettings,
+        auth_settings: config::AuthSettings,
     ) -> Self {
         let directory = users::Directory::new(store.clone());
+        let settings =
+            settings::SettingsService::new(store.clone(), directory.clone(), clock.clone());
         App {
-            auth: auth::AuthService::new(directory.clone(), clock.clone(), settings),
+            auth: auth::AuthService::new(directory.clone(), clock.clone(), auth_settings),
             users: users::UsersService::new(directory.clone(), clock.clone()),
-            settings: settings::SettingsService::new(store, directory, clock.clone()),
+            machines: machines::MachinesService::new(
+                store.clone(),
+                settings.clone(),
+                clock.clone(),
+            ),
+            products: products::ProductsService::new(store.clone(), clock.clone()),
+            settings,
             clock,
         }
     }

@@ -242,3 +242,49 @@ pub mod settings_perm {
         ModelOptions => ModelsList | MachinesList | MachinesNew | MachinesEdit;
     }
 }
+
+/// The requirement types of the products area.
+pub mod products_perm {
+    use super::*;
+    require! {
+        ProductsList => ProductsList;
+        ProductsNew => ProductsNew;
+        ProductsEdit => ProductsEdit;
+        ProductsDelete => ProductsDelete;
+        ComponentsList => ComponentsList;
+        ComponentsNew => ComponentsNew;
+        ComponentsEdit => ComponentsEdit;
+        ComponentsDelete => ComponentsDelete;
+        CompositeProductsList => CompositeProductsList;
+        CompositeProductsNew => CompositeProductsNew;
+        CompositeProductsEdit => CompositeProductsEdit;
+        CompositeProductsDelete => CompositeProductsDelete;
+        ProductTagsList => ProductTagsList;
+        ProductTagsNew => ProductTagsNew;
+        ProductTagsEdit => ProductTagsEdit;
+        ProductTagsDelete => ProductTagsDelete;
+        ManageProductTags => ProductsEdit | ProductTagsEdit;
+        ProductDetail => ProductsList | CompositeProductsList;
+        ProductOptions => ProductsList | ProductsNew | ProductsEdit | CompositeProductsList | CompositeProductsNew | CompositeProductsEdit | MachinesEditProduct;
+        ProductTagOptions => ProductTagsList | ProductTagsNew | ProductTagsEdit | ProductsList | ProductsNew | ProductsEdit | CompositeProductsList | CompositeProductsNew | CompositeProductsEdit;
+        ComponentOptions => ComponentsList | ComponentsNew | ComponentsEdit | CompositeProductsList | CompositeProductsNew | CompositeProductsEdit;
+    }
+}
+
+/// The requirement types of the machines area.
+pub mod machines_perm {
+    use super::*;
+    require! {
+        MachinesList => MachinesList;
+        MachinesNew => MachinesNew;
+        MachinesEdit => MachinesEdit;
+        MachinesDelete => MachinesDelete;
+        MachinesExport => MachinesExport;
+        MachinesEditProduct => MachinesEditProduct;
+        MachinesEditStock => MachinesEditQuantityExpiry;
+        TagsList => MachineTagsList | MachinesList;
+        TagsNew => MachineTagsNew;
+        TagsDelete => MachineTagsDelete;
+        RefillLog => RefillLogList;
+    }
+}

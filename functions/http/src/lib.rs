@@ -7,6 +7,8 @@ pub mod error;
 pub mod export;
 pub mod extract;
 pub mod filters;
+pub mod machines;
+pub mod products;
 pub mod settings;
 pub mod state;
 pub mod users;
@@ -26,7 +28,7 @@ pub use state::AppState;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Vendfleet API", description = "Back office for fleets of vending machines."),
-    tags((name = "auth"), (name = "users"), (name = "settings"), (name = "filters"))
+    tags((name = "auth"), (name = "users"), (name = "settings"), (name = "machines"), (name = "products"), (name = "filters"))
 )]
 struct ApiDoc;
 
@@ -36,24 +38,40 @@ pub enum Area {
     Auth,
     Users,
     Settings,
+    Machines,
+    Products,
     Filters,
+}
+
+/// Every route of every area.
+fn every_route() -> OpenApiRouter<AppState> {
+    users::router()
+        .merge(auth::router())
+        .merge(area_router(Area::Settings))
+        .merge(area_router(Area::Machines))
+        .merge(area_router(Area::Products))
+        .merge(area_router(Area::Filters))
 }
 
 fn area_router(area: Area) -> OpenApiRouter<AppState> {
     match area {
         Area::Auth => auth::router(),
-        // API Gateway routes by prefix, so `/api/users/me/` may reach the users function too.
-        Area::Users => users::router().merge(auth::router()),
+        // The users function is the catch-all `/api/{proxy+}` of the HTTP API. API Gateway may
+        // not match a greedy variable to an empty remainder (`GET /api/clients/` against
+        // `/api/clients/{proxy+}`), so such requests land there: it serves every area.
+        Area::Users => every_route(),
         Area::Settings => settings::router(),
-        Area::Filters => filters::users_router().merge(settings::filters_router()),
+        Area::Machines => machines::router(),
+        Area::Products => products::router(),
+        Area::Filters => filters::users_router()
+            .merge(settings::filters_router())
+            .merge(machines::filters_router())
+            .merge(products::filters_router()),
     }
 }
 
 fn all_areas() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(area_router(Area::Users))
-        .merge(area_router(Area::Settings))
-        .merge(area_router(Area::Filters))
+    OpenApiRouter::with_openapi(ApiDoc::openapi()).merge(every_route())
 }
 
 /// The OpenAPI document of the whole API.

@@ -126,6 +126,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/machines/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The machines the user may see. */
+        get: operations["machine_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/machines/models/": {
         parameters: {
             query?: never;
@@ -169,6 +186,111 @@ export interface paths {
         };
         /** The types of the machine models. */
         get: operations["model_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/machines/tags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every machine tag. */
+        get: operations["tag_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/machines/tags/all-by-permissions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tags the user may hand out: all of them with the all-tags permission or all machines,
+         *     else the tags of their own machines and scope.
+         */
+        get: operations["tags_by_permissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/mcu/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The MCU serials of the machines the user may see. */
+        get: operations["mcu_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The active products. */
+        get: operations["product_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/products/components/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every component. */
+        get: operations["component_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/products/tags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every product tag. */
+        get: operations["tag_options"];
         put?: never;
         post?: never;
         delete?: never;
@@ -316,6 +438,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/machines/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The machines the user may see, paged, with filters. */
+        get: operations["list_machines"];
+        put?: never;
+        /** Creates a machine; the reply carries its webhook secret, shown this once. */
+        post: operations["create_machine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/copy-products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copies a machine's planogram onto other machines (replacing theirs, stock empty); all or nothing. */
+        post: operations["copy_products"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/empty-stock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empties selections (all when none are named); every change goes to the refill log. */
+        post: operations["empty_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Machines matching the list's filters as a CSV or XLSX file. */
+        get: operations["export_machines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/fill-stock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fills selections to their max (all when none are named); every change goes to the refill log. */
+        post: operations["fill_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/machines/models/": {
         parameters: {
             query?: never;
@@ -348,6 +556,447 @@ export interface paths {
         post?: never;
         /** Deletes a machine model. */
         delete: operations["delete_model"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds or changes one selection of a machine; a quantity change is written to the refill log. */
+        post: operations["save_selection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/products/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes selections from a machine's planogram. */
+        post: operations["delete_selections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/tags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every machine tag, with how many machines carry it. */
+        get: operations["list_tags"];
+        put?: never;
+        /** Creates a machine tag. */
+        post: operations["create_tag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/tags/manage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds and removes tags on several machines, all or nothing. */
+        post: operations["manage_tags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/tags/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a machine tag and takes it off its machines. */
+        delete: operations["delete_tag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a machine and its planogram. */
+        delete: operations["delete_machine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/dashboard/overview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The machine overview. */
+        get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/details/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One machine. */
+        get: operations["machine_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The planogram of a machine. */
+        get: operations["machine_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/products/{selection}/stock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets the quantity and expiry of one selection (refill log written). */
+        put: operations["set_stock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Updates a machine's settings. */
+        put: operations["update_machine"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/webhook-secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a new webhook secret; the old one stops working at once. */
+        post: operations["rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products, paged, with tag, inactive and composite filters. */
+        get: operations["list_products"];
+        put?: never;
+        /** Creates a product; its first price is the first entry of its price history. */
+        post: operations["create_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/components/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Components, paged. */
+        get: operations["list_components"];
+        put?: never;
+        /** Creates a component. */
+        post: operations["create_component"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/components/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One component. */
+        get: operations["get_component"];
+        /** Updates a component. */
+        put: operations["update_component"];
+        post?: never;
+        /** Deletes a component that no recipe uses. */
+        delete: operations["delete_component"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/composite-products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Composite products, paged (the products list's query; `composite` is always true). */
+        get: operations["list_composites"];
+        put?: never;
+        /** Creates a composite product (the product form; `is_composite` is always true). */
+        post: operations["create_composite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/composite-products/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One composite product. */
+        get: operations["get_composite"];
+        put?: never;
+        post?: never;
+        /** Deletes a composite product that no machine sells. */
+        delete: operations["delete_composite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/composite-products/{id}/recipe/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recipe of a composite product. */
+        get: operations["get_recipe"];
+        /** Replaces the recipe of a composite product, all or nothing. */
+        put: operations["replace_recipe"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products matching the list's filters as a CSV or XLSX file. */
+        get: operations["export_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/tags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Product tags, paged; ordering by name or created_at. */
+        get: operations["list_tags"];
+        put?: never;
+        /** Creates a product tag. */
+        post: operations["create_tag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/tags/manage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds and removes tags on up to 50 products, all or nothing. */
+        post: operations["manage_tags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/tags/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product tag. */
+        get: operations["get_tag"];
+        /** Renames a product tag. */
+        put: operations["update_tag"];
+        post?: never;
+        /**
+         * Deletes a tag and removes it from its products in one transaction (409 when it is on more
+         *     than 98 products).
+         */
+        delete: operations["delete_tag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product. */
+        get: operations["get_product"];
+        /** Updates a product; a price change is recorded with who and when. */
+        put: operations["update_product"];
+        post?: never;
+        /** Deletes a product that no machine sells. */
+        delete: operations["delete_product"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/detail/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product with tag names, its recipe with component names and its price history. */
+        get: operations["product_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refills/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refill log of the machines the user may see, newest first. */
+        get: operations["refills"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -584,6 +1233,11 @@ export interface components {
             /** @description The new refiller; null removes the refiller. */
             refiller_id?: string | null;
         };
+        /** @description Who changed a price. */
+        ChangedByDto: {
+            id: string;
+            name: string;
+        };
         /** @description A client. */
         ClientDto: {
             /**
@@ -614,6 +1268,33 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description A component of composite products. */
+        ComponentDto: {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            inactive: boolean;
+            name: string;
+            /** @description g, ml, pcs … */
+            unit: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description The component form. */
+        ComponentForm: {
+            inactive?: boolean | null;
+            name?: string;
+            unit?: string;
+            /** Format: int64 */
+            version?: number | null;
+        };
+        /** @description `POST /api/machines/copy-products/`. */
+        CopyProductsRequest: {
+            from_machine_id?: string;
+            to_machine_ids?: string[];
+        };
         /** @description `{"data": ...}`. */
         Data_ClientDto: {
             /** @description A client. */
@@ -630,6 +1311,23 @@ export interface components {
                 id: string;
                 name: string;
                 phone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_ComponentDto: {
+            /** @description A component of composite products. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                inactive: boolean;
+                name: string;
+                /** @description g, ml, pcs … */
+                unit: string;
                 /** Format: date-time */
                 updated_at: string;
                 /** Format: int64 */
@@ -671,6 +1369,40 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_MachineDto: {
+            /** @description A machine. */
+            data: {
+                connection_method: string;
+                /** Format: date-time */
+                createdAt: string;
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                firmware: string;
+                id: string;
+                inactive: boolean;
+                location_id?: string | null;
+                location_name?: string | null;
+                mcu_serial: string;
+                model_id?: string | null;
+                model_name?: string | null;
+                name: string;
+                peripherals: components["schemas"]["PeripheralsDto"];
+                protocol: string;
+                serial: string;
+                tag_ids: string[];
+                tags: components["schemas"]["OptionDto"][];
+                /** @description The model's type. */
+                type?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                /** @description Only in the replies that make a new secret (create, rotate): shown once. */
+                webhook_secret?: string | null;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_ModelDto: {
             /** @description A machine model. */
             data: {
@@ -682,6 +1414,82 @@ export interface components {
                 type: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_OverviewDto: {
+            /** @description The machine overview (spec section 3); telemetry fields are null until events arrive. */
+            data: {
+                /** Format: int64 */
+                bill_stacker?: number | null;
+                /** Format: int64 */
+                cash_box?: number | null;
+                connection_method: string;
+                currency: string;
+                firmware: string;
+                /** Format: date-time */
+                last_encashment?: string | null;
+                /** Format: date-time */
+                last_refill?: string | null;
+                /** Format: date-time */
+                last_sale?: string | null;
+                /** Format: date-time */
+                last_updated?: string | null;
+                power?: string | null;
+                protocol: string;
+                /** Format: int64 */
+                signal?: number | null;
+                /** @description `unknown` until telemetry arrives; `inactive` for an inactive machine. */
+                status: string;
+                /** Format: int64 */
+                value_of_tubes?: number | null;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_ProductDetailDto: {
+            /** @description A product with its price history, newest first. */
+            data: components["schemas"]["ProductDto"] & {
+                price_history: components["schemas"]["PriceChangeDto"][];
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_ProductDto: {
+            /** @description A product. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                /** @description ISO 4217 code. */
+                currency: string;
+                id: string;
+                inactive: boolean;
+                is_composite: boolean;
+                /**
+                 * Format: int64
+                 * @description Most one selection can hold.
+                 */
+                max_quantity?: number | null;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description Default selling price in minor units of `currency` (150 = 1.50 EUR).
+                 */
+                price_minor: number;
+                /** @description The recipe of a composite product (empty otherwise). */
+                recipe: components["schemas"]["RecipeLineDto"][];
+                sku: string;
+                tag_ids: string[];
+                /** @description The tags with their names. */
+                tags: components["schemas"]["OptionDto"][];
+                units: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: int32
+                 * @description VAT rate in basis points (2000 = 20 %).
+                 */
+                vat_bps: number;
                 /** Format: int64 */
                 version: number;
             };
@@ -709,6 +1517,20 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_RecipeDto: {
+            /** @description The recipe of a composite product. */
+            data: {
+                product_id: string;
+                product_name: string;
+                recipe: components["schemas"]["RecipeLineDto"][];
+                /**
+                 * Format: int64
+                 * @description The product's version, to send back with a new recipe.
+                 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_RefreshData: {
             /** @description Refresh reply data. */
             data: {
@@ -727,6 +1549,20 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
                 users_count: number;
+                /** Format: int64 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_TagDto: {
+            /** @description A product tag. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                name: string;
+                /** Format: date-time */
+                updated_at: string;
                 /** Format: int64 */
                 version: number;
             };
@@ -783,6 +1619,34 @@ export interface components {
             }[];
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_SelectionDto: {
+            data: {
+                /** Format: int64 */
+                current: number;
+                /** Format: date */
+                expiry_date?: string | null;
+                /** Format: date-time */
+                last_purchase?: string | null;
+                /** Format: int64 */
+                max: number;
+                /**
+                 * Format: int64
+                 * @description Minor units of the machine's currency.
+                 */
+                price_minor: number;
+                product_id: string;
+                product_name: string;
+                /**
+                 * Format: int64
+                 * @description Units the slot can still take (max − current).
+                 */
+                remaining: number;
+                selection: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_String: {
             data: string[];
         };
@@ -801,6 +1665,12 @@ export interface components {
         /** @description `DELETE /api/users/`. */
         DeleteUsersRequest: {
             user_ids?: string[];
+        };
+        /** @description A fitted device. */
+        DeviceDto: {
+            fitted?: boolean;
+            model?: string;
+            serial?: string;
         };
         /** @description The body of every error answer. */
         ErrorBody: {
@@ -843,6 +1713,23 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ComponentDto: {
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                inactive: boolean;
+                name: string;
+                /** @description g, ml, pcs … */
+                unit: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_LocationDto: {
             data: {
                 address: string;
@@ -869,6 +1756,40 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_MachineDto: {
+            data: {
+                connection_method: string;
+                /** Format: date-time */
+                createdAt: string;
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                firmware: string;
+                id: string;
+                inactive: boolean;
+                location_id?: string | null;
+                location_name?: string | null;
+                mcu_serial: string;
+                model_id?: string | null;
+                model_name?: string | null;
+                name: string;
+                peripherals: components["schemas"]["PeripheralsDto"];
+                protocol: string;
+                serial: string;
+                tag_ids: string[];
+                tags: components["schemas"]["OptionDto"][];
+                /** @description The model's type. */
+                type?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                /** @description Only in the replies that make a new secret (create, rotate): shown once. */
+                webhook_secret?: string | null;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_ModelDto: {
             data: {
                 /** Format: date-time */
@@ -885,6 +1806,72 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ProductDto: {
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                /** @description ISO 4217 code. */
+                currency: string;
+                id: string;
+                inactive: boolean;
+                is_composite: boolean;
+                /**
+                 * Format: int64
+                 * @description Most one selection can hold.
+                 */
+                max_quantity?: number | null;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description Default selling price in minor units of `currency` (150 = 1.50 EUR).
+                 */
+                price_minor: number;
+                /** @description The recipe of a composite product (empty otherwise). */
+                recipe: components["schemas"]["RecipeLineDto"][];
+                sku: string;
+                tag_ids: string[];
+                /** @description The tags with their names. */
+                tags: components["schemas"]["OptionDto"][];
+                units: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: int32
+                 * @description VAT rate in basis points (2000 = 20 %).
+                 */
+                vat_bps: number;
+                /** Format: int64 */
+                version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_RefillDto: {
+            data: {
+                /** Format: int64 */
+                amount_added: number;
+                /** Format: int64 */
+                amount_removed: number;
+                /** Format: date-time */
+                date: string;
+                employee: string;
+                employee_id: string;
+                id: string;
+                /** Format: date */
+                local_date: string;
+                location?: string | null;
+                location_id?: string | null;
+                machine: string;
+                machine_id: string;
+                product_id: string;
+                product_name: string;
+                selection: string;
+                /** @description manual, fill-stock, empty-stock. */
+                source: string;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_RoleDto: {
             data: {
                 /** Format: date-time */
@@ -897,6 +1884,18 @@ export interface components {
                 users_count: number;
                 /** Format: int64 */
                 version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_TagDto: {
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                /** @description Machines carrying the tag. */
+                machines_count: number;
+                name: string;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -979,6 +1978,66 @@ export interface components {
             email?: string;
             password?: string;
         };
+        /** @description A machine. */
+        MachineDto: {
+            connection_method: string;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            /** Format: int32 */
+            decimal_places: number;
+            firmware: string;
+            id: string;
+            inactive: boolean;
+            location_id?: string | null;
+            location_name?: string | null;
+            mcu_serial: string;
+            model_id?: string | null;
+            model_name?: string | null;
+            name: string;
+            peripherals: components["schemas"]["PeripheralsDto"];
+            protocol: string;
+            serial: string;
+            tag_ids: string[];
+            tags: components["schemas"]["OptionDto"][];
+            /** @description The model's type. */
+            type?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+            /** @description Only in the replies that make a new secret (create, rotate): shown once. */
+            webhook_secret?: string | null;
+        };
+        /** @description The machine form (create and settings). */
+        MachineForm: {
+            connection_method?: string | null;
+            /** @description ISO 4217, default EUR. */
+            currency?: string | null;
+            /**
+             * Format: int64
+             * @description 0–4, default 2.
+             */
+            decimal_places?: number | null;
+            firmware?: string | null;
+            inactive?: boolean;
+            location_id?: string | null;
+            mcu_serial?: string | null;
+            model_id?: string | null;
+            name?: string;
+            peripherals?: components["schemas"]["PeripheralsDto"];
+            protocol?: string | null;
+            serial?: string | null;
+            tag_ids?: string[];
+            /** Format: int64 */
+            version?: number | null;
+        };
+        /** @description `POST /api/machines/tags/manage/`. */
+        ManageTagsRequest: {
+            add?: string[];
+            machine_ids?: string[];
+            remove?: string[];
+        };
         /** @description `{"message": ...}`. */
         Message: {
             message: string;
@@ -999,6 +2058,24 @@ export interface components {
                 id: string;
                 name: string;
                 phone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_ComponentDto: {
+            /** @description A component of composite products. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                inactive: boolean;
+                name: string;
+                /** @description g, ml, pcs … */
+                unit: string;
                 /** Format: date-time */
                 updated_at: string;
                 /** Format: int64 */
@@ -1042,6 +2119,41 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_MachineDto: {
+            /** @description A machine. */
+            data: {
+                connection_method: string;
+                /** Format: date-time */
+                createdAt: string;
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                firmware: string;
+                id: string;
+                inactive: boolean;
+                location_id?: string | null;
+                location_name?: string | null;
+                mcu_serial: string;
+                model_id?: string | null;
+                model_name?: string | null;
+                name: string;
+                peripherals: components["schemas"]["PeripheralsDto"];
+                protocol: string;
+                serial: string;
+                tag_ids: string[];
+                tags: components["schemas"]["OptionDto"][];
+                /** @description The model's type. */
+                type?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                /** @description Only in the replies that make a new secret (create, rotate): shown once. */
+                webhook_secret?: string | null;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_ModelDto: {
             /** @description A machine model. */
             data: {
@@ -1054,6 +2166,62 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
                 /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_ProductDto: {
+            /** @description A product. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                /** @description ISO 4217 code. */
+                currency: string;
+                id: string;
+                inactive: boolean;
+                is_composite: boolean;
+                /**
+                 * Format: int64
+                 * @description Most one selection can hold.
+                 */
+                max_quantity?: number | null;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description Default selling price in minor units of `currency` (150 = 1.50 EUR).
+                 */
+                price_minor: number;
+                /** @description The recipe of a composite product (empty otherwise). */
+                recipe: components["schemas"]["RecipeLineDto"][];
+                sku: string;
+                tag_ids: string[];
+                /** @description The tags with their names. */
+                tags: components["schemas"]["OptionDto"][];
+                units: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: int32
+                 * @description VAT rate in basis points (2000 = 20 %).
+                 */
+                vat_bps: number;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_RecipeDto: {
+            /** @description The recipe of a composite product. */
+            data: {
+                product_id: string;
+                product_name: string;
+                recipe: components["schemas"]["RecipeLineDto"][];
+                /**
+                 * Format: int64
+                 * @description The product's version, to send back with a new recipe.
+                 */
                 version: number;
             };
             message: string;
@@ -1072,6 +2240,49 @@ export interface components {
                 users_count: number;
                 /** Format: int64 */
                 version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_SelectionDto: {
+            /** @description One selection of a machine's planogram. */
+            data: {
+                /** Format: int64 */
+                current: number;
+                /** Format: date */
+                expiry_date?: string | null;
+                /** Format: date-time */
+                last_purchase?: string | null;
+                /** Format: int64 */
+                max: number;
+                /**
+                 * Format: int64
+                 * @description Minor units of the machine's currency.
+                 */
+                price_minor: number;
+                product_id: string;
+                product_name: string;
+                /**
+                 * Format: int64
+                 * @description Units the slot can still take (max − current).
+                 */
+                remaining: number;
+                selection: string;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_TagDto: {
+            /** @description A machine tag. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                /** @description Machines carrying the tag. */
+                machines_count: number;
+                name: string;
             };
             message: string;
         };
@@ -1131,6 +2342,109 @@ export interface components {
             }[];
             message: string;
         };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_Vec_MachineDto: {
+            data: {
+                connection_method: string;
+                /** Format: date-time */
+                createdAt: string;
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                firmware: string;
+                id: string;
+                inactive: boolean;
+                location_id?: string | null;
+                location_name?: string | null;
+                mcu_serial: string;
+                model_id?: string | null;
+                model_name?: string | null;
+                name: string;
+                peripherals: components["schemas"]["PeripheralsDto"];
+                protocol: string;
+                serial: string;
+                tag_ids: string[];
+                tags: components["schemas"]["OptionDto"][];
+                /** @description The model's type. */
+                type?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                /** @description Only in the replies that make a new secret (create, rotate): shown once. */
+                webhook_secret?: string | null;
+            }[];
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_Vec_ProductDto: {
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                /** @description ISO 4217 code. */
+                currency: string;
+                id: string;
+                inactive: boolean;
+                is_composite: boolean;
+                /**
+                 * Format: int64
+                 * @description Most one selection can hold.
+                 */
+                max_quantity?: number | null;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description Default selling price in minor units of `currency` (150 = 1.50 EUR).
+                 */
+                price_minor: number;
+                /** @description The recipe of a composite product (empty otherwise). */
+                recipe: components["schemas"]["RecipeLineDto"][];
+                sku: string;
+                tag_ids: string[];
+                /** @description The tags with their names. */
+                tags: components["schemas"]["OptionDto"][];
+                units: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: int32
+                 * @description VAT rate in basis points (2000 = 20 %).
+                 */
+                vat_bps: number;
+                /** Format: int64 */
+                version: number;
+            }[];
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_Vec_SelectionDto: {
+            data: {
+                /** Format: int64 */
+                current: number;
+                /** Format: date */
+                expiry_date?: string | null;
+                /** Format: date-time */
+                last_purchase?: string | null;
+                /** Format: int64 */
+                max: number;
+                /**
+                 * Format: int64
+                 * @description Minor units of the machine's currency.
+                 */
+                price_minor: number;
+                product_id: string;
+                product_name: string;
+                /**
+                 * Format: int64
+                 * @description Units the slot can still take (max − current).
+                 */
+                remaining: number;
+                selection: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            message: string;
+        };
         /** @description A machine model. */
         ModelDto: {
             /** Format: date-time */
@@ -1162,11 +2476,123 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description The machine overview (spec section 3); telemetry fields are null until events arrive. */
+        OverviewDto: {
+            /** Format: int64 */
+            bill_stacker?: number | null;
+            /** Format: int64 */
+            cash_box?: number | null;
+            connection_method: string;
+            currency: string;
+            firmware: string;
+            /** Format: date-time */
+            last_encashment?: string | null;
+            /** Format: date-time */
+            last_refill?: string | null;
+            /** Format: date-time */
+            last_sale?: string | null;
+            /** Format: date-time */
+            last_updated?: string | null;
+            power?: string | null;
+            protocol: string;
+            /** Format: int64 */
+            signal?: number | null;
+            /** @description `unknown` until telemetry arrives; `inactive` for an inactive machine. */
+            status: string;
+            /** Format: int64 */
+            value_of_tubes?: number | null;
+        };
         /** @description Where a list page stands. */
         Pagination: {
             count: number;
             page: number;
             page_size: number;
+        };
+        /** @description The peripherals of a machine. */
+        PeripheralsDto: {
+            bill_validator?: components["schemas"]["DeviceDto"];
+            cashless?: components["schemas"]["DeviceDto"];
+            coin_changer?: components["schemas"]["DeviceDto"];
+        };
+        /** @description One change of a product's default price; creation counts (no old price). */
+        PriceChangeDto: {
+            /** Format: date-time */
+            changed_at: string;
+            changed_by: components["schemas"]["ChangedByDto"];
+            currency: string;
+            /** Format: int64 */
+            new_price_minor: number;
+            /** Format: int64 */
+            old_price_minor?: number | null;
+        };
+        /** @description A product with its price history, newest first. */
+        ProductDetailDto: components["schemas"]["ProductDto"] & {
+            price_history: components["schemas"]["PriceChangeDto"][];
+        };
+        /** @description A product. */
+        ProductDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ISO 4217 code. */
+            currency: string;
+            id: string;
+            inactive: boolean;
+            is_composite: boolean;
+            /**
+             * Format: int64
+             * @description Most one selection can hold.
+             */
+            max_quantity?: number | null;
+            name: string;
+            /**
+             * Format: int64
+             * @description Default selling price in minor units of `currency` (150 = 1.50 EUR).
+             */
+            price_minor: number;
+            /** @description The recipe of a composite product (empty otherwise). */
+            recipe: components["schemas"]["RecipeLineDto"][];
+            sku: string;
+            tag_ids: string[];
+            /** @description The tags with their names. */
+            tags: components["schemas"]["OptionDto"][];
+            units: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: int32
+             * @description VAT rate in basis points (2000 = 20 %).
+             */
+            vat_bps: number;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description The product form. */
+        ProductForm: {
+            /** @description ISO 4217 code; EUR when left out. */
+            currency?: string | null;
+            inactive?: boolean | null;
+            is_composite?: boolean | null;
+            /** Format: int64 */
+            max_quantity?: number | null;
+            name?: string;
+            /**
+             * Format: int64
+             * @description Minor units, 0 or more.
+             */
+            price_minor?: number | null;
+            /** @description Only for composite products; on update, leaving it out keeps the current recipe. */
+            recipe?: components["schemas"]["RecipeLineForm"][] | null;
+            sku?: string | null;
+            tag_ids?: string[] | null;
+            /** @description pcs when left out. */
+            units?: string | null;
+            /**
+             * Format: int64
+             * @description Basis points, 0 to 10000.
+             */
+            vat_bps?: number | null;
+            /** Format: int64 */
+            version?: number | null;
         };
         /** @description The signed-in user's profile (spec section 3). */
         Profile: {
@@ -1186,6 +2612,64 @@ export interface components {
             /** @description `admin` for users with access to all modules, else `user`. */
             role_level: string;
             role_name?: string | null;
+        };
+        /** @description The recipe of a composite product. */
+        RecipeDto: {
+            product_id: string;
+            product_name: string;
+            recipe: components["schemas"]["RecipeLineDto"][];
+            /**
+             * Format: int64
+             * @description The product's version, to send back with a new recipe.
+             */
+            version: number;
+        };
+        /** @description `PUT /api/products/composite-products/{id}/recipe/`. */
+        RecipeForm: {
+            recipe?: components["schemas"]["RecipeLineForm"][];
+            /** Format: int64 */
+            version?: number | null;
+        };
+        /** @description One line of a recipe, with the component's name and unit. */
+        RecipeLineDto: {
+            component_id: string;
+            component_name: string;
+            /** Format: int64 */
+            quantity: number;
+            /** @description The component's unit, which `quantity` is given in. */
+            unit: string;
+        };
+        /** @description One line of a recipe form. */
+        RecipeLineForm: {
+            component_id?: string;
+            /**
+             * Format: int64
+             * @description In the component's unit; more than 0.
+             */
+            quantity?: number | null;
+        };
+        /** @description A line of the refill log. */
+        RefillDto: {
+            /** Format: int64 */
+            amount_added: number;
+            /** Format: int64 */
+            amount_removed: number;
+            /** Format: date-time */
+            date: string;
+            employee: string;
+            employee_id: string;
+            id: string;
+            /** Format: date */
+            local_date: string;
+            location?: string | null;
+            location_id?: string | null;
+            machine: string;
+            machine_id: string;
+            product_id: string;
+            product_name: string;
+            selection: string;
+            /** @description manual, fill-stock, empty-stock. */
+            source: string;
         };
         /** @description Refresh reply data. */
         RefreshData: {
@@ -1228,9 +2712,74 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description One selection of a machine's planogram. */
+        SelectionDto: {
+            /** Format: int64 */
+            current: number;
+            /** Format: date */
+            expiry_date?: string | null;
+            /** Format: date-time */
+            last_purchase?: string | null;
+            /** Format: int64 */
+            max: number;
+            /**
+             * Format: int64
+             * @description Minor units of the machine's currency.
+             */
+            price_minor: number;
+            product_id: string;
+            product_name: string;
+            /**
+             * Format: int64
+             * @description Units the slot can still take (max − current).
+             */
+            remaining: number;
+            selection: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description Adds or changes one selection. */
+        SelectionForm: {
+            /** Format: int64 */
+            current?: number;
+            /** @description YYYY-MM-DD, or null. */
+            expiry_date?: string | null;
+            machine_id?: string;
+            /** Format: int64 */
+            max?: number;
+            /** Format: int64 */
+            price_minor?: number;
+            product_id?: string;
+            selection?: string;
+        };
+        /** @description Selections of one machine. */
+        SelectionsRequest: {
+            machine_id?: string;
+            /** @description Selection codes; for fill and empty, none means all. */
+            selections?: string[];
+        };
+        /** @description Quantity and expiry of one selection. */
+        StockForm: {
+            /** Format: int64 */
+            current: number;
+            expiry_date?: string | null;
+        };
         /** @description `POST /api/settings/languges/switch/`. */
         SwitchLanguageRequest: {
             language?: string;
+        };
+        /** @description A machine tag. */
+        TagDto: {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            /** @description Machines carrying the tag. */
+            machines_count: number;
+            name: string;
+        };
+        /** @description A new tag. */
+        TagForm: {
+            name?: string;
         };
         /** @description An access and a refresh token. */
         TokenDto: {
@@ -1598,6 +3147,25 @@ export interface operations {
             };
         };
     };
+    machine_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
     model_options: {
         parameters: {
             query?: never;
@@ -1651,6 +3219,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+        };
+    };
+    tag_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    tags_by_permissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    mcu_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    product_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    component_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+        };
+    };
+    tag_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
         };
@@ -2030,6 +3712,269 @@ export interface operations {
             };
         };
     };
+    list_machines: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, serial, location; `-` for descending. */
+                ordering?: string;
+                location?: string;
+                client?: string;
+                model?: string;
+                tag?: string;
+                /** @description `active` or `inactive`. */
+                status?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_MachineDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MachineForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_MachineDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    copy_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopyProductsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    empty_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectionsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_SelectionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_machines: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, serial, location; `-` for descending. */
+                ordering?: string;
+                location?: string;
+                client?: string;
+                model?: string;
+                tag?: string;
+                /** @description `active` or `inactive`. */
+                status?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or the XLSX type) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    fill_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectionsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_SelectionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_models: {
         parameters: {
             query?: {
@@ -2210,6 +4155,1472 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_selection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectionForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_SelectionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_selections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectionsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_tags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_TagDto"];
+                };
+            };
+        };
+    };
+    create_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TagDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    manage_tags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManageTagsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_MachineDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    overview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_OverviewDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    machine_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_MachineDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    machine_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_SelectionDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                selection: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_SelectionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MachineForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_MachineDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_MachineDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_products: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, price_minor, vat_bps; `-` for descending. */
+                ordering?: string;
+                /** @description A product tag id. */
+                tag?: string;
+                /** @description `true` or `false`. */
+                inactive?: string;
+                /** @description `true` or `false`. */
+                composite?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ProductDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ProductDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_components: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, unit; `-` for descending. */
+                ordering?: string;
+                /** @description `true` or `false`. */
+                inactive?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ComponentDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComponentForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ComponentDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ComponentDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComponentForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ComponentDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Recipes still use the component */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_composites: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, price_minor, vat_bps; `-` for descending. */
+                ordering?: string;
+                /** @description A product tag id. */
+                tag?: string;
+                /** @description `true` or `false`. */
+                inactive?: string;
+                /** @description `true` or `false`. */
+                composite?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ProductDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_composite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ProductDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_composite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ProductDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_composite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_recipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_RecipeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replace_recipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecipeForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_RecipeDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_products: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                /** @description name, created_at, price_minor, vat_bps; `-` for descending. */
+                ordering?: string;
+                /** @description A product tag id. */
+                tag?: string;
+                /** @description `true` or `false`. */
+                inactive?: string;
+                /** @description `true` or `false`. */
+                composite?: string;
+                /** @description Export format: csv (default) or xlsx. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or the XLSX type) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_tags: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 25). */
+                page_size?: number;
+                /** @description Case-insensitive text search. */
+                search?: string;
+                /** @description A field to order by; `-field` for descending. */
+                ordering?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_TagDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TagDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    manage_tags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManageTagsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_ProductDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_TagDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TagDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ProductDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductForm"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ProductDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Machines still sell the product */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    product_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ProductDetailDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refills: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                machine?: string;
+                location?: string;
+                /** @description First local day, YYYY-MM-DD (default: 30 days before `to`). */
+                from?: string;
+                /** @description Last local day, YYYY-MM-DD (default: today). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_RefillDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@ use super::model::{Client, Location, MachineModel, SCHEMA};
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
-use crate::ports::{Clock, ItemStore, Write};
+use crate::ports::{query_all, Clock, Index, Item, ItemStore, Query, Write};
 use crate::records::{Record, Records};
 use crate::users::Directory;
 use chrono::{DateTime, Utc};
@@ -482,9 +482,19 @@ impl SettingsService {
         Ok(next)
     }
 
-    /// Deletes a location.
+    /// Deletes a location where no machine stands (409 naming them otherwise).
     pub async fn delete_location(&self, p: &Principal, id: &str) -> AppResult<()> {
         let l = self.location_for(p, id).await?;
+        let q = Query::partition(Index::Gsi2, format!("LOCMACHINES#{id}"));
+        let machines = query_all(self.store.as_ref(), q).await?;
+        if !machines.is_empty() {
+            return Err(in_use(
+                "Location",
+                &l.name,
+                "machines",
+                machines.iter().map(item_name),
+            ));
+        }
         self.locations
             .apply(Records::<Location>::delete_writes(&l), &l)
             .await
@@ -636,9 +646,22 @@ impl SettingsService {
         Ok(next)
     }
 
-    /// Deletes a machine model.
+    /// Deletes a machine model no machine is of (409 naming them otherwise).
     pub async fn delete_model(&self, id: &str) -> AppResult<()> {
         let m = self.models.get_or_404(id).await?;
+        let machines = query_all(
+            self.store.as_ref(),
+            Query::partition(Index::Gsi1, "MACHINES"),
+        )
+        .await?;
+        let users: Vec<String> = machines
+            .iter()
+            .filter(|i| i.attrs.get("model_id").and_then(|v| v.as_str()) == Some(id))
+            .map(item_name)
+            .collect();
+        if !users.is_empty() {
+            return Err(in_use("Model", &m.name, "machines", users.into_iter()));
+        }
         self.models
             .apply(Records::<MachineModel>::delete_writes(&m), &m)
             .await
@@ -683,4 +706,12 @@ pub fn in_use(
         "{label} \"{name}\" is used by {what}: {}{tail}",
         names.join(", ")
     ))
+}
+
+fn item_name(item: &Item) -> String {
+    item.attrs
+        .get("name")
+        .and_then(|v| v.as_str())
+        .unwrap_or("?")
+        .to_string()
 }

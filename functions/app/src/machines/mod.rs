@@ -1,0 +1,10 @@
+//! Machines area: machines and their tags, planograms, stock and the refill log.
+
+mod model;
+mod service;
+
+pub use model::{Device, Machine, MachineTag, Peripherals, RefillEntry, Selection, SCHEMA};
+pub use service::{
+    MachineInput, MachineListParams, MachinesService, Overview, RefillListParams, SelectionInput,
+    SelectionView, MAX_SELECTIONS,
+};

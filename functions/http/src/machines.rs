@@ -1,0 +1,1037 @@
+//! Machines area: machines, tags, planograms, stock, the machine overview and the refill log.
+
+use crate::dto::{Data, ListReply, Message, MessageData, OptionDto, Pagination};
+use crate::error::{ApiResult, ErrorBody};
+use crate::export::{Format, Table};
+use crate::extract::{machines_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::machines::{
+    Device, Machine, MachineInput, MachineListParams, Peripherals, RefillEntry, RefillListParams,
+    SelectionInput, SelectionView,
+};
+use vendfleet_domain::{Language, MachineScope, Permission};
+
+/// The machines area's routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_machines, create_machine))
+        .routes(routes!(export_machines))
+        .routes(routes!(machine_details))
+        .routes(routes!(update_machine))
+        .routes(routes!(delete_machine))
+        .routes(routes!(rotate_secret))
+        .routes(routes!(overview))
+        .routes(routes!(machine_products))
+        .routes(routes!(save_selection))
+        .routes(routes!(set_stock))
+        .routes(routes!(delete_selections))
+        .routes(routes!(fill_stock))
+        .routes(routes!(empty_stock))
+        .routes(routes!(copy_products))
+        .routes(routes!(list_tags, create_tag))
+        .routes(routes!(delete_tag))
+        .routes(routes!(manage_tags))
+        .routes(routes!(refills))
+}
+
+/// The machines area's filters.
+pub fn filters_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(machine_options))
+        .routes(routes!(tag_options))
+        .routes(routes!(tags_by_permissions))
+        .routes(routes!(mcu_options))
+}
+
+fn ok<T>(message: &str, data: T) -> axum::Json<MessageData<T>> {
+    axum::Json(MessageData {
+        message: message.into(),
+        data,
+    })
+}
+
+// ---------- DTOs ----------
+
+/// A fitted device.
+#[derive(Debug, Serialize, Deserialize, ToSchema, Default)]
+pub struct DeviceDto {
+    #[serde(default)]
+    pub fitted: bool,
+    #[serde(default)]
+    pub serial: String,
+    #[serde(default)]
+    pub model: String,
+}
+
+/// The peripherals of a machine.
+#[derive(Debug, Serialize, Deserialize, ToSchema, Default)]
+pub struct PeripheralsDto {
+    #[serde(default)]
+    pub coin_changer: DeviceDto,
+    #[serde(default)]
+    pub bill_validator: DeviceDto,
+    #[serde(default)]
+    pub cashless: DeviceDto,
+}
+
+fn device_in(d: DeviceDto) -> Device {
+    Device {
+        fitted: d.fitted,
+        serial: d.serial.trim().into(),
+        model: d.model.trim().into(),
+    }
+}
+
+fn device_out(d: Device) -> DeviceDto {
+    DeviceDto {
+        fitted: d.fitted,
+        serial: d.serial,
+        model: d.model,
+    }
+}
+
+/// A machine.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MachineDto {
+    pub id: String,
+    pub name: String,
+    /// The model's type.
+    #[serde(rename = "type")]
+    pub machine_type: Option<String>,
+    pub serial: String,
+    pub mcu_serial: String,
+    pub model_id: Option<String>,
+    pub model_name: Option<String>,
+    pub location_id: Option<String>,
+    pub location_name: Option<String>,
+    pub firmware: String,
+    pub connection_method: String,
+    pub protocol: String,
+    pub inactive: bool,
+    pub tag_ids: Vec<String>,
+    pub tags: Vec<OptionDto>,
+    pub peripherals: PeripheralsDto,
+    pub currency: String,
+    pub decimal_places: u8,
+    /// Only in the replies that make a new secret (create, rotate): shown once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook_secret: Option<String>,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub version: u64,
+}
+
+struct Lookups {
+    models: HashMap<String, (String, String)>,
+    locations: HashMap<String, String>,
+    tags: HashMap<String, String>,
+}
+
+impl Lookups {
+    async fn load(s: &AppState) -> ApiResult<Lookups> {
+        Ok(Lookups {
+            models: s
+                .app
+                .settings
+                .models()
+                .all()
+                .await?
+                .into_iter()
+                .map(|m| (m.id, (m.name, m.model_type)))
+                .collect(),
+            locations: s
+                .app
+                .settings
+                .locations()
+                .all()
+                .await?
+                .into_iter()
+                .map(|l| (l.id, l.name))
+                .collect(),
+            tags: s
+                .app
+                .machines
+                .tags()
+                .all()
+                .await?
+                .into_iter()
+                .map(|t| (t.id, t.name))
+                .collect(),
+        })
+    }
+
+    fn machine(&self, m: Machine, show_secret: bool) -> MachineDto {
+        let model = m.model_id.as_ref().and_then(|id| self.models.get(id));
+        MachineDto {
+            machine_type: model.map(|(_, t)| t.clone()),
+            model_name: model.map(|(n, _)| n.clone()),
+            location_name: m
+                .location_id
+                .as_ref()
+                .and_then(|l| self.locations.get(l).cloned()),
+            tags: m
+                .tag_ids
+                .iter()
+                .filter_map(|t| {
+                    self.tags.get(t).map(|n| OptionDto {
+                        id: t.clone(),
+                        name: n.clone(),
+                    })
+                })
+                .collect(),
+            webhook_secret: show_secret.then(|| m.webhook_secret.clone()),
+            id: m.id,
+            name: m.name,
+            serial: m.serial,
+            mcu_serial: m.mcu_serial,
+            model_id: m.model_id,
+            location_id: m.location_id,
+            firmware: m.firmware,
+            connection_method: m.connection_method,
+            protocol: m.protocol,
+            inactive: m.inactive,
+            tag_ids: m.tag_ids,
+            peripherals: PeripheralsDto {
+                coin_changer: device_out(m.peripherals.coin_changer),
+                bill_validator: device_out(m.peripherals.bill_validator),
+                cashless: device_out(m.peripherals.cashless),
+            },
+            currency: m.currency,
+            decimal_places: m.decimal_places,
+            created_at: m.created_at,
+            updated_at: m.updated_at,
+            version: m.version,
+        }
+    }
+}
+
+/// The machine form (create and settings).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MachineForm {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub serial: Option<String>,
+    #[serde(default)]
+    pub mcu_serial: Option<String>,
+    #[serde(default)]
+    pub model_id: Option<String>,
+    #[serde(default)]
+    pub location_id: Option<String>,
+    #[serde(default)]
+    pub firmware: Option<String>,
+    #[serde(default)]
+    pub connection_method: Option<String>,
+    #[serde(default)]
+    pub protocol: Option<String>,
+    #[serde(default)]
+    pub inactive: bool,
+    #[serde(default)]
+    pub tag_ids: Vec<String>,
+    #[serde(default)]
+    pub peripherals: PeripheralsDto,
+    /// ISO 4217, default EUR.
+    #[serde(default)]
+    pub currency: Option<String>,
+    /// 0–4, default 2.
+    #[serde(default)]
+    pub decimal_places: Option<i64>,
+    #[serde(default)]
+    pub version: Option<u64>,
+}
+
+impl From<MachineForm> for MachineInput {
+    fn from(f: MachineForm) -> Self {
+        MachineInput {
+            name: f.name,
+            serial: f.serial.unwrap_or_default(),
+            mcu_serial: f.mcu_serial.unwrap_or_default(),
+            model_id: f.model_id,
+            location_id: f.location_id,
+            firmware: f.firmware.unwrap_or_default(),
+            connection_method: f.connection_method.unwrap_or_default(),
+            protocol: f.protocol.unwrap_or_default(),
+            inactive: f.inactive,
+            tag_ids: f.tag_ids,
+            peripherals: Peripherals {
+                coin_changer: device_in(f.peripherals.coin_changer),
+                bill_validator: device_in(f.peripherals.bill_validator),
+                cashless: device_in(f.peripherals.cashless),
+            },
+            currency: f.currency,
+            decimal_places: f.decimal_places,
+            version: f.version,
+        }
+    }
+}
+
+/// The machines list's query.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MachinesQuery {
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
+    pub search: Option<String>,
+    /// name, created_at, serial, location; `-` for descending.
+    pub ordering: Option<String>,
+    pub location: Option<String>,
+    pub client: Option<String>,
+    pub model: Option<String>,
+    pub tag: Option<String>,
+    /// `active` or `inactive`.
+    pub status: Option<String>,
+    /// Export format: csv (default) or xlsx.
+    pub format: Option<String>,
+}
+
+impl From<&MachinesQuery> for MachineListParams {
+    fn from(q: &MachinesQuery) -> Self {
+        MachineListParams {
+            list: vendfleet_app::listing::ListParams {
+                page: q.page,
+                page_size: q.page_size,
+                search: q.search.clone(),
+                ordering: q.ordering.clone(),
+            },
+            location: q.location.clone(),
+            client: q.client.clone(),
+            model: q.model.clone(),
+            tag: q.tag.clone(),
+            status: q.status.clone(),
+        }
+    }
+}
+
+// ---------- machines ----------
+
+/// The machines the user may see, paged, with filters.
+#[utoipa::path(get, path = "/api/machines/", tag = "machines", security(("bearer" = [])), params(MachinesQuery),
+    responses((status = 200, body = ListReply<MachineDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn list_machines(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesList>,
+    Query(q): Query<MachinesQuery>,
+) -> ApiResult<axum::Json<ListReply<MachineDto>>> {
+    let page = s.app.machines.list(a.principal(), &(&q).into()).await?;
+    let l = Lookups::load(&s).await?;
+    Ok(axum::Json(ListReply::from_page(page, |m| {
+        l.machine(m, false)
+    })))
+}
+
+/// Creates a machine; the reply carries its webhook secret, shown this once.
+#[utoipa::path(post, path = "/api/machines/", tag = "machines", security(("bearer" = [])), request_body = MachineForm,
+    responses((status = 201, body = MessageData<MachineDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn create_machine(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesNew>,
+    Json(f): Json<MachineForm>,
+) -> ApiResult<(StatusCode, axum::Json<MessageData<MachineDto>>)> {
+    let m = s.app.machines.create(a.principal(), f.into()).await?;
+    Ok((
+        StatusCode::CREATED,
+        ok(
+            "Machine created successfully",
+            Lookups::load(&s).await?.machine(m, true),
+        ),
+    ))
+}
+
+/// One machine.
+#[utoipa::path(get, path = "/api/machines/{id}/details/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<MachineDto>), (status = 404, body = ErrorBody)))]
+async fn machine_details(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<MachineDto>>> {
+    let m = s.app.machines.machine_for(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: Lookups::load(&s).await?.machine(m, false),
+    }))
+}
+
+/// Updates a machine's settings.
+#[utoipa::path(put, path = "/api/machines/{id}/settings/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)), request_body = MachineForm,
+    responses((status = 200, body = MessageData<MachineDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn update_machine(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEdit>,
+    Path(id): Path<String>,
+    Json(f): Json<MachineForm>,
+) -> ApiResult<axum::Json<MessageData<MachineDto>>> {
+    let m = s.app.machines.update(a.principal(), &id, f.into()).await?;
+    Ok(ok(
+        "Machine updated successfully",
+        Lookups::load(&s).await?.machine(m, false),
+    ))
+}
+
+/// Deletes a machine and its planogram.
+#[utoipa::path(delete, path = "/api/machines/{id}/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn delete_machine(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesDelete>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Message>> {
+    s.app.machines.delete(a.principal(), &id).await?;
+    Ok(axum::Json(Message {
+        message: "Machine deleted successfully".into(),
+    }))
+}
+
+/// Makes a new webhook secret; the old one stops working at once.
+#[utoipa::path(post, path = "/api/machines/{id}/webhook-secret/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = MessageData<MachineDto>), (status = 404, body = ErrorBody)))]
+async fn rotate_secret(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEdit>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<MessageData<MachineDto>>> {
+    let m = s.app.machines.rotate_secret(a.principal(), &id).await?;
+    Ok(ok(
+        "Webhook secret rotated",
+        Lookups::load(&s).await?.machine(m, true),
+    ))
+}
+
+/// Machines matching the list's filters as a CSV or XLSX file.
+#[utoipa::path(get, path = "/api/machines/export/", tag = "machines", security(("bearer" = [])), params(MachinesQuery),
+    responses((status = 200, description = "The file (text/csv or the XLSX type)", content_type = "application/octet-stream"), (status = 400, body = ErrorBody)))]
+async fn export_machines(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesExport>,
+    Query(q): Query<MachinesQuery>,
+) -> ApiResult<Response> {
+    let format = Format::parse(q.format.as_deref())?;
+    let (items, _) = s.app.machines.filtered(a.principal(), &(&q).into()).await?;
+    let l = Lookups::load(&s).await?;
+    let lang = a.principal().user.language;
+    let t = |en: &str, fr: &str, it: &str| match lang {
+        Language::En => en.to_string(),
+        Language::Fr => fr.to_string(),
+        Language::It => it.to_string(),
+    };
+    let header = vec![
+        t("Name", "Nom", "Nome"),
+        t("Serial", "N° de série", "Matricola"),
+        t("MCU serial", "N° MCU", "Matricola MCU"),
+        t("Model", "Modèle", "Modello"),
+        t("Type", "Type", "Tipo"),
+        t("Location", "Emplacement", "Ubicazione"),
+        t("Tags", "Étiquettes", "Tag"),
+        t("Firmware", "Micrologiciel", "Firmware"),
+        t("Status", "Statut", "Stato"),
+    ];
+    let (active, inactive) = (
+        t("Active", "Actif", "Attivo"),
+        t("Inactive", "Inactif", "Inattivo"),
+    );
+    let rows = items
+        .into_iter()
+        .map(|m| {
+            let d = l.machine(m, false);
+            vec![
+                d.name,
+                d.serial,
+                d.mcu_serial,
+                d.model_name.unwrap_or_default(),
+                d.machine_type.unwrap_or_default(),
+                d.location_name.unwrap_or_default(),
+                d.tags
+                    .iter()
+                    .map(|t| t.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                d.firmware,
+                if d.inactive {
+                    inactive.clone()
+                } else {
+                    active.clone()
+                },
+            ]
+        })
+        .collect();
+    Table {
+        sheet: t("Machines", "Machines", "Macchine"),
+        header,
+        rows,
+    }
+    .into_download(format, "machines")
+}
+
+/// The machine overview (spec section 3); telemetry fields are null until events arrive.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OverviewDto {
+    pub connection_method: String,
+    pub protocol: String,
+    pub firmware: String,
+    /// `unknown` until telemetry arrives; `inactive` for an inactive machine.
+    pub status: String,
+    pub last_sale: Option<DateTime<Utc>>,
+    pub last_refill: Option<DateTime<Utc>>,
+    pub last_encashment: Option<DateTime<Utc>>,
+    pub cash_box: Option<i64>,
+    pub bill_stacker: Option<i64>,
+    pub value_of_tubes: Option<i64>,
+    pub currency: String,
+    pub last_updated: Option<DateTime<Utc>>,
+    pub power: Option<String>,
+    pub signal: Option<i64>,
+}
+
+/// The machine overview.
+#[utoipa::path(get, path = "/api/machines/{id}/dashboard/overview/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<OverviewDto>), (status = 404, body = ErrorBody)))]
+async fn overview(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<OverviewDto>>> {
+    let o = s.app.machines.overview(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: OverviewDto {
+            connection_method: o.machine.connection_method,
+            protocol: o.machine.protocol,
+            firmware: o.machine.firmware,
+            status: o.status,
+            last_sale: o.last_sale,
+            last_refill: o.last_refill,
+            last_encashment: o.last_encashment,
+            cash_box: o.cash_box_minor,
+            bill_stacker: o.bill_stacker_minor,
+            value_of_tubes: o.tubes_minor,
+            currency: o.machine.currency,
+            last_updated: o.last_updated,
+            power: o.power,
+            signal: o.signal,
+        },
+    }))
+}
+
+// ---------- planogram ----------
+
+/// One selection of a machine's planogram.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SelectionDto {
+    pub selection: String,
+    pub product_id: String,
+    pub product_name: String,
+    pub max: i64,
+    /// Minor units of the machine's currency.
+    pub price_minor: i64,
+    pub current: i64,
+    /// Units the slot can still take (max − current).
+    pub remaining: i64,
+    pub expiry_date: Option<NaiveDate>,
+    pub last_purchase: Option<DateTime<Utc>>,
+    pub version: u64,
+}
+
+impl From<SelectionView> for SelectionDto {
+    fn from(v: SelectionView) -> Self {
+        let s = v.selection;
+        SelectionDto {
+            selection: s.selection,
+            product_id: s.product_id,
+            product_name: v.product_name,
+            max: s.max,
+            price_minor: s.price_minor,
+            current: s.current,
+            remaining: v.remaining,
+            expiry_date: s.expiry_date,
+            last_purchase: s.last_purchase,
+            version: s.version,
+        }
+    }
+}
+
+/// The planogram of a machine.
+#[utoipa::path(get, path = "/api/machines/{id}/products/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<Vec<SelectionDto>>), (status = 404, body = ErrorBody)))]
+async fn machine_products(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<Vec<SelectionDto>>>> {
+    let v = s.app.machines.selections(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: v.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Adds or changes one selection.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionForm {
+    #[serde(default)]
+    pub machine_id: String,
+    #[serde(default)]
+    pub selection: String,
+    #[serde(default)]
+    pub product_id: String,
+    #[serde(default)]
+    pub max: i64,
+    #[serde(default)]
+    pub price_minor: i64,
+    #[serde(default)]
+    pub current: i64,
+    /// YYYY-MM-DD, or null.
+    #[serde(default)]
+    pub expiry_date: Option<String>,
+}
+
+/// Adds or changes one selection of a machine; a quantity change is written to the refill log.
+#[utoipa::path(post, path = "/api/machines/products/", tag = "machines", security(("bearer" = [])), request_body = SelectionForm,
+    responses((status = 200, body = MessageData<SelectionDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn save_selection(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEditProduct>,
+    Json(f): Json<SelectionForm>,
+) -> ApiResult<axum::Json<MessageData<SelectionDto>>> {
+    let input = SelectionInput {
+        selection: f.selection,
+        product_id: f.product_id,
+        max: f.max,
+        price_minor: f.price_minor,
+        current: f.current,
+        expiry_date: f.expiry_date,
+    };
+    let v = s
+        .app
+        .machines
+        .upsert_selection(a.principal(), &f.machine_id, input)
+        .await?;
+    Ok(ok("Selection saved successfully", v.into()))
+}
+
+/// Quantity and expiry of one selection.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StockForm {
+    pub current: i64,
+    #[serde(default)]
+    pub expiry_date: Option<String>,
+}
+
+/// Sets the quantity and expiry of one selection (refill log written).
+#[utoipa::path(put, path = "/api/machines/{id}/products/{selection}/stock/", tag = "machines", security(("bearer" = [])),
+    params(("id" = String, Path), ("selection" = String, Path)), request_body = StockForm,
+    responses((status = 200, body = MessageData<SelectionDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn set_stock(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEditStock>,
+    Path((id, selection)): Path<(String, String)>,
+    Json(f): Json<StockForm>,
+) -> ApiResult<axum::Json<MessageData<SelectionDto>>> {
+    let v = s
+        .app
+        .machines
+        .set_stock(a.principal(), &id, &selection, f.current, f.expiry_date)
+        .await?;
+    Ok(ok("Stock updated successfully", v.into()))
+}
+
+/// Selections of one machine.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionsRequest {
+    #[serde(default)]
+    pub machine_id: String,
+    /// Selection codes; for fill and empty, none means all.
+    #[serde(default)]
+    pub selections: Vec<String>,
+}
+
+/// Removes selections from a machine's planogram.
+#[utoipa::path(post, path = "/api/machines/products/delete/", tag = "machines", security(("bearer" = [])), request_body = SelectionsRequest,
+    responses((status = 200, body = Message), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn delete_selections(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEditProduct>,
+    Json(r): Json<SelectionsRequest>,
+) -> ApiResult<axum::Json<Message>> {
+    let n = s
+        .app
+        .machines
+        .delete_selections(a.principal(), &r.machine_id, &r.selections)
+        .await?;
+    Ok(axum::Json(Message {
+        message: format!("{n} selection(s) deleted successfully"),
+    }))
+}
+
+/// Fills selections to their max (all when none are named); every change goes to the refill log.
+#[utoipa::path(post, path = "/api/machines/fill-stock/", tag = "machines", security(("bearer" = [])), request_body = SelectionsRequest,
+    responses((status = 200, body = MessageData<Vec<SelectionDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn fill_stock(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEditStock>,
+    Json(r): Json<SelectionsRequest>,
+) -> ApiResult<axum::Json<MessageData<Vec<SelectionDto>>>> {
+    let v = s
+        .app
+        .machines
+        .restock(a.principal(), &r.machine_id, &r.selections, true)
+        .await?;
+    Ok(ok(
+        "Stock filled successfully",
+        v.into_iter().map(Into::into).collect(),
+    ))
+}
+
+/// Empties selections (all when none are named); every change goes to the refill log.
+#[utoipa::path(post, path = "/api/machines/empty-stock/", tag = "machines", security(("bearer" = [])), request_body = SelectionsRequest,
+    responses((status = 200, body = MessageData<Vec<SelectionDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn empty_stock(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEditStock>,
+    Json(r): Json<SelectionsRequest>,
+) -> ApiResult<axum::Json<MessageData<Vec<SelectionDto>>>> {
+    let v = s
+        .app
+        .machines
+        .restock(a.principal(), &r.machine_id, &r.selections, false)
+        .await?;
+    Ok(ok(
+        "Stock emptied successfully",
+        v.into_iter().map(Into::into).collect(),
+    ))
+}
+
+/// `POST /api/machines/copy-products/`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CopyProductsRequest {
+    #[serde(default)]
+    pub from_machine_id: String,
+    #[serde(default)]
+    pub to_machine_ids: Vec<String>,
+}
+
+/// Copies a machine's planogram onto other machines (replacing theirs, stock empty); all or nothing.
+#[utoipa::path(post, path = "/api/machines/copy-products/", tag = "machines", security(("bearer" = [])), request_body = CopyProductsRequest,
+    responses((status = 200, body = Message), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn copy_products(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEditProduct>,
+    Json(r): Json<CopyProductsRequest>,
+) -> ApiResult<axum::Json<Message>> {
+    s.app
+        .machines
+        .copy_products(a.principal(), &r.from_machine_id, &r.to_machine_ids)
+        .await?;
+    Ok(axum::Json(Message {
+        message: "Products copied successfully".into(),
+    }))
+}
+
+// ---------- tags ----------
+
+/// A machine tag.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TagDto {
+    pub id: String,
+    pub name: String,
+    /// Machines carrying the tag.
+    pub machines_count: usize,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+/// Every machine tag, with how many machines carry it.
+#[utoipa::path(get, path = "/api/machines/tags/", tag = "machines", security(("bearer" = [])),
+    responses((status = 200, body = ListReply<TagDto>)))]
+async fn list_tags(
+    State(s): State<AppState>,
+    _a: Authorized<perm::TagsList>,
+) -> ApiResult<axum::Json<ListReply<TagDto>>> {
+    let tags = s.app.machines.list_tags().await?;
+    let machines = s.app.machines.machines().all().await?;
+    let data: Vec<TagDto> = tags
+        .into_iter()
+        .map(|t| TagDto {
+            machines_count: machines
+                .iter()
+                .filter(|m| m.tag_ids.contains(&t.id))
+                .count(),
+            id: t.id,
+            name: t.name,
+            created_at: t.created_at,
+        })
+        .collect();
+    let n = data.len();
+    Ok(axum::Json(ListReply {
+        data,
+        pagination: Pagination {
+            count: n,
+            page: 1,
+            page_size: n.max(1),
+        },
+    }))
+}
+
+/// A new tag.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TagForm {
+    #[serde(default)]
+    pub name: String,
+}
+
+/// Creates a machine tag.
+#[utoipa::path(post, path = "/api/machines/tags/", tag = "machines", security(("bearer" = [])), request_body = TagForm,
+    responses((status = 201, body = MessageData<TagDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn create_tag(
+    State(s): State<AppState>,
+    _a: Authorized<perm::TagsNew>,
+    Json(f): Json<TagForm>,
+) -> ApiResult<(StatusCode, axum::Json<MessageData<TagDto>>)> {
+    let t = s.app.machines.create_tag(&f.name).await?;
+    Ok((
+        StatusCode::CREATED,
+        ok(
+            "Tag created successfully",
+            TagDto {
+                id: t.id,
+                name: t.name,
+                machines_count: 0,
+                created_at: t.created_at,
+            },
+        ),
+    ))
+}
+
+/// Deletes a machine tag and takes it off its machines.
+#[utoipa::path(delete, path = "/api/machines/tags/{id}/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn delete_tag(
+    State(s): State<AppState>,
+    _a: Authorized<perm::TagsDelete>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Message>> {
+    s.app.machines.delete_tag(&id).await?;
+    Ok(axum::Json(Message {
+        message: "Tag deleted successfully".into(),
+    }))
+}
+
+/// `POST /api/machines/tags/manage/`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManageTagsRequest {
+    #[serde(default)]
+    pub machine_ids: Vec<String>,
+    #[serde(default)]
+    pub add: Vec<String>,
+    #[serde(default)]
+    pub remove: Vec<String>,
+}
+
+/// Adds and removes tags on several machines, all or nothing.
+#[utoipa::path(post, path = "/api/machines/tags/manage/", tag = "machines", security(("bearer" = [])), request_body = ManageTagsRequest,
+    responses((status = 200, body = MessageData<Vec<MachineDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn manage_tags(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesEdit>,
+    Json(r): Json<ManageTagsRequest>,
+) -> ApiResult<axum::Json<MessageData<Vec<MachineDto>>>> {
+    let ms = s
+        .app
+        .machines
+        .manage_tags(a.principal(), &r.machine_ids, &r.add, &r.remove)
+        .await?;
+    let l = Lookups::load(&s).await?;
+    Ok(ok(
+        "Tags updated successfully",
+        ms.into_iter().map(|m| l.machine(m, false)).collect(),
+    ))
+}
+
+// ---------- refill log ----------
+
+/// A line of the refill log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefillDto {
+    pub id: String,
+    pub date: DateTime<Utc>,
+    pub local_date: NaiveDate,
+    pub machine_id: String,
+    pub machine: String,
+    pub location_id: Option<String>,
+    pub location: Option<String>,
+    pub employee_id: String,
+    pub employee: String,
+    /// manual, fill-stock, empty-stock.
+    pub source: String,
+    pub selection: String,
+    pub product_id: String,
+    pub product_name: String,
+    pub amount_added: i64,
+    pub amount_removed: i64,
+}
+
+impl From<RefillEntry> for RefillDto {
+    fn from(e: RefillEntry) -> Self {
+        RefillDto {
+            id: e.id,
+            date: e.at,
+            local_date: e.local_date,
+            machine_id: e.machine_id,
+            machine: e.machine_name,
+            location_id: e.location_id,
+            location: e.location_name,
+            employee_id: e.employee_id,
+            employee: e.employee_name,
+            source: e.source,
+            selection: e.selection,
+            product_id: e.product_id,
+            product_name: e.product_name,
+            amount_added: e.added,
+            amount_removed: e.removed,
+        }
+    }
+}
+
+/// The refill log's query.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RefillsQuery {
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
+    pub machine: Option<String>,
+    pub location: Option<String>,
+    /// First local day, YYYY-MM-DD (default: 30 days before `to`).
+    pub from: Option<String>,
+    /// Last local day, YYYY-MM-DD (default: today).
+    pub to: Option<String>,
+}
+
+/// The refill log of the machines the user may see, newest first.
+#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillsQuery),
+    responses((status = 200, body = ListReply<RefillDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn refills(
+    State(s): State<AppState>,
+    a: Authorized<perm::RefillLog>,
+    Query(q): Query<RefillsQuery>,
+) -> ApiResult<axum::Json<ListReply<RefillDto>>> {
+    let params = RefillListParams {
+        page: q.page,
+        page_size: q.page_size,
+        machine: q.machine,
+        location: q.location,
+        from: q.from,
+        to: q.to,
+    };
+    let page = s.app.machines.refills(a.principal(), &params).await?;
+    Ok(axum::Json(ListReply::from_page(page, RefillDto::from)))
+}
+
+// ---------- filters ----------
+
+fn sorted_options(
+    v: impl IntoIterator<Item = (String, String)>,
+) -> axum::Json<Data<Vec<OptionDto>>> {
+    let mut v: Vec<OptionDto> = v
+        .into_iter()
+        .map(|(id, name)| OptionDto { id, name })
+        .collect();
+    v.sort_by_key(|o| o.name.to_lowercase());
+    axum::Json(Data { data: v })
+}
+
+/// The machines the user may see.
+#[utoipa::path(get, path = "/api/filters/machines/", tag = "filters", security(("bearer" = [])),
+    responses((status = 200, body = Data<Vec<OptionDto>>)))]
+async fn machine_options(
+    State(s): State<AppState>,
+    a: Authorized<SignedIn>,
+) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
+    Ok(sorted_options(
+        s.app
+            .machines
+            .visible(a.principal())
+            .await?
+            .into_iter()
+            .map(|m| (m.id, m.name)),
+    ))
+}
+
+/// Every machine tag.
+#[utoipa::path(get, path = "/api/filters/machines/tags/", tag = "filters", security(("bearer" = [])),
+    responses((status = 200, body = Data<Vec<OptionDto>>)))]
+async fn tag_options(
+    State(s): State<AppState>,
+    _a: Authorized<SignedIn>,
+) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
+    Ok(sorted_options(
+        s.app
+            .machines
+            .list_tags()
+            .await?
+            .into_iter()
+            .map(|t| (t.id, t.name)),
+    ))
+}
+
+/// The tags the user may hand out: all of them with the all-tags permission or all machines,
+/// else the tags of their own machines and scope.
+#[utoipa::path(get, path = "/api/filters/machines/tags/all-by-permissions/", tag = "filters", security(("bearer" = [])),
+    responses((status = 200, body = Data<Vec<OptionDto>>)))]
+async fn tags_by_permissions(
+    State(s): State<AppState>,
+    a: Authorized<SignedIn>,
+) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
+    let p = a.principal();
+    let tags = s.app.machines.list_tags().await?;
+    let all =
+        p.can(Permission::AllMachineTagsAccessProvider) || p.machine_scope() == MachineScope::All;
+    let mine: BTreeSet<String> = if all {
+        BTreeSet::new()
+    } else {
+        let mut set: BTreeSet<String> = p.user.machine_tag_ids.iter().cloned().collect();
+        set.extend(
+            s.app
+                .machines
+                .visible(p)
+                .await?
+                .into_iter()
+                .flat_map(|m| m.tag_ids),
+        );
+        set
+    };
+    Ok(sorted_options(
+        tags.into_iter()
+            .filter(|t| all || mine.contains(&t.id))
+            .map(|t| (t.id, t.name)),
+    ))
+}
+
+/// The MCU serials of the machines the user may see.
+#[utoipa::path(get, path = "/api/filters/mcu/", tag = "filters", security(("bearer" = [])),
+    responses((status = 200, body = Data<Vec<OptionDto>>)))]
+async fn mcu_options(
+    State(s): State<AppState>,
+    a: Authorized<SignedIn>,
+) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
+    Ok(sorted_options(
+        s.app
+            .machines
+            .visible(a.principal())
+            .await?
+            .into_iter()
+            .filter(|m| !m.mcu_serial.is_empty())
+            .map(|m| (m.id, m.mcu_serial)),
+    ))
+}
