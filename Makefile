@@ -12,7 +12,7 @@ CARGO ?= cargo
 ## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
 run: web
 	$(CARGO) build --profile local -p vendfleet-local
-	./target/local/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist
+	./target/local/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist --demo
 
 ## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit and browser tests)
 test: rust-checks rust-tests aws-lint web-checks openapi-check e2e

@@ -1,6 +1,7 @@
 //! `vendfleet`: the whole product on one machine — API, web app, embedded adapters.
 
 mod bench;
+mod demo;
 mod server;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,16 @@ enum Command {
         /// Built web app to serve (index.html and assets); skipped when missing.
         #[arg(long, env = "VENDFLEET_WEB", default_value = "web/dist")]
         web: PathBuf,
+        /// On first start, also seed a demo fleet (clients, locations, products, machines).
+        #[arg(long, env = "VENDFLEET_DEMO")]
+        demo: bool,
+    },
+    /// Seed the demo fleet into an empty fleet (acting as the given administrator).
+    SeedDemo {
+        #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
+        data: PathBuf,
+        #[arg(long)]
+        email: String,
     },
     /// Create an administrator with every module and machine, or reset one (idempotent).
     CreateAdmin {
@@ -55,7 +66,13 @@ async fn main() -> std::process::ExitCode {
         )
         .init();
     let result = match Cli::parse().command {
-        Command::Serve { data, port, web } => server::serve(&data, port, &web).await,
+        Command::Serve {
+            data,
+            port,
+            web,
+            demo,
+        } => server::serve(&data, port, &web, demo).await,
+        Command::SeedDemo { data, email } => server::seed_demo(&data, &email).await,
         Command::CreateAdmin {
             data,
             email,

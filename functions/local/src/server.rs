@@ -99,7 +99,31 @@ pub async fn create_admin(data: &Path, email: &str, password: &str) -> Result<()
     Ok(())
 }
 
-async fn first_start(app: &App) -> Result<(), BoxError> {
+/// `vendfleet seed-demo`.
+pub async fn seed_demo(data: &Path, email: &str) -> Result<(), BoxError> {
+    let local = open(data)?;
+    seed_as(&local.app, email).await
+}
+
+async fn seed_as(app: &App, email: &str) -> Result<(), BoxError> {
+    let admin = app
+        .users
+        .directory()
+        .user_by_email(&email.trim().to_lowercase())
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no user {email}"))?;
+    let principal = app.auth.principal(admin).await.map_err(|e| e.to_string())?;
+    if !crate::demo::fleet_is_empty(app).await? {
+        println!("The fleet has machines already: no demo seeded");
+        return Ok(());
+    }
+    let n = crate::demo::seed(app, &principal).await?;
+    println!("Seeded a demo fleet: {n} machines with filled planograms, their locations, clients and products");
+    Ok(())
+}
+
+async fn first_start(app: &App, demo: bool) -> Result<(), BoxError> {
     if !app
         .users
         .directory()
@@ -123,6 +147,9 @@ async fn first_start(app: &App) -> Result<(), BoxError> {
     println!("  e-mail:   {email}");
     println!("  password: {password}");
     println!("  (change it after signing in; `vendfleet create-admin` resets it)");
+    if demo {
+        seed_as(app, &email).await?;
+    }
     Ok(())
 }
 
@@ -228,9 +255,9 @@ fn router(local: &Local, web: &Path) -> Router {
 }
 
 /// `vendfleet serve`.
-pub async fn serve(data: &Path, port: u16, web: &Path) -> Result<(), BoxError> {
+pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(), BoxError> {
     let local = open(data)?;
-    first_start(&local.app).await?;
+    first_start(&local.app, demo).await?;
     let web: PathBuf = web.to_path_buf();
     if !web.join("index.html").is_file() {
         tracing::warn!("no web app at {}: serving the API only", web.display());
