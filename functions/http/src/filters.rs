@@ -3,6 +3,7 @@
 use crate::dto::*;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{perm, Authorized, Query, SignedIn};
+use crate::reply::options;
 use crate::state::AppState;
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -15,15 +16,6 @@ pub fn users_router() -> OpenApiRouter<AppState> {
         .routes(routes!(role_modules))
         .routes(routes!(employees))
         .routes(routes!(positions))
-}
-
-fn options(v: Vec<(String, String)>) -> axum::Json<Data<Vec<OptionDto>>> {
-    axum::Json(Data {
-        data: v
-            .into_iter()
-            .map(|(id, name)| OptionDto { id, name })
-            .collect(),
-    })
 }
 
 /// Every role, by name.

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod filters;
 pub mod machines;
 pub mod products;
+pub mod reply;
 pub mod settings;
 pub mod state;
 pub mod users;

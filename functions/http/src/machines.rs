@@ -4,6 +4,7 @@ use crate::dto::{Data, ListReply, Message, MessageData, OptionDto, Pagination};
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{machines_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::reply::{options, tr, updated};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -17,7 +18,7 @@ use vendfleet_app::machines::{
     Device, Machine, MachineInput, MachineListParams, Peripherals, RefillEntry, RefillListParams,
     SelectionInput, SelectionView,
 };
-use vendfleet_domain::{Language, MachineScope, Permission};
+use vendfleet_domain::{MachineScope, Permission};
 
 /// The machines area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -49,13 +50,6 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(tag_options))
         .routes(routes!(tags_by_permissions))
         .routes(routes!(mcu_options))
-}
-
-fn ok<T>(message: &str, data: T) -> axum::Json<MessageData<T>> {
-    axum::Json(MessageData {
-        message: message.into(),
-        data,
-    })
 }
 
 // ---------- DTOs ----------
@@ -340,7 +334,7 @@ async fn create_machine(
     let m = s.app.machines.create(a.principal(), f.into()).await?;
     Ok((
         StatusCode::CREATED,
-        ok(
+        updated(
             "Machine created successfully",
             Lookups::load(&s).await?.machine(m, true),
         ),
@@ -371,7 +365,7 @@ async fn update_machine(
     Json(f): Json<MachineForm>,
 ) -> ApiResult<axum::Json<MessageData<MachineDto>>> {
     let m = s.app.machines.update(a.principal(), &id, f.into()).await?;
-    Ok(ok(
+    Ok(updated(
         "Machine updated successfully",
         Lookups::load(&s).await?.machine(m, false),
     ))
@@ -400,7 +394,7 @@ async fn rotate_secret(
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<MessageData<MachineDto>>> {
     let m = s.app.machines.rotate_secret(a.principal(), &id).await?;
-    Ok(ok(
+    Ok(updated(
         "Webhook secret rotated",
         Lookups::load(&s).await?.machine(m, true),
     ))
@@ -418,11 +412,7 @@ async fn export_machines(
     let (items, _) = s.app.machines.filtered(a.principal(), &(&q).into()).await?;
     let l = Lookups::load(&s).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| match lang {
-        Language::En => en.to_string(),
-        Language::Fr => fr.to_string(),
-        Language::It => it.to_string(),
-    };
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
     let header = vec![
         t("Name", "Nom", "Nome"),
         t("Serial", "N° de série", "Matricola"),
@@ -613,7 +603,7 @@ async fn save_selection(
         .machines
         .upsert_selection(a.principal(), &f.machine_id, input)
         .await?;
-    Ok(ok("Selection saved successfully", v.into()))
+    Ok(updated("Selection saved successfully", v.into()))
 }
 
 /// Quantity and expiry of one selection.
@@ -640,7 +630,7 @@ async fn set_stock(
         .machines
         .set_stock(a.principal(), &id, &selection, f.current, f.expiry_date)
         .await?;
-    Ok(ok("Stock updated successfully", v.into()))
+    Ok(updated("Stock updated successfully", v.into()))
 }
 
 /// Selections of one machine.
@@ -685,7 +675,7 @@ async fn fill_stock(
         .machines
         .restock(a.principal(), &r.machine_id, &r.selections, true)
         .await?;
-    Ok(ok(
+    Ok(updated(
         "Stock filled successfully",
         v.into_iter().map(Into::into).collect(),
     ))
@@ -704,7 +694,7 @@ async fn empty_stock(
         .machines
         .restock(a.principal(), &r.machine_id, &r.selections, false)
         .await?;
-    Ok(ok(
+    Ok(updated(
         "Stock emptied successfully",
         v.into_iter().map(Into::into).collect(),
     ))
@@ -801,7 +791,7 @@ async fn create_tag(
     let t = s.app.machines.create_tag(&f.name).await?;
     Ok((
         StatusCode::CREATED,
-        ok(
+        updated(
             "Tag created successfully",
             TagDto {
                 id: t.id,
@@ -853,7 +843,7 @@ async fn manage_tags(
         .manage_tags(a.principal(), &r.machine_ids, &r.add, &r.remove)
         .await?;
     let l = Lookups::load(&s).await?;
-    Ok(ok(
+    Ok(updated(
         "Tags updated successfully",
         ms.into_iter().map(|m| l.machine(m, false)).collect(),
     ))
@@ -940,17 +930,6 @@ async fn refills(
 
 // ---------- filters ----------
 
-fn sorted_options(
-    v: impl IntoIterator<Item = (String, String)>,
-) -> axum::Json<Data<Vec<OptionDto>>> {
-    let mut v: Vec<OptionDto> = v
-        .into_iter()
-        .map(|(id, name)| OptionDto { id, name })
-        .collect();
-    v.sort_by_key(|o| o.name.to_lowercase());
-    axum::Json(Data { data: v })
-}
-
 /// The machines the user may see.
 #[utoipa::path(get, path = "/api/filters/machines/", tag = "filters", security(("bearer" = [])),
     responses((status = 200, body = Data<Vec<OptionDto>>)))]
@@ -958,7 +937,7 @@ async fn machine_options(
     State(s): State<AppState>,
     a: Authorized<SignedIn>,
 ) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(sorted_options(
+    Ok(options(
         s.app
             .machines
             .visible(a.principal())
@@ -975,7 +954,7 @@ async fn tag_options(
     State(s): State<AppState>,
     _a: Authorized<SignedIn>,
 ) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(sorted_options(
+    Ok(options(
         s.app
             .machines
             .list_tags()
@@ -1011,7 +990,7 @@ async fn tags_by_permissions(
         );
         set
     };
-    Ok(sorted_options(
+    Ok(options(
         tags.into_iter()
             .filter(|t| all || mine.contains(&t.id))
             .map(|t| (t.id, t.name)),
@@ -1025,7 +1004,7 @@ async fn mcu_options(
     State(s): State<AppState>,
     a: Authorized<SignedIn>,
 ) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(sorted_options(
+    Ok(options(
         s.app
             .machines
             .visible(a.principal())

@@ -5,9 +5,9 @@ use crate::dto::{Data, ListQuery, ListReply, Message, MessageData, OptionDto};
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{products_perm as perm, Authorized, Json, Query};
+use crate::reply::{created, message, options, tr, updated, Created};
 use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,6 @@ use vendfleet_app::products::{
     currency_exponent, Component, ComponentInput, ComponentListParams, PriceChange, Product,
     ProductInput, ProductListParams, ProductTag, RecipeLineInput, TagsChange,
 };
-use vendfleet_domain::Language;
 
 /// The products area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -44,29 +43,6 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(product_options))
         .routes(routes!(tag_options))
         .routes(routes!(component_options))
-}
-
-type Created<T> = (StatusCode, axum::Json<MessageData<T>>);
-
-fn created<T>(message: &str, data: T) -> Created<T> {
-    (
-        StatusCode::CREATED,
-        axum::Json(MessageData {
-            message: message.into(),
-            data,
-        }),
-    )
-}
-
-fn updated<T>(message: &str, data: T) -> axum::Json<MessageData<T>> {
-    axum::Json(MessageData {
-        message: message.into(),
-        data,
-    })
-}
-
-fn message(m: &str) -> axum::Json<Message> {
-    axum::Json(Message { message: m.into() })
 }
 
 fn list_params(q: &ListQuery) -> ListParams {
@@ -493,11 +469,7 @@ async fn export_products(
     let (items, _) = s.app.products.filtered_products(&(&q).into(), None).await?;
     let names = Names::load(&s).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| match lang {
-        Language::En => en.to_string(),
-        Language::Fr => fr.to_string(),
-        Language::It => it.to_string(),
-    };
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
     let yes_no = |b: bool| {
         if b {
             t("Yes", "Oui", "Sì")
@@ -944,15 +916,6 @@ async fn manage_tags(
 }
 
 // ---------- filters ----------
-
-fn options(v: impl IntoIterator<Item = (String, String)>) -> axum::Json<Data<Vec<OptionDto>>> {
-    let mut v: Vec<OptionDto> = v
-        .into_iter()
-        .map(|(id, name)| OptionDto { id, name })
-        .collect();
-    v.sort_by_key(|o| o.name.to_lowercase());
-    axum::Json(Data { data: v })
-}
 
 /// The active products.
 #[utoipa::path(get, path = "/api/filters/products/", tag = "filters", security(("bearer" = [])),

@@ -4,9 +4,9 @@ use crate::dto::{Data, ListQuery, ListReply, Message, MessageData, OptionDto};
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::reply::{created, message, options, tr, updated, values, Created};
 use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,6 @@ use vendfleet_app::settings::{
     Client, ClientInput, Location, LocationInput, LocationListParams, MachineModel, ModelInput,
 };
 use vendfleet_domain::validation::time_zones;
-use vendfleet_domain::Language;
 
 /// The settings area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -43,29 +42,6 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(model_options))
         .routes(routes!(model_manufacturers))
         .routes(routes!(model_types))
-}
-
-type Created<T> = (StatusCode, axum::Json<MessageData<T>>);
-
-fn created<T>(message: &str, data: T) -> Created<T> {
-    (
-        StatusCode::CREATED,
-        axum::Json(MessageData {
-            message: message.into(),
-            data,
-        }),
-    )
-}
-
-fn updated<T>(message: &str, data: T) -> axum::Json<MessageData<T>> {
-    axum::Json(MessageData {
-        message: message.into(),
-        data,
-    })
-}
-
-fn message(m: &str) -> axum::Json<Message> {
-    axum::Json(Message { message: m.into() })
 }
 
 // ---------- clients ----------
@@ -498,11 +474,7 @@ async fn export_locations(
         .await?;
     let names = Names::load(&s).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| match lang {
-        Language::En => en.to_string(),
-        Language::Fr => fr.to_string(),
-        Language::It => it.to_string(),
-    };
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
     let header = vec![
         t("Name", "Nom", "Nome"),
         t("Address", "Adresse", "Indirizzo"),
@@ -686,19 +658,6 @@ async fn delete_model(
 }
 
 // ---------- filters ----------
-
-fn options(v: impl IntoIterator<Item = (String, String)>) -> axum::Json<Data<Vec<OptionDto>>> {
-    let mut v: Vec<OptionDto> = v
-        .into_iter()
-        .map(|(id, name)| OptionDto { id, name })
-        .collect();
-    v.sort_by_key(|o| o.name.to_lowercase());
-    axum::Json(Data { data: v })
-}
-
-fn values(v: Vec<String>) -> axum::Json<Data<Vec<String>>> {
-    axum::Json(Data { data: v })
-}
 
 /// The clients the user may see.
 #[utoipa::path(get, path = "/api/filters/clients/", tag = "filters", security(("bearer" = [])),

@@ -4,12 +4,12 @@ use crate::dto::*;
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{perm, Authorized, Json, Query};
+use crate::reply::{tr, Created};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_domain::Language;
 
 /// The users area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -21,8 +21,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_roles, create_role, delete_roles))
         .routes(routes!(get_role, update_role))
 }
-
-type Created<T> = (StatusCode, axum::Json<MessageData<T>>);
 
 /// Users, paged, with search, role and status filters.
 #[utoipa::path(get, path = "/api/users/", tag = "users", security(("bearer" = [])), params(UsersQuery),
@@ -148,11 +146,7 @@ async fn export_users(
     let format = Format::parse(q.format.as_deref())?;
     let (users, _) = s.app.users.filtered_users(&(&q).into()).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| match lang {
-        Language::En => en.to_string(),
-        Language::Fr => fr.to_string(),
-        Language::It => it.to_string(),
-    };
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
     let header = vec![
         t("Name", "Nom", "Nome"),
         t("E-mail", "E-mail", "E-mail"),
