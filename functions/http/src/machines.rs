@@ -31,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(rotate_secret))
         .routes(routes!(overview))
         .routes(routes!(machine_products))
+        .routes(routes!(price_history))
         .routes(routes!(save_selection))
         .routes(routes!(set_stock))
         .routes(routes!(delete_selections))
@@ -558,6 +559,48 @@ async fn machine_products(
     let v = s.app.machines.selections(a.principal(), &id).await?;
     Ok(axum::Json(Data {
         data: v.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// A change of a selection's price.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PriceChangeDto {
+    pub date: DateTime<Utc>,
+    pub selection: String,
+    pub product_id: String,
+    /// Null when the selection was created.
+    pub old_price_minor: Option<i64>,
+    pub new_price_minor: i64,
+    pub changed_by_id: String,
+    pub changed_by: String,
+}
+
+/// Who changed which selection's price, and when; newest first (the last 200).
+#[utoipa::path(get, path = "/api/machines/{id}/prices/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<Vec<PriceChangeDto>>), (status = 404, body = ErrorBody)))]
+async fn price_history(
+    State(s): State<AppState>,
+    a: Authorized<perm::MachinesList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<Vec<PriceChangeDto>>>> {
+    let changes = s
+        .app
+        .machines
+        .price_history(a.principal(), &id, 200)
+        .await?;
+    Ok(axum::Json(Data {
+        data: changes
+            .into_iter()
+            .map(|c| PriceChangeDto {
+                date: c.at,
+                selection: c.selection,
+                product_id: c.product_id,
+                old_price_minor: c.old_price_minor,
+                new_price_minor: c.new_price_minor,
+                changed_by_id: c.changed_by_id,
+                changed_by: c.changed_by,
+            })
+            .collect(),
     }))
 }
 

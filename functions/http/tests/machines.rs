@@ -796,6 +796,7 @@ async fn a_scoped_user_sees_and_changes_only_their_machines(b: Backend) {
             Some(json!({"machine_ids": [theirs], "add": [tag]})),
         ),
         (Method::GET, format!("/api/refills/?machine={theirs}"), None),
+        (Method::GET, format!("/api/machines/{theirs}/prices/"), None),
     ];
     for (method, path, body) in calls {
         let r = h.call(method.clone(), &path, Some(&crew), body).await;

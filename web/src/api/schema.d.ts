@@ -698,6 +698,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/machines/{id}/prices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who changed which selection's price, and when; newest first (the last 200). */
+        get: operations["price_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/machines/{id}/products/": {
         parameters: {
             query?: never;
@@ -1619,6 +1636,24 @@ export interface components {
             }[];
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_PriceChangeDto: {
+            data: {
+                changed_by: string;
+                changed_by_id: string;
+                /** Format: date-time */
+                date: string;
+                /** Format: int64 */
+                new_price_minor: number;
+                /**
+                 * Format: int64
+                 * @description Null when the selection was created.
+                 */
+                old_price_minor?: number | null;
+                product_id: string;
+                selection: string;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_SelectionDto: {
             data: {
                 /** Format: int64 */
@@ -2514,16 +2549,21 @@ export interface components {
             cashless?: components["schemas"]["DeviceDto"];
             coin_changer?: components["schemas"]["DeviceDto"];
         };
-        /** @description One change of a product's default price; creation counts (no old price). */
+        /** @description A change of a selection's price. */
         PriceChangeDto: {
+            changed_by: string;
+            changed_by_id: string;
             /** Format: date-time */
-            changed_at: string;
-            changed_by: components["schemas"]["ChangedByDto"];
-            currency: string;
+            date: string;
             /** Format: int64 */
             new_price_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Null when the selection was created.
+             */
             old_price_minor?: number | null;
+            product_id: string;
+            selection: string;
         };
         /** @description A product with its price history, newest first. */
         ProductDetailDto: components["schemas"]["ProductDto"] & {
@@ -4475,6 +4515,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_MachineDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    price_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_PriceChangeDto"];
                 };
             };
             404: {

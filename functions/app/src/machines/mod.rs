@@ -3,7 +3,9 @@
 mod model;
 mod service;
 
-pub use model::{Device, Machine, MachineTag, Peripherals, RefillEntry, Selection, SCHEMA};
+pub use model::{
+    Device, Machine, MachineTag, Peripherals, RefillEntry, Selection, SelectionPriceChange, SCHEMA,
+};
 pub use service::{
     MachineInput, MachineListParams, MachinesService, Overview, RefillListParams, SelectionInput,
     SelectionView, MAX_SELECTIONS,

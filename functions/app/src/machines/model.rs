@@ -229,3 +229,31 @@ impl RefillEntry {
         ))
     }
 }
+
+/// A change of a selection's selling price, with who made it and when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SelectionPriceChange {
+    pub id: String,
+    pub at: DateTime<Utc>,
+    pub machine_id: String,
+    pub selection: String,
+    pub product_id: String,
+    /// None when the selection was created.
+    pub old_price_minor: Option<i64>,
+    pub new_price_minor: i64,
+    pub changed_by_id: String,
+    pub changed_by: String,
+}
+
+impl SelectionPriceChange {
+    /// The item, in the machine's partition in time order.
+    pub fn to_item(&self) -> Result<Item, crate::ports::StoreError> {
+        Item::from_value(
+            Key::new(
+                format!("MACHINE#{}", self.machine_id),
+                format!("PRICE#{}", self.id),
+            ),
+            self,
+        )
+    }
+}

@@ -726,6 +726,24 @@ impl MachinesService {
                 condition: None,
             });
         }
+        let old_price = existing.as_ref().map(|e| e.price_minor);
+        if old_price != Some(next.price_minor) {
+            let change = SelectionPriceChange {
+                id: ulid::Ulid::new().to_string(),
+                at: next.updated_at,
+                machine_id: machine_id.into(),
+                selection: next.selection.clone(),
+                product_id: next.product_id.clone(),
+                old_price_minor: old_price,
+                new_price_minor: next.price_minor,
+                changed_by_id: p.user.id.clone(),
+                changed_by: p.user.name.clone(),
+            };
+            writes.push(Write::Put {
+                item: change.to_item()?,
+                condition: None,
+            });
+        }
         self.transact(writes).await?;
         Ok(Self::view(next, &products))
     }
@@ -1128,6 +1146,25 @@ impl MachinesService {
         }
         entries.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
         Ok(page_of(entries, &pg))
+    }
+
+    /// The price changes of a machine's selections, newest first (at most `limit`).
+    pub async fn price_history(
+        &self,
+        p: &Principal,
+        machine_id: &str,
+        limit: usize,
+    ) -> AppResult<Vec<SelectionPriceChange>> {
+        self.machine_for(p, machine_id).await?;
+        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
+            .sk(SortKey::BeginsWith("PRICE#".into()))
+            .backward()
+            .limit(limit.clamp(1, 500));
+        let page = self.store.query(q).await?;
+        page.items
+            .iter()
+            .map(|i| i.to_value().map_err(AppError::from))
+            .collect()
     }
 
     /// Whether any machine stands at a location (settings use this before deleting one).
