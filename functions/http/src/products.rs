@@ -103,7 +103,7 @@ pub struct ChangedByDto {
 
 /// One change of a product's default price; creation counts (no old price).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PriceChangeDto {
+pub struct ProductPriceChangeDto {
     pub old_price_minor: Option<i64>,
     pub new_price_minor: i64,
     pub currency: String,
@@ -111,9 +111,9 @@ pub struct PriceChangeDto {
     pub changed_at: DateTime<Utc>,
 }
 
-impl From<PriceChange> for PriceChangeDto {
+impl From<PriceChange> for ProductPriceChangeDto {
     fn from(c: PriceChange) -> Self {
-        PriceChangeDto {
+        ProductPriceChangeDto {
             old_price_minor: c.old_price_minor,
             new_price_minor: c.new_price_minor,
             currency: c.currency,
@@ -131,7 +131,7 @@ impl From<PriceChange> for PriceChangeDto {
 pub struct ProductDetailDto {
     #[serde(flatten)]
     pub product: ProductDto,
-    pub price_history: Vec<PriceChangeDto>,
+    pub price_history: Vec<ProductPriceChangeDto>,
 }
 
 /// The recipe of a composite product.
@@ -774,7 +774,7 @@ async fn delete_component(
 
 /// A product tag.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct TagDto {
+pub struct ProductTagDto {
     pub id: String,
     pub name: String,
     #[serde(rename = "createdAt")]
@@ -783,9 +783,9 @@ pub struct TagDto {
     pub version: u64,
 }
 
-impl From<ProductTag> for TagDto {
+impl From<ProductTag> for ProductTagDto {
     fn from(t: ProductTag) -> Self {
-        TagDto {
+        ProductTagDto {
             id: t.id,
             name: t.name,
             created_at: t.created_at,
@@ -798,7 +798,7 @@ impl From<ProductTag> for TagDto {
 /// The tag form.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TagForm {
+pub struct ProductTagForm {
     #[serde(default)]
     pub name: String,
     #[serde(default)]
@@ -807,24 +807,24 @@ pub struct TagForm {
 
 /// Product tags, paged; ordering by name or created_at.
 #[utoipa::path(get, path = "/api/products/tags/", tag = "products", security(("bearer" = [])), params(ListQuery),
-    responses((status = 200, body = ListReply<TagDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = ListReply<ProductTagDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn list_tags(
     State(s): State<AppState>,
     _a: Authorized<perm::ProductTagsList>,
     Query(q): Query<ListQuery>,
-) -> ApiResult<axum::Json<ListReply<TagDto>>> {
+) -> ApiResult<axum::Json<ListReply<ProductTagDto>>> {
     let page = s.app.products.list_tags(&list_params(&q)).await?;
-    Ok(axum::Json(ListReply::from_page(page, TagDto::from)))
+    Ok(axum::Json(ListReply::from_page(page, ProductTagDto::from)))
 }
 
 /// Creates a product tag.
-#[utoipa::path(post, path = "/api/products/tags/", tag = "products", security(("bearer" = [])), request_body = TagForm,
-    responses((status = 201, body = MessageData<TagDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/products/tags/", tag = "products", security(("bearer" = [])), request_body = ProductTagForm,
+    responses((status = 201, body = MessageData<ProductTagDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn create_tag(
     State(s): State<AppState>,
     _a: Authorized<perm::ProductTagsNew>,
-    Json(f): Json<TagForm>,
-) -> ApiResult<Created<TagDto>> {
+    Json(f): Json<ProductTagForm>,
+) -> ApiResult<Created<ProductTagDto>> {
     Ok(created(
         "Tag created successfully",
         s.app.products.create_tag(&f.name).await?.into(),
@@ -833,26 +833,26 @@ async fn create_tag(
 
 /// One product tag.
 #[utoipa::path(get, path = "/api/products/tags/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<TagDto>), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Data<ProductTagDto>), (status = 404, body = ErrorBody)))]
 async fn get_tag(
     State(s): State<AppState>,
     _a: Authorized<perm::ProductTagsList>,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<TagDto>>> {
+) -> ApiResult<axum::Json<Data<ProductTagDto>>> {
     Ok(axum::Json(Data {
         data: s.app.products.tags().get_or_404(&id).await?.into(),
     }))
 }
 
 /// Renames a product tag.
-#[utoipa::path(put, path = "/api/products/tags/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)), request_body = TagForm,
-    responses((status = 200, body = MessageData<TagDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(put, path = "/api/products/tags/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)), request_body = ProductTagForm,
+    responses((status = 200, body = MessageData<ProductTagDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn update_tag(
     State(s): State<AppState>,
     _a: Authorized<perm::ProductTagsEdit>,
     Path(id): Path<String>,
-    Json(f): Json<TagForm>,
-) -> ApiResult<axum::Json<MessageData<TagDto>>> {
+    Json(f): Json<ProductTagForm>,
+) -> ApiResult<axum::Json<MessageData<ProductTagDto>>> {
     Ok(updated(
         "Tag updated successfully",
         s.app
@@ -879,7 +879,7 @@ async fn delete_tag(
 /// `POST /api/products/tags/manage/`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ManageTagsRequest {
+pub struct ManageProductTagsRequest {
     /// At most 50 products.
     #[serde(default)]
     pub product_ids: Vec<String>,
@@ -892,12 +892,12 @@ pub struct ManageTagsRequest {
 }
 
 /// Adds and removes tags on up to 50 products, all or nothing.
-#[utoipa::path(post, path = "/api/products/tags/manage/", tag = "products", security(("bearer" = [])), request_body = ManageTagsRequest,
+#[utoipa::path(post, path = "/api/products/tags/manage/", tag = "products", security(("bearer" = [])), request_body = ManageProductTagsRequest,
     responses((status = 200, body = MessageData<Vec<ProductDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn manage_tags(
     State(s): State<AppState>,
     _a: Authorized<perm::ManageProductTags>,
-    Json(r): Json<ManageTagsRequest>,
+    Json(r): Json<ManageProductTagsRequest>,
 ) -> ApiResult<axum::Json<MessageData<Vec<ProductDto>>>> {
     let changed = s
         .app

@@ -1468,7 +1468,7 @@ export interface components {
         Data_ProductDetailDto: {
             /** @description A product with its price history, newest first. */
             data: components["schemas"]["ProductDto"] & {
-                price_history: components["schemas"]["PriceChangeDto"][];
+                price_history: components["schemas"]["ProductPriceChangeDto"][];
             };
         };
         /** @description `{"data": ...}`. */
@@ -1507,6 +1507,20 @@ export interface components {
                  * @description VAT rate in basis points (2000 = 20 %).
                  */
                 vat_bps: number;
+                /** Format: int64 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_ProductTagDto: {
+            /** @description A product tag. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                name: string;
+                /** Format: date-time */
+                updated_at: string;
                 /** Format: int64 */
                 version: number;
             };
@@ -1566,20 +1580,6 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
                 users_count: number;
-                /** Format: int64 */
-                version: number;
-            };
-        };
-        /** @description `{"data": ...}`. */
-        Data_TagDto: {
-            /** @description A product tag. */
-            data: {
-                /** Format: date-time */
-                createdAt: string;
-                id: string;
-                name: string;
-                /** Format: date-time */
-                updated_at: string;
                 /** Format: int64 */
                 version: number;
             };
@@ -1881,6 +1881,20 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ProductTagDto: {
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                name: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_RefillDto: {
             data: {
                 /** Format: int64 */
@@ -2067,6 +2081,15 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description `POST /api/products/tags/manage/`. */
+        ManageProductTagsRequest: {
+            /** @description Tag ids to add. */
+            add?: string[];
+            /** @description At most 50 products. */
+            product_ids?: string[];
+            /** @description Tag ids to remove. */
+            remove?: string[];
+        };
         /** @description `POST /api/machines/tags/manage/`. */
         ManageTagsRequest: {
             add?: string[];
@@ -2241,6 +2264,21 @@ export interface components {
                  * @description VAT rate in basis points (2000 = 20 %).
                  */
                 vat_bps: number;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_ProductTagDto: {
+            /** @description A product tag. */
+            data: {
+                /** Format: date-time */
+                createdAt: string;
+                id: string;
+                name: string;
+                /** Format: date-time */
+                updated_at: string;
                 /** Format: int64 */
                 version: number;
             };
@@ -2567,7 +2605,7 @@ export interface components {
         };
         /** @description A product with its price history, newest first. */
         ProductDetailDto: components["schemas"]["ProductDto"] & {
-            price_history: components["schemas"]["PriceChangeDto"][];
+            price_history: components["schemas"]["ProductPriceChangeDto"][];
         };
         /** @description A product. */
         ProductDto: {
@@ -2631,6 +2669,34 @@ export interface components {
              * @description Basis points, 0 to 10000.
              */
             vat_bps?: number | null;
+            /** Format: int64 */
+            version?: number | null;
+        };
+        /** @description One change of a product's default price; creation counts (no old price). */
+        ProductPriceChangeDto: {
+            /** Format: date-time */
+            changed_at: string;
+            changed_by: components["schemas"]["ChangedByDto"];
+            currency: string;
+            /** Format: int64 */
+            new_price_minor: number;
+            /** Format: int64 */
+            old_price_minor?: number | null;
+        };
+        /** @description A product tag. */
+        ProductTagDto: {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description The tag form. */
+        ProductTagForm: {
+            name?: string;
             /** Format: int64 */
             version?: number | null;
         };
@@ -5288,7 +5354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListReply_TagDto"];
+                    "application/json": components["schemas"]["ListReply_ProductTagDto"];
                 };
             };
             400: {
@@ -5318,7 +5384,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TagForm"];
+                "application/json": components["schemas"]["ProductTagForm"];
             };
         };
         responses: {
@@ -5327,7 +5393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageData_TagDto"];
+                    "application/json": components["schemas"]["MessageData_ProductTagDto"];
                 };
             };
             400: {
@@ -5357,7 +5423,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ManageTagsRequest"];
+                "application/json": components["schemas"]["ManageProductTagsRequest"];
             };
         };
         responses: {
@@ -5411,7 +5477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Data_TagDto"];
+                    "application/json": components["schemas"]["Data_ProductTagDto"];
                 };
             };
             404: {
@@ -5435,7 +5501,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TagForm"];
+                "application/json": components["schemas"]["ProductTagForm"];
             };
         };
         responses: {
@@ -5444,7 +5510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageData_TagDto"];
+                    "application/json": components["schemas"]["MessageData_ProductTagDto"];
                 };
             };
             400: {

@@ -26,6 +26,60 @@ export type LocationForm = Schemas['LocationForm'];
 export type ChangeRefillerRequest = Schemas['ChangeRefillerRequest'];
 export type MachineModel = Schemas['ModelDto'];
 export type MachineModelForm = Schemas['ModelForm'];
+export type Machine = Schemas['MachineDto'];
+export type MachineForm = Schemas['MachineForm'];
+export type Peripherals = Schemas['PeripheralsDto'];
+export type Device = Schemas['DeviceDto'];
+export type MachineOverview = Schemas['OverviewDto'];
+export type Selection = Schemas['SelectionDto'];
+export type SelectionForm = Schemas['SelectionForm'];
+export type StockForm = Schemas['StockForm'];
+export type SelectionsRequest = Schemas['SelectionsRequest'];
+export type CopyProductsRequest = Schemas['CopyProductsRequest'];
+/** The machines area's `TagDto` (the products area has a `TagDto` of its own, see `ProductTag`). */
+export type MachineTag = Schemas['TagDto'];
+export type ManageMachineTagsRequest = Schemas['ManageTagsRequest'];
+export type Refill = Schemas['RefillDto'];
+export type Product = Schemas['ProductDto'];
+export type ProductForm = Schemas['ProductForm'];
+export type RecipeLine = Schemas['RecipeLineDto'];
+export type RecipeLineForm = Schemas['RecipeLineForm'];
+export type Recipe = Schemas['RecipeDto'];
+export type RecipeForm = Schemas['RecipeForm'];
+export type Component = Schemas['ComponentDto'];
+export type ComponentForm = Schemas['ComponentForm'];
+
+/**
+ * One change of a product's default price. Written out because the OpenAPI document has a single
+ * `PriceChangeDto` for the machines' selection prices and the products' prices (the machines' wins).
+ */
+export interface PriceChange {
+  old_price_minor: number | null;
+  new_price_minor: number;
+  currency: string;
+  changed_by: { id: string; name: string };
+  changed_at: string;
+}
+
+/** A product with its price history. */
+export type ProductDetail = Product & { price_history: PriceChange[] };
+
+/**
+ * A product tag. The server's OpenAPI document has one `TagDto` and one `TagForm` for both the
+ * machines and the products areas (the machines' wins), so these two are written out here.
+ */
+export interface ProductTag {
+  id: string;
+  name: string;
+  createdAt: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface ProductTagForm {
+  name: string;
+  version?: number;
+}
 
 /** A language code as the server sends it (en, fr, it). */
 export type LanguageCode = Profile['language'];

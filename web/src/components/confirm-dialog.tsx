@@ -12,11 +12,13 @@ interface Props {
   content: ReactNode;
   confirmLabel: string;
   loading?: boolean;
+  /** The confirm button's colour: red for destructive actions (default). */
+  confirmColor?: 'error' | 'primary';
   onConfirm: () => void;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, content, confirmLabel, loading, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ open, title, content, confirmLabel, loading, confirmColor = 'error', onConfirm, onClose }: Props) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
@@ -26,7 +28,7 @@ export function ConfirmDialog({ open, title, content, confirmLabel, loading, onC
         <Button variant="outlined" color="inherit" onClick={onClose}>
           {t('common.cancel')}
         </Button>
-        <Button variant="contained" color="error" onClick={onConfirm} loading={loading}>
+        <Button variant="contained" color={confirmColor} onClick={onConfirm} loading={loading} data-testid="confirm-dialog-submit">
           {confirmLabel}
         </Button>
       </DialogActions>

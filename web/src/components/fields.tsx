@@ -5,8 +5,8 @@ import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import SearchIcon from '@mui/icons-material/Search';
-import { isApiError } from '../../../api/client';
-import type { Option } from '../../../api/types';
+import { isApiError } from '../api/client';
+import type { Option } from '../api/types';
 
 /** The search box of a list toolbar. */
 export function SearchField({ value, onChange, testId }: { value: string; onChange: (value: string) => void; testId: string }) {

@@ -17,6 +17,7 @@ const SETTINGS = { title: 'nav.settings', href: paths.settings.userManagement } 
 const USERS = { title: 'nav.userManagement', href: paths.settings.userManagement } as const;
 const LOCATIONS = { title: 'nav.locationManagement', href: paths.settings.locationManagement } as const;
 const MODELS = { title: 'nav.modelManagement', href: paths.settings.modelManagement } as const;
+const MACHINES = { title: 'nav.machineManagement', href: paths.settings.machineManagement } as const;
 
 function screen(path: string, handle: RouteHandle, lazy = placeholder): RouteObject {
   return { path, handle, lazy };
@@ -109,10 +110,26 @@ export const protectedRoutes: RouteObject[] = [
     { title: 'nav.editModel', crumbs: [SETTINGS, MODELS], permission: 'settings.models.edit' },
     lazyPage(() => import('../features/fleet/pages/model-edit-page')),
   ),
-  screen(paths.settings.machineManagement, { title: 'nav.machineManagement', crumbs: [SETTINGS], permission: 'settings.machines.list' }),
-  screen(paths.settings.createMachine, { title: 'nav.createMachine', crumbs: [SETTINGS, { title: 'nav.machineManagement', href: paths.settings.machineManagement }], permission: 'settings.machines.list' }),
-  screen(`${paths.settings.machineManagement}/:machineId/:tab`, { title: 'nav.machineOverview', crumbs: [SETTINGS, { title: 'nav.machineManagement', href: paths.settings.machineManagement }], permission: 'settings.machines.list' }),
-  screen(paths.settings.productManagement, { title: 'nav.productManagement', crumbs: [SETTINGS], permission: 'settings.products.list' }),
+  screen(
+    paths.settings.machineManagement,
+    { title: 'nav.machineManagement', crumbs: [SETTINGS], permission: 'settings.machines.list' },
+    lazyPage(() => import('../features/machines/pages/machine-management-page')),
+  ),
+  screen(
+    paths.settings.createMachine,
+    { title: 'nav.createMachine', crumbs: [SETTINGS, MACHINES], permission: 'settings.machines.new' },
+    lazyPage(() => import('../features/machines/pages/machine-create-page')),
+  ),
+  screen(
+    `${paths.settings.machineManagement}/:machineId/:tab`,
+    { title: 'nav.machineOverview', crumbs: [SETTINGS, MACHINES], permission: 'settings.machines.list' },
+    lazyPage(() => import('../features/machines/pages/machine-page')),
+  ),
+  screen(
+    paths.settings.productManagement,
+    { title: 'nav.productManagement', crumbs: [SETTINGS], permission: ['settings.products.list', 'settings.components.list', 'settings.composite_products.list', 'settings.product_tags.list'] },
+    lazyPage(() => import('../features/products/pages/product-management-page')),
+  ),
 ];
 
 function Root() {

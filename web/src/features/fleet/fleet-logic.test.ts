@@ -5,8 +5,8 @@ import type { Location } from '../../api/types';
 import { fieldMessages } from '../../components/server-errors';
 import { parseDecimal, type FieldProblem } from '../../components/validation';
 import { CLIENT_ERROR_ALIASES, emptyClientValues, toClientForm, validateClient, valuesFromClient } from './components/client-form-values';
-import { deletionFailure } from './components/fields';
-import { orderingOf, selectedIds } from './components/grid';
+import { deletionFailure } from '../../components/fields';
+import { orderingOf, selectedIds } from '../../components/grid';
 import {
   emptyLocationValues,
   LOCATION_ERROR_ALIASES,
@@ -15,7 +15,7 @@ import {
   valuesFromLocation,
 } from './components/location-form-values';
 import { emptyModelValues, MODEL_ERROR_ALIASES, toModelForm, validateModel } from './components/model-form-values';
-import { bpsToPercent, formatPercent, percentToBps } from './components/percent';
+import { bpsToPercent, formatPercent, percentToBps } from '../../components/percent';
 
 describe('commission: percent ⇄ basis points', () => {
   it('turns basis points into the percentage shown in the form', () => {

@@ -12,7 +12,7 @@ import { fieldMessages } from '../../../components/server-errors';
 import { toast } from '../../../components/snackbar';
 import { useEmployeeOptions } from '../api/filters';
 import { useChangeRefiller } from '../api/locations';
-import { OptionPicker } from './fields';
+import { OptionPicker } from '../../../components/fields';
 
 interface Props {
   locationIds: string[];

@@ -1,6 +1,6 @@
 import type { Client, ClientForm } from '../../../api/types';
 import { collect, rules, type FieldErrors, type FieldProblem } from '../../../components/validation';
-import { bpsToPercent, percentToBps } from './percent';
+import { bpsToPercent, percentToBps } from '../../../components/percent';
 
 export interface ClientFormValues {
   name: string;

@@ -16,9 +16,9 @@ import { useGridLocaleText } from '../../../components/grid-locale';
 import { toast } from '../../../components/snackbar';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { useClients, useDeleteClient } from '../api/clients';
-import { deletionFailure, SearchField } from './fields';
-import { orderingOf, PAGE_SIZES } from './grid';
-import { formatPercent } from './percent';
+import { deletionFailure, SearchField } from '../../../components/fields';
+import { orderingOf, PAGE_SIZES } from '../../../components/grid';
+import { formatPercent } from '../../../components/percent';
 
 /** Grid column → the server's ordering name. */
 const SORTABLE = { name: 'name', createdAt: 'created_at', commission_bps: 'commission_bps' };

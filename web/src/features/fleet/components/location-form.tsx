@@ -16,7 +16,7 @@ import type { FieldErrors } from '../../../components/validation';
 import { paths } from '../../../routes/paths';
 import { useClientOptions, useEmployeeOptions, useLocationTypes, useRegions, useTimeZones } from '../api/filters';
 import { useCreateLocation, useUpdateLocation } from '../api/locations';
-import { FreeSoloField, OptionPicker } from './fields';
+import { FreeSoloField, OptionPicker } from '../../../components/fields';
 import {
   LOCATION_ERROR_ALIASES,
   toLocationForm,

@@ -25,8 +25,8 @@ import { useClientOptions, useLocationTypes, useRegions } from '../api/filters';
 import type { LocationListParams } from '../api/keys';
 import { exportLocations, useDeleteLocation, useLocations, type ExportFormat } from '../api/locations';
 import { ChangeRefillerDialog } from './change-refiller-dialog';
-import { deletionFailure, FilterSelect, SearchField } from './fields';
-import { EMPTY_SELECTION, orderingOf, PAGE_SIZES, selectedIds } from './grid';
+import { deletionFailure, FilterSelect, SearchField } from '../../../components/fields';
+import { EMPTY_SELECTION, orderingOf, PAGE_SIZES, selectedIds } from '../../../components/grid';
 
 /** Grid column → the server's ordering name. */
 const SORTABLE = { name: 'name', address: 'address', type: 'location_type', region: 'region' };

@@ -14,7 +14,7 @@ import type { FieldErrors } from '../../../components/validation';
 import { paths } from '../../../routes/paths';
 import { useManufacturers, useModelTypes } from '../api/filters';
 import { useCreateModel, useUpdateModel } from '../api/models';
-import { FreeSoloField } from './fields';
+import { FreeSoloField } from '../../../components/fields';
 import {
   MODEL_ERROR_ALIASES,
   toModelForm,

@@ -18,8 +18,8 @@ import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { paths } from '../../../routes/paths';
 import { useManufacturers, useModelTypes } from '../api/filters';
 import { useDeleteModel, useModels } from '../api/models';
-import { deletionFailure, FilterSelect, SearchField } from './fields';
-import { orderingOf, PAGE_SIZES } from './grid';
+import { deletionFailure, FilterSelect, SearchField } from '../../../components/fields';
+import { orderingOf, PAGE_SIZES } from '../../../components/grid';
 
 /** Grid column → the server's ordering name. */
 const SORTABLE = { name: 'name', type: 'model_type', manufacturer: 'manufacturer', createdAt: 'created_at' };
