@@ -1,7 +1,7 @@
 //! Machines, machine tags, selections (the planogram) and refill-log entries as stored.
 
+use crate::named_record;
 use crate::ports::{Item, Key};
-use crate::records::Record;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -77,30 +77,11 @@ impl Machine {
     }
 }
 
-impl Record for Machine {
-    const KIND: &'static str = "MACHINE";
-    const LABEL: &'static str = "Machine";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
-    fn relation(&self) -> Option<(String, String)> {
-        self.location_id.as_ref().map(|l| {
-            (
-                Machine::location_partition(l),
-                format!("MACHINE#{}", self.id),
-            )
-        })
-    }
-    fn unique(&self) -> Option<(&'static str, String)> {
-        Some(("name", self.name.clone()))
-    }
-}
+named_record!(Machine, "MACHINE", "Machine", |m| {
+    m.location_id
+        .as_ref()
+        .map(|l| (Machine::location_partition(l), format!("MACHINE#{}", m.id)))
+});
 
 /// A tag grouping machines (route, region, customer segment …).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,22 +93,7 @@ pub struct MachineTag {
     pub version: u64,
 }
 
-impl Record for MachineTag {
-    const KIND: &'static str = "MTAG";
-    const LABEL: &'static str = "Tag";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
-    fn unique(&self) -> Option<(&'static str, String)> {
-        Some(("name", self.name.clone()))
-    }
-}
+named_record!(MachineTag, "MTAG", "Tag");
 
 /// One slot of a machine's planogram.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,33 +1,12 @@
 //! Products, components, product tags, recipe lines and price changes as stored.
 
+use crate::named_record;
 use crate::ports::{Item, Key};
-use crate::records::Record;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// Version of the stored shape of products-area entities.
 pub const SCHEMA: u32 = 1;
-
-macro_rules! named_record {
-    ($t:ty, $kind:literal, $label:literal) => {
-        impl Record for $t {
-            const KIND: &'static str = $kind;
-            const LABEL: &'static str = $label;
-            fn id(&self) -> &str {
-                &self.id
-            }
-            fn version(&self) -> u64 {
-                self.version
-            }
-            fn set_version(&mut self, version: u64) {
-                self.version = version;
-            }
-            fn unique(&self) -> Option<(&'static str, String)> {
-                Some(("name", self.name.clone()))
-            }
-        }
-    };
-}
 
 /// One component of a composite product's recipe, in the component's unit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

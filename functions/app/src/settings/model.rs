@@ -1,35 +1,11 @@
 //! Clients, locations and machine models as stored.
 
-use crate::records::Record;
+use crate::named_record;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// Version of the stored shape of settings entities.
 pub const SCHEMA: u32 = 1;
-
-macro_rules! versioned {
-    ($t:ty, $kind:literal, $label:literal) => {
-        impl Record for $t {
-            const KIND: &'static str = $kind;
-            const LABEL: &'static str = $label;
-            fn id(&self) -> &str {
-                &self.id
-            }
-            fn version(&self) -> u64 {
-                self.version
-            }
-            fn set_version(&mut self, version: u64) {
-                self.version = version;
-            }
-            fn relation(&self) -> Option<(String, String)> {
-                Self::relation_of(self)
-            }
-            fn unique(&self) -> Option<(&'static str, String)> {
-                Some(("name", self.name.clone()))
-            }
-        }
-    };
-}
 
 /// A business that hosts machines at its sites and may get a commission.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,12 +29,7 @@ pub struct Client {
     pub schema: u32,
 }
 
-impl Client {
-    fn relation_of(&self) -> Option<(String, String)> {
-        None
-    }
-}
-versioned!(Client, "CLIENT", "Client");
+named_record!(Client, "CLIENT", "Client");
 
 /// A site where machines stand.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,17 +67,12 @@ impl Location {
     pub fn client_partition(client_id: &str) -> String {
         format!("CLIENTLOCATIONS#{client_id}")
     }
-
-    fn relation_of(&self) -> Option<(String, String)> {
-        self.client_id.as_ref().map(|c| {
-            (
-                Location::client_partition(c),
-                format!("LOCATION#{}", self.id),
-            )
-        })
-    }
 }
-versioned!(Location, "LOCATION", "Location");
+named_record!(Location, "LOCATION", "Location", |l| {
+    l.client_id
+        .as_ref()
+        .map(|c| (Location::client_partition(c), format!("LOCATION#{}", l.id)))
+});
 
 /// A make and type of machine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -125,9 +91,4 @@ pub struct MachineModel {
     pub schema: u32,
 }
 
-impl MachineModel {
-    fn relation_of(&self) -> Option<(String, String)> {
-        None
-    }
-}
-versioned!(MachineModel, "MODEL", "Machine model");
+named_record!(MachineModel, "MODEL", "Machine model");
