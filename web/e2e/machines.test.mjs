@@ -1,6 +1,7 @@
 // End-to-end flow of issue 4 (machines, planograms, products) against the real `vendfleet serve`.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
 
@@ -131,6 +132,20 @@ describe('vendfleet machines and products', { concurrency: false }, () => {
     await history.getByText(admin.name).first().waitFor();
     assert.equal(await history.getByRole('row').count(), 3, 'header, creation and the change');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The list exports what it shows.
+    await page.getByTestId('products-search').fill(WATER);
+    await gridRow('products-grid', WATER).waitFor();
+    await page.getByTestId('products-export').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export CSV' }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^products\.csv$/);
+    const csv = await readFile(await download.path(), 'utf8');
+    assert.match(csv, new RegExp(WATER));
+    assert.doesNotMatch(csv, new RegExp(CHIPS));
+    await page.getByTestId('products-search').fill('');
   });
 
   test('a component and a composite product with a recipe', async () => {

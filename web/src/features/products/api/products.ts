@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { saveDownload } from '../../../api/download';
 import { expectItem, expectList, expectMessage } from '../../../api/replies';
 import type {
   Component,
@@ -44,6 +45,12 @@ export const useProductTagOptions = () => useQuery(optionList(productFilterKeys.
 export const useComponentOptions = () => useQuery(optionList(productFilterKeys.components, '/api/filters/products/components/'));
 
 // ---------- products and composite products ----------
+
+/** Downloads the products (or composite products) matching the filters as CSV or XLSX. */
+export async function exportProducts(format: 'csv' | 'xlsx', composite: boolean, filters: Omit<ProductListParams, 'page' | 'page_size'>) {
+  const file = await api.download(`${base}export/`, { format, composite: String(composite), ...filters });
+  saveDownload(file, `${composite ? 'composite-products' : 'products'}.${format}`);
+}
 
 /** Products, or composite products (`composite`), paged. */
 export function useProducts(composite: boolean, params: ProductListParams) {

@@ -2,11 +2,15 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import RecipeIcon from '@mui/icons-material/ReceiptLongOutlined';
 import type { Product } from '../../../api/types';
@@ -19,7 +23,7 @@ import { formatMoney } from '../../../components/money';
 import { formatPercent } from '../../../components/percent';
 import { toast } from '../../../components/snackbar';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
-import { useDeleteProduct, useProducts, useProductTagOptions } from '../api/products';
+import { exportProducts, useDeleteProduct, useProducts, useProductTagOptions } from '../api/products';
 
 const SORTABLE = { name: 'name', price_minor: 'price_minor', vat_bps: 'vat_bps' };
 
@@ -41,6 +45,8 @@ export function ProductsTable({ composite, onEdit, onRecipe }: Props) {
   const [tag, setTag] = useState('');
   const [inactive, setInactive] = useState('');
   const [confirm, setConfirm] = useState<Product | null>(null);
+  const [exportAnchor, setExportAnchor] = useState<HTMLElement | null>(null);
+  const [exporting, setExporting] = useState(false);
   const debouncedSearch = useDebouncedValue(search.trim());
   const products = useProducts(composite, {
     page: pagination.page + 1,
@@ -55,6 +61,18 @@ export function ProductsTable({ composite, onEdit, onRecipe }: Props) {
   const rows = useMemo(() => products.data?.data ?? [], [products.data]);
   const canEdit = can(`${area}.edit`);
   const canDelete = can(`${area}.delete`);
+
+  const runExport = async (format: 'csv' | 'xlsx') => {
+    setExportAnchor(null);
+    setExporting(true);
+    try {
+      await exportProducts(format, composite, { search: debouncedSearch, ordering: orderingOf(sortModel, SORTABLE), tag, inactive });
+    } catch {
+      toast.error(t('errors.unexpected'));
+    } finally {
+      setExporting(false);
+    }
+  };
 
   const filterBy = (setter: (value: string) => void) => (value: string) => {
     setter(value);
@@ -185,6 +203,24 @@ export function ProductsTable({ composite, onEdit, onRecipe }: Props) {
           testId={`${prefix}-status-filter`}
         />
         <SearchField value={search} testId={`${prefix}-search`} onChange={filterBy(setSearch)} />
+        {can('settings.products.list') ? (
+          <>
+            <Button
+              color="inherit"
+              variant="outlined"
+              startIcon={<DownloadIcon />}
+              loading={exporting}
+              onClick={(event) => setExportAnchor(event.currentTarget)}
+              data-testid={`${prefix}-export`}
+            >
+              {t('common.export')}
+            </Button>
+            <Menu anchorEl={exportAnchor} open={Boolean(exportAnchor)} onClose={() => setExportAnchor(null)}>
+              <MenuItem onClick={() => void runExport('csv')}>{t('common.exportCsv')}</MenuItem>
+              <MenuItem onClick={() => void runExport('xlsx')}>{t('common.exportXlsx')}</MenuItem>
+            </Menu>
+          </>
+        ) : null}
       </Box>
       <Box data-testid={`${prefix}-grid`}>
         <DataGrid
