@@ -74,6 +74,44 @@ impl AuthSettings {
     }
 }
 
+/// Operator-wide settings: what makes "today" and "this month" the operator's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperatorSettings {
+    /// The operator's time zone: fleet-wide "today", "this month", period presets and default
+    /// ranges are local dates here; a location without its own zone uses it too.
+    pub time_zone: chrono_tz::Tz,
+}
+
+/// The operator time zone when `VENDFLEET_TIME_ZONE` is not set.
+pub const DEFAULT_TIME_ZONE: chrono_tz::Tz = chrono_tz::Europe::Paris;
+
+impl Default for OperatorSettings {
+    fn default() -> Self {
+        OperatorSettings {
+            time_zone: DEFAULT_TIME_ZONE,
+        }
+    }
+}
+
+impl OperatorSettings {
+    /// Settings in the zone named `name` (IANA, `Europe/Paris`).
+    pub fn in_zone(name: &str) -> Result<Self, String> {
+        vendfleet_domain::calendar::parse_zone(name)
+            .map(|time_zone| OperatorSettings { time_zone })
+            .ok_or_else(|| {
+                format!("unknown time zone {name:?}: use an IANA name such as Europe/Paris")
+            })
+    }
+
+    /// Reads `VENDFLEET_TIME_ZONE` over the default; an unknown zone is an error, not a guess.
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var("VENDFLEET_TIME_ZONE") {
+            Ok(v) if !v.trim().is_empty() => Self::in_zone(&v),
+            _ => Ok(Self::default()),
+        }
+    }
+}
+
 fn env_i64(name: &str) -> Option<i64> {
     std::env::var(name)
         .ok()?
@@ -91,5 +129,15 @@ mod tests {
     fn secrets_do_not_print() {
         let s = AuthSettings::with_secret(Secret::new("super-secret-value"));
         assert!(!format!("{s:?}").contains("super-secret"));
+    }
+
+    #[test]
+    fn operator_zone_is_checked() {
+        assert_eq!(
+            OperatorSettings::in_zone("Europe/Rome").unwrap().time_zone,
+            chrono_tz::Europe::Rome
+        );
+        assert!(OperatorSettings::in_zone("Mars/Olympus").is_err());
+        assert_eq!(OperatorSettings::default().time_zone, DEFAULT_TIME_ZONE);
     }
 }

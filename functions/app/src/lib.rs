@@ -27,6 +27,42 @@ pub struct App {
     pub machines: machines::MachinesService,
     pub products: products::ProductsService,
     pub clock: Arc<dyn ports::Clock>,
+    pub calendar: Calendar,
+}
+
+/// The operator's calendar: the clock read in the operator's time zone.
+#[derive(Clone)]
+pub struct Calendar {
+    clock: Arc<dyn ports::Clock>,
+    operator: config::OperatorSettings,
+}
+
+impl Calendar {
+    /// A calendar on `clock` in the operator's zone.
+    pub fn new(clock: Arc<dyn ports::Clock>, operator: config::OperatorSettings) -> Self {
+        Calendar { clock, operator }
+    }
+
+    /// The operator's time zone.
+    pub fn time_zone(&self) -> chrono_tz::Tz {
+        self.operator.time_zone
+    }
+
+    /// The current instant.
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.clock.now()
+    }
+
+    /// The operator's local date now.
+    pub fn today(&self) -> chrono::NaiveDate {
+        vendfleet_domain::calendar::local_date(self.clock.now(), self.operator.time_zone)
+    }
+
+    /// The zone of a location: its own when it names a valid one, else the operator's.
+    pub fn zone_or_operator(&self, zone: Option<&str>) -> chrono_tz::Tz {
+        zone.and_then(vendfleet_domain::calendar::parse_zone)
+            .unwrap_or(self.operator.time_zone)
+    }
 }
 
 impl App {
@@ -35,7 +71,9 @@ impl App {
         store: Arc<dyn ports::ItemStore>,
         clock: Arc<dyn ports::Clock>,
         auth_settings: config::AuthSettings,
+        operator: config::OperatorSettings,
     ) -> Self {
+        let calendar = Calendar::new(clock.clone(), operator);
         let directory = users::Directory::new(store.clone());
         let settings =
             settings::SettingsService::new(store.clone(), directory.clone(), clock.clone());
@@ -45,11 +83,12 @@ impl App {
             machines: machines::MachinesService::new(
                 store.clone(),
                 settings.clone(),
-                clock.clone(),
+                calendar.clone(),
             ),
             products: products::ProductsService::new(store.clone(), clock.clone()),
             settings,
             clock,
+            calendar,
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Vendfleet's pure domain rules: no IO, no async.
 
 pub mod access;
+pub mod calendar;
 pub mod language;
 pub mod permissions;
 pub mod validation;
 
 pub use access::{MachineFacts, MachineScope};
+pub use calendar::Period;
 pub use language::Language;
 pub use permissions::{Grants, Permission};
 pub use validation::FieldErrors;

@@ -29,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_location, update_location, delete_location))
         .routes(routes!(list_models, create_model))
         .routes(routes!(get_model, update_model, delete_model))
+        .routes(routes!(operator_settings))
 }
 
 /// The settings area's filters (served by the filters area).
@@ -39,6 +40,7 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(location_types))
         .routes(routes!(regions))
         .routes(routes!(timezones))
+        .routes(routes!(periods))
         .routes(routes!(model_options))
         .routes(routes!(model_manufacturers))
         .routes(routes!(model_types))
@@ -721,6 +723,66 @@ async fn regions(
             .location_values(a.principal(), |l| &l.region)
             .await?,
     ))
+}
+
+/// The operator's calendar settings.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OperatorSettingsDto {
+    /// IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
+    /// period presets and default ranges are local dates here.
+    pub time_zone: String,
+    /// The operator's local date now.
+    pub today: chrono::NaiveDate,
+}
+
+/// The operator's time zone and today's local date (set by configuration, read-only here).
+#[utoipa::path(get, path = "/api/settings/operator/", tag = "settings", security(("bearer" = [])),
+    responses((status = 200, body = Data<OperatorSettingsDto>), (status = 401, body = ErrorBody)))]
+async fn operator_settings(
+    State(s): State<AppState>,
+    _a: Authorized<SignedIn>,
+) -> axum::Json<Data<OperatorSettingsDto>> {
+    axum::Json(Data {
+        data: OperatorSettingsDto {
+            time_zone: s.app.calendar.time_zone().name().to_string(),
+            today: s.app.calendar.today(),
+        },
+    })
+}
+
+/// A period preset with the operator-local dates it stands for today.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PeriodDto {
+    /// `current_month`, `previous_month`, `current_and_previous_month`, `current_year`,
+    /// `previous_year` or `custom`.
+    pub key: String,
+    /// First local date (none for `custom`).
+    pub date_from: Option<chrono::NaiveDate>,
+    /// Last local date, inclusive (none for `custom`).
+    pub date_to: Option<chrono::NaiveDate>,
+}
+
+/// The sales period presets, resolved in the operator's time zone.
+#[utoipa::path(get, path = "/api/filters/periods/", tag = "filters", security(("bearer" = [])),
+    responses((status = 200, body = Data<Vec<PeriodDto>>), (status = 401, body = ErrorBody)))]
+async fn periods(
+    State(s): State<AppState>,
+    _a: Authorized<SignedIn>,
+) -> axum::Json<Data<Vec<PeriodDto>>> {
+    let today = s.app.calendar.today();
+    axum::Json(Data {
+        data: vendfleet_domain::Period::ALL
+            .into_iter()
+            .map(|p| {
+                let range = p.range(today);
+                PeriodDto {
+                    key: p.key().into(),
+                    date_from: range.map(|r| r.0),
+                    date_to: range.map(|r| r.1),
+                }
+            })
+            .collect(),
+    })
 }
 
 /// Every IANA time zone.

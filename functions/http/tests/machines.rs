@@ -892,7 +892,101 @@ async fn machine_endpoints_need_their_permissions(b: Backend) {
     }
 }
 
+/// The refill log at any hour: refills at locations in Auckland, Paris, Los Angeles and of a
+/// machine at no location (the operator's zone, Paris) land on each one's local day, and the default
+/// log (no dates) shows every one of them, at instants around midnight in those zones.
+async fn refill_days_at_any_hour(b: Backend) {
+    use chrono::{DateTime, Utc};
+    for instant in TRICKY_INSTANTS {
+        let now: DateTime<Utc> = instant.parse().unwrap();
+        let h = Harness::at(b, now, |_| {}).await;
+        let admin = h.admin().await;
+        product(&h, "p1", "Espresso", false).await;
+        let mut expected = Vec::new();
+        for (name, zone, zone_for_day) in [
+            ("Auckland", Some("Pacific/Auckland"), "Pacific/Auckland"),
+            ("Paris", Some("Europe/Paris"), "Europe/Paris"),
+            (
+                "Los Angeles",
+                Some("America/Los_Angeles"),
+                "America/Los_Angeles",
+            ),
+            ("Nowhere", None, "Europe/Paris"),
+        ] {
+            let mut machine = json!({"name": format!("M {name}")});
+            if let Some(z) = zone {
+                let loc = create(
+                    &h,
+                    &admin,
+                    "/api/locations/",
+                    json!({"name": name, "time_zone": z}),
+                )
+                .await;
+                machine["location_id"] = loc["id"].clone();
+            }
+            let m = create(&h, &admin, "/api/machines/", machine).await;
+            let id = m["id"].as_str().unwrap().to_string();
+            let r = h
+                .post(
+                    "/api/machines/products/",
+                    &admin,
+                    selection(&id, "1", "p1", 10, 100, 0),
+                )
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+            let r = h
+                .post(
+                    "/api/machines/fill-stock/",
+                    &admin,
+                    json!({"machine_id": id}),
+                )
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+            let tz: chrono_tz::Tz = zone_for_day.parse().unwrap();
+            let day = now.with_timezone(&tz).format("%Y-%m-%d").to_string();
+            expected.push((id, day));
+        }
+        let log = h.get("/api/refills/?page_size=50", &admin).await.json();
+        assert_eq!(
+            log["pagination"]["count"], 4,
+            "at {instant} the default log shows every location's refill today: {log}"
+        );
+        for (id, day) in &expected {
+            let entry = log["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["machine_id"] == id.as_str())
+                .unwrap_or_else(|| panic!("at {instant}: no entry for {id}: {log}"));
+            assert_eq!(entry["local_date"], day.as_str(), "at {instant}");
+            // The fleet-wide log finds it by that day, and a machine's own log too.
+            let by_day = h
+                .get(&format!("/api/refills/?from={day}&to={day}"), &admin)
+                .await
+                .json();
+            assert!(
+                by_day["data"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["machine_id"] == id.as_str()),
+                "at {instant}: {day} misses {id}: {by_day}"
+            );
+            let own = h
+                .get(&format!("/api/refills/?machine={id}"), &admin)
+                .await
+                .json();
+            assert_eq!(own["pagination"]["count"], 1, "at {instant}: {own}");
+        }
+        // An end date without a start date gives the 30 days before it.
+        let r = h.get("/api/refills/?to=2020-01-31", &admin).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+        assert_eq!(r.json()["pagination"]["count"], 0);
+    }
+}
+
 on_both_stores!(
+    refill_days_at_any_hour,
     machines_crud_secret_and_overview,
     planogram_stock_and_refill_log,
     tags_manage_export_and_filters,

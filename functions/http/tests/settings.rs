@@ -486,7 +486,74 @@ async fn machine_models_and_their_filters(b: Backend) {
         .any(|z| z == "Europe/Rome"));
 }
 
+/// The operator's today and the period presets are Paris dates, also when the UTC date differs.
+async fn operator_day_and_period_presets(b: Backend) {
+    for (instant, today, month_from, prev_from, prev_to) in [
+        // 23:30 UTC on the last day of November: December 1st in Paris.
+        (
+            "2026-11-30T23:30:00Z",
+            "2026-12-01",
+            "2026-12-01",
+            "2026-11-01",
+            "2026-11-30",
+        ),
+        // 10:30 UTC: the same day in Paris.
+        (
+            "2026-11-22T10:30:00Z",
+            "2026-11-22",
+            "2026-11-01",
+            "2026-10-01",
+            "2026-10-31",
+        ),
+        // New Year's Eve late evening UTC: already next year in Paris.
+        (
+            "2026-12-31T23:30:00Z",
+            "2027-01-01",
+            "2027-01-01",
+            "2026-12-01",
+            "2026-12-31",
+        ),
+    ] {
+        let h = Harness::at(b, instant.parse().unwrap(), |_| {}).await;
+        let admin = h.admin().await;
+        let r = h.get("/api/settings/operator/", &admin).await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert_eq!(r.json()["data"]["time_zone"], "Europe/Paris");
+        assert_eq!(r.json()["data"]["today"], today, "at {instant}");
+        let p = h.get("/api/filters/periods/", &admin).await.json();
+        let find = |key: &str| {
+            p["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["key"] == key)
+                .cloned()
+                .unwrap()
+        };
+        let month = find("current_month");
+        assert_eq!(
+            (month["date_from"].as_str(), month["date_to"].as_str()),
+            (Some(month_from), Some(today)),
+            "at {instant}"
+        );
+        let prev = find("previous_month");
+        assert_eq!(
+            (prev["date_from"].as_str(), prev["date_to"].as_str()),
+            (Some(prev_from), Some(prev_to)),
+            "at {instant}"
+        );
+        assert!(find("custom")["date_from"].is_null());
+        assert_eq!(p["data"].as_array().unwrap().len(), 6);
+        // Signed-in users only.
+        let r = h
+            .call(Method::GET, "/api/settings/operator/", None, None)
+            .await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    }
+}
+
 on_both_stores!(
+    operator_day_and_period_presets,
     clients_crud_and_validation,
     locations_crud_refiller_and_export,
     a_scoped_user_sees_and_changes_only_their_locations,

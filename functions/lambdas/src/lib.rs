@@ -9,7 +9,7 @@ use lambda_http::request::RequestContext;
 use lambda_http::RequestExt;
 use std::sync::Arc;
 use vendfleet_adapters_aws::{AwsAdapters, AwsConfig};
-use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
 use vendfleet_app::ports::SystemClock;
 use vendfleet_app::App;
 use vendfleet_http::{AppState, Area, ClientAddr};
@@ -53,14 +53,15 @@ fn check_secret(v: String) -> Result<Secret, BoxError> {
     Ok(Secret::new(v.into_bytes()))
 }
 
-/// The application on AWS adapters.
-pub fn app(adapters: &AwsAdapters, secret: Secret) -> App {
+/// The application on AWS adapters; `VENDFLEET_TIME_ZONE` names the operator's zone.
+pub fn app(adapters: &AwsAdapters, secret: Secret) -> Result<App, BoxError> {
     let settings = AuthSettings::with_secret(secret).apply_env();
-    App::new(
+    Ok(App::new(
         Arc::new(adapters.store.clone()),
         Arc::new(SystemClock),
         settings,
-    )
+        OperatorSettings::from_env()?,
+    ))
 }
 
 /// Copies API Gateway's `sourceIp` into the request as the client address (rate limits).
@@ -93,5 +94,5 @@ pub async fn run(area: Area) -> Result<(), lambda_http::Error> {
     let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
     let adapters = AwsAdapters::new(&config, &sdk);
     let secret = jwt_secret(&sdk).await?;
-    lambda_http::run(service(area, app(&adapters, secret))).await
+    lambda_http::run(service(area, app(&adapters, secret)?)).await
 }

@@ -63,7 +63,7 @@ struct Lambda {
 
 impl Lambda {
     fn new(area: Area, adapters: &AwsAdapters) -> Self {
-        let app = vendfleet_lambdas::app(adapters, Secret::new(SECRET));
+        let app = vendfleet_lambdas::app(adapters, Secret::new(SECRET)).unwrap();
         Lambda {
             router: vendfleet_lambdas::service(area, app),
         }
@@ -94,7 +94,7 @@ impl Lambda {
 async fn auth_lambda_signs_in_and_checks_tokens() {
     let adapters = adapters().await;
     let auth = Lambda::new(Area::Auth, &adapters);
-    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET));
+    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET)).unwrap();
     app.auth
         .ensure_admin("admin@example.com", "admin-password-1")
         .await
@@ -153,7 +153,7 @@ async fn auth_lambda_signs_in_and_checks_tokens() {
 async fn users_lambda_manages_users_and_roles() {
     let adapters = adapters().await;
     let users = Lambda::new(Area::Users, &adapters);
-    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET));
+    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET)).unwrap();
     app.auth
         .ensure_admin("admin@example.com", "admin-password-1")
         .await
@@ -248,7 +248,7 @@ async fn settings_and_filters_lambdas_manage_the_fleet_settings() {
     let adapters = adapters().await;
     let settings = Lambda::new(Area::Settings, &adapters);
     let filters = Lambda::new(Area::Filters, &adapters);
-    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET));
+    let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET)).unwrap();
     app.auth
         .ensure_admin("admin@example.com", "admin-password-1")
         .await

@@ -138,6 +138,7 @@ async fn run_in(dir: &std::path::Path) -> Result<(), BoxError> {
         embedded.store.clone(),
         Arc::new(SystemClock),
         AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
+        Default::default(),
     );
     app.auth
         .ensure_admin("admin@bench.local", "bench-password")

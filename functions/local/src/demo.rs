@@ -270,16 +270,30 @@ mod tests {
     use std::sync::Arc;
     use vendfleet_app::config::{AuthSettings, Secret};
     use vendfleet_app::machines::RefillListParams;
-    use vendfleet_app::ports::SystemClock;
+    use vendfleet_app::ports::ManualClock;
 
+    /// Seeding and the default refill log agree at any hour: just before and after midnight in
+    /// Paris, Milan and Lyon, and late on the last day of a month.
     #[tokio::test]
     async fn seeds_a_full_fleet_through_the_services() {
+        for at in [
+            "2026-11-22T10:30:00Z",
+            "2026-11-22T22:59:00Z",
+            "2026-11-22T23:30:00Z",
+            "2026-12-31T23:30:00Z",
+        ] {
+            seeds_at(at.parse().unwrap()).await;
+        }
+    }
+
+    async fn seeds_at(at: chrono::DateTime<chrono::Utc>) {
         let dir = tempfile::tempdir().unwrap();
         let embedded = vendfleet_adapters_embedded::Embedded::open(dir.path(), b"t").unwrap();
         let app = App::new(
             embedded.store.clone(),
-            Arc::new(SystemClock),
+            Arc::new(ManualClock::new(at)),
             AuthSettings::with_secret(Secret::new("x".repeat(32))),
+            Default::default(),
         );
         app.auth
             .ensure_admin("admin@demo.test", "demo-password-1")

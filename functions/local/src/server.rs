@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tower_http::services::{ServeDir, ServeFile};
 use vendfleet_adapters_embedded::{Embedded, FsBlobStore};
-use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
 use vendfleet_app::ports::{BlobStore, SystemClock};
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
@@ -79,7 +79,12 @@ fn open(data: &Path) -> Result<Local, BoxError> {
     let secrets = load_secrets(data)?;
     let embedded = Embedded::open(data, secrets.blob.expose())?;
     let settings = AuthSettings::with_secret(secrets.jwt).apply_env();
-    let app = App::new(embedded.store.clone(), Arc::new(SystemClock), settings);
+    let app = App::new(
+        embedded.store.clone(),
+        Arc::new(SystemClock),
+        settings,
+        OperatorSettings::from_env()?,
+    );
     Ok(Local { app, embedded })
 }
 

@@ -13,6 +13,7 @@ use crate::settings::{Location, SettingsService};
 use chrono::{NaiveDate, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
+use vendfleet_domain::calendar::latest_date_anywhere;
 use vendfleet_domain::{validation, FieldErrors, MachineFacts, MachineScope};
 
 /// The machine form.
@@ -110,7 +111,7 @@ pub struct MachinesService {
     tags: Records<MachineTag>,
     settings: SettingsService,
     store: Arc<dyn ItemStore>,
-    clock: Arc<dyn crate::ports::Clock>,
+    calendar: crate::Calendar,
 }
 
 /// Most selections of one machine.
@@ -146,14 +147,14 @@ impl MachinesService {
     pub fn new(
         store: Arc<dyn ItemStore>,
         settings: SettingsService,
-        clock: Arc<dyn crate::ports::Clock>,
+        calendar: crate::Calendar,
     ) -> Self {
         MachinesService {
             machines: Records::new(store.clone()),
             tags: Records::new(store.clone()),
             settings,
             store,
-            clock,
+            calendar,
         }
     }
 
@@ -378,7 +379,7 @@ impl MachinesService {
 
     /// Creates a machine with a fresh webhook secret.
     pub async fn create(&self, p: &Principal, input: MachineInput) -> AppResult<Machine> {
-        let now = self.clock.now();
+        let now = self.calendar.now();
         let mut m = Machine {
             id: ulid::Ulid::new().to_string(),
             name: String::new(),
@@ -416,7 +417,7 @@ impl MachinesService {
         if next == current {
             return Ok(current);
         }
-        next.updated_at = self.clock.now();
+        next.updated_at = self.calendar.now();
         next.version = current.version + 1;
         self.machines.replace(&current, &next).await?;
         Ok(next)
@@ -427,7 +428,7 @@ impl MachinesService {
         let current = self.machine_for(p, id).await?;
         let mut next = current.clone();
         next.webhook_secret = new_secret();
-        next.updated_at = self.clock.now();
+        next.updated_at = self.calendar.now();
         next.version = current.version + 1;
         self.machines.replace(&current, &next).await?;
         Ok(next)
@@ -615,19 +616,18 @@ impl MachinesService {
         product: &str,
         change: StockChange<'_>,
     ) -> AppResult<RefillEntry> {
-        let now = self.clock.now();
+        let now = self.calendar.now();
         let location = match &m.location_id {
             Some(id) => self.settings.locations().get(id).await?,
             None => None,
         };
-        let tz: chrono_tz::Tz = location
-            .as_ref()
-            .and_then(|l| l.time_zone.parse().ok())
-            .unwrap_or(chrono_tz::UTC);
+        let tz = self
+            .calendar
+            .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
         Ok(RefillEntry {
             id: ulid::Ulid::new().to_string(),
             at: now,
-            local_date: now.with_timezone(&tz).date_naive(),
+            local_date: vendfleet_domain::calendar::local_date(now, tz),
             machine_id: m.id.clone(),
             machine_name: m.name.clone(),
             location_id: m.location_id.clone(),
@@ -691,7 +691,7 @@ impl MachinesService {
             expiry_date: expiry,
             last_purchase: existing.as_ref().and_then(|e| e.last_purchase),
             machine_name: m.name.clone(),
-            updated_at: self.clock.now(),
+            updated_at: self.calendar.now(),
             version: existing.as_ref().map_or(1, |e| e.version + 1),
         };
         let before = existing.as_ref().map_or(0, |e| e.current);
@@ -854,7 +854,7 @@ impl MachinesService {
             }
             let mut next = s.clone();
             next.current = target;
-            next.updated_at = self.clock.now();
+            next.updated_at = self.calendar.now();
             next.version = s.version + 1;
             let name = products
                 .get(&s.product_id)
@@ -922,7 +922,7 @@ impl MachinesService {
             ));
         }
         let sels = self.raw_selections(&source.id).await?;
-        let now = self.clock.now();
+        let now = self.calendar.now();
         let mut writes = Vec::new();
         for t in &targets {
             let target = self.machine_for(p, t).await?;
@@ -985,7 +985,7 @@ impl MachinesService {
         let tag = MachineTag {
             id: ulid::Ulid::new().to_string(),
             name,
-            created_at: self.clock.now(),
+            created_at: self.calendar.now(),
             version: 1,
         };
         self.tags.insert(&tag).await?;
@@ -996,7 +996,7 @@ impl MachinesService {
     pub async fn delete_tag(&self, id: &str) -> AppResult<()> {
         let tag = self.tags.get_or_404(id).await?;
         let mut writes = Records::<MachineTag>::delete_writes(&tag);
-        let now = self.clock.now();
+        let now = self.calendar.now();
         for m in self
             .machines
             .all()
@@ -1050,7 +1050,7 @@ impl MachinesService {
             errors.add("add", "Choose existing tags.");
         }
         errors.into_result()?;
-        let now = self.clock.now();
+        let now = self.calendar.now();
         let mut writes = Vec::new();
         let mut out = Vec::new();
         for id in &ids {
@@ -1099,10 +1099,13 @@ impl MachinesService {
                 .map_err(|_| errors.add(field, "Enter a real date as YYYY-MM-DD."))
                 .ok(),
         };
-        let today = self.clock.now().date_naive();
-        let to = date("to", &params.to, &mut errors).unwrap_or(today);
-        let from =
-            date("from", &params.from, &mut errors).unwrap_or(to - chrono::Duration::days(30));
+        // Without an end date the log runs up to now: to the latest local date begun anywhere,
+        // so a location east of the operator shows the refills of its own "today" too.
+        let to = date("to", &params.to, &mut errors)
+            .unwrap_or_else(|| latest_date_anywhere(self.calendar.now()));
+        // Without a start date: 30 of the operator's days before the end (or before today).
+        let from = date("from", &params.from, &mut errors)
+            .unwrap_or_else(|| self.calendar.today().min(to) - chrono::Duration::days(30));
         if from > to {
             errors.add("from", "Must be on or before the end date.");
         } else if (to - from).num_days() > 366 {

@@ -5,13 +5,13 @@
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tower::ServiceExt;
 use vendfleet_adapters_embedded::Embedded;
-use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
 use vendfleet_app::ports::{ItemStore, ManualClock};
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
@@ -19,6 +19,32 @@ use vendfleet_http::{AppState, ClientAddr};
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 pub const ADMIN_PASSWORD: &str = "admin-password-1";
 pub const SECRET: &str = "test-secret-test-secret-test-secret!";
+
+/// Where the harness clock starts: `VENDFLEET_TEST_NOW` (RFC 3339) when set, else 23:30 UTC,
+/// when it is already tomorrow east of Greenwich. The suite never reads the wall clock, so it
+/// gives the same answers at any hour; run it at another instant with
+/// `VENDFLEET_TEST_NOW=2026-11-22T10:30:00Z make rust-tests`.
+pub fn test_now() -> DateTime<Utc> {
+    match std::env::var("VENDFLEET_TEST_NOW") {
+        Ok(v) if !v.trim().is_empty() => DateTime::parse_from_rfc3339(v.trim())
+            .expect("VENDFLEET_TEST_NOW must be an RFC 3339 instant")
+            .with_timezone(&Utc),
+        _ => "2026-11-22T23:30:00Z".parse().unwrap(),
+    }
+}
+
+/// Instants around midnight in the zones the tests use (Paris, Auckland, Los Angeles): morning
+/// and late evening UTC, the last evening of a month and of a year, and daylight-saving changes
+/// in Europe (2026-10-25) and New Zealand (2026-09-27).
+pub const TRICKY_INSTANTS: [&str; 7] = [
+    "2026-11-22T10:30:00Z",
+    "2026-11-22T23:30:00Z",
+    "2026-11-30T23:30:00Z",
+    "2026-12-31T23:30:00Z",
+    "2026-10-25T00:30:00Z",
+    "2026-10-25T23:30:00Z",
+    "2026-09-26T14:30:00Z",
+];
 
 /// Which item store the router runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,12 +120,23 @@ impl Harness {
     }
 
     pub async fn on(backend: Backend, configure: impl FnOnce(&mut AuthSettings)) -> Self {
+        Self::at(backend, test_now(), configure).await
+    }
+
+    /// A harness whose clock stands at `now`.
+    pub async fn at(
+        backend: Backend,
+        now: DateTime<Utc>,
+        configure: impl FnOnce(&mut AuthSettings),
+    ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = store_for(backend, dir.path()).await;
-        let clock = Arc::new(ManualClock::new(Utc::now()));
+        let clock = Arc::new(ManualClock::new(now));
         let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
         configure(&mut settings);
-        let app = App::new(store, clock.clone(), settings);
+        // The operator works in Paris; test locations name their own zones.
+        let operator = OperatorSettings::in_zone("Europe/Paris").unwrap();
+        let app = App::new(store, clock.clone(), settings, operator);
         app.auth
             .ensure_admin(ADMIN_EMAIL, ADMIN_PASSWORD)
             .await

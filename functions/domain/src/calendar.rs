@@ -1,0 +1,213 @@
+//! Operator-local days: "today", period presets and default ranges.
+//!
+//! Timestamps are UTC; a day is always somebody's local day. Fleet-wide "today", "this month"
+//! and default ranges use the operator's time zone; the day of one event uses its location's.
+//! Nothing here takes the date of a UTC instant as if it were local.
+
+use chrono::{DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, Utc};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+/// The local date of `at` in `tz`.
+pub fn local_date(at: DateTime<Utc>, tz: Tz) -> NaiveDate {
+    at.with_timezone(&tz).date_naive()
+}
+
+/// The latest calendar date that has begun anywhere on Earth at `now` (UTC+14, Line Islands).
+/// Events are never in the future, so no event of any location has a later local date: a range
+/// that ends here holds everything up to now, whatever the locations' zones.
+pub fn latest_date_anywhere(now: DateTime<Utc>) -> NaiveDate {
+    let kiritimati = FixedOffset::east_opt(14 * 3600).expect("a valid offset");
+    now.with_timezone(&kiritimati).date_naive()
+}
+
+/// Parses an IANA time-zone name (`Europe/Paris`).
+pub fn parse_zone(name: &str) -> Option<Tz> {
+    name.trim().parse().ok()
+}
+
+/// A sales period preset (`/api/filters/periods/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Period {
+    CurrentMonth,
+    PreviousMonth,
+    CurrentAndPreviousMonth,
+    CurrentYear,
+    PreviousYear,
+    /// The caller gives `date_from` and `date_to`.
+    Custom,
+}
+
+impl Period {
+    /// Every preset, in menu order.
+    pub const ALL: [Period; 6] = [
+        Period::CurrentMonth,
+        Period::PreviousMonth,
+        Period::CurrentAndPreviousMonth,
+        Period::CurrentYear,
+        Period::PreviousYear,
+        Period::Custom,
+    ];
+
+    /// The key used in query strings.
+    pub fn key(self) -> &'static str {
+        match self {
+            Period::CurrentMonth => "current_month",
+            Period::PreviousMonth => "previous_month",
+            Period::CurrentAndPreviousMonth => "current_and_previous_month",
+            Period::CurrentYear => "current_year",
+            Period::PreviousYear => "previous_year",
+            Period::Custom => "custom",
+        }
+    }
+
+    /// The preset with this key.
+    pub fn from_key(key: &str) -> Option<Period> {
+        Period::ALL.into_iter().find(|p| p.key() == key.trim())
+    }
+
+    /// The inclusive local dates the preset covers when the operator's day is `today`
+    /// (`None` for `Custom`). Current spans end today, not at the end of the month or year.
+    pub fn range(self, today: NaiveDate) -> Option<(NaiveDate, NaiveDate)> {
+        let month_start = today.with_day(1)?;
+        let previous_month_start = month_start.checked_sub_months(Months::new(1))?;
+        let year_start = NaiveDate::from_ymd_opt(today.year(), 1, 1)?;
+        Some(match self {
+            Period::CurrentMonth => (month_start, today),
+            Period::PreviousMonth => (previous_month_start, month_start - Duration::days(1)),
+            Period::CurrentAndPreviousMonth => (previous_month_start, today),
+            Period::CurrentYear => (year_start, today),
+            Period::PreviousYear => (
+                NaiveDate::from_ymd_opt(today.year() - 1, 1, 1)?,
+                year_start - Duration::days(1),
+            ),
+            Period::Custom => return None,
+        })
+    }
+}
+
+/// The span of the same number of days immediately before `from..=to` (for comparisons).
+pub fn previous_span(from: NaiveDate, to: NaiveDate) -> (NaiveDate, NaiveDate) {
+    let days = (to - from).num_days() + 1;
+    (from - Duration::days(days), from - Duration::days(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn at(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn local_dates_straddle_midnight() {
+        let paris: Tz = "Europe/Paris".parse().unwrap();
+        let auckland: Tz = "Pacific/Auckland".parse().unwrap();
+        let la: Tz = "America/Los_Angeles".parse().unwrap();
+        // 23:30 UTC: already tomorrow in Paris and Auckland, still today in Los Angeles.
+        let late = at("2026-11-22T23:30:00Z");
+        assert_eq!(local_date(late, paris), d("2026-11-23"));
+        assert_eq!(local_date(late, auckland), d("2026-11-23"));
+        assert_eq!(local_date(late, la), d("2026-11-22"));
+        // 10:30 UTC: Auckland (UTC+13 in November) is already on the next day.
+        let morning = at("2026-11-22T10:30:00Z");
+        assert_eq!(local_date(morning, paris), d("2026-11-22"));
+        assert_eq!(local_date(morning, auckland), d("2026-11-22"));
+        assert_eq!(
+            local_date(at("2026-11-22T11:00:00Z"), auckland),
+            d("2026-11-23")
+        );
+        // Daylight saving: Paris leaves summer time on 2026-10-25 at 01:00 UTC.
+        assert_eq!(
+            local_date(at("2026-10-24T21:59:59Z"), paris),
+            d("2026-10-24")
+        );
+        assert_eq!(
+            local_date(at("2026-10-24T22:00:00Z"), paris),
+            d("2026-10-25")
+        );
+        assert_eq!(
+            local_date(at("2026-10-25T22:59:59Z"), paris),
+            d("2026-10-25")
+        );
+        assert_eq!(
+            local_date(at("2026-10-25T23:00:00Z"), paris),
+            d("2026-10-26")
+        );
+    }
+
+    #[test]
+    fn latest_date_anywhere_covers_every_zone() {
+        for hour in 0..24 {
+            let now = Utc.with_ymd_and_hms(2026, 12, 31, hour, 30, 0).unwrap();
+            let latest = latest_date_anywhere(now);
+            for tz in chrono_tz::TZ_VARIANTS {
+                assert!(local_date(now, tz) <= latest, "{tz} at {now}");
+            }
+        }
+    }
+
+    #[test]
+    fn presets_use_the_local_day() {
+        let today = d("2026-03-01");
+        assert_eq!(
+            Period::CurrentMonth.range(today),
+            Some((d("2026-03-01"), d("2026-03-01")))
+        );
+        assert_eq!(
+            Period::PreviousMonth.range(today),
+            Some((d("2026-02-01"), d("2026-02-28")))
+        );
+        assert_eq!(
+            Period::CurrentAndPreviousMonth.range(d("2024-03-31")),
+            Some((d("2024-02-01"), d("2024-03-31")))
+        );
+        assert_eq!(
+            Period::PreviousMonth.range(d("2024-03-31")),
+            Some((d("2024-02-01"), d("2024-02-29")))
+        );
+        assert_eq!(
+            Period::PreviousMonth.range(d("2027-01-15")),
+            Some((d("2026-12-01"), d("2026-12-31")))
+        );
+        assert_eq!(
+            Period::CurrentYear.range(d("2026-12-31")),
+            Some((d("2026-01-01"), d("2026-12-31")))
+        );
+        assert_eq!(
+            Period::PreviousYear.range(d("2027-01-01")),
+            Some((d("2026-01-01"), d("2026-12-31")))
+        );
+        assert_eq!(Period::Custom.range(today), None);
+        for p in Period::ALL {
+            assert_eq!(Period::from_key(p.key()), Some(p));
+        }
+        // The operator's "this month" at 23:30 UTC on the last day of a month, seen from Paris,
+        // is already the next month.
+        let paris: Tz = "Europe/Paris".parse().unwrap();
+        let today = local_date(at("2026-11-30T23:30:00Z"), paris);
+        assert_eq!(
+            Period::CurrentMonth.range(today),
+            Some((d("2026-12-01"), d("2026-12-01")))
+        );
+    }
+
+    #[test]
+    fn previous_span_has_the_same_length() {
+        assert_eq!(
+            previous_span(d("2026-03-01"), d("2026-03-31")),
+            (d("2026-01-29"), d("2026-02-28"))
+        );
+        assert_eq!(
+            previous_span(d("2026-01-01"), d("2026-01-01")),
+            (d("2025-12-31"), d("2025-12-31"))
+        );
+    }
+}
