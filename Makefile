@@ -7,15 +7,15 @@ DATA ?= data
 PORT ?= 8080
 CARGO ?= cargo
 
-.PHONY: run test bench web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check e2e deploy clean-data
+.PHONY: run test bench web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e deploy clean-data
 
 ## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
 run: web
 	$(CARGO) build --profile local -p vendfleet-local
 	./target/local/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist --demo
 
-## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit and browser tests)
-test: rust-checks rust-tests aws-lint web-checks openapi-check e2e
+## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit tests, API fuzzing, browser tests)
+test: rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e
 
 rust-checks:
 	$(CARGO) fmt --all --check
@@ -41,6 +41,10 @@ openapi-check:
 	$(CARGO) build -p vendfleet-local
 	./target/debug/vendfleet openapi > target/openapi.json
 	diff -u web/openapi.json target/openapi.json || { echo "web/openapi.json is stale: run 'make openapi'"; exit 1; }
+
+## fuzz-api: schemathesis over /api/openapi.json against a running `vendfleet serve` (about a minute; infra/fuzz-api.sh)
+fuzz-api:
+	CARGO=$(CARGO) infra/fuzz-api.sh
 
 .PHONY: openapi
 openapi:

@@ -18,6 +18,12 @@ pub enum AppError {
     /// Signed in but not allowed (403).
     #[error("{0}")]
     Forbidden(String),
+    /// Beyond the caller's reach (403), with the fields that reach too far.
+    #[error("{message}")]
+    OutOfReach {
+        message: String,
+        errors: FieldErrors,
+    },
     /// Missing or outside the caller's scope (404).
     #[error("{0}")]
     NotFound(String),
@@ -58,6 +64,44 @@ impl AppError {
             message: message.into(),
             errors: FieldErrors::new(),
         }
+    }
+
+    /// The 409 naming what still uses a record: `users` yields each user's name, or `None` for
+    /// one outside the caller's machine access, which is neither named nor counted.
+    pub fn in_use(
+        label: &str,
+        name: &str,
+        what: &str,
+        users: impl Iterator<Item = Option<String>>,
+    ) -> Self {
+        let mut hidden = false;
+        let mut names = std::collections::BTreeSet::new();
+        for u in users {
+            match u {
+                Some(n) => {
+                    names.insert(n);
+                }
+                None => hidden = true,
+            }
+        }
+        let mut names: Vec<String> = names.into_iter().collect();
+        let more = names.len().saturating_sub(10);
+        names.truncate(10);
+        let list = names.join(", ");
+        let message = match (list.is_empty(), more > 0, hidden) {
+            (true, _, _) => format!("{label} \"{name}\" is used by {what} outside your access"),
+            (false, true, true) => format!(
+                "{label} \"{name}\" is used by {what}: {list}, {more} more and others outside your access"
+            ),
+            (false, true, false) => {
+                format!("{label} \"{name}\" is used by {what}: {list} and {more} more")
+            }
+            (false, false, true) => format!(
+                "{label} \"{name}\" is used by {what}: {list} and others outside your access"
+            ),
+            (false, false, false) => format!("{label} \"{name}\" is used by {what}: {list}"),
+        };
+        AppError::conflict(message)
     }
 
     /// The 409 for a stale `version`.

@@ -77,14 +77,16 @@ impl App {
         let directory = users::Directory::new(store.clone());
         let settings =
             settings::SettingsService::new(store.clone(), directory.clone(), clock.clone());
+        let machines =
+            machines::MachinesService::new(store.clone(), settings.clone(), calendar.clone());
         App {
             auth: auth::AuthService::new(directory.clone(), clock.clone(), auth_settings),
-            users: users::UsersService::new(directory.clone(), clock.clone()),
-            machines: machines::MachinesService::new(
-                store.clone(),
-                settings.clone(),
-                calendar.clone(),
+            users: users::UsersService::new(
+                directory.clone(),
+                clock.clone(),
+                Arc::new(machines.clone()),
             ),
+            machines,
             products: products::ProductsService::new(store.clone(), clock.clone()),
             settings,
             clock,

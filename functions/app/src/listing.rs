@@ -82,7 +82,7 @@ pub fn page_of<T>(items: Vec<T>, p: &Paging) -> ListPage<T> {
     let count = items.len();
     let items = items
         .into_iter()
-        .skip((p.page - 1) * p.page_size)
+        .skip((p.page - 1).saturating_mul(p.page_size))
         .take(p.page_size)
         .collect();
     ListPage {

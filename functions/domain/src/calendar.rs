@@ -21,6 +21,18 @@ pub fn latest_date_anywhere(now: DateTime<Utc>) -> NaiveDate {
     now.with_timezone(&kiritimati).date_naive()
 }
 
+/// Parses a calendar date given as `YYYY-MM-DD` in a query or form. Years outside 1900–9999 are
+/// refused too: no figure lies there, and date arithmetic near chrono's limits would overflow.
+pub fn parse_date(text: &str) -> Option<NaiveDate> {
+    let text = text.trim();
+    if text.len() != 10 {
+        return None;
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .filter(|d| (1900..=9999).contains(&d.year()))
+}
+
 /// Parses an IANA time-zone name (`Europe/Paris`).
 pub fn parse_zone(name: &str) -> Option<Tz> {
     name.trim().parse().ok()
@@ -141,6 +153,24 @@ mod tests {
             local_date(at("2026-10-25T23:00:00Z"), paris),
             d("2026-10-26")
         );
+    }
+
+    #[test]
+    fn dates_parse_strictly_within_sane_years() {
+        assert_eq!(parse_date("2026-02-28"), Some(d("2026-02-28")));
+        assert_eq!(parse_date(" 2024-02-29 "), Some(d("2024-02-29")));
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "-262143-01-01",
+            "262142-12-31",
+            "1899-12-31",
+            "2026-1-1",
+            "",
+            "x",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -2,11 +2,12 @@
 
 pub mod access;
 pub mod calendar;
+
 pub mod language;
 pub mod permissions;
 pub mod validation;
 
-pub use access::{MachineFacts, MachineScope};
+pub use access::{MachineFacts, MachinePlace, MachineScope, ScopeCatalogue, ScopeGap};
 pub use calendar::Period;
 pub use language::Language;
 pub use permissions::{Grants, Permission};

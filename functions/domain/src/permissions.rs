@@ -323,6 +323,15 @@ impl Grants {
             .collect()
     }
 
+    /// Whether these grants include every permission of `other` (all modules only all modules).
+    pub fn covers(&self, other: &Grants) -> bool {
+        match (self, other) {
+            (Grants::All, _) => true,
+            (Grants::Some(_), Grants::All) => false,
+            (Grants::Some(mine), Grants::Some(theirs)) => theirs.is_subset(mine),
+        }
+    }
+
     /// Whether these grants make their holder an administrator of access (users and roles).
     pub fn is_access_admin(&self) -> bool {
         self.has(Permission::UsersEdit) && self.has(Permission::RolesEdit)

@@ -56,10 +56,13 @@ impl<T> ListReply<T> {
 
 /// Sign-in request.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LoginRequest {
     #[serde(default)]
+    #[schema(required = true, max_length = 254)]
     pub email: String,
     #[serde(default)]
+    #[schema(required = true)]
     pub password: String,
 }
 
@@ -85,15 +88,19 @@ pub struct RefreshData {
 
 /// `POST /auth/token/verify/`.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct VerifyRequest {
     #[serde(default)]
+    #[schema(required = true)]
     pub token: String,
 }
 
 /// `POST /auth/token/refresh/`.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RefreshRequest {
     #[serde(default)]
+    #[schema(required = true)]
     pub refresh: String,
 }
 
@@ -126,6 +133,7 @@ pub struct Profile {
     pub permission: Vec<String>,
     pub positions: Vec<String>,
     pub module: ModuleAccess,
+    #[schema(value_type = crate::contract::LanguageCode, inline)]
     pub language: String,
     /// `admin` for users with access to all modules, else `user`.
     pub role_level: String,
@@ -174,14 +182,19 @@ impl From<&Principal> for Profile {
 
 /// Registration request (open registration only).
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RegisterRequest {
     #[serde(default)]
+    #[schema(required = true, max_length = 254)]
     pub email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 8, max_length = 128)]
     pub password: String,
     #[serde(default, rename = "firstName")]
+    #[schema(required = true, max_length = 75)]
     pub first_name: String,
     #[serde(default, rename = "lastName")]
+    #[schema(required = true, max_length = 75)]
     pub last_name: String,
 }
 
@@ -198,20 +211,24 @@ pub struct RegisterReply {
 /// A language of the interface.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LanguageDto {
+    #[schema(value_type = crate::contract::LanguageCode, inline)]
     pub code: String,
     pub name: String,
 }
 
 /// `POST /api/settings/languges/switch/`.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SwitchLanguageRequest {
     #[serde(default)]
+    #[schema(required = true, value_type = crate::contract::LanguageCode, inline)]
     pub language: String,
 }
 
 /// Reply data of a language switch.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LanguageData {
+    #[schema(value_type = crate::contract::LanguageCode, inline)]
     pub language: String,
 }
 
@@ -228,6 +245,7 @@ pub struct UserDto {
     pub last_login: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    #[schema(value_type = crate::contract::LanguageCode, inline)]
     pub language: String,
     pub position: String,
     pub access_all_modules: bool,
@@ -237,6 +255,9 @@ pub struct UserDto {
     pub machine_tag_ids: Vec<String>,
     pub machine_ids: Vec<String>,
     pub version: u64,
+    /// Whether the caller may edit, (de)activate or delete this user: false for users whose
+    /// permissions or machine access lie beyond the caller's own (listed read-only).
+    pub can_manage: bool,
 }
 
 impl From<UserView> for UserDto {
@@ -262,6 +283,7 @@ impl From<UserView> for UserDto {
             machine_tag_ids: u.machine_tag_ids,
             machine_ids: u.machine_ids,
             version: u.version,
+            can_manage: v.can_manage,
         }
     }
 }
@@ -271,21 +293,27 @@ impl From<UserView> for UserDto {
 #[serde(deny_unknown_fields)]
 pub struct UserForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
     #[serde(default)]
+    #[schema(required = true, max_length = 254)]
     pub email: String,
+    /// 6 to 20 digits, with an optional leading `+` and spaces, dots, dashes or parentheses.
     #[serde(default)]
     pub phone: Option<String>,
     /// Required on create (8 to 128 characters); on update, a non-empty value changes it.
     #[serde(default)]
+    #[schema(max_length = 128)]
     pub password: Option<String>,
     #[serde(default)]
     pub role_id: Option<String>,
     #[serde(default)]
     pub active: Option<bool>,
     #[serde(default)]
+    #[schema(value_type = Option<crate::contract::LanguageCode>, inline)]
     pub language: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 100)]
     pub position: Option<String>,
     #[serde(default)]
     pub access_all_modules: bool,
@@ -328,13 +356,16 @@ impl From<UserForm> for vendfleet_app::users::UserInput {
 
 /// `DELETE /api/users/`.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DeleteUsersRequest {
     #[serde(default)]
+    #[schema(required = true, min_items = 1, max_items = 50)]
     pub user_ids: Vec<String>,
 }
 
 /// `POST /api/users/{id}/active/`.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ActiveRequest {
     pub active: bool,
 }
@@ -370,6 +401,7 @@ impl From<RoleView> for RoleDto {
 #[serde(deny_unknown_fields)]
 pub struct RoleForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 100)]
     pub name: String,
     #[serde(default)]
     pub modules: Vec<String>,
@@ -379,8 +411,10 @@ pub struct RoleForm {
 
 /// `DELETE /api/users/roles/`.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DeleteRolesRequest {
     #[serde(default)]
+    #[schema(required = true, min_items = 1, max_items = 50)]
     pub role_ids: Vec<String>,
 }
 
@@ -389,8 +423,10 @@ pub struct DeleteRolesRequest {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Page number, from 1.
+    #[param(minimum = 1)]
     pub page: Option<i64>,
     /// Items per page, 1 to 200 (default 25).
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     /// Case-insensitive text search.
     pub search: Option<String>,
@@ -413,7 +449,9 @@ impl From<ListQuery> for vendfleet_app::users::ListParams {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct UsersQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub search: Option<String>,
     /// name, email, created_at, last_login, role, active; `-` prefix for descending.
@@ -421,9 +459,8 @@ pub struct UsersQuery {
     /// Role id.
     pub role: Option<String>,
     /// `active` or `inactive`.
+    #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
     pub status: Option<String>,
-    /// Export format: `csv` (default) or `xlsx`.
-    pub format: Option<String>,
 }
 
 impl From<&UsersQuery> for vendfleet_app::users::UserListParams {
@@ -473,5 +510,6 @@ impl From<vendfleet_domain::permissions::CatalogueNode> for CatalogueNodeDto {
 #[into_params(parameter_in = Query)]
 pub struct LangQuery {
     /// en, fr or it; defaults to the user's language.
+    #[param(value_type = Option<crate::contract::LanguageCode>, inline)]
     pub lang: Option<String>,
 }

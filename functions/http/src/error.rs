@@ -13,8 +13,7 @@ use vendfleet_domain::FieldErrors;
 pub struct ErrorBody {
     /// What went wrong, for people.
     pub message: String,
-    /// Messages per field of the request, when the input was at fault.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    /// Messages per field of the request when the input was at fault; empty otherwise.
     pub errors: BTreeMap<String, Vec<String>>,
 }
 
@@ -53,6 +52,11 @@ impl From<AppError> for ApiError {
             AppError::Validation { message, errors } => ApiError::fields(message, errors),
             AppError::Unauthorized(m) => ApiError::new(StatusCode::UNAUTHORIZED, m),
             AppError::Forbidden(m) => ApiError::new(StatusCode::FORBIDDEN, m),
+            AppError::OutOfReach { message, errors } => {
+                let mut e = ApiError::new(StatusCode::FORBIDDEN, message);
+                e.body.errors = errors.0;
+                e
+            }
             AppError::NotFound(m) => ApiError::new(StatusCode::NOT_FOUND, m),
             AppError::Conflict { message, errors } => {
                 let mut e = ApiError::new(StatusCode::CONFLICT, message);

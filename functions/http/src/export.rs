@@ -5,6 +5,57 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use vendfleet_domain::FieldErrors;
 
+/// Content type of a CSV export.
+pub const CSV_TYPE: &str = "text/csv; charset=utf-8";
+/// Content type of an XLSX export.
+pub const XLSX_TYPE: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/// The 200 answer of an export in the document: the file in the asked format.
+pub struct Download;
+
+impl<'s> utoipa::ToResponse<'s> for Download {
+    fn response() -> (
+        &'s str,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    ) {
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaFormat, Type};
+        use utoipa::openapi::{ContentBuilder, KnownFormat, ResponseBuilder};
+        let file = |binary: bool| {
+            let s = ObjectBuilder::new().schema_type(Type::String);
+            let s = if binary {
+                s.format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            } else {
+                s
+            };
+            ContentBuilder::new().schema(Some(s.build())).build()
+        };
+        (
+            "Download",
+            ResponseBuilder::new()
+                .description("The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx`")
+                .header(
+                    "Content-Disposition",
+                    utoipa::openapi::header::HeaderBuilder::new()
+                        .schema(ObjectBuilder::new().schema_type(Type::String))
+                        .build(),
+                )
+                .content(CSV_TYPE, file(false))
+                .content(XLSX_TYPE, file(true))
+                .build()
+                .into(),
+        )
+    }
+}
+
+/// `?format=` of an export (the list's filters come with it).
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// csv (default) or xlsx.
+    #[param(value_type = Option<crate::contract::ExportFormat>, inline)]
+    pub format: Option<String>,
+}
+
 /// A file format of an export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -37,12 +88,8 @@ impl Table {
     /// Renders the table as a downloadable file named `base.csv` / `base.xlsx`.
     pub fn into_download(self, format: Format, base: &str) -> Result<Response, ApiError> {
         let (bytes, ctype, ext) = match format {
-            Format::Csv => (self.csv()?, "text/csv; charset=utf-8", "csv"),
-            Format::Xlsx => (
-                self.xlsx()?,
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                "xlsx",
-            ),
+            Format::Csv => (self.csv()?, CSV_TYPE, "csv"),
+            Format::Xlsx => (self.xlsx()?, XLSX_TYPE, "xlsx"),
         };
         Ok((
             StatusCode::OK,

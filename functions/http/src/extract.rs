@@ -58,6 +58,20 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
+        if let Some(field) = unknown_field(&inner.to_string()) {
+            // The path names the field itself (`peripherals.cashless.colour`).
+            let key = if path == "." {
+                field
+            } else if path == field || path.ends_with(&format!(".{field}")) {
+                path
+            } else {
+                format!("{path}.{field}")
+            };
+            return ApiError::fields(
+                format!("Invalid input: unknown field {key:?}"),
+                FieldErrors::single(key, "Unknown field: this request does not take it."),
+            );
+        }
         if inner.is_syntax() || inner.is_eof() || path == "." {
             let mut errors = FieldErrors::new();
             if path != "." {
@@ -70,6 +84,12 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             FieldErrors::single(path, field_message(&inner.to_string())),
         )
     })
+}
+
+/// The field named by serde's "unknown field `x`, expected …" (bodies refuse unknown fields).
+fn unknown_field(serde_msg: &str) -> Option<String> {
+    let rest = serde_msg.strip_prefix("unknown field `")?;
+    rest.split_once('`').map(|(name, _)| name.to_string())
 }
 
 fn field_message(serde_msg: &str) -> String {

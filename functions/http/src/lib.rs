@@ -2,6 +2,7 @@
 //! the DTOs and the OpenAPI document. Binaries add adapters and serve these routers.
 
 pub mod auth;
+pub mod contract;
 pub mod dto;
 pub mod error;
 pub mod export;
@@ -18,7 +19,6 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::Router;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -78,16 +78,7 @@ fn all_areas() -> OpenApiRouter<AppState> {
 /// The OpenAPI document of the whole API.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = all_areas().split_for_parts();
-    let components = doc.components.get_or_insert_with(Default::default);
-    components.add_security_scheme(
-        "bearer",
-        SecurityScheme::Http(
-            HttpBuilder::new()
-                .scheme(HttpAuthScheme::Bearer)
-                .bearer_format("JWT")
-                .build(),
-        ),
-    );
+    contract::complete(&mut doc);
     doc
 }
 
@@ -103,6 +94,7 @@ fn finish(router: OpenApiRouter<AppState>, state: AppState) -> Router {
     let (router, _) = router.split_for_parts();
     router
         .route("/api/openapi.json", axum::routing::get(openapi_json))
+        .layer(axum::middleware::from_fn(contract::json_errors))
         .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
         .with_state(state)
 }

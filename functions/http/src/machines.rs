@@ -57,17 +57,21 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
 
 /// A fitted device.
 #[derive(Debug, Serialize, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
 pub struct DeviceDto {
     #[serde(default)]
     pub fitted: bool,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub serial: String,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub model: String,
 }
 
 /// The peripherals of a machine.
 #[derive(Debug, Serialize, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
 pub struct PeripheralsDto {
     #[serde(default)]
     pub coin_changer: DeviceDto,
@@ -214,20 +218,26 @@ impl Lookups {
 #[serde(deny_unknown_fields)]
 pub struct MachineForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub serial: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub mcu_serial: Option<String>,
     #[serde(default)]
     pub model_id: Option<String>,
     #[serde(default)]
     pub location_id: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub firmware: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub connection_method: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub protocol: Option<String>,
     #[serde(default)]
     pub inactive: bool,
@@ -237,9 +247,11 @@ pub struct MachineForm {
     pub peripherals: PeripheralsDto,
     /// ISO 4217, default EUR.
     #[serde(default)]
+    #[schema(pattern = "^[A-Z]{3}$")]
     pub currency: Option<String>,
     /// 0–4, default 2.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 4)]
     pub decimal_places: Option<i64>,
     #[serde(default)]
     pub version: Option<u64>,
@@ -274,7 +286,9 @@ impl From<MachineForm> for MachineInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct MachinesQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub search: Option<String>,
     /// name, created_at, serial, location; `-` for descending.
@@ -284,9 +298,8 @@ pub struct MachinesQuery {
     pub model: Option<String>,
     pub tag: Option<String>,
     /// `active` or `inactive`.
+    #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
     pub status: Option<String>,
-    /// Export format: csv (default) or xlsx.
-    pub format: Option<String>,
 }
 
 impl From<&MachinesQuery> for MachineListParams {
@@ -402,14 +415,15 @@ async fn rotate_secret(
 }
 
 /// Machines matching the list's filters as a CSV or XLSX file.
-#[utoipa::path(get, path = "/api/machines/export/", tag = "machines", security(("bearer" = [])), params(MachinesQuery),
-    responses((status = 200, description = "The file (text/csv or the XLSX type)", content_type = "application/octet-stream"), (status = 400, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/machines/export/", tag = "machines", security(("bearer" = [])), params(MachinesQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
 async fn export_machines(
     State(s): State<AppState>,
     a: Authorized<perm::MachinesExport>,
     Query(q): Query<MachinesQuery>,
+    Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(q.format.as_deref())?;
+    let format = Format::parse(e.format.as_deref())?;
     let (items, _) = s.app.machines.filtered(a.principal(), &(&q).into()).await?;
     let l = Lookups::load(&s).await?;
     let lang = a.principal().user.language;
@@ -609,19 +623,29 @@ async fn price_history(
 #[serde(deny_unknown_fields)]
 pub struct SelectionForm {
     #[serde(default)]
+    #[schema(required = true)]
     pub machine_id: String,
+    /// Up to 10 letters, digits or dashes.
     #[serde(default)]
+    #[schema(required = true, max_length = 10, pattern = "^[A-Za-z0-9-]{1,10}$")]
     pub selection: String,
     #[serde(default)]
+    #[schema(required = true)]
     pub product_id: String,
     #[serde(default)]
+    #[schema(required = true, minimum = 1, maximum = 10000)]
     pub max: i64,
+    /// Minor units of the machine's currency.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 100000000)]
     pub price_minor: i64,
+    /// At most `max`.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 10000)]
     pub current: i64,
     /// YYYY-MM-DD, or null.
     #[serde(default)]
+    #[schema(value_type = Option<NaiveDate>)]
     pub expiry_date: Option<String>,
 }
 
@@ -653,8 +677,12 @@ async fn save_selection(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StockForm {
+    /// At most the selection's max.
+    #[schema(minimum = 0, maximum = 10000)]
     pub current: i64,
+    /// YYYY-MM-DD, or null.
     #[serde(default)]
+    #[schema(value_type = Option<NaiveDate>)]
     pub expiry_date: Option<String>,
 }
 
@@ -681,6 +709,7 @@ async fn set_stock(
 #[serde(deny_unknown_fields)]
 pub struct SelectionsRequest {
     #[serde(default)]
+    #[schema(required = true)]
     pub machine_id: String,
     /// Selection codes; for fill and empty, none means all.
     #[serde(default)]
@@ -748,8 +777,10 @@ async fn empty_stock(
 #[serde(deny_unknown_fields)]
 pub struct CopyProductsRequest {
     #[serde(default)]
+    #[schema(required = true)]
     pub from_machine_id: String,
     #[serde(default)]
+    #[schema(required = true, min_items = 1)]
     pub to_machine_ids: Vec<String>,
 }
 
@@ -777,7 +808,7 @@ async fn copy_products(
 pub struct TagDto {
     pub id: String,
     pub name: String,
-    /// Machines carrying the tag.
+    /// Machines carrying the tag, among those the caller may see.
     pub machines_count: usize,
     #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
@@ -788,10 +819,11 @@ pub struct TagDto {
     responses((status = 200, body = ListReply<TagDto>)))]
 async fn list_tags(
     State(s): State<AppState>,
-    _a: Authorized<perm::TagsList>,
+    a: Authorized<perm::TagsList>,
 ) -> ApiResult<axum::Json<ListReply<TagDto>>> {
     let tags = s.app.machines.list_tags().await?;
-    let machines = s.app.machines.machines().all().await?;
+    // Counts only the machines the caller may see.
+    let machines = s.app.machines.visible(a.principal()).await?;
     let data: Vec<TagDto> = tags
         .into_iter()
         .map(|t| TagDto {
@@ -820,6 +852,7 @@ async fn list_tags(
 #[serde(deny_unknown_fields)]
 pub struct TagForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 60)]
     pub name: String,
 }
 
@@ -865,6 +898,7 @@ async fn delete_tag(
 #[serde(deny_unknown_fields)]
 pub struct ManageTagsRequest {
     #[serde(default)]
+    #[schema(required = true, min_items = 1, max_items = 100)]
     pub machine_ids: Vec<String>,
     #[serde(default)]
     pub add: Vec<String>,
@@ -941,13 +975,17 @@ impl From<RefillEntry> for RefillDto {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct RefillsQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub machine: Option<String>,
     pub location: Option<String>,
     /// First local day, YYYY-MM-DD (default: 30 days before `to`).
+    #[param(value_type = Option<NaiveDate>)]
     pub from: Option<String>,
     /// Last local day, YYYY-MM-DD (default: today).
+    #[param(value_type = Option<NaiveDate>)]
     pub to: Option<String>,
 }
 

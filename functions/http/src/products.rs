@@ -234,9 +234,11 @@ impl Names {
 #[serde(deny_unknown_fields)]
 pub struct RecipeLineForm {
     #[serde(default)]
+    #[schema(required = true)]
     pub component_id: String,
     /// In the component's unit; more than 0.
     #[serde(default)]
+    #[schema(required = true, minimum = 1, maximum = 1000000000)]
     pub quantity: Option<i64>,
 }
 
@@ -254,22 +256,28 @@ impl From<RecipeLineForm> for RecipeLineInput {
 #[serde(deny_unknown_fields)]
 pub struct ProductForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub sku: Option<String>,
     /// Minor units, 0 or more.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 1000000000000_i64)]
     pub price_minor: Option<i64>,
     /// ISO 4217 code; EUR when left out.
     #[serde(default)]
     pub currency: Option<String>,
     /// Basis points, 0 to 10000.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 10000)]
     pub vat_bps: Option<i64>,
     /// pcs when left out.
     #[serde(default)]
+    #[schema(max_length = 20)]
     pub units: Option<String>,
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 1000000)]
     pub max_quantity: Option<i64>,
     #[serde(default)]
     pub tag_ids: Option<Vec<String>>,
@@ -279,6 +287,7 @@ pub struct ProductForm {
     pub is_composite: Option<bool>,
     /// Only for composite products; on update, leaving it out keeps the current recipe.
     #[serde(default)]
+    #[schema(max_items = 30)]
     pub recipe: Option<Vec<RecipeLineForm>>,
     #[serde(default)]
     pub version: Option<u64>,
@@ -307,7 +316,9 @@ impl From<ProductForm> for ProductInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ProductsQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub search: Option<String>,
     /// name, created_at, price_minor, vat_bps; `-` for descending.
@@ -315,11 +326,11 @@ pub struct ProductsQuery {
     /// A product tag id.
     pub tag: Option<String>,
     /// `true` or `false`.
+    #[param(value_type = Option<crate::contract::Flag>, inline)]
     pub inactive: Option<String>,
     /// `true` or `false`.
+    #[param(value_type = Option<crate::contract::Flag>, inline)]
     pub composite: Option<String>,
-    /// Export format: csv (default) or xlsx.
-    pub format: Option<String>,
 }
 
 impl From<&ProductsQuery> for ProductListParams {
@@ -427,10 +438,11 @@ async fn update_product(
     responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "Machines still sell the product")))]
 async fn delete_product(
     State(s): State<AppState>,
-    _a: Authorized<perm::ProductsDelete>,
+    a: Authorized<perm::ProductsDelete>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Message>> {
-    s.app.products.delete_product(&id, false).await?;
+    let visible = s.app.machines.visible_ids(a.principal()).await?;
+    s.app.products.delete_product(&id, false, &visible).await?;
     Ok(message("Product deleted successfully"))
 }
 
@@ -458,14 +470,15 @@ fn percent(bps: u32) -> String {
 }
 
 /// Products matching the list's filters as a CSV or XLSX file.
-#[utoipa::path(get, path = "/api/products/export/", tag = "products", security(("bearer" = [])), params(ProductsQuery),
-    responses((status = 200, description = "The file (text/csv or the XLSX type)", content_type = "application/octet-stream"), (status = 400, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/products/export/", tag = "products", security(("bearer" = [])), params(ProductsQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
 async fn export_products(
     State(s): State<AppState>,
     a: Authorized<perm::ProductsList>,
     Query(q): Query<ProductsQuery>,
+    Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(q.format.as_deref())?;
+    let format = Format::parse(e.format.as_deref())?;
     let (items, _) = s.app.products.filtered_products(&(&q).into(), None).await?;
     let names = Names::load(&s).await?;
     let lang = a.principal().user.language;
@@ -575,10 +588,11 @@ async fn get_composite(
     responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn delete_composite(
     State(s): State<AppState>,
-    _a: Authorized<perm::CompositeProductsDelete>,
+    a: Authorized<perm::CompositeProductsDelete>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Message>> {
-    s.app.products.delete_product(&id, true).await?;
+    let visible = s.app.machines.visible_ids(a.principal()).await?;
+    s.app.products.delete_product(&id, true, &visible).await?;
     Ok(message("Product deleted successfully"))
 }
 
@@ -601,6 +615,7 @@ async fn get_recipe(
 #[serde(deny_unknown_fields)]
 pub struct RecipeForm {
     #[serde(default)]
+    #[schema(required = true, max_items = 30)]
     pub recipe: Vec<RecipeLineForm>,
     #[serde(default)]
     pub version: Option<u64>,
@@ -662,8 +677,11 @@ impl From<Component> for ComponentDto {
 #[serde(deny_unknown_fields)]
 pub struct ComponentForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
+    /// g, ml, pcs …
     #[serde(default)]
+    #[schema(required = true, max_length = 20)]
     pub unit: String,
     #[serde(default)]
     pub inactive: Option<bool>,
@@ -686,12 +704,15 @@ impl From<ComponentForm> for ComponentInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ComponentsQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub search: Option<String>,
     /// name, created_at, unit; `-` for descending.
     pub ordering: Option<String>,
     /// `true` or `false`.
+    #[param(value_type = Option<crate::contract::Flag>, inline)]
     pub inactive: Option<String>,
 }
 
@@ -800,13 +821,14 @@ impl From<ProductTag> for ProductTagDto {
 #[serde(deny_unknown_fields)]
 pub struct ProductTagForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 60)]
     pub name: String,
     #[serde(default)]
     pub version: Option<u64>,
 }
 
 /// Product tags, paged; ordering by name or created_at.
-#[utoipa::path(get, path = "/api/products/tags/", tag = "products", security(("bearer" = [])), params(ListQuery),
+#[utoipa::path(get, path = "/api/products/tags/", tag = "products", operation_id = "list_product_tags", security(("bearer" = [])), params(ListQuery),
     responses((status = 200, body = ListReply<ProductTagDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn list_tags(
     State(s): State<AppState>,
@@ -818,7 +840,7 @@ async fn list_tags(
 }
 
 /// Creates a product tag.
-#[utoipa::path(post, path = "/api/products/tags/", tag = "products", security(("bearer" = [])), request_body = ProductTagForm,
+#[utoipa::path(post, path = "/api/products/tags/", tag = "products", operation_id = "create_product_tag", security(("bearer" = [])), request_body = ProductTagForm,
     responses((status = 201, body = MessageData<ProductTagDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn create_tag(
     State(s): State<AppState>,
@@ -865,7 +887,7 @@ async fn update_tag(
 
 /// Deletes a tag and removes it from its products in one transaction (409 when it is on more
 /// than 98 products).
-#[utoipa::path(delete, path = "/api/products/tags/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
+#[utoipa::path(delete, path = "/api/products/tags/{id}/", tag = "products", operation_id = "delete_product_tag", security(("bearer" = [])), params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn delete_tag(
     State(s): State<AppState>,
@@ -882,6 +904,7 @@ async fn delete_tag(
 pub struct ManageProductTagsRequest {
     /// At most 50 products.
     #[serde(default)]
+    #[schema(required = true, min_items = 1, max_items = 50)]
     pub product_ids: Vec<String>,
     /// Tag ids to add.
     #[serde(default)]
@@ -892,7 +915,7 @@ pub struct ManageProductTagsRequest {
 }
 
 /// Adds and removes tags on up to 50 products, all or nothing.
-#[utoipa::path(post, path = "/api/products/tags/manage/", tag = "products", security(("bearer" = [])), request_body = ManageProductTagsRequest,
+#[utoipa::path(post, path = "/api/products/tags/manage/", tag = "products", operation_id = "manage_product_tags", security(("bearer" = [])), request_body = ManageProductTagsRequest,
     responses((status = 200, body = MessageData<Vec<ProductDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn manage_tags(
     State(s): State<AppState>,
@@ -937,7 +960,7 @@ async fn product_options(
 }
 
 /// Every product tag.
-#[utoipa::path(get, path = "/api/filters/products/tags/", tag = "filters", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/filters/products/tags/", tag = "filters", operation_id = "product_tag_options", security(("bearer" = [])),
     responses((status = 200, body = Data<Vec<OptionDto>>)))]
 async fn tag_options(
     State(s): State<AppState>,

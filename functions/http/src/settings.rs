@@ -85,14 +85,19 @@ impl From<Client> for ClientDto {
 #[serde(deny_unknown_fields)]
 pub struct ClientForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
     #[serde(default)]
+    #[schema(max_length = 150)]
     pub contact_name: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 254)]
     pub email: Option<String>,
     #[serde(default)]
     pub phone: Option<String>,
+    /// Basis points, 0 to 10000 (100 = 1 %).
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 10000)]
     pub commission_bps: Option<i64>,
     #[serde(default)]
     pub version: Option<u64>,
@@ -270,23 +275,31 @@ impl Names {
 #[serde(deny_unknown_fields)]
 pub struct LocationForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
     #[serde(default)]
+    #[schema(max_length = 300)]
     pub address: Option<String>,
     #[serde(default, rename = "type")]
+    #[schema(max_length = 60)]
     pub location_type: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 60)]
     pub region: Option<String>,
     #[serde(default)]
     pub client_id: Option<String>,
     #[serde(default)]
     pub refiller_id: Option<String>,
+    /// Degrees; with `longitude`, or neither.
     #[serde(default)]
+    #[schema(minimum = -90, maximum = 90)]
     pub latitude: Option<f64>,
     #[serde(default)]
+    #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
-    /// IANA time zone, e.g. Europe/Paris.
+    /// IANA time zone, e.g. Europe/Paris (`/api/filters/timezones/`).
     #[serde(default)]
+    #[schema(required = true)]
     pub time_zone: String,
     #[serde(default)]
     pub version: Option<u64>,
@@ -313,7 +326,9 @@ impl From<LocationForm> for LocationInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LocationsQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub search: Option<String>,
     /// name, created_at, location_type, region, address; `-` for descending.
@@ -324,8 +339,6 @@ pub struct LocationsQuery {
     pub location_type: Option<String>,
     pub region: Option<String>,
     pub refiller: Option<String>,
-    /// Export format: csv (default) or xlsx.
-    pub format: Option<String>,
 }
 
 impl From<&LocationsQuery> for LocationListParams {
@@ -434,6 +447,7 @@ async fn delete_location(
 #[serde(deny_unknown_fields)]
 pub struct ChangeRefillerRequest {
     #[serde(default)]
+    #[schema(required = true, min_items = 1, max_items = 100)]
     pub location_ids: Vec<String>,
     /// The new refiller; null removes the refiller.
     #[serde(default)]
@@ -461,14 +475,15 @@ async fn change_refiller(
 }
 
 /// Locations matching the list's filters as a CSV or XLSX file.
-#[utoipa::path(get, path = "/api/locations/export/", tag = "settings", security(("bearer" = [])), params(LocationsQuery),
-    responses((status = 200, description = "The file (text/csv or the XLSX type)", content_type = "application/octet-stream"), (status = 400, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/locations/export/", tag = "settings", security(("bearer" = [])), params(LocationsQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
 async fn export_locations(
     State(s): State<AppState>,
     a: Authorized<perm::LocationsExport>,
     Query(q): Query<LocationsQuery>,
+    Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(q.format.as_deref())?;
+    let format = Format::parse(e.format.as_deref())?;
     let (items, _) = s
         .app
         .settings
@@ -548,10 +563,13 @@ impl From<MachineModel> for ModelDto {
 #[serde(deny_unknown_fields)]
 pub struct ModelForm {
     #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
     #[serde(default, rename = "type")]
+    #[schema(required = true, max_length = 60)]
     pub model_type: String,
     #[serde(default)]
+    #[schema(required = true, max_length = 100)]
     pub manufacturer: String,
     #[serde(default)]
     pub version: Option<u64>,
@@ -572,7 +590,9 @@ impl From<ModelForm> for ModelInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ModelsQuery {
+    #[param(minimum = 1)]
     pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
     pub search: Option<String>,
     /// name, created_at, model_type, manufacturer; `-` for descending.
@@ -652,10 +672,11 @@ async fn update_model(
     responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn delete_model(
     State(s): State<AppState>,
-    _a: Authorized<perm::ModelsDelete>,
+    a: Authorized<perm::ModelsDelete>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Message>> {
-    s.app.settings.delete_model(&id).await?;
+    let visible = s.app.machines.visible_ids(a.principal()).await?;
+    s.app.settings.delete_model(&id, &visible).await?;
     Ok(message("Model deleted successfully"))
 }
 

@@ -27,10 +27,10 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses((status = 200, body = ListReply<UserDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn list_users(
     State(s): State<AppState>,
-    _a: Authorized<perm::UsersList>,
+    a: Authorized<perm::UsersList>,
     Query(q): Query<UsersQuery>,
 ) -> ApiResult<axum::Json<ListReply<UserDto>>> {
-    let page = s.app.users.list_users(&(&q).into()).await?;
+    let page = s.app.users.list_users(a.principal(), &(&q).into()).await?;
     Ok(axum::Json(ListReply::from_page(page, UserDto::from)))
 }
 
@@ -79,11 +79,11 @@ async fn delete_users(
     responses((status = 200, body = Data<UserDto>), (status = 404, body = ErrorBody)))]
 async fn get_user(
     State(s): State<AppState>,
-    _a: Authorized<perm::UsersList>,
+    a: Authorized<perm::UsersList>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Data<UserDto>>> {
     Ok(axum::Json(Data {
-        data: s.app.users.get_user(&id).await?.into(),
+        data: s.app.users.get_user(a.principal(), &id).await?.into(),
     }))
 }
 
@@ -135,16 +135,21 @@ async fn set_active(
 }
 
 /// Users matching the list's filters as a CSV or XLSX file.
-#[utoipa::path(get, path = "/api/users/export/", tag = "users", security(("bearer" = [])), params(UsersQuery),
-    responses((status = 200, description = "The file (text/csv or the XLSX type)", content_type = "application/octet-stream"),
+#[utoipa::path(get, path = "/api/users/export/", tag = "users", security(("bearer" = [])), params(UsersQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)),
               (status = 400, body = ErrorBody)))]
 async fn export_users(
     State(s): State<AppState>,
     a: Authorized<perm::UsersExport>,
     Query(q): Query<UsersQuery>,
+    Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(q.format.as_deref())?;
-    let (users, _) = s.app.users.filtered_users(&(&q).into()).await?;
+    let format = Format::parse(e.format.as_deref())?;
+    let (users, _) = s
+        .app
+        .users
+        .filtered_users(a.principal(), &(&q).into())
+        .await?;
     let lang = a.principal().user.language;
     let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
     let header = vec![
@@ -233,10 +238,14 @@ async fn create_role(
     responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "The role is in use")))]
 async fn delete_roles(
     State(s): State<AppState>,
-    _a: Authorized<perm::RolesDelete>,
+    a: Authorized<perm::RolesDelete>,
     Json(req): Json<DeleteRolesRequest>,
 ) -> ApiResult<axum::Json<Message>> {
-    let n = s.app.users.delete_roles(&req.role_ids).await?;
+    let n = s
+        .app
+        .users
+        .delete_roles(a.principal(), &req.role_ids)
+        .await?;
     let message = if n == 1 {
         "Role deleted successfully".to_string()
     } else {

@@ -740,12 +740,15 @@ async fn product_in_use_filters_and_export(b: Backend) {
     create(&h, &admin, "/api/products/", body).await;
 
     // Two selections of two machines sell the espresso (as the machines area writes them).
+    let m1 = create(&h, &admin, "/api/machines/", json!({"name": "Lobby 1"})).await;
+    let m2 = create(&h, &admin, "/api/machines/", json!({"name": "Canteen"})).await;
     for (machine, selection, name) in [
-        ("m1", "11", "Lobby 1"),
-        ("m2", "12", "Canteen"),
-        ("m1", "12", "Lobby 1"),
+        (&m1, "11", "Lobby 1"),
+        (&m2, "12", "Canteen"),
+        (&m1, "12", "Lobby 1"),
     ] {
         let mut attrs = serde_json::Map::new();
+        attrs.insert("machine_id".into(), json!(machine));
         attrs.insert("machine_name".into(), json!(name));
         attrs.insert("product_id".into(), json!(espresso));
         let item = Item::new(

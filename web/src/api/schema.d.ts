@@ -248,6 +248,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/periods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sales period presets, resolved in the operator's time zone. */
+        get: operations["periods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/products/": {
         parameters: {
             query?: never;
@@ -290,7 +307,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every product tag. */
-        get: operations["tag_options"];
+        get: operations["product_tag_options"];
         put?: never;
         post?: never;
         delete?: never;
@@ -917,10 +934,10 @@ export interface paths {
             cookie?: never;
         };
         /** Product tags, paged; ordering by name or created_at. */
-        get: operations["list_tags"];
+        get: operations["list_product_tags"];
         put?: never;
         /** Creates a product tag. */
-        post: operations["create_tag"];
+        post: operations["create_product_tag"];
         delete?: never;
         options?: never;
         head?: never;
@@ -937,7 +954,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Adds and removes tags on up to 50 products, all or nothing. */
-        post: operations["manage_tags"];
+        post: operations["manage_product_tags"];
         delete?: never;
         options?: never;
         head?: never;
@@ -960,7 +977,7 @@ export interface paths {
          * Deletes a tag and removes it from its products in one transaction (409 when it is on more
          *     than 98 products).
          */
-        delete: operations["delete_tag"];
+        delete: operations["delete_product_tag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1047,6 +1064,23 @@ export interface paths {
         put?: never;
         /** Sets the signed-in user's language. */
         post: operations["switch_language"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/operator/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operator's time zone and today's local date (set by configuration, read-only here). */
+        get: operations["operator_settings"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1246,7 +1280,7 @@ export interface components {
         };
         /** @description `POST /api/locations/change-refiller/`. */
         ChangeRefillerRequest: {
-            location_ids?: string[];
+            location_ids: string[];
             /** @description The new refiller; null removes the refiller. */
             refiller_id?: string | null;
         };
@@ -1276,11 +1310,14 @@ export interface components {
         };
         /** @description The client form. */
         ClientForm: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Basis points, 0 to 10000 (100 = 1 %).
+             */
             commission_bps?: number | null;
             contact_name?: string | null;
             email?: string | null;
-            name?: string;
+            name: string;
             phone?: string | null;
             /** Format: int64 */
             version?: number | null;
@@ -1302,15 +1339,16 @@ export interface components {
         /** @description The component form. */
         ComponentForm: {
             inactive?: boolean | null;
-            name?: string;
-            unit?: string;
+            name: string;
+            /** @description g, ml, pcs … */
+            unit: string;
             /** Format: int64 */
             version?: number | null;
         };
         /** @description `POST /api/machines/copy-products/`. */
         CopyProductsRequest: {
-            from_machine_id?: string;
-            to_machine_ids?: string[];
+            from_machine_id: string;
+            to_machine_ids: string[];
         };
         /** @description `{"data": ...}`. */
         Data_ClientDto: {
@@ -1436,6 +1474,22 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_OperatorSettingsDto: {
+            /** @description The operator's calendar settings. */
+            data: {
+                /**
+                 * @description IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
+                 *     period presets and default ranges are local dates here.
+                 */
+                time_zone: string;
+                /**
+                 * Format: date
+                 * @description The operator's local date now.
+                 */
+                today: string;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_OverviewDto: {
             /** @description The machine overview (spec section 3); telemetry fields are null until events arrive. */
             data: {
@@ -1533,7 +1587,11 @@ export interface components {
                 displayName: string;
                 email: string;
                 id: string;
-                language: string;
+                /**
+                 * @description An interface language.
+                 * @enum {string}
+                 */
+                language: "en" | "fr" | "it";
                 module: components["schemas"]["ModuleAccess"];
                 name: string;
                 /** @description Every permission key the user holds. */
@@ -1591,12 +1649,21 @@ export interface components {
                 access_all_machines: boolean;
                 access_all_modules: boolean;
                 active: boolean;
+                /**
+                 * @description Whether the caller may edit, (de)activate or delete this user: false for users whose
+                 *     permissions or machine access lie beyond the caller's own (listed read-only).
+                 */
+                can_manage: boolean;
                 client_ids: string[];
                 /** Format: date-time */
                 created_at: string;
                 email: string;
                 id: string;
-                language: string;
+                /**
+                 * @description An interface language.
+                 * @enum {string}
+                 */
+                language: "en" | "fr" | "it";
                 /** Format: date-time */
                 last_login?: string | null;
                 location_ids: string[];
@@ -1624,7 +1691,11 @@ export interface components {
         /** @description `{"data": ...}`. */
         Data_Vec_LanguageDto: {
             data: {
-                code: string;
+                /**
+                 * @description An interface language.
+                 * @enum {string}
+                 */
+                code: "en" | "fr" | "it";
                 name: string;
             }[];
         };
@@ -1633,6 +1704,26 @@ export interface components {
             data: {
                 id: string;
                 name: string;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
+        Data_Vec_PeriodDto: {
+            data: {
+                /**
+                 * Format: date
+                 * @description First local date (none for `custom`).
+                 */
+                date_from?: string | null;
+                /**
+                 * Format: date
+                 * @description Last local date, inclusive (none for `custom`).
+                 */
+                date_to?: string | null;
+                /**
+                 * @description `current_month`, `previous_month`, `current_and_previous_month`, `current_year`,
+                 *     `previous_year` or `custom`.
+                 */
+                key: string;
             }[];
         };
         /** @description `{"data": ...}`. */
@@ -1695,11 +1786,11 @@ export interface components {
         };
         /** @description `DELETE /api/users/roles/`. */
         DeleteRolesRequest: {
-            role_ids?: string[];
+            role_ids: string[];
         };
         /** @description `DELETE /api/users/`. */
         DeleteUsersRequest: {
-            user_ids?: string[];
+            user_ids: string[];
         };
         /** @description A fitted device. */
         DeviceDto: {
@@ -1709,8 +1800,8 @@ export interface components {
         };
         /** @description The body of every error answer. */
         ErrorBody: {
-            /** @description Messages per field of the request, when the input was at fault. */
-            errors?: {
+            /** @description Messages per field of the request when the input was at fault; empty otherwise. */
+            errors: {
                 [key: string]: string[];
             };
             /** @description What went wrong, for people. */
@@ -1718,11 +1809,19 @@ export interface components {
         };
         /** @description Reply data of a language switch. */
         LanguageData: {
-            language: string;
+            /**
+             * @description An interface language.
+             * @enum {string}
+             */
+            language: "en" | "fr" | "it";
         };
         /** @description A language of the interface. */
         LanguageDto: {
-            code: string;
+            /**
+             * @description An interface language.
+             * @enum {string}
+             */
+            code: "en" | "fr" | "it";
             name: string;
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
@@ -1942,7 +2041,7 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
                 id: string;
-                /** @description Machines carrying the tag. */
+                /** @description Machines carrying the tag, among those the caller may see. */
                 machines_count: number;
                 name: string;
             }[];
@@ -1954,12 +2053,21 @@ export interface components {
                 access_all_machines: boolean;
                 access_all_modules: boolean;
                 active: boolean;
+                /**
+                 * @description Whether the caller may edit, (de)activate or delete this user: false for users whose
+                 *     permissions or machine access lie beyond the caller's own (listed read-only).
+                 */
+                can_manage: boolean;
                 client_ids: string[];
                 /** Format: date-time */
                 created_at: string;
                 email: string;
                 id: string;
-                language: string;
+                /**
+                 * @description An interface language.
+                 * @enum {string}
+                 */
+                language: "en" | "fr" | "it";
                 /** Format: date-time */
                 last_login?: string | null;
                 location_ids: string[];
@@ -2004,15 +2112,18 @@ export interface components {
         LocationForm: {
             address?: string | null;
             client_id?: string | null;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Degrees; with `longitude`, or neither.
+             */
             latitude?: number | null;
             /** Format: double */
             longitude?: number | null;
-            name?: string;
+            name: string;
             refiller_id?: string | null;
             region?: string | null;
-            /** @description IANA time zone, e.g. Europe/Paris. */
-            time_zone?: string;
+            /** @description IANA time zone, e.g. Europe/Paris (`/api/filters/timezones/`). */
+            time_zone: string;
             type?: string | null;
             /** Format: int64 */
             version?: number | null;
@@ -2024,8 +2135,8 @@ export interface components {
         };
         /** @description Sign-in request. */
         LoginRequest: {
-            email?: string;
-            password?: string;
+            email: string;
+            password: string;
         };
         /** @description A machine. */
         MachineDto: {
@@ -2073,7 +2184,7 @@ export interface components {
             location_id?: string | null;
             mcu_serial?: string | null;
             model_id?: string | null;
-            name?: string;
+            name: string;
             peripherals?: components["schemas"]["PeripheralsDto"];
             protocol?: string | null;
             serial?: string | null;
@@ -2086,14 +2197,14 @@ export interface components {
             /** @description Tag ids to add. */
             add?: string[];
             /** @description At most 50 products. */
-            product_ids?: string[];
+            product_ids: string[];
             /** @description Tag ids to remove. */
             remove?: string[];
         };
         /** @description `POST /api/machines/tags/manage/`. */
         ManageTagsRequest: {
             add?: string[];
-            machine_ids?: string[];
+            machine_ids: string[];
             remove?: string[];
         };
         /** @description `{"message": ...}`. */
@@ -2145,7 +2256,11 @@ export interface components {
         MessageData_LanguageData: {
             /** @description Reply data of a language switch. */
             data: {
-                language: string;
+                /**
+                 * @description An interface language.
+                 * @enum {string}
+                 */
+                language: "en" | "fr" | "it";
             };
             message: string;
         };
@@ -2353,7 +2468,7 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
                 id: string;
-                /** @description Machines carrying the tag. */
+                /** @description Machines carrying the tag, among those the caller may see. */
                 machines_count: number;
                 name: string;
             };
@@ -2366,12 +2481,21 @@ export interface components {
                 access_all_machines: boolean;
                 access_all_modules: boolean;
                 active: boolean;
+                /**
+                 * @description Whether the caller may edit, (de)activate or delete this user: false for users whose
+                 *     permissions or machine access lie beyond the caller's own (listed read-only).
+                 */
+                can_manage: boolean;
                 client_ids: string[];
                 /** Format: date-time */
                 created_at: string;
                 email: string;
                 id: string;
-                language: string;
+                /**
+                 * @description An interface language.
+                 * @enum {string}
+                 */
+                language: "en" | "fr" | "it";
                 /** Format: date-time */
                 last_login?: string | null;
                 location_ids: string[];
@@ -2533,9 +2657,9 @@ export interface components {
         };
         /** @description The machine-model form. */
         ModelForm: {
-            manufacturer?: string;
-            name?: string;
-            type?: string;
+            manufacturer: string;
+            name: string;
+            type: string;
             /** Format: int64 */
             version?: number | null;
         };
@@ -2543,6 +2667,19 @@ export interface components {
         ModuleAccess: {
             access_all_modules: boolean;
             modules: string[];
+        };
+        /** @description The operator's calendar settings. */
+        OperatorSettingsDto: {
+            /**
+             * @description IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
+             *     period presets and default ranges are local dates here.
+             */
+            time_zone: string;
+            /**
+             * Format: date
+             * @description The operator's local date now.
+             */
+            today: string;
         };
         /** @description An option of a filter: id and display name. */
         OptionDto: {
@@ -2580,6 +2717,24 @@ export interface components {
             count: number;
             page: number;
             page_size: number;
+        };
+        /** @description A period preset with the operator-local dates it stands for today. */
+        PeriodDto: {
+            /**
+             * Format: date
+             * @description First local date (none for `custom`).
+             */
+            date_from?: string | null;
+            /**
+             * Format: date
+             * @description Last local date, inclusive (none for `custom`).
+             */
+            date_to?: string | null;
+            /**
+             * @description `current_month`, `previous_month`, `current_and_previous_month`, `current_year`,
+             *     `previous_year` or `custom`.
+             */
+            key: string;
         };
         /** @description The peripherals of a machine. */
         PeripheralsDto: {
@@ -2652,7 +2807,7 @@ export interface components {
             is_composite?: boolean | null;
             /** Format: int64 */
             max_quantity?: number | null;
-            name?: string;
+            name: string;
             /**
              * Format: int64
              * @description Minor units, 0 or more.
@@ -2696,7 +2851,7 @@ export interface components {
         };
         /** @description The tag form. */
         ProductTagForm: {
-            name?: string;
+            name: string;
             /** Format: int64 */
             version?: number | null;
         };
@@ -2706,7 +2861,11 @@ export interface components {
             displayName: string;
             email: string;
             id: string;
-            language: string;
+            /**
+             * @description An interface language.
+             * @enum {string}
+             */
+            language: "en" | "fr" | "it";
             module: components["schemas"]["ModuleAccess"];
             name: string;
             /** @description Every permission key the user holds. */
@@ -2732,7 +2891,7 @@ export interface components {
         };
         /** @description `PUT /api/products/composite-products/{id}/recipe/`. */
         RecipeForm: {
-            recipe?: components["schemas"]["RecipeLineForm"][];
+            recipe: components["schemas"]["RecipeLineForm"][];
             /** Format: int64 */
             version?: number | null;
         };
@@ -2747,12 +2906,12 @@ export interface components {
         };
         /** @description One line of a recipe form. */
         RecipeLineForm: {
-            component_id?: string;
+            component_id: string;
             /**
              * Format: int64
              * @description In the component's unit; more than 0.
              */
-            quantity?: number | null;
+            quantity: number | null;
         };
         /** @description A line of the refill log. */
         RefillDto: {
@@ -2783,7 +2942,7 @@ export interface components {
         };
         /** @description `POST /auth/token/refresh/`. */
         RefreshRequest: {
-            refresh?: string;
+            refresh: string;
         };
         /** @description Registration reply. */
         RegisterReply: {
@@ -2793,10 +2952,10 @@ export interface components {
         };
         /** @description Registration request (open registration only). */
         RegisterRequest: {
-            email?: string;
-            firstName?: string;
-            lastName?: string;
-            password?: string;
+            email: string;
+            firstName: string;
+            lastName: string;
+            password: string;
         };
         /** @description A role. */
         RoleDto: {
@@ -2814,7 +2973,7 @@ export interface components {
         /** @description The role form. */
         RoleForm: {
             modules?: string[];
-            name?: string;
+            name: string;
             /** Format: int64 */
             version?: number | null;
         };
@@ -2846,46 +3005,67 @@ export interface components {
         };
         /** @description Adds or changes one selection. */
         SelectionForm: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description At most `max`.
+             */
             current?: number;
-            /** @description YYYY-MM-DD, or null. */
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, or null.
+             */
             expiry_date?: string | null;
-            machine_id?: string;
+            machine_id: string;
             /** Format: int64 */
-            max?: number;
-            /** Format: int64 */
+            max: number;
+            /**
+             * Format: int64
+             * @description Minor units of the machine's currency.
+             */
             price_minor?: number;
-            product_id?: string;
-            selection?: string;
+            product_id: string;
+            /** @description Up to 10 letters, digits or dashes. */
+            selection: string;
         };
         /** @description Selections of one machine. */
         SelectionsRequest: {
-            machine_id?: string;
+            machine_id: string;
             /** @description Selection codes; for fill and empty, none means all. */
             selections?: string[];
         };
         /** @description Quantity and expiry of one selection. */
         StockForm: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description At most the selection's max.
+             */
             current: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, or null.
+             */
             expiry_date?: string | null;
         };
         /** @description `POST /api/settings/languges/switch/`. */
         SwitchLanguageRequest: {
-            language?: string;
+            /**
+             * @description An interface language.
+             * @enum {string}
+             */
+            language: "en" | "fr" | "it";
         };
         /** @description A machine tag. */
         TagDto: {
             /** Format: date-time */
             createdAt: string;
             id: string;
-            /** @description Machines carrying the tag. */
+            /** @description Machines carrying the tag, among those the caller may see. */
             machines_count: number;
             name: string;
         };
         /** @description A new tag. */
         TagForm: {
-            name?: string;
+            name: string;
         };
         /** @description An access and a refresh token. */
         TokenDto: {
@@ -2897,12 +3077,21 @@ export interface components {
             access_all_machines: boolean;
             access_all_modules: boolean;
             active: boolean;
+            /**
+             * @description Whether the caller may edit, (de)activate or delete this user: false for users whose
+             *     permissions or machine access lie beyond the caller's own (listed read-only).
+             */
+            can_manage: boolean;
             client_ids: string[];
             /** Format: date-time */
             created_at: string;
             email: string;
             id: string;
-            language: string;
+            /**
+             * @description An interface language.
+             * @enum {string}
+             */
+            language: "en" | "fr" | "it";
             /** Format: date-time */
             last_login?: string | null;
             location_ids: string[];
@@ -2924,14 +3113,15 @@ export interface components {
             access_all_modules?: boolean;
             active?: boolean | null;
             client_ids?: string[];
-            email?: string;
-            language?: string | null;
+            email: string;
+            language?: null | ("en" | "fr" | "it");
             location_ids?: string[];
             machine_ids?: string[];
             machine_tag_ids?: string[];
-            name?: string;
+            name: string;
             /** @description Required on create (8 to 128 characters); on update, a non-empty value changes it. */
             password?: string | null;
+            /** @description 6 to 20 digits, with an optional leading `+` and spaces, dots, dashes or parentheses. */
             phone?: string | null;
             position?: string | null;
             role_id?: string | null;
@@ -2948,10 +3138,65 @@ export interface components {
         };
         /** @description `POST /auth/token/verify/`. */
         VerifyRequest: {
-            token?: string;
+            token: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Invalid input: `errors` names the fields (body fields, query parameters), unknown body fields included */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The signed-in user lacks the permission */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description No such item, or one outside the caller's scope */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The body is larger than 1 MiB */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description No bearer token, or an invalid, expired or revoked one */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The body is not application/json */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -2993,6 +3238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3032,6 +3278,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3040,6 +3288,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_client: {
@@ -3061,6 +3311,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ClientDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3102,6 +3354,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3118,6 +3372,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_client: {
@@ -3139,6 +3395,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,6 +3433,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     employees: {
@@ -3194,6 +3454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     positions: {
@@ -3213,6 +3474,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_String"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     location_options: {
@@ -3232,6 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     location_types: {
@@ -3251,6 +3515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_String"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     machine_options: {
@@ -3270,6 +3535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     model_options: {
@@ -3289,6 +3555,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     model_manufacturers: {
@@ -3308,6 +3576,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_String"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     model_types: {
@@ -3327,6 +3597,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_String"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     tag_options: {
@@ -3346,6 +3618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     tags_by_permissions: {
@@ -3365,6 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     mcu_options: {
@@ -3382,6 +3656,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    periods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_PeriodDto"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3403,6 +3705,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     component_options: {
@@ -3422,9 +3726,11 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
-    tag_options: {
+    product_tag_options: {
         parameters: {
             query?: never;
             header?: never;
@@ -3441,6 +3747,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     regions: {
@@ -3460,6 +3768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_String"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     roles: {
@@ -3479,6 +3788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3493,7 +3803,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description en, fr or it; defaults to the user's language. */
-                lang?: string;
+                lang?: "en" | "fr" | "it";
             };
             header?: never;
             path?: never;
@@ -3509,6 +3819,9 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_CatalogueNodeDto"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     timezones: {
@@ -3542,8 +3855,6 @@ export interface operations {
                 type?: string;
                 region?: string;
                 refiller?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
             };
             header?: never;
             path?: never;
@@ -3567,6 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3606,6 +3918,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3614,6 +3928,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     change_refiller: {
@@ -3645,6 +3961,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3661,6 +3979,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     export_locations: {
@@ -3675,8 +3995,8 @@ export interface operations {
                 type?: string;
                 region?: string;
                 refiller?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -3684,13 +4004,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file (text/csv or the XLSX type) */
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
             200: {
                 headers: {
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: {
@@ -3701,6 +4023,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     get_location: {
@@ -3722,6 +4046,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_LocationDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,6 +4089,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3779,6 +4107,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_location: {
@@ -3800,6 +4130,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3831,9 +4163,7 @@ export interface operations {
                 model?: string;
                 tag?: string;
                 /** @description `active` or `inactive`. */
-                status?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
+                status?: "active" | "inactive";
             };
             header?: never;
             path?: never;
@@ -3857,6 +4187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3896,6 +4227,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3904,6 +4237,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     copy_products: {
@@ -3935,6 +4270,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3943,6 +4280,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     empty_stock: {
@@ -3974,6 +4313,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3990,6 +4331,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     export_machines: {
@@ -4005,9 +4348,9 @@ export interface operations {
                 model?: string;
                 tag?: string;
                 /** @description `active` or `inactive`. */
-                status?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
+                status?: "active" | "inactive";
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -4015,13 +4358,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file (text/csv or the XLSX type) */
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
             200: {
                 headers: {
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: {
@@ -4032,6 +4377,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     fill_stock: {
@@ -4063,6 +4410,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4079,6 +4428,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     list_models: {
@@ -4114,6 +4465,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     create_model: {
@@ -4145,6 +4498,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,6 +4508,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_model: {
@@ -4174,6 +4531,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ModelDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4215,6 +4574,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4231,6 +4592,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_model: {
@@ -4252,6 +4615,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,6 +4664,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4315,6 +4682,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_selections: {
@@ -4346,6 +4715,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4354,6 +4725,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     list_tags: {
@@ -4373,6 +4746,8 @@ export interface operations {
                     "application/json": components["schemas"]["ListReply_TagDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     create_tag: {
@@ -4404,6 +4779,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4412,6 +4789,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     manage_tags: {
@@ -4443,6 +4822,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4459,6 +4840,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_tag: {
@@ -4480,6 +4863,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4517,6 +4902,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4554,6 +4941,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_OverviewDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4583,6 +4972,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_MachineDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4612,6 +5003,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_PriceChangeDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4641,6 +5034,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_SelectionDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4683,6 +5078,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4691,6 +5088,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     update_machine: {
@@ -4724,6 +5123,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4740,6 +5141,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     rotate_secret: {
@@ -4761,6 +5164,8 @@ export interface operations {
                     "application/json": components["schemas"]["MessageData_MachineDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4782,11 +5187,9 @@ export interface operations {
                 /** @description A product tag id. */
                 tag?: string;
                 /** @description `true` or `false`. */
-                inactive?: string;
+                inactive?: "true" | "false";
                 /** @description `true` or `false`. */
-                composite?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
+                composite?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4810,6 +5213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4849,6 +5253,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,6 +5263,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     list_components: {
@@ -4868,7 +5276,7 @@ export interface operations {
                 /** @description name, created_at, unit; `-` for descending. */
                 ordering?: string;
                 /** @description `true` or `false`. */
-                inactive?: string;
+                inactive?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4892,6 +5300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,6 +5340,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4939,6 +5350,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_component: {
@@ -4960,6 +5373,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ComponentDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5001,6 +5416,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5017,6 +5434,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_component: {
@@ -5038,6 +5457,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5068,11 +5489,9 @@ export interface operations {
                 /** @description A product tag id. */
                 tag?: string;
                 /** @description `true` or `false`. */
-                inactive?: string;
+                inactive?: "true" | "false";
                 /** @description `true` or `false`. */
-                composite?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
+                composite?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -5096,6 +5515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5135,6 +5555,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5143,6 +5565,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_composite: {
@@ -5164,6 +5588,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ProductDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5193,6 +5619,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5230,6 +5658,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_RecipeDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5271,6 +5701,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5287,6 +5719,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     export_products: {
@@ -5300,11 +5734,11 @@ export interface operations {
                 /** @description A product tag id. */
                 tag?: string;
                 /** @description `true` or `false`. */
-                inactive?: string;
+                inactive?: "true" | "false";
                 /** @description `true` or `false`. */
-                composite?: string;
-                /** @description Export format: csv (default) or xlsx. */
-                format?: string;
+                composite?: "true" | "false";
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -5312,13 +5746,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file (text/csv or the XLSX type) */
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
             200: {
                 headers: {
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: {
@@ -5329,9 +5765,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
-    list_tags: {
+    list_product_tags: {
         parameters: {
             query?: {
                 /** @description Page number, from 1. */
@@ -5365,6 +5803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5375,7 +5814,7 @@ export interface operations {
             };
         };
     };
-    create_tag: {
+    create_product_tag: {
         parameters: {
             query?: never;
             header?: never;
@@ -5404,6 +5843,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5412,9 +5853,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    manage_tags: {
+    manage_product_tags: {
         parameters: {
             query?: never;
             header?: never;
@@ -5443,6 +5886,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5459,6 +5904,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_tag: {
@@ -5480,6 +5927,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ProductTagDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5521,6 +5970,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5537,9 +5988,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    delete_tag: {
+    delete_product_tag: {
         parameters: {
             query?: never;
             header?: never;
@@ -5558,6 +6011,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,6 +6050,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ProductDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5636,6 +6093,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5652,6 +6111,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_product: {
@@ -5673,6 +6134,8 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,6 +6174,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_ProductDetailDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5755,6 +6220,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5821,6 +6288,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    operator_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_OperatorSettingsDto"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_users: {
@@ -5834,9 +6330,7 @@ export interface operations {
                 /** @description Role id. */
                 role?: string;
                 /** @description `active` or `inactive`. */
-                status?: string;
-                /** @description Export format: `csv` (default) or `xlsx`. */
-                format?: string;
+                status?: "active" | "inactive";
             };
             header?: never;
             path?: never;
@@ -5860,6 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5900,6 +6395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5916,6 +6412,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_users: {
@@ -5947,6 +6445,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5963,6 +6463,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     export_users: {
@@ -5976,9 +6478,9 @@ export interface operations {
                 /** @description Role id. */
                 role?: string;
                 /** @description `active` or `inactive`. */
-                status?: string;
-                /** @description Export format: `csv` (default) or `xlsx`. */
-                format?: string;
+                status?: "active" | "inactive";
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -5986,13 +6488,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file (text/csv or the XLSX type) */
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
             200: {
                 headers: {
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: {
@@ -6003,6 +6507,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     me: {
@@ -6078,6 +6584,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     list_roles: {
@@ -6114,6 +6622,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     create_role: {
@@ -6146,6 +6656,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6154,6 +6666,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     delete_roles: {
@@ -6177,6 +6691,9 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6194,6 +6711,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_role: {
@@ -6215,6 +6734,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_RoleDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6257,6 +6778,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6273,6 +6796,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     get_user: {
@@ -6294,6 +6819,8 @@ export interface operations {
                     "application/json": components["schemas"]["Data_UserDto"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6336,6 +6863,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6352,6 +6881,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     set_active: {
@@ -6377,6 +6908,9 @@ export interface operations {
                     "application/json": components["schemas"]["MessageData_UserDto"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6393,6 +6927,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     login: {
@@ -6433,6 +6969,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6464,6 +7002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_RefreshData"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6472,6 +7011,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verify: {
@@ -6495,6 +7036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Data_VerifyData"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6503,6 +7045,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -82,7 +82,7 @@ export interface ProductTagForm {
 }
 
 /** A language code as the server sends it (en, fr, it). */
-export type LanguageCode = Profile['language'];
+export type LanguageCode = Schemas['SwitchLanguageRequest']['language'];
 
 /** A list reply: `{data, pagination}`. */
 export interface ListReply<T> {

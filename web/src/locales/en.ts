@@ -249,6 +249,7 @@ export const en = {
     position: 'Position',
     password: 'Password',
     passwordHintEdit: 'Leave empty to keep the current password',
+    beyondReach: 'You can see this user but not change them: their permissions or machine access go beyond yours.',
     noRole: 'No role',
     allRoles: 'All roles',
     allStatuses: 'All statuses',

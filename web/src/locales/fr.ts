@@ -249,6 +249,7 @@ export const fr: Translations = {
     position: 'Poste',
     password: 'Mot de passe',
     passwordHintEdit: 'Laissez vide pour conserver le mot de passe actuel',
+    beyondReach: 'Vous voyez cet utilisateur sans pouvoir le modifier : ses permissions ou son accès aux machines dépassent les vôtres.',
     noRole: 'Aucun rôle',
     allRoles: 'Tous les rôles',
     allStatuses: 'Tous les statuts',

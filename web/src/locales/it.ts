@@ -249,6 +249,7 @@ export const it: Translations = {
     position: 'Mansione',
     password: 'Password',
     passwordHintEdit: 'Lascia vuoto per mantenere la password attuale',
+    beyondReach: 'Puoi vedere questo utente ma non modificarlo: i suoi permessi o il suo accesso alle macchine vanno oltre i tuoi.',
     noRole: 'Nessun ruolo',
     allRoles: 'Tutti i ruoli',
     allStatuses: 'Tutti gli stati',

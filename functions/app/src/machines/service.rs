@@ -202,6 +202,11 @@ impl MachinesService {
             .collect())
     }
 
+    /// The ids of the machines the user may see.
+    pub async fn visible_ids(&self, p: &Principal) -> AppResult<BTreeSet<String>> {
+        Ok(self.visible(p).await?.into_iter().map(|m| m.id).collect())
+    }
+
     /// One machine the user may see, or 404 (also when it exists outside their scope).
     pub async fn machine_for(&self, p: &Principal, id: &str) -> AppResult<Machine> {
         let m = self.machines.get_or_404(id).await?;
@@ -597,9 +602,9 @@ impl MachinesService {
             .filter(|d| !d.is_empty())
         {
             None => None,
-            Some(d) => match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
-                Ok(date) => Some(date),
-                Err(_) => {
+            Some(d) => match vendfleet_domain::calendar::parse_date(d) {
+                Some(date) => Some(date),
+                None => {
                     errors.add(f("expiry_date"), "Enter a real date as YYYY-MM-DD.");
                     None
                 }
@@ -1095,9 +1100,10 @@ impl MachinesService {
         );
         let date = |field: &str, v: &Option<String>, errors: &mut FieldErrors| match opt(v) {
             None => None,
-            Some(d) => NaiveDate::parse_from_str(d, "%Y-%m-%d")
-                .map_err(|_| errors.add(field, "Enter a real date as YYYY-MM-DD."))
-                .ok(),
+            Some(d) => vendfleet_domain::calendar::parse_date(d).or_else(|| {
+                errors.add(field, "Enter a real date as YYYY-MM-DD.");
+                None
+            }),
         };
         // Without an end date the log runs up to now: to the latest local date begun anywhere,
         // so a location east of the operator shows the refills of its own "today" too.
@@ -1175,6 +1181,46 @@ impl MachinesService {
         self.machines
             .related(&Machine::location_partition(location_id))
             .await
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::users::ScopeCatalogueSource for MachinesService {
+    async fn scope_catalogue(&self) -> AppResult<vendfleet_domain::ScopeCatalogue> {
+        Ok(vendfleet_domain::ScopeCatalogue {
+            client_ids: self
+                .settings
+                .clients()
+                .all()
+                .await?
+                .into_iter()
+                .map(|c| c.id)
+                .collect(),
+            locations: self
+                .settings
+                .locations()
+                .all()
+                .await?
+                .into_iter()
+                .map(|l| (l.id, l.client_id))
+                .collect(),
+            machine_tag_ids: self.tags.all().await?.into_iter().map(|t| t.id).collect(),
+            machines: self
+                .machines
+                .all()
+                .await?
+                .into_iter()
+                .map(|m| {
+                    (
+                        m.id,
+                        vendfleet_domain::MachinePlace {
+                            location_id: m.location_id,
+                            tag_ids: m.tag_ids,
+                        },
+                    )
+                })
+                .collect(),
+        })
     }
 }
 

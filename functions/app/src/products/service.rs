@@ -168,23 +168,6 @@ fn ids(v: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A 409 naming what still uses a record.
-fn in_use(label: &str, name: &str, what: &str, users: impl Iterator<Item = String>) -> AppError {
-    let names: BTreeSet<String> = users.collect();
-    let mut names: Vec<String> = names.into_iter().collect();
-    let more = names.len().saturating_sub(10);
-    names.truncate(10);
-    let tail = if more > 0 {
-        format!(" and {more} more")
-    } else {
-        String::new()
-    };
-    AppError::conflict(format!(
-        "{label} \"{name}\" is used by {what}: {}{tail}",
-        names.join(", ")
-    ))
-}
-
 /// Runs a transaction of product-area writes: a failing name reservation is a taken name, a
 /// failing component check a component deleted meanwhile, anything else a stale record.
 async fn transact<T: Record>(
@@ -606,9 +589,14 @@ impl ProductsService {
         self.save(by, current, next).await
     }
 
-    /// Deletes a product no machine sells (409 naming the machines otherwise), with its recipe
-    /// lines; its price history goes after.
-    pub async fn delete_product(&self, id: &str, composite_only: bool) -> AppResult<()> {
+    /// Deletes a product no machine sells (409 naming the machines otherwise, those in
+    /// `visible_machines` by name), with its recipe lines; its price history goes after.
+    pub async fn delete_product(
+        &self,
+        id: &str,
+        composite_only: bool,
+        visible_machines: &BTreeSet<String>,
+    ) -> AppResult<()> {
         let p = if composite_only {
             self.get_composite(id).await?
         } else {
@@ -620,16 +608,15 @@ impl ProductsService {
         )
         .await?;
         if !uses.is_empty() {
-            return Err(in_use(
+            return Err(AppError::in_use(
                 "Product",
                 &p.name,
                 "machines",
                 uses.iter().map(|i| {
-                    i.attrs
-                        .get("machine_name")
-                        .and_then(|v| v.as_str())
-                        .unwrap_or("?")
-                        .to_string()
+                    let attr = |k: &str| i.attrs.get(k).and_then(|v| v.as_str());
+                    attr("machine_id")
+                        .filter(|m| visible_machines.contains(*m))
+                        .map(|_| attr("machine_name").unwrap_or("?").to_string())
                 }),
             ));
         }
@@ -744,7 +731,12 @@ impl ProductsService {
                 .await?
                 .into_iter()
                 .map(|p| p.name);
-            return Err(in_use("Component", &c.name, "composite products", names));
+            return Err(AppError::in_use(
+                "Component",
+                &c.name,
+                "composite products",
+                names.map(Some),
+            ));
         }
         self.components
             .apply(Records::<Component>::delete_writes(&c), &c)

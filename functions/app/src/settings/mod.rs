@@ -4,6 +4,4 @@ mod model;
 mod service;
 
 pub use model::{Client, Location, MachineModel, SCHEMA};
-pub use service::{
-    in_use, ClientInput, LocationInput, LocationListParams, ModelInput, SettingsService,
-};
+pub use service::{ClientInput, LocationInput, LocationListParams, ModelInput, SettingsService};

@@ -305,11 +305,13 @@ impl SettingsService {
             .related(&Location::client_partition(id))
             .await?;
         if !used.is_empty() {
-            return Err(in_use(
+            let scope = p.machine_scope();
+            return Err(AppError::in_use(
                 "Client",
                 &c.name,
                 "locations",
-                used.iter().map(|l| l.name.clone()),
+                used.iter()
+                    .map(|l| Self::location_in_scope(&scope, l).then(|| l.name.clone())),
             ));
         }
         self.clients
@@ -488,11 +490,12 @@ impl SettingsService {
         let q = Query::partition(Index::Gsi2, format!("LOCMACHINES#{id}"));
         let machines = query_all(self.store.as_ref(), q).await?;
         if !machines.is_empty() {
-            return Err(in_use(
+            // Every machine at a location in the caller's scope is in it too.
+            return Err(AppError::in_use(
                 "Location",
                 &l.name,
                 "machines",
-                machines.iter().map(item_name),
+                machines.iter().map(|m| Some(item_name(m))),
             ));
         }
         self.locations
@@ -647,20 +650,37 @@ impl SettingsService {
     }
 
     /// Deletes a machine model no machine is of (409 naming them otherwise).
-    pub async fn delete_model(&self, id: &str) -> AppResult<()> {
+    /// Machines of the model in `visible_machines` are named in the 409, the others not.
+    pub async fn delete_model(
+        &self,
+        id: &str,
+        visible_machines: &BTreeSet<String>,
+    ) -> AppResult<()> {
         let m = self.models.get_or_404(id).await?;
         let machines = query_all(
             self.store.as_ref(),
             Query::partition(Index::Gsi1, "MACHINES"),
         )
         .await?;
-        let users: Vec<String> = machines
+        let users: Vec<Option<String>> = machines
             .iter()
             .filter(|i| i.attrs.get("model_id").and_then(|v| v.as_str()) == Some(id))
-            .map(item_name)
+            .map(|i| {
+                let visible = i
+                    .attrs
+                    .get("id")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|m| visible_machines.contains(m));
+                visible.then(|| item_name(i))
+            })
             .collect();
         if !users.is_empty() {
-            return Err(in_use("Model", &m.name, "machines", users.into_iter()));
+            return Err(AppError::in_use(
+                "Model",
+                &m.name,
+                "machines",
+                users.into_iter(),
+            ));
         }
         self.models
             .apply(Records::<MachineModel>::delete_writes(&m), &m)
@@ -684,28 +704,6 @@ impl SettingsService {
     pub fn store(&self) -> &Arc<dyn ItemStore> {
         &self.store
     }
-}
-
-/// A 409 naming what still uses a record.
-pub fn in_use(
-    label: &str,
-    name: &str,
-    what: &str,
-    users: impl Iterator<Item = String>,
-) -> AppError {
-    let mut names: Vec<String> = users.collect();
-    names.sort();
-    let more = names.len().saturating_sub(10);
-    names.truncate(10);
-    let tail = if more > 0 {
-        format!(" and {more} more")
-    } else {
-        String::new()
-    };
-    AppError::conflict(format!(
-        "{label} \"{name}\" is used by {what}: {}{tail}",
-        names.join(", ")
-    ))
 }
 
 fn item_name(item: &Item) -> String {

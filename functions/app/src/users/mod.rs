@@ -2,11 +2,13 @@
 
 mod directory;
 mod model;
+mod reach;
 mod service;
 
 pub use crate::listing::{ListPage, ListParams};
 pub use directory::Directory;
 pub use model::{Role, User, SCHEMA};
+pub use reach::{Beyond, Reach, ScopeCatalogueSource};
 pub use service::{
     RoleInput, RoleView, UserInput, UserListParams, UserView, UsersService, MAX_DELETE,
 };

@@ -3,6 +3,7 @@
 
 use super::directory::Directory;
 use super::model::{Role, User};
+use super::reach::{Reach, ScopeCatalogueSource};
 use crate::auth::{password, Principal};
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
@@ -28,6 +29,8 @@ pub struct UserListParams {
 pub struct UserView {
     pub user: User,
     pub role_name: Option<String>,
+    /// Whether the caller may edit, (de)activate or delete this user (the reach rule).
+    pub can_manage: bool,
 }
 
 /// A role with how many users hold it.
@@ -72,6 +75,7 @@ pub struct RoleInput {
 pub struct UsersService {
     directory: Directory,
     clock: Arc<dyn Clock>,
+    catalogue: Arc<dyn ScopeCatalogueSource>,
 }
 
 fn clean_ids(errors: &mut FieldErrors, field: &str, ids: &[String]) -> Vec<String> {
@@ -88,9 +92,17 @@ fn clean_ids(errors: &mut FieldErrors, field: &str, ids: &[String]) -> Vec<Strin
 }
 
 impl UsersService {
-    /// A service on `directory`.
-    pub fn new(directory: Directory, clock: Arc<dyn Clock>) -> Self {
-        UsersService { directory, clock }
+    /// A service on `directory`; `catalogue` tells which scope ids exist and where machines are.
+    pub fn new(
+        directory: Directory,
+        clock: Arc<dyn Clock>,
+        catalogue: Arc<dyn ScopeCatalogueSource>,
+    ) -> Self {
+        UsersService {
+            directory,
+            clock,
+            catalogue,
+        }
     }
 
     /// The repository.
@@ -107,18 +119,25 @@ impl UsersService {
         ))
     }
 
-    fn view(user: User, roles: &HashMap<String, Role>) -> UserView {
+    fn view(user: User, roles: &HashMap<String, Role>, reach: &Reach<'_>) -> UserView {
         let role_name = user
             .role_id
             .as_ref()
             .and_then(|id| roles.get(id))
             .map(|r| r.name.clone());
-        UserView { user, role_name }
+        let can_manage = reach.reaches(&user);
+        UserView {
+            user,
+            role_name,
+            can_manage,
+        }
     }
 
     /// Users matching the filters, in the requested order, without paging (for lists and exports).
+    /// Users beyond the caller's reach are listed too, read-only (`can_manage` false).
     pub async fn filtered_users(
         &self,
+        actor: &Principal,
         params: &UserListParams,
     ) -> AppResult<(Vec<UserView>, ListPage<()>)> {
         let mut errors = FieldErrors::new();
@@ -150,6 +169,7 @@ impl UsersService {
             .map(str::trim)
             .filter(|r| !r.is_empty());
         let (users, roles) = self.views().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
         let mut views: Vec<UserView> = users
             .into_iter()
             .filter(|u| status.is_none_or(|s| u.active == s))
@@ -160,7 +180,7 @@ impl UsersService {
                         .iter()
                         .any(|f| f.to_lowercase().contains(&p.search))
             })
-            .map(|u| Self::view(u, &roles))
+            .map(|u| Self::view(u, &roles, &reach))
             .collect();
         let (field, desc) = p.ordering.clone().unwrap_or(("created_at".into(), true));
         views.sort_by(|a, b| {
@@ -190,8 +210,12 @@ impl UsersService {
     }
 
     /// One page of users.
-    pub async fn list_users(&self, params: &UserListParams) -> AppResult<ListPage<UserView>> {
-        let (views, meta) = self.filtered_users(params).await?;
+    pub async fn list_users(
+        &self,
+        actor: &Principal,
+        params: &UserListParams,
+    ) -> AppResult<ListPage<UserView>> {
+        let (views, meta) = self.filtered_users(actor, params).await?;
         let p = Paging {
             page: meta.page,
             page_size: meta.page_size,
@@ -201,25 +225,38 @@ impl UsersService {
         Ok(page_of(views, &p))
     }
 
-    /// One user.
-    pub async fn get_user(&self, id: &str) -> AppResult<UserView> {
+    /// One user, as the caller sees it.
+    pub async fn get_user(&self, actor: &Principal, id: &str) -> AppResult<UserView> {
         let user = self.directory.user_or_404(id).await?;
-        let role_name = match &user.role_id {
-            Some(r) => self.directory.role(r).await?.map(|r| r.name),
-            None => None,
-        };
-        Ok(UserView { user, role_name })
+        let roles = self.roles_by_id().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        Ok(Self::view(user, &roles, &reach))
     }
 
-    /// Validates the form into `user` (which holds the current state on update).
+    async fn roles_by_id(&self) -> AppResult<HashMap<String, Role>> {
+        Ok(self
+            .directory
+            .all_roles()
+            .await?
+            .into_iter()
+            .map(|r| (r.id.clone(), r))
+            .collect())
+    }
+
+    /// Validates the form into `user` (which holds the current state on update). Invalid input
+    /// is a 400; anything beyond the caller's own access (permissions, all modules, all machines,
+    /// scope ids outside theirs) a 403, checked on the user as the form leaves them.
     async fn apply_form(
         &self,
         actor: &Principal,
+        reach: &Reach<'_>,
         input: UserInput,
         user: &mut User,
         creating: bool,
     ) -> AppResult<Option<String>> {
+        let before = user.clone();
         let mut errors = FieldErrors::new();
+        let mut refused = FieldErrors::new();
         user.name = validation::required_text(&mut errors, "name", &input.name, 150);
         user.email = validation::email(&mut errors, "email", &input.email);
         user.phone = validation::phone(&mut errors, "phone", &input.phone);
@@ -268,9 +305,10 @@ impl UsersService {
         user.location_ids = clean_ids(&mut errors, "location_ids", &input.location_ids);
         user.machine_tag_ids = clean_ids(&mut errors, "machine_tag_ids", &input.machine_tag_ids);
         user.machine_ids = clean_ids(&mut errors, "machine_ids", &input.machine_ids);
+        reach.check_known(&mut errors, &before, user);
         // Nobody grants what they do not hold.
         if input.access_all_modules && !user.access_all_modules && actor.grants != Grants::All {
-            errors.add(
+            refused.add(
                 "access_all_modules",
                 "Only a user with access to all modules can grant it.",
             );
@@ -279,7 +317,7 @@ impl UsersService {
             && !user.access_all_machines
             && !(actor.can(Permission::AllMachinesAccessProvider) && actor.user.access_all_machines)
         {
-            errors.add(
+            refused.add(
                 "access_all_machines",
                 "You are not allowed to grant access to all machines.",
             );
@@ -290,7 +328,7 @@ impl UsersService {
                     .iter()
                     .any(|m| Permission::from_key(m).is_some_and(|p| !actor.can(p)));
             if escalates {
-                errors.add("role_id", "This role grants permissions you do not hold.");
+                refused.add("role_id", "This role grants permissions you do not hold.");
             }
         }
         if let (Some(v), false) = (input.version, creating) {
@@ -299,9 +337,16 @@ impl UsersService {
             }
         }
         errors.into_result()?;
+        if !refused.is_empty() {
+            return Err(AppError::OutOfReach {
+                message: "You cannot grant access beyond your own.".into(),
+                errors: refused,
+            });
+        }
         user.access_all_modules = input.access_all_modules;
         user.access_all_machines = input.access_all_machines;
         user.role_id = role.map(|r| r.id);
+        reach.require_grantable(user)?;
         Ok(new_password)
     }
 
@@ -309,10 +354,14 @@ impl UsersService {
     pub async fn create_user(&self, actor: &Principal, input: UserInput) -> AppResult<UserView> {
         let now = self.clock.now();
         let mut user = User::new_account(String::new(), String::new(), String::new(), now);
-        let password = self.apply_form(actor, input, &mut user, true).await?;
+        let roles = self.roles_by_id().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        let password = self
+            .apply_form(actor, &reach, input, &mut user, true)
+            .await?;
         user.password_hash = password::hash(password.unwrap_or_default()).await?;
         self.directory.insert_user(&user).await?;
-        self.get_user(&user.id).await
+        Ok(Self::view(user, &roles, &reach))
     }
 
     /// Updates a user.
@@ -323,8 +372,14 @@ impl UsersService {
         input: UserInput,
     ) -> AppResult<UserView> {
         let current = self.directory.user_or_404(id).await?;
+        let roles = self.roles_by_id().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        reach.require_reach(&current)?;
         let mut next = current.clone();
-        if let Some(pw) = self.apply_form(actor, input, &mut next, false).await? {
+        if let Some(pw) = self
+            .apply_form(actor, &reach, input, &mut next, false)
+            .await?
+        {
             next.password_hash = password::hash(pw).await?;
             next.token_version += 1;
         }
@@ -332,14 +387,21 @@ impl UsersService {
             next.token_version += 1;
         }
         if next == current {
-            return self.get_user(id).await;
+            return Ok(Self::view(current, &roles, &reach));
         }
         self.guard_admins(actor, &[(current.clone(), Some(next.clone()))])
             .await?;
         next.updated_at = self.clock.now();
         next.version = current.version + 1;
         self.directory.replace_user(&current, &next).await?;
-        self.get_user(id).await
+        Ok(Self::view(next, &roles, &reach))
+    }
+
+    /// The caller's reach, or 403 for each user beyond it.
+    async fn require_reach(&self, actor: &Principal, users: &[&User]) -> AppResult<()> {
+        let roles = self.roles_by_id().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        users.iter().try_for_each(|u| reach.require_reach(u))
     }
 
     /// Activates or deactivates a user; deactivation revokes their tokens at once.
@@ -350,8 +412,9 @@ impl UsersService {
         active: bool,
     ) -> AppResult<UserView> {
         let current = self.directory.user_or_404(id).await?;
+        self.require_reach(actor, &[&current]).await?;
         if current.active == active {
-            return self.get_user(id).await;
+            return self.get_user(actor, id).await;
         }
         if !active && current.id == actor.user.id {
             return Err(AppError::conflict(
@@ -368,7 +431,7 @@ impl UsersService {
         next.updated_at = self.clock.now();
         next.version = current.version + 1;
         self.directory.replace_user(&current, &next).await?;
-        self.get_user(id).await
+        self.get_user(actor, id).await
     }
 
     /// Deletes users all-or-nothing.
@@ -396,6 +459,8 @@ impl UsersService {
                 None => return Err(AppError::NotFound(format!("User not found: {id}"))),
             }
         }
+        self.require_reach(actor, &users.iter().collect::<Vec<_>>())
+            .await?;
         let changes: Vec<_> = users.iter().map(|u| (u.clone(), None)).collect();
         self.guard_admins(actor, &changes).await?;
         self.directory.delete_users(&users).await?;
@@ -553,6 +618,11 @@ impl UsersService {
         if input.version.is_some_and(|v| v != current.version) {
             return Err(AppError::stale());
         }
+        Self::require_role_within(actor, &current)?;
+        // A role change changes its holders: each must be within the caller's reach.
+        let holders = self.directory.users_with_role(id).await?;
+        self.require_reach(actor, &holders.iter().collect::<Vec<_>>())
+            .await?;
         let mut next = current.clone();
         Self::apply_role_form(actor, input, &mut next)?;
         if next == current {
@@ -568,8 +638,27 @@ impl UsersService {
         self.get_role(id).await
     }
 
-    /// Deletes roles all-or-nothing; a role held by anyone is refused (409 naming the users).
-    pub async fn delete_roles(&self, ids: &[String]) -> AppResult<usize> {
+    /// 403 unless every permission of `role` is the caller's too.
+    fn require_role_within(actor: &Principal, role: &Role) -> AppResult<()> {
+        if role
+            .modules
+            .iter()
+            .any(|m| Permission::from_key(m).is_some_and(|p| !actor.can(p)))
+        {
+            return Err(AppError::OutOfReach {
+                message: format!(
+                    "You cannot manage role \"{}\": it grants permissions you do not hold.",
+                    role.name
+                ),
+                errors: FieldErrors::new(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Deletes roles all-or-nothing; a role held by anyone is refused (409 naming the users), and
+    /// so is a role granting permissions the caller does not hold (403).
+    pub async fn delete_roles(&self, actor: &Principal, ids: &[String]) -> AppResult<usize> {
         let ids: BTreeSet<&str> = ids.iter().map(|s| s.trim()).collect();
         if ids.is_empty() || ids.contains("") {
             return Err(AppError::invalid_field(
@@ -589,6 +678,7 @@ impl UsersService {
                 Some(r) => r,
                 None => return Err(AppError::NotFound(format!("Role not found: {id}"))),
             };
+            Self::require_role_within(actor, &role)?;
             let holders = self.directory.users_with_role(id).await?;
             if !holders.is_empty() {
                 let mut names: Vec<_> = holders.iter().map(|u| u.email.clone()).collect();

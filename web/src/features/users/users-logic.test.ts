@@ -71,7 +71,7 @@ describe('user form', () => {
       id: 'u1', name: 'Rita', email: 'rita@example.com', phone: '', role_id: 'r1', role_name: 'Refillers',
       active: false, last_login: null, created_at: '', updated_at: '', language: 'fr', position: 'Refiller',
       access_all_modules: false, access_all_machines: false, client_ids: [], location_ids: ['l1'],
-      machine_tag_ids: [], machine_ids: [], version: 3,
+      machine_tag_ids: [], machine_ids: [], version: 3, can_manage: true,
     } as User;
     expect(valuesFromUser(user)).toMatchObject({ role_id: 'r1', active: false, location_ids: ['l1'], password: '' });
   });

@@ -36,6 +36,8 @@ export function UserForm({ initial, user }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const creating = !user;
+  // Users beyond the caller's reach are shown read-only: the server would refuse a change.
+  const readOnly = Boolean(user && !user.can_manage);
   const [values, setValues] = useState<UserFormValues>(initial);
   const [errors, setErrors] = useState<FieldErrors<UserField>>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -97,6 +99,11 @@ export function UserForm({ initial, user }: Props) {
 
   return (
     <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      {readOnly ? (
+        <Alert severity="info" data-testid="user-read-only">
+          {t('users.beyondReach')}
+        </Alert>
+      ) : null}
       {stale ? <Alert severity="warning">{t('errors.staleVersion')}</Alert> : null}
       <Card>
         <CardHeader title={t('users.sectionDetails')} />
@@ -205,7 +212,7 @@ export function UserForm({ initial, user }: Props) {
         <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.userManagement)}>
           {t('common.cancel')}
         </Button>
-        <Button type="submit" variant="contained" loading={saving} data-testid="user-submit">
+        <Button type="submit" variant="contained" loading={saving} disabled={readOnly} data-testid="user-submit">
           {creating ? t('users.newUser') : t('common.saveChanges')}
         </Button>
       </Box>

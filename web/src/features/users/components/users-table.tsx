@@ -151,7 +151,7 @@ export function UsersTable() {
           <Switch
             size="small"
             checked={row.active}
-            disabled={!canEdit || setActive.isPending}
+            disabled={!canEdit || !row.can_manage || setActive.isPending}
             onChange={(event) => void toggleActive(row, event.target.checked)}
             slotProps={{ input: { 'aria-label': `${t('users.toggleActive')}: ${row.email}` } }}
           />
@@ -183,14 +183,14 @@ export function UsersTable() {
       minWidth: 110,
       renderCell: ({ row }) => (
         <>
-          {canEdit ? (
+          {canEdit && row.can_manage ? (
             <Tooltip title={t('common.edit')}>
               <IconButton aria-label={`${t('common.edit')}: ${row.email}`} onClick={() => navigate(paths.settings.editUser(row.id))}>
                 <EditIcon fontSize="small" />
               </IconButton>
             </Tooltip>
           ) : null}
-          {canDelete ? (
+          {canDelete && row.can_manage ? (
             <Tooltip title={t('common.delete')}>
               <IconButton aria-label={`${t('common.delete')}: ${row.email}`} color="error" onClick={() => setConfirmIds([row.id])}>
                 <DeleteIcon fontSize="small" />
@@ -305,6 +305,8 @@ export function UsersTable() {
           resetPage();
         }}
         checkboxSelection={canDelete}
+        // Users beyond the caller's reach are listed read-only: the server would refuse them.
+        isRowSelectable={({ row }) => row.can_manage}
         disableRowSelectionOnClick
         rowSelectionModel={selection}
         onRowSelectionModelChange={setSelection}

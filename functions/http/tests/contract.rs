@@ -1,0 +1,401 @@
+//! The OpenAPI document as a contract, checked against the real router: bodies refuse unknown
+//! fields, every operation documents the error answers it can give (and the permission ones
+//! exactly), error answers are JSON (405 included), exports declare what they send.
+
+#[macro_use]
+mod common;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use common::*;
+use serde_json::{json, Value};
+
+fn doc() -> Value {
+    serde_json::to_value(vendfleet_http::openapi()).unwrap()
+}
+
+/// Every (method, path, operation) of the document.
+fn operations(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut v = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            v.push((method.to_uppercase(), path.clone(), op.clone()));
+        }
+    }
+    v
+}
+
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(r) => {
+            let name = r.trim_start_matches("#/components/schemas/");
+            &doc["components"]["schemas"][name]
+        }
+        None => schema,
+    }
+}
+
+/// Every object schema reachable from `schema` refuses unknown properties.
+fn assert_closed(doc: &Value, schema: &Value, at: &str) {
+    let s = resolve(doc, schema);
+    if let Some(props) = s["properties"].as_object() {
+        assert_eq!(
+            s["additionalProperties"],
+            json!(false),
+            "{at} accepts unknown fields: {s}"
+        );
+        for (name, p) in props {
+            assert_closed(doc, p, &format!("{at}.{name}"));
+        }
+    }
+    if s.get("items").is_some() {
+        assert_closed(doc, &s["items"], &format!("{at}[]"));
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        for (i, sub) in s[key].as_array().into_iter().flatten().enumerate() {
+            assert_closed(doc, sub, &format!("{at}/{key}{i}"));
+        }
+    }
+}
+
+#[test]
+fn every_request_body_refuses_unknown_fields_in_the_document() {
+    let d = doc();
+    let mut bodies = 0;
+    for (method, path, op) in operations(&d) {
+        if let Some(content) = op["requestBody"]["content"].as_object() {
+            for (ctype, c) in content {
+                assert_eq!(ctype, "application/json", "{method} {path}");
+                assert_closed(&d, &c["schema"], &format!("{method} {path}"));
+                bodies += 1;
+            }
+        }
+    }
+    assert!(bodies > 30, "only {bodies} request bodies found");
+}
+
+#[test]
+fn every_operation_documents_its_error_answers() {
+    let d = doc();
+    for (method, path, op) in operations(&d) {
+        let has = |status: &str| op["responses"].get(status).is_some();
+        let at = format!("{method} {path}");
+        if op["security"].as_array().is_some_and(|s| !s.is_empty()) {
+            assert!(has("401"), "{at} lacks 401");
+        }
+        if op.get("requestBody").is_some() {
+            for s in ["400", "413", "415"] {
+                assert!(has(s), "{at} lacks {s}");
+            }
+        }
+        let has_query = op["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["in"] == "query");
+        if has_query {
+            assert!(has("400"), "{at} lacks 400");
+        }
+        if path.contains('{') {
+            assert!(has("404"), "{at} lacks 404");
+        }
+        for (status, r) in op["responses"].as_object().unwrap() {
+            if status.starts_with('4') {
+                let r = match r["$ref"].as_str() {
+                    Some(name) => {
+                        &d["components"]["responses"]
+                            [name.trim_start_matches("#/components/responses/")]
+                    }
+                    None => r,
+                };
+                assert_eq!(
+                    r["content"]["application/json"]["schema"]["$ref"],
+                    "#/components/schemas/ErrorBody",
+                    "{at} {status}"
+                );
+            }
+        }
+    }
+    let login = &d["paths"]["/auth/token/"]["post"]["responses"];
+    assert!(login.get("429").is_some());
+    assert!(login.get("401").is_some());
+}
+
+#[test]
+fn operation_ids_are_unique_and_errors_always_carry_the_field_map() {
+    let d = doc();
+    let mut seen = std::collections::BTreeSet::new();
+    for (method, path, op) in operations(&d) {
+        let id = op["operationId"].as_str().unwrap().to_string();
+        assert!(seen.insert(id.clone()), "{method} {path}: {id} twice");
+    }
+    let err = &d["components"]["schemas"]["ErrorBody"];
+    let required: Vec<&str> = err["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(required.contains(&"message") && required.contains(&"errors"));
+}
+
+#[test]
+fn schemas_declare_limits_enums_and_integer_versions() {
+    let d = doc();
+    let s = &d["components"]["schemas"];
+    assert_eq!(s["UserForm"]["properties"]["name"]["maxLength"], 150);
+    assert!(s["UserForm"]["required"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("email")));
+    assert_eq!(
+        s["SwitchLanguageRequest"]["properties"]["language"]["enum"],
+        json!(["en", "fr", "it"])
+    );
+    assert_eq!(
+        s["ClientForm"]["properties"]["commission_bps"]["maximum"],
+        10000
+    );
+    assert_eq!(s["SelectionForm"]["properties"]["max"]["minimum"], 1);
+    for (name, schema) in s.as_object().unwrap() {
+        if let Some(v) = schema["properties"].get("version") {
+            let t = &v["type"];
+            assert!(
+                t == "integer" || t == &json!(["integer", "null"]),
+                "{name}.version is {t}"
+            );
+        }
+    }
+    let params = d["paths"]["/api/users/export/"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let param = |n: &str| {
+        params
+            .iter()
+            .find(|p| p["name"] == n)
+            .unwrap_or_else(|| panic!("no {n}"))["schema"]
+            .clone()
+    };
+    assert_eq!(param("format")["enum"], json!(["csv", "xlsx"]));
+    assert_eq!(param("status")["enum"], json!(["active", "inactive"]));
+    assert_eq!(param("page_size")["maximum"], 200);
+}
+
+async fn unknown_fields_are_refused_naming_the_field(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let admin = h.admin().await;
+    let login = h.login(ADMIN_EMAIL, ADMIN_PASSWORD).await.json();
+    let refresh = login["data"]["token"]["refresh"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = h.user(&admin, "other@example.com", None).await;
+    let cases: Vec<(Method, String, Option<&str>, Value)> = vec![
+        (
+            Method::POST,
+            "/auth/token/".into(),
+            None,
+            json!({"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD, "remember": true}),
+        ),
+        (
+            Method::POST,
+            "/auth/token/refresh/".into(),
+            None,
+            json!({"refresh": refresh, "remember": true}),
+        ),
+        (
+            Method::POST,
+            "/auth/token/verify/".into(),
+            None,
+            json!({"token": admin, "remember": true}),
+        ),
+        (
+            Method::POST,
+            "/api/settings/languges/switch/".into(),
+            Some(&admin),
+            json!({"language": "fr", "remember": true}),
+        ),
+        (
+            Method::POST,
+            format!("/api/users/{other}/active/"),
+            Some(&admin),
+            json!({"active": false, "remember": true}),
+        ),
+        (
+            Method::POST,
+            "/api/users/me/".into(),
+            None,
+            json!({"email": "new@example.com", "password": "password-123", "firstName": "A", "lastName": "B", "remember": true}),
+        ),
+    ];
+    for (method, path, token, body) in cases {
+        let r = h.call(method.clone(), &path, token, Some(body)).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{method} {path}");
+        let v = r.json();
+        assert!(
+            v["errors"]["remember"][0]
+                .as_str()
+                .is_some_and(|m| m.contains("Unknown field")),
+            "{method} {path}: {v}"
+        );
+        assert!(v["message"].as_str().unwrap().contains("remember"), "{v}");
+    }
+    // Nested objects too, with the field's path.
+    let r = h
+        .post(
+            "/api/machines/",
+            &admin,
+            json!({"name": "M", "peripherals": {"cashless": {"fitted": true, "colour": "red"}}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.json()["errors"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .any(|k| k.ends_with("colour")),
+        "{}",
+        r.json()
+    );
+    // Nothing was changed by the refused calls.
+    let me = h.get("/api/users/me/", &admin).await.json();
+    assert_eq!(me["data"]["language"], "en");
+    let u = h.get(&format!("/api/users/{other}/"), &admin).await.json();
+    assert_eq!(u["data"]["active"], true);
+}
+
+on_both_stores!(unknown_fields_are_refused_naming_the_field);
+
+#[tokio::test]
+async fn permission_answers_match_the_document() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    h.user(&admin, "nobody@example.com", None).await;
+    let nobody = h.token("nobody@example.com", "password-123").await;
+    let d = doc();
+    let mut checked = 0;
+    for (method, path, op) in operations(&d) {
+        if op["security"].as_array().is_none_or(|s| s.is_empty()) {
+            continue;
+        }
+        let documented = op["responses"].get("403").is_some();
+        let uri = path
+            .split('/')
+            .map(|seg| if seg.starts_with('{') { "X1" } else { seg })
+            .collect::<Vec<_>>()
+            .join("/");
+        let body = op.get("requestBody").map(|_| json!({}));
+        let m = Method::from_bytes(method.as_bytes()).unwrap();
+        let r = h.call(m, &uri, Some(&nobody), body).await;
+        let id = op["operationId"].as_str().unwrap();
+        if documented {
+            assert_eq!(
+                r.status,
+                StatusCode::FORBIDDEN,
+                "{method} {path} ({id}) documents 403 but answers {} {}",
+                r.status,
+                String::from_utf8_lossy(&r.bytes)
+            );
+        } else {
+            assert_ne!(
+                r.status,
+                StatusCode::FORBIDDEN,
+                "{method} {path} ({id}) answers 403 but does not document it (contract::SIGNED_IN_ONLY?)"
+            );
+        }
+        assert!(
+            r.status != StatusCode::UNAUTHORIZED && !r.status.is_server_error(),
+            "{method} {path}: {}",
+            r.status
+        );
+        checked += 1;
+    }
+    assert!(checked > 60, "{checked}");
+}
+
+#[tokio::test]
+async fn method_not_allowed_and_extractor_rejections_answer_the_json_error_body() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    let r = h
+        .call(Method::PATCH, "/api/users/", Some(&admin), Some(json!({})))
+        .await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(r.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("application/json"));
+    let allow = r.headers[header::ALLOW].to_str().unwrap().to_string();
+    assert!(allow.contains("GET") && allow.contains("POST"), "{allow}");
+    let v = r.json();
+    assert_eq!(v["errors"], json!({}));
+    assert!(v["message"].as_str().unwrap().contains("PATCH"), "{v}");
+
+    // A path segment that is not UTF-8: axum's own rejection, made JSON.
+    let req = Request::builder()
+        .uri("/api/users/%FF/")
+        .header(header::AUTHORIZATION, format!("Bearer {admin}"))
+        .body(Body::empty())
+        .unwrap();
+    let r = h.send(req).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.json()["message"].is_string(), "{:?}", r.bytes);
+    assert_eq!(r.json()["errors"], json!({}));
+
+    // Every error answer carries `errors`, empty when no field is at fault.
+    let r = h.call(Method::GET, "/api/users/", None, None).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(r.json()["errors"], json!({}));
+}
+
+#[tokio::test]
+async fn exports_send_the_content_types_the_document_declares() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    let d = doc();
+    for path in [
+        "/api/users/export/",
+        "/api/locations/export/",
+        "/api/machines/export/",
+        "/api/products/export/",
+    ] {
+        let content = &d["paths"][path]["get"]["responses"]["200"]["content"];
+        for format in ["csv", "xlsx"] {
+            let r = h.get(&format!("{path}?format={format}"), &admin).await;
+            assert_eq!(r.status, StatusCode::OK, "{path} {format}");
+            let ctype = r.headers[header::CONTENT_TYPE].to_str().unwrap();
+            assert!(
+                content.get(ctype).is_some(),
+                "{path}: {ctype} is not declared in {content}"
+            );
+        }
+        let r = h.get(&format!("{path}?format=pdf"), &admin).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn extreme_inputs_answer_4xx_or_2xx_never_5xx() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    for path in [
+        "/api/users/roles/?page=9223372036854775807&page_size=200",
+        "/api/users/?page=9223372036854775807&page_size=200",
+        "/api/products/?page=4611686018427387904&page_size=2",
+        "/api/refills/?page=9223372036854775807&page_size=200",
+        "/api/refills/?from=0000-01-01&to=0000-12-31",
+        "/api/refills/?to=-262143-01-01",
+        "/api/refills/?from=262142-12-01&to=262142-12-31",
+        "/api/users/?page_size=-9223372036854775808",
+    ] {
+        let r = h.get(path, &admin).await;
+        assert!(
+            !r.status.is_server_error(),
+            "{path}: {} {}",
+            r.status,
+            String::from_utf8_lossy(&r.bytes)
+        );
+    }
+}
