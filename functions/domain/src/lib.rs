@@ -2,7 +2,7 @@
 
 pub mod access;
 pub mod calendar;
-
+pub mod dex;
 pub mod language;
 pub mod permissions;
 pub mod validation;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod demo;
+mod dex;
 mod server;
 
 use clap::{Parser, Subcommand};
@@ -55,14 +56,18 @@ enum Command {
     Openapi,
     /// Measure the embedded store and the API on a temporary data directory (medians).
     Bench,
+    /// EVA-DTS (DEX) audit files.
+    Dex {
+        #[command(subcommand)]
+        command: dex::DexCommand,
+    },
 }
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
     let result = match Cli::parse().command {
@@ -79,6 +84,7 @@ async fn main() -> std::process::ExitCode {
             password,
         } => server::create_admin(&data, &email, &password).await,
         Command::Bench => bench::run().await,
+        Command::Dex { command } => return dex::run(command),
         Command::Openapi => {
             println!(
                 "{}",
