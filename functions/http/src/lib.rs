@@ -92,11 +92,42 @@ async fn api_not_found() -> impl IntoResponse {
 
 fn finish(router: OpenApiRouter<AppState>, state: AppState) -> Router {
     let (router, _) = router.split_for_parts();
+    traced(
+        router
+            .route("/api/openapi.json", axum::routing::get(openapi_json))
+            .layer(axum::middleware::from_fn(contract::json_errors))
+            .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
+            .with_state(state),
+    )
+}
+
+/// Request tracing: every request gets an `x-request-id` (the caller's, else a new UUID; on
+/// Lambda the API Gateway request id), echoed on the answer, and one span with the method, path
+/// and request id whose end is logged with the status and latency.
+pub fn traced(router: Router) -> Router {
+    use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+    use tower_http::trace::{DefaultOnResponse, TraceLayer};
+    use tracing::Level;
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|req: &axum::http::Request<axum::body::Body>| {
+            let id = req
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            tracing::info_span!(
+                "request",
+                method = %req.method(),
+                path = %req.uri().path(),
+                request_id = %id,
+            )
+        })
+        .on_request(())
+        .on_response(DefaultOnResponse::new().level(Level::INFO));
     router
-        .route("/api/openapi.json", axum::routing::get(openapi_json))
-        .layer(axum::middleware::from_fn(contract::json_errors))
-        .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
-        .with_state(state)
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(trace)
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
 }
 
 /// The router of every area (the embedded server).

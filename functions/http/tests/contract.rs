@@ -399,3 +399,26 @@ async fn extreme_inputs_answer_4xx_or_2xx_never_5xx() {
         );
     }
 }
+
+#[tokio::test]
+async fn every_answer_carries_a_request_id() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    let r = h.get("/api/users/me/", &admin).await;
+    let id = r.headers["x-request-id"].to_str().unwrap().to_string();
+    assert_eq!(id.len(), 36, "a UUID: {id}");
+    // Errors too, and each request its own.
+    let r2 = h.get("/api/nothing-here/", &admin).await;
+    let id2 = r2.headers["x-request-id"].to_str().unwrap();
+    assert_ne!(id, id2);
+    // A caller's own id is kept and echoed.
+    let req = axum::http::Request::builder()
+        .uri("/api/users/me/")
+        .header("authorization", format!("Bearer {admin}"))
+        .header("x-request-id", "trace-me-42")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let r3 = h.send(req).await;
+    assert_eq!(r3.status, StatusCode::OK);
+    assert_eq!(r3.headers["x-request-id"], "trace-me-42");
+}

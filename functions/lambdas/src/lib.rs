@@ -65,11 +65,18 @@ pub fn app(adapters: &AwsAdapters, secret: Secret) -> Result<App, BoxError> {
 }
 
 /// Copies API Gateway's `sourceIp` into the request as the client address (rate limits).
+/// Also names the request by API Gateway's request id (`x-request-id`, unless the caller sent one),
+/// so the function's JSON logs and the API's access log share it.
 async fn client_addr(mut req: Request, next: Next) -> Response {
-    let ip = match req.request_context_ref() {
-        Some(RequestContext::ApiGatewayV2(ctx)) => ctx.http.source_ip.clone(),
-        _ => None,
+    let (ip, request_id) = match req.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(ctx)) => {
+            (ctx.http.source_ip.clone(), ctx.request_id.clone())
+        }
+        _ => (None, None),
     };
+    if let Some(id) = request_id.and_then(|id| axum::http::HeaderValue::from_str(&id).ok()) {
+        req.headers_mut().entry("x-request-id").or_insert(id);
+    }
     req.extensions_mut()
         .insert(ClientAddr(ip.unwrap_or_else(|| "unknown".into())));
     next.run(req).await
