@@ -77,18 +77,156 @@ impl Format {
     }
 }
 
-/// A table: header row and text rows.
+/// One cell of an export, typed: numbers stay numbers, money and dates keep their kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Text(String),
+    Int(i64),
+    /// A decimal number that is no money (coordinates).
+    Number(f64),
+    /// Money in minor units, with its currency's decimal places and ISO code.
+    Money {
+        minor: i64,
+        exponent: u32,
+        currency: String,
+    },
+    /// A percentage in basis points (550 = 5.5 %).
+    PercentBps(i64),
+    Date(chrono::NaiveDate),
+    /// An instant, written in UTC.
+    DateTime(chrono::DateTime<chrono::Utc>),
+    Empty,
+}
+
+impl From<String> for Cell {
+    fn from(s: String) -> Self {
+        Cell::Text(s)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(s: &str) -> Self {
+        Cell::Text(s.to_string())
+    }
+}
+
+impl<T: Into<Cell>> From<Option<T>> for Cell {
+    fn from(v: Option<T>) -> Self {
+        v.map(Into::into).unwrap_or(Cell::Empty)
+    }
+}
+
+impl From<i64> for Cell {
+    fn from(v: i64) -> Self {
+        Cell::Int(v)
+    }
+}
+
+impl From<f64> for Cell {
+    fn from(v: f64) -> Self {
+        Cell::Number(v)
+    }
+}
+
+impl From<chrono::DateTime<chrono::Utc>> for Cell {
+    fn from(v: chrono::DateTime<chrono::Utc>) -> Self {
+        Cell::DateTime(v)
+    }
+}
+
+/// How a language writes a CSV that its spreadsheets open in columns: the field separator and
+/// the decimal mark (French and Italian spreadsheets use `;` and `,`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CsvDialect {
+    pub separator: u8,
+    pub decimal: char,
+}
+
+impl CsvDialect {
+    /// The dialect of `lang`.
+    pub fn of(lang: vendfleet_domain::Language) -> Self {
+        match lang.code() {
+            "fr" | "it" => CsvDialect {
+                separator: b';',
+                decimal: ',',
+            },
+            _ => CsvDialect {
+                separator: b',',
+                decimal: '.',
+            },
+        }
+    }
+}
+
+/// A number of minor units as a decimal text with `exp` places (`-1234`, 2 → `-12.34`).
+fn scaled(minor: i64, exp: u32, decimal: char) -> String {
+    if exp == 0 {
+        return minor.to_string();
+    }
+    let scale = 10u64.pow(exp);
+    let abs = minor.unsigned_abs();
+    let sign = if minor < 0 { "-" } else { "" };
+    format!(
+        "{sign}{}{decimal}{:0width$}",
+        abs / scale,
+        abs % scale,
+        width = exp as usize
+    )
+}
+
+/// A text cell that a spreadsheet would run as a formula (= + - @, or a leading tab or carriage
+/// return that some programs strip first) gets a leading apostrophe.
+pub fn defuse(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+impl Cell {
+    /// The cell as CSV text in `dialect`.
+    fn csv_text(&self, dialect: CsvDialect) -> String {
+        match self {
+            Cell::Text(t) => defuse(t),
+            Cell::Int(v) => v.to_string(),
+            Cell::Number(v) => v.to_string().replace('.', &dialect.decimal.to_string()),
+            Cell::Money {
+                minor, exponent, ..
+            } => scaled(*minor, *exponent, dialect.decimal),
+            Cell::PercentBps(bps) => {
+                let text = scaled(*bps, 2, dialect.decimal);
+                let trimmed = text.trim_end_matches('0');
+                trimmed
+                    .strip_suffix(dialect.decimal)
+                    .unwrap_or(trimmed)
+                    .to_string()
+            }
+            Cell::Date(d) => d.format("%Y-%m-%d").to_string(),
+            Cell::DateTime(t) => t.format("%Y-%m-%d %H:%M").to_string(),
+            Cell::Empty => String::new(),
+        }
+    }
+}
+
+/// A table: header row and typed rows.
 pub struct Table {
     pub sheet: String,
     pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+    pub rows: Vec<Vec<Cell>>,
 }
 
 impl Table {
-    /// Renders the table as a downloadable file named `base.csv` / `base.xlsx`.
-    pub fn into_download(self, format: Format, base: &str) -> Result<Response, ApiError> {
+    /// Renders the table as a downloadable file named `base.csv` / `base.xlsx`; a CSV is written
+    /// the way `lang`'s spreadsheets read it.
+    pub fn into_download(
+        self,
+        format: Format,
+        base: &str,
+        lang: vendfleet_domain::Language,
+    ) -> Result<Response, ApiError> {
         let (bytes, ctype, ext) = match format {
-            Format::Csv => (self.csv()?, CSV_TYPE, "csv"),
+            Format::Csv => (self.csv(CsvDialect::of(lang))?, CSV_TYPE, "csv"),
             Format::Xlsx => (self.xlsx()?, XLSX_TYPE, "xlsx"),
         };
         Ok((
@@ -105,31 +243,26 @@ impl Table {
             .into_response())
     }
 
-    fn csv(&self) -> Result<Vec<u8>, ApiError> {
+    /// UTF-8 with a BOM, so spreadsheet programs read accented names correctly.
+    pub fn csv(&self, dialect: CsvDialect) -> Result<Vec<u8>, ApiError> {
         let internal = |e: csv::Error| vendfleet_app::AppError::Internal(format!("csv: {e}"));
-        // A BOM so spreadsheet programs read UTF-8 names correctly.
-        let mut w = csv::Writer::from_writer(b"\xEF\xBB\xBF".to_vec());
-        w.write_record(&self.header).map_err(internal)?;
+        let mut w = csv::WriterBuilder::new()
+            .delimiter(dialect.separator)
+            .from_writer(b"\xEF\xBB\xBF".to_vec());
+        let header: Vec<String> = self.header.iter().map(|h| defuse(h)).collect();
+        w.write_record(&header).map_err(internal)?;
         for row in &self.rows {
-            // A cell starting with = + - @ would run as a formula in a spreadsheet.
-            let safe: Vec<String> = row
-                .iter()
-                .map(|c| {
-                    if c.starts_with(['=', '+', '-', '@']) {
-                        format!("'{c}")
-                    } else {
-                        c.clone()
-                    }
-                })
-                .collect();
-            w.write_record(&safe).map_err(internal)?;
+            let cells: Vec<String> = row.iter().map(|c| c.csv_text(dialect)).collect();
+            w.write_record(&cells).map_err(internal)?;
         }
         w.into_inner()
             .map_err(|e| vendfleet_app::AppError::Internal(format!("csv: {e}")).into())
     }
 
-    fn xlsx(&self) -> Result<Vec<u8>, ApiError> {
-        use rust_xlsxwriter::{Format as XFormat, Workbook};
+    /// Typed cells (numbers, money in its currency's format, dates), a bold frozen header row
+    /// with an autofilter, and column widths fitted to the content.
+    pub fn xlsx(&self) -> Result<Vec<u8>, ApiError> {
+        use rust_xlsxwriter::{ExcelDateTime, Format as XFormat, Workbook};
         let internal = |e: rust_xlsxwriter::XlsxError| {
             ApiError::from(vendfleet_app::AppError::Internal(format!("xlsx: {e}")))
         };
@@ -137,19 +270,122 @@ impl Table {
         let sheet = book.add_worksheet();
         sheet.set_name(&self.sheet).map_err(internal)?;
         let bold = XFormat::new().set_bold();
+        let date = XFormat::new().set_num_format("yyyy-mm-dd");
+        let date_time = XFormat::new().set_num_format("yyyy-mm-dd hh:mm");
+        let percent = XFormat::new().set_num_format("0.00%");
         for (c, h) in self.header.iter().enumerate() {
             sheet
                 .write_string_with_format(0, c as u16, h, &bold)
                 .map_err(internal)?;
         }
         for (r, row) in self.rows.iter().enumerate() {
+            let r = r as u32 + 1;
             for (c, cell) in row.iter().enumerate() {
-                sheet
-                    .write_string(r as u32 + 1, c as u16, cell)
-                    .map_err(internal)?;
+                let c = c as u16;
+                match cell {
+                    Cell::Text(t) => sheet.write_string(r, c, t).map(|_| ()),
+                    Cell::Int(v) => sheet.write_number(r, c, *v as f64).map(|_| ()),
+                    Cell::Number(v) => sheet.write_number(r, c, *v).map(|_| ()),
+                    Cell::Money {
+                        minor,
+                        exponent,
+                        currency,
+                    } => {
+                        let places = "0".repeat(*exponent as usize);
+                        let pattern = if places.is_empty() {
+                            "#,##0".to_string()
+                        } else {
+                            format!("#,##0.{places}")
+                        };
+                        let code: String = currency
+                            .chars()
+                            .filter(|c| c.is_ascii_alphabetic())
+                            .collect();
+                        let fmt = XFormat::new().set_num_format(format!("{pattern} \"{code}\""));
+                        let value = *minor as f64 / 10f64.powi(*exponent as i32);
+                        sheet
+                            .write_number_with_format(r, c, value, &fmt)
+                            .map(|_| ())
+                    }
+                    Cell::PercentBps(bps) => sheet
+                        .write_number_with_format(r, c, *bps as f64 / 10_000.0, &percent)
+                        .map(|_| ()),
+                    Cell::Date(d) => {
+                        use chrono::Datelike;
+                        let x = ExcelDateTime::from_ymd(
+                            d.year() as u16,
+                            d.month() as u8,
+                            d.day() as u8,
+                        )
+                        .map_err(internal)?;
+                        sheet
+                            .write_datetime_with_format(r, c, &x, &date)
+                            .map(|_| ())
+                    }
+                    Cell::DateTime(t) => {
+                        use chrono::{Datelike, Timelike};
+                        let x = ExcelDateTime::from_ymd(
+                            t.year() as u16,
+                            t.month() as u8,
+                            t.day() as u8,
+                        )
+                        .and_then(|x| {
+                            x.and_hms(t.hour() as u16, t.minute() as u8, t.second() as f64)
+                        })
+                        .map_err(internal)?;
+                        sheet
+                            .write_datetime_with_format(r, c, &x, &date_time)
+                            .map(|_| ())
+                    }
+                    Cell::Empty => Ok(()),
+                }
+                .map_err(internal)?;
             }
+        }
+        if !self.header.is_empty() {
+            sheet.set_freeze_panes(1, 0).map_err(internal)?;
+            sheet
+                .autofilter(0, 0, self.rows.len() as u32, self.header.len() as u16 - 1)
+                .map_err(internal)?;
         }
         sheet.autofit();
         book.save_to_buffer().map_err(internal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_in_each_dialect() {
+        let fr = CsvDialect::of(vendfleet_domain::Language::Fr);
+        let en = CsvDialect::of(vendfleet_domain::Language::En);
+        let money = Cell::Money {
+            minor: -1234,
+            exponent: 2,
+            currency: "EUR".into(),
+        };
+        assert_eq!(money.csv_text(fr), "-12,34");
+        assert_eq!(money.csv_text(en), "-12.34");
+        let yen = Cell::Money {
+            minor: 300,
+            exponent: 0,
+            currency: "JPY".into(),
+        };
+        assert_eq!(yen.csv_text(fr), "300");
+        assert_eq!(Cell::PercentBps(550).csv_text(fr), "5,5");
+        assert_eq!(Cell::PercentBps(2000).csv_text(en), "20");
+        assert_eq!(Cell::PercentBps(1025).csv_text(en), "10.25");
+        assert_eq!(Cell::Number(48.85).csv_text(fr), "48,85");
+        assert_eq!(Cell::Int(-5).csv_text(fr), "-5", "numbers are not defused");
+    }
+
+    #[test]
+    fn formulas_are_defused_including_tab_and_carriage_return() {
+        for bad in ["=SUM(A1)", "+1", "-1", "@x", "\t=1", "\r=1"] {
+            assert!(defuse(bad).starts_with('\''), "{bad:?}");
+        }
+        assert_eq!(defuse("Zoë"), "Zoë");
     }
 }

@@ -448,23 +448,25 @@ async fn export_machines(
         .map(|m| {
             let d = l.machine(m, false);
             vec![
-                d.name,
-                d.serial,
-                d.mcu_serial,
-                d.model_name.unwrap_or_default(),
-                d.machine_type.unwrap_or_default(),
-                d.location_name.unwrap_or_default(),
+                d.name.into(),
+                d.serial.into(),
+                d.mcu_serial.into(),
+                d.model_name.into(),
+                d.machine_type.into(),
+                d.location_name.into(),
                 d.tags
                     .iter()
                     .map(|t| t.name.as_str())
                     .collect::<Vec<_>>()
-                    .join(", "),
-                d.firmware,
+                    .join(", ")
+                    .into(),
+                d.firmware.into(),
                 if d.inactive {
                     inactive.clone()
                 } else {
                     active.clone()
-                },
+                }
+                .into(),
             ]
         })
         .collect();
@@ -473,7 +475,7 @@ async fn export_machines(
         header,
         rows,
     }
-    .into_download(format, "machines")
+    .into_download(format, "machines", lang)
 }
 
 /// The machine overview (spec section 3); telemetry fields are null until events arrive.

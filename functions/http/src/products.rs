@@ -3,7 +3,7 @@
 
 use crate::dto::{Data, ListQuery, ListReply, Message, MessageData, OptionDto};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Format, Table};
+use crate::export::{Cell, Format, Table};
 use crate::extract::{products_perm as perm, Authorized, Json, Query};
 use crate::reply::{created, message, options, tr, updated, Created};
 use crate::state::AppState;
@@ -446,29 +446,6 @@ async fn delete_product(
     Ok(message("Product deleted successfully"))
 }
 
-fn money(minor: i64, currency: &str) -> String {
-    let exp = currency_exponent(currency);
-    if exp == 0 {
-        return minor.to_string();
-    }
-    let scale = 10i64.pow(exp);
-    format!(
-        "{}.{:0width$}",
-        minor / scale,
-        minor % scale,
-        width = exp as usize
-    )
-}
-
-fn percent(bps: u32) -> String {
-    let whole = bps / 100;
-    match bps % 100 {
-        0 => whole.to_string(),
-        r if r % 10 == 0 => format!("{whole}.{}", r / 10),
-        r => format!("{whole}.{r:02}"),
-    }
-}
-
 /// Products matching the list's filters as a CSV or XLSX file.
 #[utoipa::path(get, path = "/api/products/export/", tag = "products", security(("bearer" = [])), params(ProductsQuery, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
@@ -507,20 +484,25 @@ async fn export_products(
         .map(|p| {
             let d = names.product(p);
             vec![
-                d.name,
-                d.sku,
-                money(d.price_minor, &d.currency),
-                d.currency,
-                percent(d.vat_bps),
-                d.units,
-                d.max_quantity.map(|v| v.to_string()).unwrap_or_default(),
+                d.name.into(),
+                d.sku.into(),
+                Cell::Money {
+                    minor: d.price_minor,
+                    exponent: currency_exponent(&d.currency),
+                    currency: d.currency.clone(),
+                },
+                d.currency.into(),
+                Cell::PercentBps(d.vat_bps.into()),
+                d.units.into(),
+                d.max_quantity.map(i64::from).into(),
                 d.tags
                     .into_iter()
                     .map(|t| t.name)
                     .collect::<Vec<_>>()
-                    .join(", "),
-                yes_no(d.is_composite),
-                yes_no(d.inactive),
+                    .join(", ")
+                    .into(),
+                yes_no(d.is_composite).into(),
+                yes_no(d.inactive).into(),
             ]
         })
         .collect();
@@ -529,7 +511,7 @@ async fn export_products(
         header,
         rows,
     }
-    .into_download(format, "products")
+    .into_download(format, "products", lang)
 }
 
 // ---------- composite products ----------

@@ -508,15 +508,15 @@ async fn export_locations(
         .map(|l| {
             let d = names.location(l);
             vec![
-                d.name,
-                d.address,
-                d.location_type,
-                d.region,
-                d.client_name.unwrap_or_default(),
-                d.refiller_name.unwrap_or_default(),
-                d.latitude.map(|v| v.to_string()).unwrap_or_default(),
-                d.longitude.map(|v| v.to_string()).unwrap_or_default(),
-                d.time_zone,
+                d.name.into(),
+                d.address.into(),
+                d.location_type.into(),
+                d.region.into(),
+                d.client_name.into(),
+                d.refiller_name.into(),
+                d.latitude.into(),
+                d.longitude.into(),
+                d.time_zone.into(),
             ]
         })
         .collect();
@@ -525,7 +525,7 @@ async fn export_locations(
         header,
         rows,
     }
-    .into_download(format, "locations")
+    .into_download(format, "locations", lang)
 }
 
 // ---------- machine models ----------

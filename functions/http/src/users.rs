@@ -172,21 +172,20 @@ async fn export_users(
         .map(|v| {
             let u = v.user;
             vec![
-                u.name,
-                u.email,
-                u.phone,
-                v.role_name.unwrap_or_default(),
+                u.name.into(),
+                u.email.into(),
+                u.phone.into(),
+                v.role_name.into(),
                 if u.active {
                     active.clone()
                 } else {
                     inactive.clone()
-                },
-                u.position,
-                u.language.code().to_string(),
-                u.last_login
-                    .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
-                    .unwrap_or_default(),
-                u.created_at.format("%Y-%m-%d %H:%M").to_string(),
+                }
+                .into(),
+                u.position.into(),
+                u.language.code().into(),
+                u.last_login.into(),
+                u.created_at.into(),
             ]
         })
         .collect();
@@ -195,7 +194,7 @@ async fn export_users(
         header,
         rows,
     }
-    .into_download(format, "users")
+    .into_download(format, "users", lang)
 }
 
 /// Roles, paged, with search.

@@ -782,10 +782,17 @@ async fn product_in_use_filters_and_export(b: Backend) {
     assert_eq!(sheet.height(), 3);
     assert_eq!(sheet.get_value((0, 4)).unwrap().to_string(), "VAT %");
     assert_eq!(sheet.get_value((1, 0)).unwrap().to_string(), "Espresso");
-    assert_eq!(sheet.get_value((1, 2)).unwrap().to_string(), "1.50");
-    assert_eq!(sheet.get_value((1, 4)).unwrap().to_string(), "5.5");
+    // Numbers are numbers: the price in units of its currency, VAT as a fraction, quantities.
+    use calamine::Data;
+    assert_eq!(sheet.get_value((1, 2)), Some(&Data::Float(1.5)));
+    assert_eq!(sheet.get_value((1, 4)), Some(&Data::Float(0.055)));
+    assert_eq!(sheet.get_value((1, 6)), Some(&Data::Float(40.0)));
     assert_eq!(sheet.get_value((1, 7)).unwrap().to_string(), "Hot");
-    assert_eq!(sheet.get_value((2, 2)).unwrap().to_string(), "300");
+    assert_eq!(
+        sheet.get_value((2, 2)),
+        Some(&Data::Float(300.0)),
+        "JPY has no decimals"
+    );
     assert_eq!(sheet.get_value((2, 9)).unwrap().to_string(), "Yes");
     let csv = h
         .get("/api/products/export/?format=csv&inactive=false", &admin)
@@ -798,7 +805,31 @@ async fn product_in_use_filters_and_export(b: Backend) {
     assert_eq!(&records[0][0], "Espresso");
     assert_eq!(&records[0][1], "ESP");
     assert_eq!(&records[0][3], "EUR");
+    assert_eq!(&records[0][2], "1.50");
+    assert_eq!(&records[0][4], "5.5");
     assert_eq!(&records[0][6], "40");
+    // In French the CSV splits on ';' with decimal commas, as French spreadsheets read it.
+    let r = h
+        .post(
+            "/api/settings/languges/switch/",
+            &admin,
+            json!({"language": "fr"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    let csv = h
+        .get("/api/products/export/?format=csv&inactive=false", &admin)
+        .await;
+    let text = String::from_utf8(csv.bytes).unwrap();
+    assert!(text.starts_with('\u{feff}'), "UTF-8 with a BOM");
+    let mut rows = csv::ReaderBuilder::new()
+        .delimiter(b';')
+        .from_reader(text.trim_start_matches('\u{feff}').as_bytes());
+    assert_eq!(&rows.headers().unwrap()[0], "Nom");
+    let records: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    assert_eq!(records[0].len(), 10, "{:?}", records[0]);
+    assert_eq!(&records[0][2], "1,50");
+    assert_eq!(&records[0][4], "5,5");
     assert_eq!(
         h.get("/api/products/export/?format=pdf", &admin)
             .await
