@@ -494,7 +494,7 @@ async fn export_products(
                 d.currency.into(),
                 Cell::PercentBps(d.vat_bps.into()),
                 d.units.into(),
-                d.max_quantity.map(i64::from).into(),
+                d.max_quantity.into(),
                 d.tags
                     .into_iter()
                     .map(|t| t.name)
