@@ -3,6 +3,7 @@
 pub mod access;
 pub mod calendar;
 pub mod dex;
+pub mod events;
 pub mod language;
 pub mod permissions;
 pub mod validation;
