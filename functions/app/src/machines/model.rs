@@ -223,3 +223,5 @@ impl SelectionPriceChange {
         )
     }
 }
+
+crate::stamped!(Machine);

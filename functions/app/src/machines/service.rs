@@ -414,29 +414,23 @@ impl MachinesService {
     /// Updates a machine's settings.
     pub async fn update(&self, p: &Principal, id: &str, input: MachineInput) -> AppResult<Machine> {
         let current = self.machine_for(p, id).await?;
-        if input.version.is_some_and(|v| v != current.version) {
-            return Err(AppError::stale());
-        }
-        let mut next = current.clone();
-        self.apply_form(p, input, &mut next).await?;
-        if next == current {
-            return Ok(current);
-        }
-        next.updated_at = self.calendar.now();
-        next.version = current.version + 1;
-        self.machines.replace(&current, &next).await?;
-        Ok(next)
+        let expected = input.version;
+        self.machines
+            .update(current, expected, self.calendar.now(), async |next| {
+                self.apply_form(p, input, next).await
+            })
+            .await
     }
 
     /// Replaces the webhook secret; the old one stops working at once.
     pub async fn rotate_secret(&self, p: &Principal, id: &str) -> AppResult<Machine> {
         let current = self.machine_for(p, id).await?;
-        let mut next = current.clone();
-        next.webhook_secret = new_secret();
-        next.updated_at = self.calendar.now();
-        next.version = current.version + 1;
-        self.machines.replace(&current, &next).await?;
-        Ok(next)
+        self.machines
+            .update(current, None, self.calendar.now(), async |next| {
+                next.webhook_secret = new_secret();
+                Ok(())
+            })
+            .await
     }
 
     /// Deletes a machine with its planogram.
@@ -1001,20 +995,17 @@ impl MachinesService {
     pub async fn delete_tag(&self, id: &str) -> AppResult<()> {
         let tag = self.tags.get_or_404(id).await?;
         let mut writes = Records::<MachineTag>::delete_writes(&tag);
-        let now = self.calendar.now();
-        for m in self
+        let tagged: Vec<Machine> = self
             .machines
             .all()
             .await?
             .into_iter()
             .filter(|m| m.tag_ids.iter().any(|t| t == id))
-        {
-            let mut next = m.clone();
-            next.tag_ids.retain(|t| t != id);
-            next.updated_at = now;
-            next.version = m.version + 1;
-            writes.extend(Records::<Machine>::replace_writes(&m, &next)?);
-        }
+            .collect();
+        let (untag, _) = Records::<Machine>::bulk_writes(tagged, self.calendar.now(), |next| {
+            next.tag_ids.retain(|t| t != id)
+        })?;
+        writes.extend(untag);
         if writes.len() > MAX_TRANSACTION_WRITES {
             return Err(AppError::conflict(format!(
                 "Tag \"{}\" is on more machines than one change can hold: take it off some machines first.",
@@ -1056,25 +1047,18 @@ impl MachinesService {
         }
         errors.into_result()?;
         let now = self.calendar.now();
-        let mut writes = Vec::new();
-        let mut out = Vec::new();
+        let mut machines = Vec::with_capacity(ids.len());
         for id in &ids {
-            let m = self.machine_for(p, id).await?;
-            let mut tags: BTreeSet<String> = m.tag_ids.iter().cloned().collect();
+            machines.push(self.machine_for(p, id).await?);
+        }
+        let (writes, out) = Records::<Machine>::bulk_writes(machines, now, |next| {
+            let mut tags: BTreeSet<String> = next.tag_ids.iter().cloned().collect();
             tags.extend(add.iter().cloned());
             tags.retain(|t| !remove.contains(t));
-            let mut next = m.clone();
             next.tag_ids = tags.into_iter().collect();
-            if next.tag_ids != m.tag_ids {
-                next.updated_at = now;
-                next.version = m.version + 1;
-                writes.extend(Records::<Machine>::replace_writes(&m, &next)?);
-            }
-            out.push(next);
-        }
+        })?;
         if !writes.is_empty() {
-            let first = out[0].clone();
-            self.machines.apply(writes, &first).await?;
+            self.machines.apply(writes, &out[0]).await?;
         }
         Ok(out)
     }

@@ -173,3 +173,5 @@ impl PriceChange {
         )
     }
 }
+
+crate::stamped!(Product, Component, ProductTag);

@@ -10,7 +10,7 @@ use crate::ports::{
     query_all, Clock, Condition, Index, Item, ItemStore, Query, StoreError, Write,
     MAX_TRANSACTION_WRITES,
 };
-use crate::records::{Record, Records};
+use crate::records::{check_version, Record, Records};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -135,13 +135,6 @@ fn sort_by<T>(
 
 fn stamp(ts: &DateTime<Utc>) -> String {
     ts.to_rfc3339()
-}
-
-fn check_version<T: Record>(input: Option<u64>, current: &T) -> AppResult<()> {
-    match input {
-        Some(v) if v != current.version() => Err(AppError::stale()),
-        _ => Ok(()),
-    }
 }
 
 fn bool_filter(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> Option<bool> {
@@ -699,16 +692,12 @@ impl ProductsService {
     /// Updates a component.
     pub async fn update_component(&self, id: &str, input: ComponentInput) -> AppResult<Component> {
         let current = self.components.get_or_404(id).await?;
-        check_version(input.version, &current)?;
-        let mut next = current.clone();
-        Self::apply_component(input, &mut next)?;
-        if next == current {
-            return Ok(current);
-        }
-        next.updated_at = self.clock.now();
-        next.version = current.version + 1;
-        self.components.replace(&current, &next).await?;
-        Ok(next)
+        let expected = input.version;
+        self.components
+            .update(current, expected, self.clock.now(), async |next| {
+                Self::apply_component(input, next)
+            })
+            .await
     }
 
     /// Deletes a component no recipe uses (409 naming the composite products otherwise).
@@ -790,19 +779,13 @@ impl ProductsService {
         version: Option<u64>,
     ) -> AppResult<ProductTag> {
         let current = self.tags.get_or_404(id).await?;
-        check_version(version, &current)?;
-        let mut errors = FieldErrors::new();
-        let name = validation::required_text(&mut errors, "name", name, 60);
-        errors.into_result()?;
-        if name == current.name {
-            return Ok(current);
-        }
-        let mut next = current.clone();
-        next.name = name;
-        next.updated_at = self.clock.now();
-        next.version = current.version + 1;
-        self.tags.replace(&current, &next).await?;
-        Ok(next)
+        self.tags
+            .update(current, version, self.clock.now(), async |next| {
+                let mut errors = FieldErrors::new();
+                next.name = validation::required_text(&mut errors, "name", name, 60);
+                Ok(errors.into_result()?)
+            })
+            .await
     }
 
     /// Deletes a tag and removes it from its products in the same transaction (409 when it is
@@ -824,15 +807,11 @@ impl ProductsService {
                 tagged.len()
             )));
         }
-        let now = self.clock.now();
         let mut writes = Records::<ProductTag>::delete_writes(&t);
-        for p in tagged {
-            let mut next = p.clone();
-            next.tag_ids.retain(|x| x != id);
-            next.updated_at = now;
-            next.version = p.version + 1;
-            writes.extend(Records::<Product>::replace_writes(&p, &next)?);
-        }
+        let (untag, _) = Records::<Product>::bulk_writes(tagged, self.clock.now(), |next| {
+            next.tag_ids.retain(|x| x != id)
+        })?;
+        writes.extend(untag);
         transact(self.store.as_ref(), writes, &t).await
     }
 
@@ -865,28 +844,17 @@ impl ProductsService {
         if products.len() != product_ids.len() {
             return Err(AppError::NotFound("Product not found".into()));
         }
-        let now = self.clock.now();
-        let mut writes = Vec::new();
-        let mut out = Vec::new();
-        for p in products {
-            let mut next = p.clone();
-            next.tag_ids.retain(|t| !remove.contains(t));
-            for t in &add {
-                if !next.tag_ids.contains(t) {
-                    next.tag_ids.push(t.clone());
+        let (writes, mut out) =
+            Records::<Product>::bulk_writes(products, self.clock.now(), |next| {
+                next.tag_ids.retain(|t| !remove.contains(t));
+                for t in &add {
+                    if !next.tag_ids.contains(t) {
+                        next.tag_ids.push(t.clone());
+                    }
                 }
-            }
-            if next.tag_ids != p.tag_ids {
-                next.updated_at = now;
-                next.version = p.version + 1;
-                writes.extend(Records::<Product>::replace_writes(&p, &next)?);
-            }
-            out.push(next);
-        }
-        if let Some(first) = out.first().cloned() {
-            if !writes.is_empty() {
-                transact(self.store.as_ref(), writes, &first).await?;
-            }
+            })?;
+        if let (Some(first), false) = (out.first(), writes.is_empty()) {
+            transact(self.store.as_ref(), writes, first).await?;
         }
         let order: BTreeMap<&String, usize> = product_ids
             .iter()

@@ -32,6 +32,32 @@ pub trait Record: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     }
 }
 
+/// A record that carries when it last changed (`updated_at`).
+pub trait Stamped {
+    /// Sets `updated_at`.
+    fn stamp(&mut self, at: chrono::DateTime<chrono::Utc>);
+}
+
+/// Implements [`Stamped`] for entities with an `updated_at` field: `stamped!(Client, Location)`.
+#[macro_export]
+macro_rules! stamped {
+    ($($t:ty),+ $(,)?) => {
+        $( impl $crate::records::Stamped for $t {
+            fn stamp(&mut self, at: chrono::DateTime<chrono::Utc>) {
+                self.updated_at = at;
+            }
+        } )+
+    };
+}
+
+/// 409 when the caller loaded the record at another version than the stored one.
+pub fn check_version<T: Record>(expected: Option<u64>, current: &T) -> AppResult<()> {
+    match expected {
+        Some(v) if v != current.version() => Err(AppError::stale()),
+        _ => Ok(()),
+    }
+}
+
 /// Implements [`Record`] for an entity with `id`, `name` (unique) and a `#[serde(skip)] version`
 /// field: `named_record!(Client, "CLIENT", "Client")`, or with a GSI2 relation as a fourth
 /// argument, a function of the record: `named_record!(Location, "LOCATION", "Location", |l| …)`.
@@ -264,5 +290,54 @@ impl<T: Record> Records<T> {
     pub async fn replace(&self, previous: &T, next: &T) -> AppResult<()> {
         self.apply(Self::replace_writes(previous, next)?, next)
             .await
+    }
+}
+
+impl<T: Record + Stamped + PartialEq> Records<T> {
+    /// The update every entity shares: the caller's `expected` version (when given) must be the
+    /// stored one (409 otherwise); `change` edits a copy (its errors pass through, nothing is
+    /// written); an unchanged record is answered as it is; otherwise `updated_at` and `version`
+    /// move on and the record replaces `current` on the condition that nobody changed it since.
+    pub async fn update(
+        &self,
+        current: T,
+        expected: Option<u64>,
+        now: chrono::DateTime<chrono::Utc>,
+        change: impl AsyncFnOnce(&mut T) -> AppResult<()>,
+    ) -> AppResult<T> {
+        check_version(expected, &current)?;
+        let mut next = current.clone();
+        change(&mut next).await?;
+        if next == current {
+            return Ok(current);
+        }
+        next.stamp(now);
+        next.set_version(current.version() + 1);
+        self.replace(&current, &next).await?;
+        Ok(next)
+    }
+
+    /// The writes of one all-or-nothing change of several records: `change` edits a copy of
+    /// each; a copy that differs gets a new `updated_at` and `version` and a replace on the
+    /// condition that nobody changed the record since. Answers the writes (run them with
+    /// [`Records::apply`], alone or with more) and every record as it will be.
+    pub fn bulk_writes(
+        records: Vec<T>,
+        now: chrono::DateTime<chrono::Utc>,
+        mut change: impl FnMut(&mut T),
+    ) -> AppResult<(Vec<Write>, Vec<T>)> {
+        let mut writes = Vec::new();
+        let mut out = Vec::with_capacity(records.len());
+        for current in records {
+            let mut next = current.clone();
+            change(&mut next);
+            if next != current {
+                next.stamp(now);
+                next.set_version(current.version() + 1);
+                writes.extend(Self::replace_writes(&current, &next)?);
+            }
+            out.push(next);
+        }
+        Ok((writes, out))
     }
 }

@@ -92,3 +92,5 @@ pub struct MachineModel {
 }
 
 named_record!(MachineModel, "MODEL", "Machine model");
+
+crate::stamped!(Client, Location, MachineModel);

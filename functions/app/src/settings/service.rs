@@ -4,8 +4,8 @@ use super::model::{Client, Location, MachineModel, SCHEMA};
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
-use crate::ports::{query_all, Clock, Index, Item, ItemStore, Query, Write};
-use crate::records::{Record, Records};
+use crate::ports::{query_all, Clock, Index, Item, ItemStore, Query};
+use crate::records::Records;
 use crate::users::Directory;
 use chrono::{DateTime, Utc};
 use std::collections::BTreeSet;
@@ -87,13 +87,6 @@ fn sort_by<T>(
 
 fn stamp(ts: &DateTime<Utc>) -> String {
     ts.to_rfc3339()
-}
-
-fn check_version<T: Record>(input: Option<u64>, current: &T) -> AppResult<()> {
-    match input {
-        Some(v) if v != current.version() => Err(AppError::stale()),
-        _ => Ok(()),
-    }
 }
 
 fn opt_id(v: Option<&str>) -> Option<String> {
@@ -285,16 +278,12 @@ impl SettingsService {
         input: ClientInput,
     ) -> AppResult<Client> {
         let current = self.client_for(p, id).await?;
-        check_version(input.version, &current)?;
-        let mut next = current.clone();
-        Self::apply_client(input, &mut next)?;
-        if next == current {
-            return Ok(current);
-        }
-        next.updated_at = self.clock.now();
-        next.version = current.version + 1;
-        self.clients.replace(&current, &next).await?;
-        Ok(next)
+        let expected = input.version;
+        self.clients
+            .update(current, expected, self.clock.now(), async |next| {
+                Self::apply_client(input, next)
+            })
+            .await
     }
 
     /// Deletes a client that hosts no location (409 naming them otherwise).
@@ -472,16 +461,12 @@ impl SettingsService {
         input: LocationInput,
     ) -> AppResult<Location> {
         let current = self.location_for(p, id).await?;
-        check_version(input.version, &current)?;
-        let mut next = current.clone();
-        self.apply_location(p, input, &mut next).await?;
-        if next == current {
-            return Ok(current);
-        }
-        next.updated_at = self.clock.now();
-        next.version = current.version + 1;
-        self.locations.replace(&current, &next).await?;
-        Ok(next)
+        let expected = input.version;
+        self.locations
+            .update(current, expected, self.clock.now(), async |next| {
+                self.apply_location(p, input, next).await
+            })
+            .await
     }
 
     /// Deletes a location where no machine stands (409 naming them otherwise).
@@ -531,20 +516,17 @@ impl SettingsService {
         self.check_refiller(&mut errors, "refiller_id", &refiller)
             .await?;
         errors.into_result()?;
-        let now = self.clock.now();
-        let mut writes: Vec<Write> = Vec::new();
-        let mut changed = Vec::new();
+        let mut current = Vec::with_capacity(ids.len());
         for id in &ids {
-            let current = self.location_for(p, id).await?;
-            let mut next = current.clone();
-            next.refiller_id = refiller.clone();
-            next.updated_at = now;
-            next.version = current.version + 1;
-            writes.extend(Records::<Location>::replace_writes(&current, &next)?);
-            changed.push(next);
+            current.push(self.location_for(p, id).await?);
         }
-        let first = changed[0].clone();
-        self.locations.apply(writes, &first).await?;
+        let (writes, changed) =
+            Records::<Location>::bulk_writes(current, self.clock.now(), |next| {
+                next.refiller_id = refiller.clone();
+            })?;
+        if !writes.is_empty() {
+            self.locations.apply(writes, &changed[0]).await?;
+        }
         Ok(changed)
     }
 
@@ -637,16 +619,12 @@ impl SettingsService {
     /// Updates a machine model.
     pub async fn update_model(&self, id: &str, input: ModelInput) -> AppResult<MachineModel> {
         let current = self.models.get_or_404(id).await?;
-        check_version(input.version, &current)?;
-        let mut next = current.clone();
-        Self::apply_model(input, &mut next)?;
-        if next == current {
-            return Ok(current);
-        }
-        next.updated_at = self.clock.now();
-        next.version = current.version + 1;
-        self.models.replace(&current, &next).await?;
-        Ok(next)
+        let expected = input.version;
+        self.models
+            .update(current, expected, self.clock.now(), async |next| {
+                Self::apply_model(input, next)
+            })
+            .await
     }
 
     /// Deletes a machine model no machine is of (409 naming them otherwise).
