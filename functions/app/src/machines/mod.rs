@@ -1,8 +1,10 @@
 //! Machines area: machines and their tags, planograms, stock and the refill log.
 
+mod index;
 mod model;
 mod service;
 
+pub use index::{MachineIndex, MachineRef};
 pub use model::{
     Device, Machine, MachineTag, Peripherals, RefillEntry, Selection, SelectionPriceChange, SCHEMA,
 };

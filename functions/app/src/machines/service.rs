@@ -6,8 +6,9 @@ use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::ports::{
-    query_all, Condition, Index, ItemStore, Key, Query, SortKey, Write, MAX_TRANSACTION_WRITES,
+    query_all, Condition, Index, ItemStore, Query, SortKey, Write, MAX_TRANSACTION_WRITES,
 };
+use crate::products::ProductRef;
 use crate::records::Records;
 use crate::settings::{Location, SettingsService};
 use chrono::{NaiveDate, Utc};
@@ -110,6 +111,7 @@ pub struct MachinesService {
     machines: Records<Machine>,
     tags: Records<MachineTag>,
     settings: SettingsService,
+    products: crate::products::ProductLookup,
     store: Arc<dyn ItemStore>,
     calendar: crate::Calendar,
 }
@@ -136,12 +138,6 @@ fn opt(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
-/// A product as the planogram needs it (the products area owns the full record).
-struct ProductRef {
-    name: String,
-    inactive: bool,
-}
-
 impl MachinesService {
     /// A service on `store`.
     pub fn new(
@@ -153,6 +149,7 @@ impl MachinesService {
             machines: Records::new(store.clone()),
             tags: Records::new(store.clone()),
             settings,
+            products: crate::products::ProductLookup::new(store.clone()),
             store,
             calendar,
         }
@@ -500,31 +497,7 @@ impl MachinesService {
         &self,
         ids: impl IntoIterator<Item = String>,
     ) -> AppResult<HashMap<String, ProductRef>> {
-        let keys: Vec<Key> = ids
-            .into_iter()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .map(|id| Key::new(format!("PRODUCT#{id}"), "PRODUCT"))
-            .collect();
-        let mut out = HashMap::new();
-        for chunk in keys.chunks(crate::ports::MAX_BATCH) {
-            for item in self.store.batch_get(chunk).await? {
-                let id = item.key.pk.trim_start_matches("PRODUCT#").to_string();
-                let name = item
-                    .attrs
-                    .get("name")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("")
-                    .to_string();
-                let inactive = item
-                    .attrs
-                    .get("inactive")
-                    .and_then(|v| v.as_bool())
-                    .unwrap_or(false);
-                out.insert(id, ProductRef { name, inactive });
-            }
-        }
-        Ok(out)
+        self.products.refs(ids).await
     }
 
     fn view(s: Selection, products: &HashMap<String, ProductRef>) -> SelectionView {

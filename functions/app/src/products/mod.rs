@@ -1,9 +1,11 @@
 //! Products area: products (with VAT, units, tags and price history), components, composite
 //! products with their recipes, and product tags.
 
+mod lookup;
 mod model;
 mod service;
 
+pub use lookup::{ProductLookup, ProductRef};
 pub use model::{
     ChangedBy, Component, PriceChange, Product, ProductTag, RecipeLine, RecipeUse, SCHEMA,
 };

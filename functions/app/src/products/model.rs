@@ -55,11 +55,6 @@ pub struct Product {
 named_record!(Product, "PRODUCT", "Product");
 
 impl Product {
-    /// GSI2 partition of the machine selections that sell a product (written by the machines area).
-    pub fn use_partition(product_id: &str) -> String {
-        format!("PRODUCTUSE#{product_id}")
-    }
-
     /// Partition of a product's price changes.
     pub fn prices_partition(product_id: &str) -> String {
         format!("PRICES#{product_id}")

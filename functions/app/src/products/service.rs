@@ -112,6 +112,7 @@ pub struct ProductsService {
     products: Records<Product>,
     components: Records<Component>,
     tags: Records<ProductTag>,
+    machine_index: crate::machines::MachineIndex,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
 }
@@ -199,6 +200,7 @@ impl ProductsService {
             products: Records::new(store.clone()),
             components: Records::new(store.clone()),
             tags: Records::new(store.clone()),
+            machine_index: crate::machines::MachineIndex::new(store.clone()),
             store,
             clock,
         }
@@ -595,22 +597,14 @@ impl ProductsService {
         } else {
             self.products.get_or_404(id).await?
         };
-        let uses = query_all(
-            self.store.as_ref(),
-            Query::partition(Index::Gsi2, Product::use_partition(id)),
-        )
-        .await?;
+        let uses = self.machine_index.selling(id).await?;
         if !uses.is_empty() {
             return Err(AppError::in_use(
                 "Product",
                 &p.name,
                 "machines",
-                uses.iter().map(|i| {
-                    let attr = |k: &str| i.attrs.get(k).and_then(|v| v.as_str());
-                    attr("machine_id")
-                        .filter(|m| visible_machines.contains(*m))
-                        .map(|_| attr("machine_name").unwrap_or("?").to_string())
-                }),
+                uses.into_iter()
+                    .map(|m| visible_machines.contains(&m.id).then_some(m.name)),
             ));
         }
         let mut writes = Records::<Product>::delete_writes(&p);

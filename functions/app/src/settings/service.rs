@@ -4,7 +4,7 @@ use super::model::{Client, Location, MachineModel, SCHEMA};
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
-use crate::ports::{query_all, Clock, Index, Item, ItemStore, Query};
+use crate::ports::{Clock, ItemStore};
 use crate::records::Records;
 use crate::users::Directory;
 use chrono::{DateTime, Utc};
@@ -64,6 +64,7 @@ pub struct SettingsService {
     locations: Records<Location>,
     models: Records<MachineModel>,
     directory: Directory,
+    machine_index: crate::machines::MachineIndex,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
 }
@@ -101,6 +102,7 @@ impl SettingsService {
             locations: Records::new(store.clone()),
             models: Records::new(store.clone()),
             directory,
+            machine_index: crate::machines::MachineIndex::new(store.clone()),
             store,
             clock,
         }
@@ -472,15 +474,14 @@ impl SettingsService {
     /// Deletes a location where no machine stands (409 naming them otherwise).
     pub async fn delete_location(&self, p: &Principal, id: &str) -> AppResult<()> {
         let l = self.location_for(p, id).await?;
-        let q = Query::partition(Index::Gsi2, format!("LOCMACHINES#{id}"));
-        let machines = query_all(self.store.as_ref(), q).await?;
+        let machines = self.machine_index.at_location(id).await?;
         if !machines.is_empty() {
             // Every machine at a location in the caller's scope is in it too.
             return Err(AppError::in_use(
                 "Location",
                 &l.name,
                 "machines",
-                machines.iter().map(|m| Some(item_name(m))),
+                machines.into_iter().map(|m| Some(m.name)),
             ));
         }
         self.locations
@@ -635,22 +636,12 @@ impl SettingsService {
         visible_machines: &BTreeSet<String>,
     ) -> AppResult<()> {
         let m = self.models.get_or_404(id).await?;
-        let machines = query_all(
-            self.store.as_ref(),
-            Query::partition(Index::Gsi1, "MACHINES"),
-        )
-        .await?;
-        let users: Vec<Option<String>> = machines
-            .iter()
-            .filter(|i| i.attrs.get("model_id").and_then(|v| v.as_str()) == Some(id))
-            .map(|i| {
-                let visible = i
-                    .attrs
-                    .get("id")
-                    .and_then(|v| v.as_str())
-                    .is_some_and(|m| visible_machines.contains(m));
-                visible.then(|| item_name(i))
-            })
+        let users: Vec<Option<String>> = self
+            .machine_index
+            .of_model(id)
+            .await?
+            .into_iter()
+            .map(|m| visible_machines.contains(&m.id).then_some(m.name))
             .collect();
         if !users.is_empty() {
             return Err(AppError::in_use(
@@ -682,12 +673,4 @@ impl SettingsService {
     pub fn store(&self) -> &Arc<dyn ItemStore> {
         &self.store
     }
-}
-
-fn item_name(item: &Item) -> String {
-    item.attrs
-        .get("name")
-        .and_then(|v| v.as_str())
-        .unwrap_or("?")
-        .to_string()
 }
