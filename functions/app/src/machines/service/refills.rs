@@ -1,0 +1,100 @@
+//! The refill log as the refill-log screen and, later, the reports read it.
+
+use super::*;
+
+impl MachinesService {
+    /// Refill-log entries the user may see, newest first.
+    pub async fn refills(
+        &self,
+        p: &Principal,
+        params: &RefillListParams,
+    ) -> AppResult<ListPage<RefillEntry>> {
+        let mut errors = FieldErrors::new();
+        let pg = paging(
+            &ListParams {
+                page: params.page,
+                page_size: params.page_size,
+                search: None,
+                ordering: None,
+            },
+            &[],
+            &mut errors,
+        );
+        let date = |field: &str, v: &Option<String>, errors: &mut FieldErrors| match opt(v) {
+            None => None,
+            Some(d) => vendfleet_domain::calendar::parse_date(d).or_else(|| {
+                errors.add(field, "Enter a real date as YYYY-MM-DD.");
+                None
+            }),
+        };
+        // Without an end date the log runs up to now: to the latest local date begun anywhere,
+        // so a location east of the operator shows the refills of its own "today" too.
+        let to = date("to", &params.to, &mut errors)
+            .unwrap_or_else(|| latest_date_anywhere(self.calendar.now()));
+        // Without a start date: 30 of the operator's days before the end (or before today).
+        let from = date("from", &params.from, &mut errors)
+            .unwrap_or_else(|| self.calendar.today().min(to) - chrono::Duration::days(30));
+        if from > to {
+            errors.add("from", "Must be on or before the end date.");
+        } else if (to - from).num_days() > 366 {
+            errors.add("from", "Choose at most one year.");
+        }
+        errors.into_result()?;
+        let visible: BTreeMap<String, Machine> = self
+            .visible(p)
+            .await?
+            .into_iter()
+            .map(|m| (m.id.clone(), m))
+            .collect();
+        let mut entries: Vec<RefillEntry> = Vec::new();
+        if let Some(machine) = opt(&params.machine) {
+            if !visible.contains_key(machine) {
+                return Err(AppError::NotFound("Machine not found".into()));
+            }
+            let q = Query::partition(Index::Primary, format!("MACHINE#{machine}"))
+                .sk(SortKey::BeginsWith("REFILL#".into()));
+            for item in query_all(self.store.as_ref(), q).await? {
+                entries.push(item.to_value()?);
+            }
+            entries.retain(|e| e.local_date >= from && e.local_date <= to);
+        } else {
+            let mut day = from;
+            while day <= to {
+                for item in query_all(
+                    self.store.as_ref(),
+                    Query::partition(Index::Gsi1, format!("REFILLDAY#{day}")),
+                )
+                .await?
+                {
+                    entries.push(item.to_value()?);
+                }
+                day += chrono::Duration::days(1);
+            }
+        }
+        entries.retain(|e| visible.contains_key(&e.machine_id));
+        if let Some(l) = opt(&params.location) {
+            entries.retain(|e| e.location_id.as_deref() == Some(l));
+        }
+        entries.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
+        Ok(page_of(entries, &pg))
+    }
+
+    /// The price changes of a machine's selections, newest first (at most `limit`).
+    pub async fn price_history(
+        &self,
+        p: &Principal,
+        machine_id: &str,
+        limit: usize,
+    ) -> AppResult<Vec<SelectionPriceChange>> {
+        self.machine_for(p, machine_id).await?;
+        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
+            .sk(SortKey::BeginsWith("PRICE#".into()))
+            .backward()
+            .limit(limit.clamp(1, 500));
+        let page = self.store.query(q).await?;
+        page.items
+            .iter()
+            .map(|i| i.to_value().map_err(AppError::from))
+            .collect()
+    }
+}
