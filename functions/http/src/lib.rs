@@ -25,12 +25,12 @@ use utoipa_axum::router::OpenApiRouter;
 pub use extract::ClientAddr;
 pub use state::AppState;
 
-/// The document's metadata; paths are collected from the routers.
+/// The document's metadata; paths are collected from the routers, tags from [`AREAS`].
 #[derive(OpenApi)]
-#[openapi(
-    info(title = "Vendfleet API", description = "Back office for fleets of vending machines."),
-    tags((name = "auth"), (name = "users"), (name = "settings"), (name = "machines"), (name = "products"), (name = "filters"))
-)]
+#[openapi(info(
+    title = "Vendfleet API",
+    description = "Back office for fleets of vending machines."
+))]
 struct ApiDoc;
 
 /// An API area, as deployed in one Lambda.
@@ -44,30 +44,85 @@ pub enum Area {
     Filters,
 }
 
+/// How an area is served: its OpenAPI tag, its routes, and the option lists it adds under
+/// `/api/filters/` (served by the filters function).
+struct AreaSpec {
+    area: Area,
+    tag: &'static str,
+    routes: fn() -> OpenApiRouter<AppState>,
+    filters: fn() -> OpenApiRouter<AppState>,
+}
+
+fn no_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+}
+
+/// The one place that registers an area. A new area adds its line here, its Lambda binary in
+/// `functions/lambdas/src/bin/` and its function in `template.yaml` (docs/architecture.md).
+const AREAS: &[AreaSpec] = &[
+    AreaSpec {
+        area: Area::Auth,
+        tag: "auth",
+        routes: auth::router,
+        filters: no_routes,
+    },
+    AreaSpec {
+        area: Area::Users,
+        tag: "users",
+        routes: users::router,
+        filters: filters::users_router,
+    },
+    AreaSpec {
+        area: Area::Settings,
+        tag: "settings",
+        routes: settings::router,
+        filters: settings::filters_router,
+    },
+    AreaSpec {
+        area: Area::Machines,
+        tag: "machines",
+        routes: machines::router,
+        filters: machines::filters_router,
+    },
+    AreaSpec {
+        area: Area::Products,
+        tag: "products",
+        routes: products::router,
+        filters: products::filters_router,
+    },
+    AreaSpec {
+        area: Area::Filters,
+        tag: "filters",
+        routes: every_filter,
+        filters: no_routes,
+    },
+];
+
+/// Every area's option lists.
+fn every_filter() -> OpenApiRouter<AppState> {
+    AREAS
+        .iter()
+        .fold(OpenApiRouter::new(), |r, a| r.merge((a.filters)()))
+}
+
 /// Every route of every area.
 fn every_route() -> OpenApiRouter<AppState> {
-    users::router()
-        .merge(auth::router())
-        .merge(area_router(Area::Settings))
-        .merge(area_router(Area::Machines))
-        .merge(area_router(Area::Products))
-        .merge(area_router(Area::Filters))
+    AREAS
+        .iter()
+        .fold(OpenApiRouter::new(), |r, a| r.merge((a.routes)()))
 }
 
 fn area_router(area: Area) -> OpenApiRouter<AppState> {
     match area {
-        Area::Auth => auth::router(),
         // The users function is the catch-all `/api/{proxy+}` of the HTTP API. API Gateway may
         // not match a greedy variable to an empty remainder (`GET /api/clients/` against
         // `/api/clients/{proxy+}`), so such requests land there: it serves every area.
         Area::Users => every_route(),
-        Area::Settings => settings::router(),
-        Area::Machines => machines::router(),
-        Area::Products => products::router(),
-        Area::Filters => filters::users_router()
-            .merge(settings::filters_router())
-            .merge(machines::filters_router())
-            .merge(products::filters_router()),
+        other => AREAS
+            .iter()
+            .find(|a| a.area == other)
+            .map(|a| (a.routes)())
+            .unwrap_or_default(),
     }
 }
 
@@ -78,6 +133,12 @@ fn all_areas() -> OpenApiRouter<AppState> {
 /// The OpenAPI document of the whole API.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = all_areas().split_for_parts();
+    doc.tags = Some(
+        AREAS
+            .iter()
+            .map(|a| utoipa::openapi::tag::Tag::new(a.tag))
+            .collect(),
+    );
     contract::complete(&mut doc);
     doc
 }
