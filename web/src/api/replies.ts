@@ -18,8 +18,12 @@ export function expectItem<T extends { id: string }>(reply: ItemReply<T> | null)
   return reply;
 }
 
-/** Create and update replies also carry the spec's success message. */
-export function expectMessage<R extends { message?: string }>(reply: R | null, message: string): R {
-  if (!reply || reply.message !== message) throw malformed();
+/**
+ * A create/update/action reply: the HTTP status already said it succeeded (the client rejects
+ * anything else with an `ApiError`); the body only has to be there. Its `message` is for the
+ * toast, never compared.
+ */
+export function expectReply<R extends { message?: string }>(reply: R | null): R {
+  if (!reply || typeof reply !== 'object') throw malformed();
   return reply;
 }

@@ -130,6 +130,7 @@ export const en = {
     userUpdate: 'User updation failed',
     roleUpdate: 'Role updation failed',
     deletion: 'Deletion failed',
+    listFailed: 'The list could not be loaded.',
     chunkFailed: 'Loading chunk failed',
     chunkHint: 'A part of the application could not be loaded. Check your connection and reload the page.',
     reload: 'Reload',
@@ -221,6 +222,7 @@ export const en = {
     never: 'Never',
     none: 'None',
     back: 'Back',
+    retry: 'Retry',
   },
   dashboard: {
     welcome: 'Welcome back, {{name}}',

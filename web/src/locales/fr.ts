@@ -130,6 +130,7 @@ export const fr: Translations = {
     userUpdate: 'La mise à jour de l’utilisateur a échoué',
     roleUpdate: 'La mise à jour du rôle a échoué',
     deletion: 'La suppression a échoué',
+    listFailed: 'La liste n’a pas pu être chargée.',
     chunkFailed: 'Le chargement d’un module a échoué',
     chunkHint: 'Une partie de l’application n’a pas pu être chargée. Vérifiez votre connexion et rechargez la page.',
     reload: 'Recharger',
@@ -221,6 +222,7 @@ export const fr: Translations = {
     never: 'Jamais',
     none: 'Aucun',
     back: 'Retour',
+    retry: 'Réessayer',
   },
   dashboard: {
     welcome: 'Bon retour, {{name}}',

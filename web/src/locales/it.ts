@@ -130,6 +130,7 @@ export const it: Translations = {
     userUpdate: 'Aggiornamento dell’utente non riuscito',
     roleUpdate: 'Aggiornamento del ruolo non riuscito',
     deletion: 'Eliminazione non riuscita',
+    listFailed: 'Impossibile caricare l’elenco.',
     chunkFailed: 'Caricamento di un modulo non riuscito',
     chunkHint: 'Non è stato possibile caricare una parte dell’applicazione. Controlla la connessione e ricarica la pagina.',
     reload: 'Ricarica',
@@ -221,6 +222,7 @@ export const it: Translations = {
     never: 'Mai',
     none: 'Nessuno',
     back: 'Indietro',
+    retry: 'Riprova',
   },
   dashboard: {
     welcome: 'Bentornato, {{name}}',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionNode, User } from '../../api/types';
 import { allLeafKeys, nodeState, selectionFromModules, setNode } from './components/permission-tree-logic';
-import { selectedIds } from './components/selection';
+import { selectedIds } from '../../components/grid';
 import { emptyUserValues, toUserForm, validateUser, valuesFromUser } from './components/user-form-values';
 
 const catalogue: PermissionNode[] = [

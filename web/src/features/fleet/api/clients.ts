@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { expectList, expectMessage } from '../../../api/replies';
+import { expectList, expectReply } from '../../../api/replies';
 import type { Client, ClientForm, ItemReply, ListReply, MessageReply } from '../../../api/types';
 import { clientKeys, fleetFilterKeys, locationKeys, type ClientListParams } from './keys';
 
@@ -31,7 +31,7 @@ export function useCreateClient() {
   const invalidate = useInvalidateClients();
   return useMutation({
     mutationFn: async (form: ClientForm) =>
-      expectMessage(await api.post<ItemReply<Client>>(base, form), 'Client created successfully'),
+      expectReply(await api.post<ItemReply<Client>>(base, form)),
     onSuccess: invalidate,
   });
 }
@@ -40,7 +40,7 @@ export function useUpdateClient() {
   const invalidate = useInvalidateClients();
   return useMutation({
     mutationFn: async ({ id, form }: { id: string; form: ClientForm }) =>
-      expectMessage(await api.put<ItemReply<Client>>(one(id), form), 'Client updated successfully'),
+      expectReply(await api.put<ItemReply<Client>>(one(id), form)),
     onSuccess: invalidate,
   });
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
-import { expectItem, expectList, expectMessage } from '../../../api/replies';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply, Location, LocationForm, MessageReply } from '../../../api/types';
 import { clientKeys, fleetFilterKeys, locationKeys, type LocationListParams } from './keys';
 
@@ -40,7 +40,7 @@ export function useCreateLocation() {
   const invalidate = useInvalidateLocations();
   return useMutation({
     mutationFn: async (form: LocationForm) =>
-      expectMessage(await api.post<ItemReply<Location>>(base, form), 'Location created successfully'),
+      expectReply(await api.post<ItemReply<Location>>(base, form)),
     onSuccess: invalidate,
   });
 }
@@ -49,7 +49,7 @@ export function useUpdateLocation(id: string) {
   const invalidate = useInvalidateLocations();
   return useMutation({
     mutationFn: async (form: LocationForm) =>
-      expectMessage(await api.put<ItemReply<Location>>(one(id), form), 'Location updated successfully'),
+      expectReply(await api.put<ItemReply<Location>>(one(id), form)),
     onSuccess: invalidate,
   });
 }
@@ -67,12 +67,11 @@ export function useChangeRefiller() {
   const invalidate = useInvalidateLocations();
   return useMutation({
     mutationFn: async ({ locationIds, refillerId }: { locationIds: string[]; refillerId: string | null }) =>
-      expectMessage(
+      expectReply(
         await api.post<{ message: string; data: Location[] }>(`${base}change-refiller/`, {
           location_ids: locationIds,
           refiller_id: refillerId,
         }),
-        'Refiller changed successfully',
       ),
     onSuccess: invalidate,
   });

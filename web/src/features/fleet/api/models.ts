@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { expectItem, expectList, expectMessage } from '../../../api/replies';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply, MachineModel, MachineModelForm, MessageReply } from '../../../api/types';
 import { fleetFilterKeys, modelKeys, type ModelListParams } from './keys';
 
@@ -38,7 +38,7 @@ export function useCreateModel() {
   const invalidate = useInvalidateModels();
   return useMutation({
     mutationFn: async (form: MachineModelForm) =>
-      expectMessage(await api.post<ItemReply<MachineModel>>(base, form), 'Model created successfully'),
+      expectReply(await api.post<ItemReply<MachineModel>>(base, form)),
     onSuccess: invalidate,
   });
 }
@@ -47,7 +47,7 @@ export function useUpdateModel(id: string) {
   const invalidate = useInvalidateModels();
   return useMutation({
     mutationFn: async (form: MachineModelForm) =>
-      expectMessage(await api.put<ItemReply<MachineModel>>(one(id), form), 'Model updated successfully'),
+      expectReply(await api.put<ItemReply<MachineModel>>(one(id), form)),
     onSuccess: invalidate,
   });
 }

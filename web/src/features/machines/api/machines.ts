@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
-import { expectItem, expectList, expectMessage } from '../../../api/replies';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type {
   ItemReply,
   ListReply,
@@ -58,7 +58,7 @@ export function useCreateMachine() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async (form: MachineForm) =>
-      expectItem(expectMessage(await api.post<ItemReply<Machine>>(base, form), 'Machine created successfully')).data,
+      expectItem(expectReply(await api.post<ItemReply<Machine>>(base, form))).data,
     onSuccess: invalidate,
   });
 }
@@ -67,7 +67,7 @@ export function useUpdateMachine(id: string) {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async (form: MachineForm) =>
-      expectItem(expectMessage(await api.put<ItemReply<Machine>>(`${one(id)}settings/`, form), 'Machine updated successfully')).data,
+      expectItem(expectReply(await api.put<ItemReply<Machine>>(`${one(id)}settings/`, form))).data,
     onSuccess: invalidate,
   });
 }
@@ -85,7 +85,7 @@ export function useRotateSecret(id: string) {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async () =>
-      expectItem(expectMessage(await api.post<ItemReply<Machine>>(`${one(id)}webhook-secret/`, {}), 'Webhook secret rotated')).data,
+      expectItem(expectReply(await api.post<ItemReply<Machine>>(`${one(id)}webhook-secret/`, {}))).data,
     onSuccess: invalidate,
   });
 }
@@ -112,7 +112,7 @@ export function useCreateMachineTag() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async (name: string) =>
-      expectMessage(await api.post<ItemReply<MachineTag>>(`${base}tags/`, { name }), 'Tag created successfully'),
+      expectReply(await api.post<ItemReply<MachineTag>>(`${base}tags/`, { name })),
     onSuccess: invalidate,
   });
 }
@@ -130,7 +130,7 @@ export function useManageMachineTags() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async (body: { machine_ids: string[]; add: string[]; remove: string[] }) =>
-      expectMessage(await api.post<{ message: string; data: Machine[] }>(`${base}tags/manage/`, body), 'Tags updated successfully'),
+      expectReply(await api.post<{ message: string; data: Machine[] }>(`${base}tags/manage/`, body)),
     onSuccess: invalidate,
   });
 }
@@ -140,7 +140,7 @@ export function useCopyProducts() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async (body: { from_machine_id: string; to_machine_ids: string[] }) =>
-      expectMessage(await api.post<MessageReply>(`${base}copy-products/`, body), 'Products copied successfully'),
+      expectReply(await api.post<MessageReply>(`${base}copy-products/`, body)),
     onSuccess: invalidate,
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { expectMessage } from '../../../api/replies';
+import { expectReply } from '../../../api/replies';
 import type { MessageReply, Selection, SelectionForm } from '../../../api/types';
 import { machineKeys } from './keys';
 import { useInvalidateMachines } from './machines';
@@ -21,7 +21,7 @@ export function useSaveSelection() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async (form: SelectionForm) =>
-      expectMessage(await api.post<{ message: string; data: Selection }>(`${base}products/`, form), 'Selection saved successfully').data,
+      expectReply(await api.post<{ message: string; data: Selection }>(`${base}products/`, form)).data,
     onSuccess: invalidate,
   });
 }
@@ -39,10 +39,7 @@ export function useRestock() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async ({ fill, ...body }: { fill: boolean; machine_id: string; selections: string[] }) =>
-      expectMessage(
-        await api.post<{ message: string; data: Selection[] }>(`${base}${fill ? 'fill-stock' : 'empty-stock'}/`, body),
-        fill ? 'Stock filled successfully' : 'Stock emptied successfully',
-      ),
+      expectReply(await api.post<{ message: string; data: Selection[] }>(`${base}${fill ? 'fill-stock' : 'empty-stock'}/`, body)),
     onSuccess: invalidate,
   });
 }
@@ -52,12 +49,11 @@ export function useSetStock() {
   const invalidate = useInvalidateMachines();
   return useMutation({
     mutationFn: async ({ machineId, selection, current, expiry_date }: { machineId: string; selection: string; current: number; expiry_date: string | null }) =>
-      expectMessage(
+      expectReply(
         await api.put<{ message: string; data: Selection }>(
           `${base}${encodeURIComponent(machineId)}/products/${encodeURIComponent(selection)}/stock/`,
           { current, expiry_date },
         ),
-        'Stock updated successfully',
       ).data,
     onSuccess: invalidate,
   });

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
-import { expectItem, expectList, expectMessage } from '../../../api/replies';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type {
   Component,
   ComponentForm,
@@ -76,9 +76,9 @@ export function useSaveProduct(composite: boolean) {
   const invalidate = useInvalidateProducts();
   return useMutation({
     mutationFn: async ({ id, form }: { id?: string; form: ProductForm }) => {
-      if (id) return expectItem(expectMessage(await api.put<ItemReply<Product>>(`${base}${enc(id)}/`, form), 'Product updated successfully')).data;
+      if (id) return expectItem(expectReply(await api.put<ItemReply<Product>>(`${base}${enc(id)}/`, form))).data;
       const path = composite ? `${base}composite-products/` : base;
-      return expectItem(expectMessage(await api.post<ItemReply<Product>>(path, form), 'Product created successfully')).data;
+      return expectItem(expectReply(await api.post<ItemReply<Product>>(path, form))).data;
     },
     onSuccess: invalidate,
   });
@@ -104,7 +104,7 @@ export function useSaveRecipe(id: string) {
   const invalidate = useInvalidateProducts();
   return useMutation({
     mutationFn: async (form: RecipeForm) =>
-      expectMessage(await api.put<{ message: string; data: Recipe }>(`${base}composite-products/${enc(id)}/recipe/`, form), 'Recipe updated successfully'),
+      expectReply(await api.put<{ message: string; data: Recipe }>(`${base}composite-products/${enc(id)}/recipe/`, form)),
     onSuccess: invalidate,
   });
 }
@@ -125,8 +125,8 @@ export function useSaveComponent() {
   return useMutation({
     mutationFn: async ({ id, form }: { id?: string; form: ComponentForm }) =>
       id
-        ? expectMessage(await api.put<ItemReply<Component>>(`${base}components/${enc(id)}/`, form), 'Component updated successfully')
-        : expectMessage(await api.post<ItemReply<Component>>(`${base}components/`, form), 'Component created successfully'),
+        ? expectReply(await api.put<ItemReply<Component>>(`${base}components/${enc(id)}/`, form))
+        : expectReply(await api.post<ItemReply<Component>>(`${base}components/`, form)),
     onSuccess: invalidate,
   });
 }
@@ -155,8 +155,8 @@ export function useSaveProductTag() {
   return useMutation({
     mutationFn: async ({ id, form }: { id?: string; form: ProductTagForm }) =>
       id
-        ? expectMessage(await api.put<ItemReply<ProductTag>>(`${base}tags/${enc(id)}/`, form), 'Tag updated successfully')
-        : expectMessage(await api.post<ItemReply<ProductTag>>(`${base}tags/`, form), 'Tag created successfully'),
+        ? expectReply(await api.put<ItemReply<ProductTag>>(`${base}tags/${enc(id)}/`, form))
+        : expectReply(await api.post<ItemReply<ProductTag>>(`${base}tags/`, form)),
     onSuccess: invalidate,
   });
 }

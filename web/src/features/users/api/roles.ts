@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { expectItem, expectList, expectMessage } from '../../../api/replies';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply, MessageReply, Role, RoleForm } from '../../../api/types';
 import { filterKeys, roleKeys, type RoleListParams } from './keys';
 
@@ -38,7 +38,7 @@ export function useCreateRole() {
   const invalidate = useInvalidateRoles();
   return useMutation({
     mutationFn: async (form: RoleForm) =>
-      expectMessage(await api.post<ItemReply<Role>>(base, form), 'Role created successfully'),
+      expectReply(await api.post<ItemReply<Role>>(base, form)),
     onSuccess: invalidate,
   });
 }
@@ -47,7 +47,7 @@ export function useUpdateRole(id: string) {
   const invalidate = useInvalidateRoles();
   return useMutation({
     mutationFn: async (form: RoleForm) =>
-      expectMessage(await api.put<ItemReply<Role>>(one(id), form), 'Role updated successfully'),
+      expectReply(await api.put<ItemReply<Role>>(one(id), form)),
     onSuccess: invalidate,
   });
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
-import { expectItem, expectList, expectMessage } from '../../../api/replies';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply, MessageReply, User, UserForm } from '../../../api/types';
 import { filterKeys, roleKeys, userKeys, type UserListParams } from './keys';
 
@@ -40,7 +40,7 @@ function useInvalidateUsers() {
 export function useCreateUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: async (form: UserForm) => expectMessage(await api.post<ItemReply<User>>(base, form), 'User created'),
+    mutationFn: async (form: UserForm) => expectReply(await api.post<ItemReply<User>>(base, form)),
     onSuccess: invalidate,
   });
 }
@@ -48,7 +48,7 @@ export function useCreateUser() {
 export function useUpdateUser(id: string) {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: async (form: UserForm) => expectMessage(await api.put<ItemReply<User>>(one(id), form), 'User updated'),
+    mutationFn: async (form: UserForm) => expectReply(await api.put<ItemReply<User>>(one(id), form)),
     onSuccess: invalidate,
   });
 }
