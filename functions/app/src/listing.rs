@@ -78,6 +78,30 @@ pub fn paging(p: &ListParams, orderings: &[&str], errors: &mut FieldErrors) -> P
 }
 
 /// The requested page of `items`.
+/// Sorts `items` by the requested ordering (or `default`, ascending): `key` gives, for a field,
+/// the text to compare and a tie-breaker (usually the id).
+pub fn sort_by<T>(
+    items: &mut [T],
+    p: &Paging,
+    default: &str,
+    key: impl Fn(&T, &str) -> (String, String),
+) {
+    let (field, desc) = p.ordering.clone().unwrap_or((default.to_string(), false));
+    items.sort_by(|a, b| {
+        let o = key(a, &field).cmp(&key(b, &field));
+        if desc {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+}
+
+/// An instant as sortable text (RFC 3339 in UTC sorts in time order).
+pub fn sortable_instant(ts: &chrono::DateTime<chrono::Utc>) -> String {
+    ts.to_rfc3339()
+}
+
 pub fn page_of<T>(items: Vec<T>, p: &Paging) -> ListPage<T> {
     let count = items.len();
     let items = items

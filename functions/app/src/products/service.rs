@@ -5,13 +5,12 @@ use super::model::{
 };
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
-use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
+use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams, Paging};
 use crate::ports::{
     query_all, Clock, Condition, Index, Item, ItemStore, Query, StoreError, Write,
     MAX_TRANSACTION_WRITES,
 };
 use crate::records::{check_version, Record, Records};
-use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use vendfleet_domain::{validation, FieldErrors};
@@ -115,27 +114,6 @@ pub struct ProductsService {
     machine_index: crate::machines::MachineIndex,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
-}
-
-fn sort_by<T>(
-    items: &mut [T],
-    p: &Paging,
-    default: &str,
-    key: impl Fn(&T, &str) -> (String, String),
-) {
-    let (field, desc) = p.ordering.clone().unwrap_or((default.to_string(), false));
-    items.sort_by(|a, b| {
-        let o = key(a, &field).cmp(&key(b, &field));
-        if desc {
-            o.reverse()
-        } else {
-            o
-        }
-    });
-}
-
-fn stamp(ts: &DateTime<Utc>) -> String {
-    ts.to_rfc3339()
 }
 
 fn bool_filter(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> Option<bool> {
@@ -266,7 +244,7 @@ impl ProductsService {
             .filter(|p| matches(&pg.search, &[&p.name, &p.sku]))
             .collect();
         sort_by(&mut items, &pg, "name", |p, f| match f {
-            "created_at" => (stamp(&p.created_at), p.id.clone()),
+            "created_at" => (sortable_instant(&p.created_at), p.id.clone()),
             "price_minor" => (format!("{:020}", p.price_minor), p.name.to_lowercase()),
             "vat_bps" => (format!("{:010}", p.vat_bps), p.name.to_lowercase()),
             _ => (p.name.to_lowercase(), p.id.clone()),
@@ -650,7 +628,7 @@ impl ProductsService {
             .filter(|c| matches(&pg.search, &[&c.name, &c.unit]))
             .collect();
         sort_by(&mut items, &pg, "name", |c, f| match f {
-            "created_at" => (stamp(&c.created_at), c.id.clone()),
+            "created_at" => (sortable_instant(&c.created_at), c.id.clone()),
             "unit" => (c.unit.to_lowercase(), c.name.to_lowercase()),
             _ => (c.name.to_lowercase(), c.id.clone()),
         });
@@ -741,7 +719,7 @@ impl ProductsService {
             .filter(|t| matches(&pg.search, &[&t.name]))
             .collect();
         sort_by(&mut items, &pg, "name", |t, f| match f {
-            "created_at" => (stamp(&t.created_at), t.id.clone()),
+            "created_at" => (sortable_instant(&t.created_at), t.id.clone()),
             _ => (t.name.to_lowercase(), t.id.clone()),
         });
         Ok(page_of(items, &pg))

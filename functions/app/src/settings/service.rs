@@ -3,11 +3,10 @@
 use super::model::{Client, Location, MachineModel, SCHEMA};
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
-use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
+use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams, Paging};
 use crate::ports::{Clock, ItemStore};
 use crate::records::Records;
 use crate::users::Directory;
-use chrono::{DateTime, Utc};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use vendfleet_domain::{validation, FieldErrors, MachineScope};
@@ -67,27 +66,6 @@ pub struct SettingsService {
     machine_index: crate::machines::MachineIndex,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
-}
-
-fn sort_by<T>(
-    items: &mut [T],
-    p: &Paging,
-    default: &str,
-    key: impl Fn(&T, &str) -> (String, String),
-) {
-    let (field, desc) = p.ordering.clone().unwrap_or((default.to_string(), false));
-    items.sort_by(|a, b| {
-        let o = key(a, &field).cmp(&key(b, &field));
-        if desc {
-            o.reverse()
-        } else {
-            o
-        }
-    });
-}
-
-fn stamp(ts: &DateTime<Utc>) -> String {
-    ts.to_rfc3339()
 }
 
 fn opt_id(v: Option<&str>) -> Option<String> {
@@ -218,7 +196,7 @@ impl SettingsService {
             })
             .collect();
         sort_by(&mut items, &pg, "name", |c, f| match f {
-            "created_at" => (stamp(&c.created_at), c.id.clone()),
+            "created_at" => (sortable_instant(&c.created_at), c.id.clone()),
             "commission_bps" => (format!("{:010}", c.commission_bps), c.id.clone()),
             _ => (c.name.to_lowercase(), c.id.clone()),
         });
@@ -357,7 +335,7 @@ impl SettingsService {
             })
             .collect();
         sort_by(&mut items, &pg, "name", |l, f| match f {
-            "created_at" => (stamp(&l.created_at), l.id.clone()),
+            "created_at" => (sortable_instant(&l.created_at), l.id.clone()),
             "location_type" => (l.location_type.to_lowercase(), l.name.to_lowercase()),
             "region" => (l.region.to_lowercase(), l.name.to_lowercase()),
             "address" => (l.address.to_lowercase(), l.id.clone()),
@@ -582,7 +560,7 @@ impl SettingsService {
             })
             .collect();
         sort_by(&mut items, &pg, "name", |m, f| match f {
-            "created_at" => (stamp(&m.created_at), m.id.clone()),
+            "created_at" => (sortable_instant(&m.created_at), m.id.clone()),
             "model_type" => (m.model_type.to_lowercase(), m.name.to_lowercase()),
             "manufacturer" => (m.manufacturer.to_lowercase(), m.name.to_lowercase()),
             _ => (m.name.to_lowercase(), m.id.clone()),
