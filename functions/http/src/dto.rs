@@ -380,6 +380,9 @@ pub struct RoleDto {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub version: u64,
+    /// Whether the caller may change or delete the role: all its permissions are the caller's
+    /// and every user holding it is within the caller's reach.
+    pub can_manage: bool,
 }
 
 impl From<RoleView> for RoleDto {
@@ -392,6 +395,7 @@ impl From<RoleView> for RoleDto {
             created_at: v.role.created_at,
             updated_at: v.role.updated_at,
             version: v.role.version,
+            can_manage: v.can_manage,
         }
     }
 }

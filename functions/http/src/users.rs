@@ -202,10 +202,10 @@ async fn export_users(
     responses((status = 200, body = ListReply<RoleDto>), (status = 400, body = ErrorBody)))]
 async fn list_roles(
     State(s): State<AppState>,
-    _a: Authorized<perm::RolesList>,
+    a: Authorized<perm::RolesList>,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<axum::Json<ListReply<RoleDto>>> {
-    let page = s.app.users.list_roles(&q.into()).await?;
+    let page = s.app.users.list_roles(a.principal(), &q.into()).await?;
     Ok(axum::Json(ListReply::from_page(page, RoleDto::from)))
 }
 
@@ -258,11 +258,11 @@ async fn delete_roles(
     responses((status = 200, body = Data<RoleDto>), (status = 404, body = ErrorBody)))]
 async fn get_role(
     State(s): State<AppState>,
-    _a: Authorized<perm::RolesList>,
+    a: Authorized<perm::RolesList>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Data<RoleDto>>> {
     Ok(axum::Json(Data {
-        data: s.app.users.get_role(&id).await?.into(),
+        data: s.app.users.get_role(a.principal(), &id).await?.into(),
     }))
 }
 

@@ -363,6 +363,26 @@ async fn a_scoped_user_admin_cannot_reach_beyond_its_access(b: Backend) {
         )
         .await;
     refused(&r, "changing the role its all-machines peer holds");
+    // The roles list says so, for the web to show no action the server would refuse.
+    let roles = h.get("/api/users/roles/?page_size=50", &mgr).await.json();
+    let can = |name: &str| {
+        roles["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["can_manage"].clone())
+            .unwrap()
+    };
+    assert_eq!(can("Everything"), false, "more permissions than the caller");
+    assert_eq!(can("User admins"), false, "held by users beyond reach");
+    let own = h.role(&mgr, "Crew", &["settings.users.list"]).await;
+    assert_eq!(
+        h.get(&format!("/api/users/roles/{own}/"), &mgr)
+            .await
+            .json()["data"]["can_manage"],
+        true
+    );
 
     // Nothing changed, read back as the all-machines administrator.
     assert_eq!(read(&h, &admin, &admin_id).await, before_admin);

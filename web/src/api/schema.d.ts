@@ -1630,6 +1630,11 @@ export interface components {
         Data_RoleDto: {
             /** @description A role. */
             data: {
+                /**
+                 * @description Whether the caller may change or delete the role: all its permissions are the caller's
+                 *     and every user holding it is within the caller's reach.
+                 */
+                can_manage: boolean;
                 /** Format: date-time */
                 created_at: string;
                 id: string;
@@ -2022,6 +2027,11 @@ export interface components {
         /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_RoleDto: {
             data: {
+                /**
+                 * @description Whether the caller may change or delete the role: all its permissions are the caller's
+                 *     and every user holding it is within the caller's reach.
+                 */
+                can_manage: boolean;
                 /** Format: date-time */
                 created_at: string;
                 id: string;
@@ -2418,6 +2428,11 @@ export interface components {
         MessageData_RoleDto: {
             /** @description A role. */
             data: {
+                /**
+                 * @description Whether the caller may change or delete the role: all its permissions are the caller's
+                 *     and every user holding it is within the caller's reach.
+                 */
+                can_manage: boolean;
                 /** Format: date-time */
                 created_at: string;
                 id: string;
@@ -2959,6 +2974,11 @@ export interface components {
         };
         /** @description A role. */
         RoleDto: {
+            /**
+             * @description Whether the caller may change or delete the role: all its permissions are the caller's
+             *     and every user holding it is within the caller's reach.
+             */
+            can_manage: boolean;
             /** Format: date-time */
             created_at: string;
             id: string;

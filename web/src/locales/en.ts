@@ -251,6 +251,7 @@ export const en = {
     position: 'Position',
     password: 'Password',
     passwordHintEdit: 'Leave empty to keep the current password',
+    roleBeyondReach: 'You can see this role but not change it: it grants permissions you do not hold, or users beyond your access hold it.',
     beyondReach: 'You can see this user but not change them: their permissions or machine access go beyond yours.',
     noRole: 'No role',
     allRoles: 'All roles',

@@ -251,6 +251,7 @@ export const fr: Translations = {
     position: 'Poste',
     password: 'Mot de passe',
     passwordHintEdit: 'Laissez vide pour conserver le mot de passe actuel',
+    roleBeyondReach: 'Vous voyez ce rôle sans pouvoir le modifier : il accorde des permissions que vous n’avez pas, ou des utilisateurs hors de votre accès le détiennent.',
     beyondReach: 'Vous voyez cet utilisateur sans pouvoir le modifier : ses permissions ou son accès aux machines dépassent les vôtres.',
     noRole: 'Aucun rôle',
     allRoles: 'Tous les rôles',

@@ -251,6 +251,7 @@ export const it: Translations = {
     position: 'Mansione',
     password: 'Password',
     passwordHintEdit: 'Lascia vuoto per mantenere la password attuale',
+    roleBeyondReach: 'Puoi vedere questo ruolo ma non modificarlo: concede permessi che non hai, oppure lo hanno utenti oltre il tuo accesso.',
     beyondReach: 'Puoi vedere questo utente ma non modificarlo: i suoi permessi o il suo accesso alle macchine vanno oltre i tuoi.',
     noRole: 'Nessun ruolo',
     allRoles: 'Tutti i ruoli',

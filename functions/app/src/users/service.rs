@@ -38,6 +38,9 @@ pub struct UserView {
 pub struct RoleView {
     pub role: Role,
     pub users_count: usize,
+    /// Whether the caller may change or delete the role: every permission of it is the caller's
+    /// and every user holding it is within the caller's reach.
+    pub can_manage: bool,
 }
 
 /// The user form.
@@ -518,24 +521,20 @@ impl UsersService {
     }
 
     /// One page of roles.
-    pub async fn list_roles(&self, params: &ListParams) -> AppResult<ListPage<RoleView>> {
+    pub async fn list_roles(
+        &self,
+        actor: &Principal,
+        params: &ListParams,
+    ) -> AppResult<ListPage<RoleView>> {
         let mut errors = FieldErrors::new();
         let p = paging(params, &["name", "created_at", "users_count"], &mut errors);
         errors.into_result()?;
         let (users, roles) = self.views().await?;
-        let mut counts: HashMap<&str, usize> = HashMap::new();
-        for u in &users {
-            if let Some(r) = &u.role_id {
-                *counts.entry(r.as_str()).or_default() += 1;
-            }
-        }
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
         let mut views: Vec<RoleView> = roles
             .values()
             .filter(|r| p.search.is_empty() || r.name.to_lowercase().contains(&p.search))
-            .map(|r| RoleView {
-                role: r.clone(),
-                users_count: counts.get(r.id.as_str()).copied().unwrap_or(0),
-            })
+            .map(|r| Self::role_view(actor, &reach, r.clone(), &users))
             .collect();
         let (field, desc) = p.ordering.clone().unwrap_or(("name".into(), false));
         views.sort_by(|a, b| {
@@ -554,11 +553,28 @@ impl UsersService {
         Ok(page_of(views, &p))
     }
 
-    /// One role.
-    pub async fn get_role(&self, id: &str) -> AppResult<RoleView> {
+    /// One role, as the caller sees it.
+    pub async fn get_role(&self, actor: &Principal, id: &str) -> AppResult<RoleView> {
         let role = self.directory.role_or_404(id).await?;
-        let users_count = self.directory.users_with_role(id).await?.len();
-        Ok(RoleView { role, users_count })
+        let holders = self.directory.users_with_role(id).await?;
+        let roles = self.roles_by_id().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        Ok(Self::role_view(actor, &reach, role, &holders))
+    }
+
+    /// A role with its holders' count and whether the caller may manage it.
+    fn role_view(actor: &Principal, reach: &Reach<'_>, role: Role, users: &[User]) -> RoleView {
+        let holders: Vec<&User> = users
+            .iter()
+            .filter(|u| u.role_id.as_deref() == Some(role.id.as_str()))
+            .collect();
+        let can_manage = Self::require_role_within(actor, &role).is_ok()
+            && holders.iter().all(|u| reach.reaches(u));
+        RoleView {
+            users_count: holders.len(),
+            role,
+            can_manage,
+        }
     }
 
     fn apply_role_form(actor: &Principal, input: RoleInput, role: &mut Role) -> AppResult<()> {
@@ -604,6 +620,8 @@ impl UsersService {
         Ok(RoleView {
             role,
             users_count: 0,
+            // Made of the caller's own permissions, held by nobody yet.
+            can_manage: true,
         })
     }
 
@@ -626,7 +644,7 @@ impl UsersService {
         let mut next = current.clone();
         Self::apply_role_form(actor, input, &mut next)?;
         if next == current {
-            return self.get_role(id).await;
+            return self.get_role(actor, id).await;
         }
         let (users, mut roles) = self.views().await?;
         roles.insert(next.id.clone(), next.clone());
@@ -635,7 +653,7 @@ impl UsersService {
         next.updated_at = self.clock.now();
         next.version = current.version + 1;
         self.directory.replace_role(&current, &next).await?;
-        self.get_role(id).await
+        self.get_role(actor, id).await
     }
 
     /// 403 unless every permission of `role` is the caller's too.

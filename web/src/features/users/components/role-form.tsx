@@ -28,6 +28,8 @@ export function RoleForm({ role, catalogue, catalogueFailed }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const creating = !role;
+  // A role beyond the caller's reach is shown read-only: the server would refuse a change.
+  const readOnly = Boolean(role && !role.can_manage);
   const [name, setName] = useState(role?.name ?? '');
   // Until the catalogue arrives the role's stored keys are kept as they are.
   const [picked, setPicked] = useState<Set<string> | null>(null);
@@ -62,6 +64,11 @@ export function RoleForm({ role, catalogue, catalogueFailed }: Props) {
 
   return (
     <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      {readOnly ? (
+        <Alert severity="info" data-testid="role-read-only">
+          {t('users.roleBeyondReach')}
+        </Alert>
+      ) : null}
       {stale ? <Alert severity="warning">{t('errors.staleVersion')}</Alert> : null}
       <Card>
         <CardContent>
@@ -98,7 +105,7 @@ export function RoleForm({ role, catalogue, catalogueFailed }: Props) {
         <Button variant="outlined" color="inherit" onClick={() => navigate(`${paths.settings.userManagement}?tab=roles`)}>
           {t('common.cancel')}
         </Button>
-        <Button type="submit" variant="contained" loading={create.isPending || update.isPending} data-testid="role-submit">
+        <Button type="submit" variant="contained" loading={create.isPending || update.isPending} disabled={readOnly} data-testid="role-submit">
           {creating ? t('users.newRole') : t('common.saveChanges')}
         </Button>
       </Box>

@@ -12,6 +12,9 @@ import { useDeleteRoles, useRoles } from '../api/roles';
 
 const SORTABLE = { name: 'name', created_at: 'created_at' };
 
+/** Roles with more permissions than the caller, or held by users beyond its reach, are read-only. */
+const manageable = (row: Role) => row.can_manage;
+
 export function RolesTable() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -43,12 +46,13 @@ export function RolesTable() {
       rowLabel={(row) => row.name}
       actions={
         can('settings.roles.edit')
-          ? [{ label: t('common.edit'), icon: <EditIcon fontSize="small" />, onClick: (row) => navigate(paths.settings.editRole(row.id)) }]
+          ? [{ label: t('common.edit'), icon: <EditIcon fontSize="small" />, show: manageable, onClick: (row) => navigate(paths.settings.editRole(row.id)) }]
           : []
       }
       deletion={
         can('settings.roles.delete')
           ? {
+              show: manageable,
               bulk: true,
               title: t('users.deleteTitle'),
               confirmText: (rows) => t('users.deleteRolesConfirm', { count: rows.length }),
