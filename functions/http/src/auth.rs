@@ -147,10 +147,10 @@ async fn switch_language(
         .auth
         .switch_language(auth.principal(), &req.language)
         .await?;
-    Ok(axum::Json(MessageData {
-        message: "Language updated".into(),
-        data: LanguageData {
+    Ok(axum::Json(MessageData::new(
+        "Language updated",
+        LanguageData {
             language: lang.code().into(),
         },
-    }))
+    )))
 }

@@ -16,13 +16,66 @@ pub struct Data<T> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MessageData<T> {
     pub message: String,
+    /// A stable code for the message (see [`Message::code`]), for the web to translate.
+    pub code: String,
+    /// The number in the message, when it has one ("3 users deleted successfully").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
     pub data: T,
+}
+
+impl<T> MessageData<T> {
+    /// `{message, code, data}` for the English `message`.
+    pub fn new(message: impl Into<String>, data: T) -> Self {
+        let m = Message::new(message);
+        MessageData {
+            message: m.message,
+            code: m.code,
+            count: m.count,
+            data,
+        }
+    }
 }
 
 /// `{"message": ...}`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Message {
     pub message: String,
+    /// A stable code for the message, for the web to translate: the spec's English message in
+    /// snake case, without numbers and "successfully" ("Client created successfully" →
+    /// `client_created`, "3 users deleted successfully" → `users_deleted`).
+    pub code: String,
+    /// The number in the message, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+}
+
+impl Message {
+    /// `{message, code}` for the English `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        let message = message.into();
+        let mut count = None;
+        let mut words = Vec::new();
+        for token in message.split_whitespace() {
+            if let Ok(n) = token.parse::<u64>() {
+                count.get_or_insert(n);
+                continue;
+            }
+            let word: String = token
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            if !word.is_empty() && word != "successfully" {
+                words.push(word);
+            }
+        }
+        Message {
+            code: words.join("_"),
+            message,
+            count,
+        }
+    }
 }
 
 /// Where a list page stands.

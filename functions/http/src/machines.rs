@@ -394,9 +394,7 @@ async fn delete_machine(
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Message>> {
     s.app.machines.delete(a.principal(), &id).await?;
-    Ok(axum::Json(Message {
-        message: "Machine deleted successfully".into(),
-    }))
+    Ok(axum::Json(Message::new("Machine deleted successfully")))
 }
 
 /// Makes a new webhook secret; the old one stops working at once.
@@ -731,9 +729,9 @@ async fn delete_selections(
         .machines
         .delete_selections(a.principal(), &r.machine_id, &r.selections)
         .await?;
-    Ok(axum::Json(Message {
-        message: format!("{n} selection(s) deleted successfully"),
-    }))
+    Ok(axum::Json(Message::new(format!(
+        "{n} selection(s) deleted successfully"
+    ))))
 }
 
 /// Fills selections to their max (all when none are named); every change goes to the refill log.
@@ -798,9 +796,7 @@ async fn copy_products(
         .machines
         .copy_products(a.principal(), &r.from_machine_id, &r.to_machine_ids)
         .await?;
-    Ok(axum::Json(Message {
-        message: "Products copied successfully".into(),
-    }))
+    Ok(axum::Json(Message::new("Products copied successfully")))
 }
 
 // ---------- tags ----------
@@ -890,9 +886,7 @@ async fn delete_tag(
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Message>> {
     s.app.machines.delete_tag(&id).await?;
-    Ok(axum::Json(Message {
-        message: "Tag deleted successfully".into(),
-    }))
+    Ok(axum::Json(Message::new("Tag deleted successfully")))
 }
 
 /// `POST /api/machines/tags/manage/`.

@@ -15,15 +15,12 @@ pub fn created<T>(message: &str, data: T) -> Created<T> {
 
 /// 200 `{message, data}`.
 pub fn updated<T>(message: &str, data: T) -> Json<MessageData<T>> {
-    Json(MessageData {
-        message: message.into(),
-        data,
-    })
+    Json(MessageData::new(message, data))
 }
 
-/// 200 `{message}`.
-pub fn message(m: &str) -> Json<Message> {
-    Json(Message { message: m.into() })
+/// 200 `{message, code}`.
+pub fn message(m: impl Into<String>) -> Json<Message> {
+    Json(Message::new(m))
 }
 
 /// `{data: [{id, name}]}`, by name.

@@ -46,10 +46,7 @@ async fn create_user(
     let v = s.app.users.create_user(a.principal(), form.into()).await?;
     Ok((
         StatusCode::CREATED,
-        axum::Json(MessageData {
-            message: "User created".into(),
-            data: v.into(),
-        }),
+        axum::Json(MessageData::new("User created", v.into())),
     ))
 }
 
@@ -71,7 +68,7 @@ async fn delete_users(
     } else {
         format!("{n} users deleted successfully")
     };
-    Ok(axum::Json(Message { message }))
+    Ok(axum::Json(Message::new(message)))
 }
 
 /// One user.
@@ -102,10 +99,7 @@ async fn update_user(
         .users
         .update_user(a.principal(), &id, form.into())
         .await?;
-    Ok(axum::Json(MessageData {
-        message: "User updated".into(),
-        data: v.into(),
-    }))
+    Ok(axum::Json(MessageData::new("User updated", v.into())))
 }
 
 /// Activates or deactivates a user (deactivation signs them out everywhere at once).
@@ -128,10 +122,7 @@ async fn set_active(
     } else {
         "User deactivated"
     };
-    Ok(axum::Json(MessageData {
-        message: message.into(),
-        data: v.into(),
-    }))
+    Ok(axum::Json(MessageData::new(message, v.into())))
 }
 
 /// Users matching the list's filters as a CSV or XLSX file.
@@ -225,10 +216,7 @@ async fn create_role(
     let v = s.app.users.create_role(a.principal(), input).await?;
     Ok((
         StatusCode::CREATED,
-        axum::Json(MessageData {
-            message: "Role created successfully".into(),
-            data: v.into(),
-        }),
+        axum::Json(MessageData::new("Role created successfully", v.into())),
     ))
 }
 
@@ -250,7 +238,7 @@ async fn delete_roles(
     } else {
         format!("{n} roles deleted successfully")
     };
-    Ok(axum::Json(Message { message }))
+    Ok(axum::Json(Message::new(message)))
 }
 
 /// One role.
@@ -282,8 +270,8 @@ async fn update_role(
         version: form.version,
     };
     let v = s.app.users.update_role(a.principal(), &id, input).await?;
-    Ok(axum::Json(MessageData {
-        message: "Role updated successfully".into(),
-        data: v.into(),
-    }))
+    Ok(axum::Json(MessageData::new(
+        "Role updated successfully",
+        v.into(),
+    )))
 }

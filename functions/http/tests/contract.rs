@@ -422,3 +422,34 @@ async fn every_answer_carries_a_request_id() {
     assert_eq!(r3.status, StatusCode::OK);
     assert_eq!(r3.headers["x-request-id"], "trace-me-42");
 }
+
+#[tokio::test]
+async fn reply_messages_carry_a_stable_code_and_their_count() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    let r = h
+        .post("/api/clients/", &admin, json!({"name": "Code Client"}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED);
+    assert_eq!(r.json()["message"], "Client created successfully");
+    assert_eq!(r.json()["code"], "client_created");
+    assert!(r.json().get("count").is_none());
+    let role = h.role(&admin, "Coders", &[]).await;
+    let a = h.user(&admin, "a@example.com", Some(&role)).await;
+    let b = h.user(&admin, "b@example.com", Some(&role)).await;
+    let r = h
+        .delete("/api/users/", &admin, json!({"user_ids": [a, b]}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["message"], "2 users deleted successfully");
+    assert_eq!(r.json()["code"], "users_deleted");
+    assert_eq!(r.json()["count"], 2);
+    let r = h
+        .post(
+            "/api/settings/languges/switch/",
+            &admin,
+            json!({"language": "it"}),
+        )
+        .await;
+    assert_eq!(r.json()["code"], "language_updated");
+}

@@ -2219,10 +2219,28 @@ export interface components {
         };
         /** @description `{"message": ...}`. */
         Message: {
+            /**
+             * @description A stable code for the message, for the web to translate: the spec's English message in
+             *     snake case, without numbers and "successfully" ("Client created successfully" →
+             *     `client_created`, "3 users deleted successfully" → `users_deleted`).
+             */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one.
+             */
+            count?: number | null;
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_ClientDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A client. */
             data: {
                 /**
@@ -2246,6 +2264,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_ComponentDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A component of composite products. */
             data: {
                 /** Format: date-time */
@@ -2264,6 +2289,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_LanguageData: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description Reply data of a language switch. */
             data: {
                 /**
@@ -2276,6 +2308,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_LocationDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A location. */
             data: {
                 address: string;
@@ -2303,6 +2342,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_MachineDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A machine. */
             data: {
                 connection_method: string;
@@ -2338,6 +2384,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_ModelDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A machine model. */
             data: {
                 /** Format: date-time */
@@ -2355,6 +2408,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_ProductDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A product. */
             data: {
                 /** Format: date-time */
@@ -2396,6 +2456,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_ProductTagDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A product tag. */
             data: {
                 /** Format: date-time */
@@ -2411,6 +2478,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_RecipeDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description The recipe of a composite product. */
             data: {
                 product_id: string;
@@ -2426,6 +2500,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_RoleDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A role. */
             data: {
                 /**
@@ -2448,6 +2529,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_SelectionDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description One selection of a machine's planogram. */
             data: {
                 /** Format: int64 */
@@ -2478,6 +2566,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_TagDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A machine tag. */
             data: {
                 /** Format: date-time */
@@ -2491,6 +2586,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_UserDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             /** @description A user as the administration screens see it. */
             data: {
                 access_all_machines: boolean;
@@ -2530,6 +2632,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_Vec_LocationDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             data: {
                 address: string;
                 client_id?: string | null;
@@ -2556,6 +2665,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_Vec_MachineDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             data: {
                 connection_method: string;
                 /** Format: date-time */
@@ -2590,6 +2706,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_Vec_ProductDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             data: {
                 /** Format: date-time */
                 createdAt: string;
@@ -2630,6 +2753,13 @@ export interface components {
         };
         /** @description `{"message": ..., "data": ...}`. */
         MessageData_Vec_SelectionDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
             data: {
                 /** Format: int64 */
                 current: number;

@@ -17,6 +17,7 @@ import { deletionFailure, SearchField } from '../fields';
 import { EMPTY_SELECTION, PAGE_SIZES, selectedIds } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
 import { toast } from '../snackbar';
+import i18n from '../../locales/i18n';
 import type { ListState } from './use-list-state';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -92,10 +93,19 @@ export interface ServerListProps<R extends { id: string }, F extends string> {
 
 const ICON_WIDTH = 36;
 
-/** The server's message in a reply, when it has one (the request succeeded either way). */
+/**
+ * The server's message in a reply, in the user's language when its `code` is known (the server's
+ * English text otherwise); undefined when the reply has none. The request succeeded either way.
+ */
 export function replyMessage(reply: unknown): string | undefined {
-  const message = reply && typeof reply === 'object' ? (reply as { message?: unknown }).message : undefined;
-  return typeof message === 'string' && message ? message : undefined;
+  if (!reply || typeof reply !== 'object') return undefined;
+  const { message, code, count } = reply as { message?: unknown; code?: unknown; count?: unknown };
+  const text = typeof message === 'string' && message ? message : undefined;
+  const key = typeof code === 'string' && code ? `replies.${code}` : undefined;
+  if (key && i18n.exists(key)) {
+    return i18n.t(key as 'replies.user_created', { count: typeof count === 'number' ? count : undefined, defaultValue: text });
+  }
+  return text;
 }
 
 /** The grid's sort model for an `ordering` value (`-name` → name descending). */

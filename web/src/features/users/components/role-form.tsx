@@ -10,6 +10,7 @@ import CardHeader from '@mui/material/CardHeader';
 import TextField from '@mui/material/TextField';
 import type { PermissionNode, Role } from '../../../api/types';
 import { LoadingScreen } from '../../../components/loading-screen';
+import { replyMessage } from '../../../components/server-list/server-list';
 import { toast } from '../../../components/snackbar';
 import { collect, rules, type FieldErrors } from '../../../components/validation';
 import { paths } from '../../../routes/paths';
@@ -53,7 +54,7 @@ export function RoleForm({ role, catalogue, catalogueFailed }: Props) {
       const reply = creating
         ? await create.mutateAsync(form)
         : await update.mutateAsync({ ...form, version: role.version });
-      toast.success(reply.message ?? '');
+      toast.success(replyMessage(reply) ?? '');
       navigate(paths.settings.userManagement);
     } catch (error) {
       setServerErrors(fieldMessages(error));
