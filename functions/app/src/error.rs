@@ -84,24 +84,32 @@ impl AppError {
                 None => hidden = true,
             }
         }
-        let mut names: Vec<String> = names.into_iter().collect();
+        let head = format!("{label} \"{name}\" is used by {what}");
+        if names.is_empty() {
+            return AppError::conflict(format!("{head} outside your access"));
+        }
+        // "A, B", then "N more" and "others outside your access", the last joined by "and".
+        let mut list = names
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
         let more = names.len().saturating_sub(10);
-        names.truncate(10);
-        let list = names.join(", ");
-        let message = match (list.is_empty(), more > 0, hidden) {
-            (true, _, _) => format!("{label} \"{name}\" is used by {what} outside your access"),
-            (false, true, true) => format!(
-                "{label} \"{name}\" is used by {what}: {list}, {more} more and others outside your access"
-            ),
-            (false, true, false) => {
-                format!("{label} \"{name}\" is used by {what}: {list} and {more} more")
+        let mut extras: Vec<String> = Vec::new();
+        if more > 0 {
+            extras.push(format!("{more} more"));
+        }
+        if hidden {
+            extras.push("others outside your access".into());
+        }
+        if let Some(last) = extras.pop() {
+            for e in extras {
+                list.push_str(&format!(", {e}"));
             }
-            (false, false, true) => format!(
-                "{label} \"{name}\" is used by {what}: {list} and others outside your access"
-            ),
-            (false, false, false) => format!("{label} \"{name}\" is used by {what}: {list}"),
-        };
-        AppError::conflict(message)
+            list.push_str(&format!(" and {last}"));
+        }
+        AppError::conflict(format!("{head}: {list}"))
     }
 
     /// The 409 for a stale `version`.
@@ -136,3 +144,52 @@ impl From<QueueError> for AppError {
 
 /// Result of an application service.
 pub type AppResult<T> = Result<T, AppError>;
+
+#[cfg(test)]
+mod tests {
+    use super::AppError;
+
+    fn text(users: Vec<Option<&str>>) -> String {
+        AppError::in_use(
+            "Model",
+            "Kikko",
+            "machines",
+            users.into_iter().map(|u| u.map(String::from)),
+        )
+        .to_string()
+    }
+
+    #[test]
+    fn in_use_names_only_what_the_caller_sees() {
+        assert_eq!(
+            text(vec![Some("B"), Some("A"), Some("A")]),
+            "Model \"Kikko\" is used by machines: A, B"
+        );
+        assert_eq!(
+            text(vec![Some("A"), None]),
+            "Model \"Kikko\" is used by machines: A and others outside your access"
+        );
+        assert_eq!(
+            text(vec![None, None]),
+            "Model \"Kikko\" is used by machines outside your access"
+        );
+        let twelve: Vec<String> = (10..22).map(|i| format!("M{i}")).collect();
+        let many = |hidden: bool| {
+            let mut v: Vec<Option<&str>> = twelve.iter().map(|s| Some(s.as_str())).collect();
+            if hidden {
+                v.push(None);
+            }
+            text(v)
+        };
+        assert!(
+            many(false).ends_with("M18, M19 and 2 more"),
+            "{}",
+            many(false)
+        );
+        assert!(
+            many(true).ends_with("M19, 2 more and others outside your access"),
+            "{}",
+            many(true)
+        );
+    }
+}

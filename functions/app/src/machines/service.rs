@@ -484,13 +484,6 @@ impl MachinesService {
             signal: None,
         })
     }
-
-    /// Whether any machine stands at a location (settings use this before deleting one).
-    pub async fn machines_at(&self, location_id: &str) -> AppResult<Vec<Machine>> {
-        self.machines
-            .related(&Machine::location_partition(location_id))
-            .await
-    }
 }
 
 #[async_trait::async_trait]

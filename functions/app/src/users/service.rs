@@ -114,12 +114,8 @@ impl UsersService {
     }
 
     async fn views(&self) -> AppResult<(Vec<User>, HashMap<String, Role>)> {
-        let roles = self.directory.all_roles().await?;
-        let users = self.directory.all_users().await?;
-        Ok((
-            users,
-            roles.into_iter().map(|r| (r.id.clone(), r)).collect(),
-        ))
+        let roles = self.roles_by_id().await?;
+        Ok((self.directory.all_users().await?, roles))
     }
 
     fn view(user: User, roles: &HashMap<String, Role>, reach: &Reach<'_>) -> UserView {
@@ -415,9 +411,11 @@ impl UsersService {
         active: bool,
     ) -> AppResult<UserView> {
         let current = self.directory.user_or_404(id).await?;
-        self.require_reach(actor, &[&current]).await?;
+        let roles = self.roles_by_id().await?;
+        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        reach.require_reach(&current)?;
         if current.active == active {
-            return self.get_user(actor, id).await;
+            return Ok(Self::view(current, &roles, &reach));
         }
         if !active && current.id == actor.user.id {
             return Err(AppError::conflict(
@@ -434,7 +432,7 @@ impl UsersService {
         next.updated_at = self.clock.now();
         next.version = current.version + 1;
         self.directory.replace_user(&current, &next).await?;
-        self.get_user(actor, id).await
+        Ok(Self::view(next, &roles, &reach))
     }
 
     /// Deletes users all-or-nothing.
