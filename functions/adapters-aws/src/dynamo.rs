@@ -69,24 +69,51 @@ impl DynamoItemStore {
     }
 
     /// The table name.
+    /// Runs one `TransactWriteItems`, again after conflicts with other transactions; a failed
+    /// condition gives `ConditionFailed` with the index of the first failing item.
+    pub(crate) async fn transact_items(
+        &self,
+        items: Vec<TransactWriteItem>,
+    ) -> Result<(), StoreError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = self
+                .client
+                .transact_write_items()
+                .set_transact_items(Some(items.clone()))
+                .send()
+                .await;
+            let Err(err) = result else {
+                return Ok(());
+            };
+            match cancelled(&err) {
+                Cancelled::Condition(index) => return Err(StoreError::ConditionFailed { index }),
+                Cancelled::Conflict if attempt < TRANSACTION_ATTEMPTS => backoff(attempt).await,
+                _ => return Err(backend(err)),
+            }
+        }
+    }
+
+    /// The table name.
     pub fn table(&self) -> &str {
         &self.table
     }
 }
 
-fn s(v: impl Into<String>) -> AttributeValue {
+pub(crate) fn s(v: impl Into<String>) -> AttributeValue {
     AttributeValue::S(v.into())
 }
 
-fn n(v: impl ToString) -> AttributeValue {
+pub(crate) fn n(v: impl ToString) -> AttributeValue {
     AttributeValue::N(v.to_string())
 }
 
-fn backend(err: impl std::error::Error + 'static) -> StoreError {
+pub(crate) fn backend(err: impl std::error::Error + 'static) -> StoreError {
     StoreError::Backend(cause(&err))
 }
 
-fn key_attrs(key: &Key) -> Result<Attrs, StoreError> {
+pub(crate) fn key_attrs(key: &Key) -> Result<Attrs, StoreError> {
     check_key(key)?;
     Ok(HashMap::from([
         (PK.into(), s(&key.pk)),
@@ -117,7 +144,7 @@ fn check_attr_name(name: &str) -> Result<(), StoreError> {
 }
 
 /// The full DynamoDB item of `item`.
-fn to_attrs(item: &Item) -> Result<Attrs, StoreError> {
+pub(crate) fn to_attrs(item: &Item) -> Result<Attrs, StoreError> {
     for name in item.attrs.keys() {
         check_attr_name(name)?;
     }
@@ -179,7 +206,7 @@ fn has_unknown_type(v: &AttributeValue) -> bool {
 }
 
 /// The [`Item`] of a DynamoDB item.
-fn from_attrs(mut attrs: Attrs) -> Result<Item, StoreError> {
+pub(crate) fn from_attrs(mut attrs: Attrs) -> Result<Item, StoreError> {
     let (Some(pk), Some(sk)) = (take_s(&mut attrs, PK), take_s(&mut attrs, SK)) else {
         return Err(StoreError::Codec("stored item without PK/SK".into()));
     };
@@ -361,7 +388,7 @@ async fn backoff(round: u32) {
     tokio::time::sleep(Duration::from_millis(ms.min(1_000))).await;
 }
 
-fn transact_item(write: Write, table: &str) -> Result<TransactWriteItem, StoreError> {
+pub(crate) fn transact_item(write: Write, table: &str) -> Result<TransactWriteItem, StoreError> {
     let built = |e: aws_sdk_dynamodb::error::BuildError| StoreError::Backend(cause(&e));
     let item = match write {
         Write::Put { item, condition } => {
@@ -604,24 +631,7 @@ impl ItemStore for DynamoItemStore {
             .into_iter()
             .map(|w| transact_item(w, &self.table))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let result = self
-                .client
-                .transact_write_items()
-                .set_transact_items(Some(items.clone()))
-                .send()
-                .await;
-            let Err(err) = result else {
-                return Ok(());
-            };
-            match cancelled(&err) {
-                Cancelled::Condition(index) => return Err(StoreError::ConditionFailed { index }),
-                Cancelled::Conflict if attempt < TRANSACTION_ATTEMPTS => backoff(attempt).await,
-                _ => return Err(backend(err)),
-            }
-        }
+        self.transact_items(items).await
     }
 
     async fn batch_get(&self, keys: &[Key]) -> Result<Vec<Item>, StoreError> {

@@ -4,11 +4,13 @@
 mod dynamo;
 pub mod provision;
 mod s3;
+mod sales;
 mod sqs;
 
 pub use dynamo::{DynamoItemStore, GSI1, GSI2};
 pub use provision::{create_bucket, create_queue_with_dlq, create_table, ProvisionError};
 pub use s3::{content_disposition, S3BlobStore};
+pub use sales::DynamoSalesStore;
 pub use sqs::{SqsJobQueue, MAX_RECEIVE_COUNT};
 
 use aws_config::environment::EnvironmentVariableRegionProvider;
@@ -34,6 +36,10 @@ pub struct AwsConfig {
     pub queue_url: String,
     /// SQS dead-letter queue URL (`VENDFLEET_DLQ_URL`).
     pub dead_letter_queue_url: String,
+    /// SQS queue of machine events and its dead-letter queue (`VENDFLEET_EVENTS_QUEUE_URL`,
+    /// `VENDFLEET_EVENTS_DLQ_URL`, optional): when set, the webhook hands valid events to the
+    /// events worker; else it applies them itself.
+    pub events_queue: Option<(String, String)>,
     /// Endpoint override for an emulator such as moto (`VENDFLEET_AWS_ENDPOINT`, optional).
     pub endpoint_url: Option<String>,
 }
@@ -58,6 +64,7 @@ impl AwsConfig {
             bucket: required("VENDFLEET_BUCKET")?,
             queue_url: required("VENDFLEET_QUEUE_URL")?,
             dead_letter_queue_url: required("VENDFLEET_DLQ_URL")?,
+            events_queue: get("VENDFLEET_EVENTS_QUEUE_URL").zip(get("VENDFLEET_EVENTS_DLQ_URL")),
             endpoint_url: get("VENDFLEET_AWS_ENDPOINT"),
         })
     }
@@ -100,21 +107,30 @@ pub fn sqs_client(sdk: &SdkConfig) -> aws_sdk_sqs::Client {
 #[derive(Debug, Clone)]
 pub struct AwsAdapters {
     pub store: DynamoItemStore,
+    pub sales: DynamoSalesStore,
     pub blobs: S3BlobStore,
     pub jobs: SqsJobQueue,
+    /// The machine-events queue, when configured.
+    pub events: Option<SqsJobQueue>,
 }
 
 impl AwsAdapters {
     /// Builds the adapters from `config` and an SDK configuration (see [`sdk_config`]).
     pub fn new(config: &AwsConfig, sdk: &SdkConfig) -> Self {
+        let store = DynamoItemStore::new(dynamodb_client(sdk), &config.table);
         AwsAdapters {
-            store: DynamoItemStore::new(dynamodb_client(sdk), &config.table),
+            sales: DynamoSalesStore::new(store.clone()),
+            store,
             blobs: S3BlobStore::new(s3_client(sdk), &config.bucket),
             jobs: SqsJobQueue::new(
                 sqs_client(sdk),
                 &config.queue_url,
                 &config.dead_letter_queue_url,
             ),
+            events: config
+                .events_queue
+                .as_ref()
+                .map(|(queue, dlq)| SqsJobQueue::new(sqs_client(sdk), queue, dlq)),
         }
     }
 
@@ -153,6 +169,7 @@ mod tests {
                 bucket: "b".into(),
                 queue_url: "q".into(),
                 dead_letter_queue_url: "d".into(),
+                events_queue: None,
                 endpoint_url: None,
             })
         );

@@ -53,6 +53,59 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX jobs_ready ON jobs (dead, created_at);
     "#,
+    // 3: the sales store: machine-event receipts, the vend ledger and its rollups. Days are
+    // yyyymmdd and months yyyymm integers (operator-local), instants epoch milliseconds, money
+    // integer minor units. Figures: q, rev, net, cash, cashless, free, test, tx.
+    r#"
+    CREATE TABLE event_receipts (
+        machine_id  TEXT NOT NULL,
+        event_id    TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        at          INTEGER NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (machine_id, event_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_ledger (
+        machine_id  TEXT NOT NULL,
+        day         INTEGER NOT NULL,
+        at          INTEGER NOT NULL,
+        event_id    TEXT NOT NULL,
+        location_id TEXT,
+        selection   TEXT NOT NULL,
+        product_id  TEXT NOT NULL,
+        quantity    INTEGER NOT NULL,
+        revenue     INTEGER NOT NULL,
+        net         INTEGER NOT NULL,
+        payment     INTEGER NOT NULL,
+        class       INTEGER NOT NULL,
+        PRIMARY KEY (machine_id, day, at, event_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX sales_ledger_by_day ON sales_ledger (day, machine_id, at);
+    CREATE TABLE sales_day (
+        machine_id TEXT NOT NULL, day INTEGER NOT NULL,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
+        PRIMARY KEY (machine_id, day)
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_day_product (
+        machine_id TEXT NOT NULL, day INTEGER NOT NULL, product_id TEXT NOT NULL,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
+        PRIMARY KEY (machine_id, day, product_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_month (
+        machine_id TEXT NOT NULL, month INTEGER NOT NULL,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
+        PRIMARY KEY (machine_id, month)
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_month_product (
+        machine_id TEXT NOT NULL, month INTEGER NOT NULL, product_id TEXT NOT NULL,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
+        PRIMARY KEY (machine_id, month, product_id)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 /// The embedded database; cheap to clone (all clones share the connections).

@@ -1,16 +1,18 @@
-//! Vendfleet's embedded adapters: the item store and job queue on one SQLite file (WAL mode) and
+//! Vendfleet's embedded adapters: the item store, sales store and job queue on one SQLite file (WAL mode) and
 //! blobs on the filesystem, for the single-process deployment (`vendfleet serve`).
 
 mod blob;
 mod db;
 mod error;
 mod queue;
+mod sales;
 mod store;
 
 pub use blob::FsBlobStore;
 pub use db::{Database, DATABASE_FILE, MIGRATIONS};
 pub use error::EmbeddedError;
 pub use queue::SqliteJobQueue;
+pub use sales::SqliteSalesStore;
 pub use store::SqliteItemStore;
 
 use std::path::Path;
@@ -29,6 +31,7 @@ pub struct Embedded {
     pub store: Arc<SqliteItemStore>,
     pub blobs: Arc<FsBlobStore>,
     pub queue: Arc<SqliteJobQueue>,
+    pub sales: Arc<SqliteSalesStore>,
 }
 
 impl Embedded {
@@ -45,7 +48,17 @@ impl Embedded {
             store: Arc::new(SqliteItemStore::new(database.clone())),
             blobs: Arc::new(FsBlobStore::new(blobs_dir, blob_secret)),
             queue: Arc::new(SqliteJobQueue::new(database.clone(), MAX_DELIVERIES)),
+            sales: Arc::new(SqliteSalesStore::new(database.clone())),
             database,
         })
+    }
+
+    /// The adapters the application runs on: events are applied as they arrive.
+    pub fn adapters(&self) -> vendfleet_app::Adapters {
+        vendfleet_app::Adapters {
+            store: self.store.clone(),
+            sales: self.sales.clone(),
+            events_handoff: None,
+        }
     }
 }

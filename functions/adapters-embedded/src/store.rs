@@ -215,6 +215,34 @@ fn add_to(c: &Connection, key: &Key, attr: &str, delta: i64) -> Result<i64, Stor
     Ok(sum)
 }
 
+/// Applies one write of a transaction on `c` (inside the caller's transaction); a condition
+/// that does not hold fails with `ConditionFailed { index }`.
+pub(crate) fn apply_write(c: &Connection, index: usize, write: &Write) -> Result<(), StoreError> {
+    let failed = StoreError::ConditionFailed { index };
+    match write {
+        Write::Put { item, condition } => {
+            if !holds(c, &item.key, *condition)? {
+                return Err(failed);
+            }
+            put_item(c, item)
+        }
+        Write::Delete { key, condition } => {
+            if !holds(c, key, *condition)? {
+                return Err(failed);
+            }
+            delete_item(c, key)
+        }
+        Write::Check { key, condition } => {
+            if holds(c, key, Some(*condition))? {
+                Ok(())
+            } else {
+                Err(failed)
+            }
+        }
+        Write::Add { key, attr, delta } => add_to(c, key, attr, *delta).map(|_| ()),
+    }
+}
+
 /// Where a page stopped: the last item's (index sort key, pk, sk).
 fn encode_cursor(isk: &str, key: &Key) -> String {
     let json = serde_json::to_vec(&(isk, &key.pk, &key.sk)).unwrap_or_default();
@@ -392,29 +420,7 @@ impl ItemStore for SqliteItemStore {
             // Each key appears once, so checking in order against the changing state is the
             // same as checking every condition against the state before the transaction.
             for (index, write) in writes.iter().enumerate() {
-                let failed = StoreError::ConditionFailed { index };
-                match write {
-                    Write::Put { item, condition } => {
-                        if !holds(&tx, &item.key, *condition)? {
-                            return Err(failed);
-                        }
-                        put_item(&tx, item)?;
-                    }
-                    Write::Delete { key, condition } => {
-                        if !holds(&tx, key, *condition)? {
-                            return Err(failed);
-                        }
-                        delete_item(&tx, key)?;
-                    }
-                    Write::Check { key, condition } => {
-                        if !holds(&tx, key, Some(*condition))? {
-                            return Err(failed);
-                        }
-                    }
-                    Write::Add { key, attr, delta } => {
-                        add_to(&tx, key, attr, *delta)?;
-                    }
-                }
+                apply_write(&tx, index, write)?;
             }
             // Dropping `tx` on any early return above rolls everything back.
             tx.commit().map_err(backend)

@@ -33,6 +33,9 @@ pub enum AppError {
         message: String,
         errors: FieldErrors,
     },
+    /// The request body is too large (413).
+    #[error("{0}")]
+    TooLarge(String),
     /// Too many attempts (429).
     #[error("{message}")]
     RateLimited {

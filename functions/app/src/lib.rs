@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod events;
 pub mod listing;
 pub mod machines;
 pub mod ports;
@@ -26,6 +27,7 @@ pub struct App {
     pub settings: settings::SettingsService,
     pub machines: machines::MachinesService,
     pub products: products::ProductsService,
+    pub events: events::EventsService,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
 }
@@ -65,21 +67,40 @@ impl Calendar {
     }
 }
 
+/// The adapters the application runs on.
+#[derive(Clone)]
+pub struct Adapters {
+    pub store: Arc<dyn ports::ItemStore>,
+    pub sales: Arc<dyn ports::SalesStore>,
+    /// Set where the webhook hands events to a worker (AWS); `None` applies them at once.
+    pub events_handoff: Option<Arc<dyn ports::JobQueue>>,
+}
+
 impl App {
     /// Wires the services onto the given adapters.
     pub fn new(
-        store: Arc<dyn ports::ItemStore>,
+        adapters: Adapters,
         clock: Arc<dyn ports::Clock>,
         auth_settings: config::AuthSettings,
         operator: config::OperatorSettings,
     ) -> Self {
+        let store = adapters.store;
         let calendar = Calendar::new(clock.clone(), operator);
         let directory = users::Directory::new(store.clone());
         let settings =
             settings::SettingsService::new(store.clone(), directory.clone(), clock.clone());
         let machines =
             machines::MachinesService::new(store.clone(), settings.clone(), calendar.clone());
+        let events = events::EventsService::new(
+            store.clone(),
+            adapters.sales,
+            machines.clone(),
+            directory.clone(),
+            calendar.clone(),
+            adapters.events_handoff,
+        );
         App {
+            events,
             auth: auth::AuthService::new(directory.clone(), clock.clone(), auth_settings),
             users: users::UsersService::new(
                 directory.clone(),

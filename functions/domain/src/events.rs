@@ -283,7 +283,8 @@ pub enum Payment {
 }
 
 /// How a vend counts: a sale, or a free or test vend (counted apart, no revenue).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum VendClass {
     Sale,
     Free,

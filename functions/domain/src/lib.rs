@@ -6,6 +6,7 @@ pub mod dex;
 pub mod events;
 pub mod language;
 pub mod permissions;
+pub mod sales;
 pub mod validation;
 
 pub use access::{MachineFacts, MachinePlace, MachineScope, ScopeCatalogue, ScopeGap};

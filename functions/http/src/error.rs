@@ -58,6 +58,7 @@ impl From<AppError> for ApiError {
                 e
             }
             AppError::NotFound(m) => ApiError::new(StatusCode::NOT_FOUND, m),
+            AppError::TooLarge(m) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, m),
             AppError::Conflict { message, errors } => {
                 let mut e = ApiError::new(StatusCode::CONFLICT, message);
                 e.body.errors = errors.0;

@@ -504,7 +504,7 @@ async fn overview(
     a: Authorized<perm::MachinesList>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Data<OverviewDto>>> {
-    let o = s.app.machines.overview(a.principal(), &id).await?;
+    let o = s.app.events.overview(a.principal(), &id).await?;
     Ok(axum::Json(Data {
         data: OverviewDto {
             connection_method: o.machine.connection_method,
@@ -936,7 +936,7 @@ pub struct RefillDto {
     pub location: Option<String>,
     pub employee_id: String,
     pub employee: String,
-    /// manual, fill-stock, empty-stock.
+    /// manual, fill-stock, empty-stock, copy-products, or machine (a refill the machine reported).
     pub source: String,
     pub selection: String,
     pub product_id: String,

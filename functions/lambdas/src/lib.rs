@@ -1,6 +1,7 @@
 //! Vendfleet on AWS Lambda: each binary serves one API area's router under `lambda_http`,
 //! with adapters built once per cold start from environment variables.
 
+use aws_lambda_events::event::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -57,7 +58,14 @@ fn check_secret(v: String) -> Result<Secret, BoxError> {
 pub fn app(adapters: &AwsAdapters, secret: Secret) -> Result<App, BoxError> {
     let settings = AuthSettings::with_secret(secret).apply_env();
     Ok(App::new(
-        Arc::new(adapters.store.clone()),
+        vendfleet_app::Adapters {
+            store: Arc::new(adapters.store.clone()),
+            sales: Arc::new(adapters.sales.clone()),
+            events_handoff: adapters.events.clone().map(|q| {
+                let q: Arc<dyn vendfleet_app::ports::JobQueue> = Arc::new(q);
+                q
+            }),
+        },
         Arc::new(SystemClock),
         settings,
         OperatorSettings::from_env()?,
@@ -87,8 +95,7 @@ pub fn service(area: Area, app: App) -> Router {
     vendfleet_http::area(area, AppState::new(app)).layer(middleware::from_fn(client_addr))
 }
 
-/// The body of every Lambda binary: logs, adapters from the environment, serve `area`.
-pub async fn run(area: Area) -> Result<(), lambda_http::Error> {
+fn init_logs() {
     tracing_subscriber::fmt()
         .json()
         .with_env_filter(
@@ -97,9 +104,63 @@ pub async fn run(area: Area) -> Result<(), lambda_http::Error> {
         .with_current_span(false)
         .without_time()
         .init();
+}
+
+/// The body of every API Lambda binary: logs, adapters from the environment, serve `area`.
+pub async fn run(area: Area) -> Result<(), lambda_http::Error> {
+    init_logs();
     let config = AwsConfig::from_env()?;
     let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
     let adapters = AwsAdapters::new(&config, &sdk);
     let secret = jwt_secret(&sdk).await?;
     lambda_http::run(service(area, app(&adapters, secret)?)).await
+}
+
+/// Applies one SQS batch of queued machine events; answers the ids of the messages that failed
+/// (`ReportBatchItemFailures`), so SQS redelivers only those.
+pub async fn apply_events_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
+    let mut failures = Vec::new();
+    for message in event.records {
+        let id = message.message_id.clone().unwrap_or_default();
+        let outcome = match message.body.as_deref() {
+            Some(body) => app.events.run_job(body).await.map_err(|e| e.to_string()),
+            None => Err("message without body".to_string()),
+        };
+        match outcome {
+            Ok(applied) => tracing::info!(
+                message_id = %id,
+                stored = applied.stored,
+                already = applied.already,
+                "applied machine events"
+            ),
+            Err(error) => {
+                tracing::error!(message_id = %id, %error, "machine events failed");
+                let mut failure = BatchItemFailure::default();
+                failure.item_identifier = id;
+                failures.push(failure);
+            }
+        }
+    }
+    let mut response = SqsBatchResponse::default();
+    response.batch_item_failures = failures;
+    response
+}
+
+/// The body of the events worker binary.
+pub async fn run_events_worker() -> Result<(), lambda_runtime::Error> {
+    init_logs();
+    let config = AwsConfig::from_env()?;
+    let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
+    let adapters = AwsAdapters::new(&config, &sdk);
+    let secret = jwt_secret(&sdk).await?;
+    let app = Arc::new(app(&adapters, secret)?);
+    lambda_runtime::run(lambda_runtime::service_fn(
+        move |event: lambda_runtime::LambdaEvent<SqsEvent>| {
+            let app = app.clone();
+            async move {
+                Ok::<_, lambda_runtime::Error>(apply_events_batch(&app, event.payload).await)
+            }
+        },
+    ))
+    .await
 }

@@ -26,6 +26,7 @@ async fn adapters() -> AwsAdapters {
         bucket: "unused".into(),
         queue_url: "unused".into(),
         dead_letter_queue_url: "unused".into(),
+        events_queue: None,
         endpoint_url: Some(endpoint),
     };
     AwsAdapters::new(&config, &sdk)

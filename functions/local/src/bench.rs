@@ -13,6 +13,8 @@ use vendfleet_app::users::UserInput;
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
+mod ingest;
+
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -53,12 +55,13 @@ pub async fn run() -> Result<(), BoxError> {
 }
 
 async fn run_in(dir: &std::path::Path) -> Result<(), BoxError> {
-    let embedded = Embedded::open(dir, b"bench")?;
-    let store: Arc<dyn ItemStore> = embedded.store.clone();
     println!(
         "Vendfleet benchmarks (embedded: SQLite WAL in {})",
         dir.display()
     );
+    ingest::run(dir).await?;
+    let embedded = Embedded::open(dir, b"bench")?;
+    let store: Arc<dyn ItemStore> = embedded.store.clone();
 
     let attrs = |i: usize| {
         let v = json!({"machine": format!("M{i:05}"), "qty": i, "price": 250, "name": "Espresso"});
@@ -135,7 +138,7 @@ async fn run_in(dir: &std::path::Path) -> Result<(), BoxError> {
     );
 
     let app = App::new(
-        embedded.store.clone(),
+        embedded.adapters(),
         Arc::new(SystemClock),
         AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
         Default::default(),

@@ -290,7 +290,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let embedded = vendfleet_adapters_embedded::Embedded::open(dir.path(), b"t").unwrap();
         let app = App::new(
-            embedded.store.clone(),
+            embedded.adapters(),
             Arc::new(ManualClock::new(at)),
             AuthSettings::with_secret(Secret::new("x".repeat(32))),
             Default::default(),

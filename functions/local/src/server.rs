@@ -80,7 +80,7 @@ fn open(data: &Path) -> Result<Local, BoxError> {
     let embedded = Embedded::open(data, secrets.blob.expose())?;
     let settings = AuthSettings::with_secret(secrets.jwt).apply_env();
     let app = App::new(
-        embedded.store.clone(),
+        embedded.adapters(),
         Arc::new(SystemClock),
         settings,
         OperatorSettings::from_env()?,

@@ -2019,7 +2019,7 @@ export interface components {
                 product_id: string;
                 product_name: string;
                 selection: string;
-                /** @description manual, fill-stock, empty-stock. */
+                /** @description manual, fill-stock, empty-stock, copy-products, or machine (a refill the machine reported). */
                 source: string;
             }[];
             pagination: components["schemas"]["Pagination"];
@@ -3078,7 +3078,7 @@ export interface components {
             product_id: string;
             product_name: string;
             selection: string;
-            /** @description manual, fill-stock, empty-stock. */
+            /** @description manual, fill-stock, empty-stock, copy-products, or machine (a refill the machine reported). */
             source: string;
         };
         /** @description Refresh reply data. */

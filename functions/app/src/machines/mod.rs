@@ -9,6 +9,6 @@ pub use model::{
     Device, Machine, MachineTag, Peripherals, RefillEntry, Selection, SelectionPriceChange, SCHEMA,
 };
 pub use service::{
-    MachineInput, MachineListParams, MachinesService, Overview, RefillListParams, SelectionInput,
-    SelectionView, MAX_SELECTIONS,
+    MachineContext, MachineInput, MachineListParams, MachinesService, Overview, RefillListParams,
+    SelectionInput, SelectionView, MAX_SELECTIONS,
 };

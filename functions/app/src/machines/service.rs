@@ -17,9 +17,12 @@ use std::sync::Arc;
 use vendfleet_domain::calendar::latest_date_anywhere;
 use vendfleet_domain::{validation, FieldErrors, MachineFacts, MachineScope};
 
+mod intake;
 mod planogram;
 mod refills;
 mod tags;
+
+pub use intake::MachineContext;
 
 /// The machine form.
 #[derive(Debug, Clone, Default)]

@@ -1,5 +1,5 @@
-//! What the products area publishes to other areas: a product's name and whether it is inactive,
-//! for the planogram. Other areas read products only through this, never by key strings.
+//! What the products area publishes to other areas: a product's name, whether it is inactive
+//! and its VAT rate, for the planogram and sales. Other areas read products only through this, never by key strings.
 
 use super::model::Product;
 use crate::error::AppResult;
@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub struct ProductRef {
     pub name: String,
     pub inactive: bool,
+    /// VAT rate in basis points (2000 = 20 %), for sales excluding VAT.
+    pub vat_bps: u32,
 }
 
 /// Read-only lookups over the products area's data.
@@ -55,7 +57,20 @@ impl ProductLookup {
                     .get("inactive")
                     .and_then(|v| v.as_bool())
                     .unwrap_or(false);
-                out.insert(id.to_string(), ProductRef { name, inactive });
+                let vat_bps = item
+                    .attrs
+                    .get("vat_bps")
+                    .and_then(|v| v.as_u64())
+                    .and_then(|v| u32::try_from(v).ok())
+                    .unwrap_or(0);
+                out.insert(
+                    id.to_string(),
+                    ProductRef {
+                        name,
+                        inactive,
+                        vat_bps,
+                    },
+                );
             }
         }
         Ok(out)

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use tower::ServiceExt;
 use vendfleet_adapters_embedded::Embedded;
 use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
-use vendfleet_app::ports::{ItemStore, ManualClock};
-use vendfleet_app::App;
+use vendfleet_app::ports::ManualClock;
+use vendfleet_app::{Adapters, App};
 use vendfleet_http::{AppState, ClientAddr};
 
 pub const ADMIN_EMAIL: &str = "admin@example.com";
@@ -69,9 +69,9 @@ macro_rules! on_both_stores {
     };
 }
 
-async fn store_for(backend: Backend, dir: &std::path::Path) -> Arc<dyn ItemStore> {
+async fn adapters_for(backend: Backend, dir: &std::path::Path) -> Adapters {
     match backend {
-        Backend::Sqlite => Embedded::open(dir, b"blob-secret").unwrap().store,
+        Backend::Sqlite => Embedded::open(dir, b"blob-secret").unwrap().adapters(),
         Backend::Dynamo => {
             let endpoint = std::env::var("VENDFLEET_TEST_AWS_ENDPOINT")
                 .expect("VENDFLEET_TEST_AWS_ENDPOINT is not set: run through infra/with-moto.sh or make test");
@@ -81,7 +81,12 @@ async fn store_for(backend: Backend, dir: &std::path::Path) -> Arc<dyn ItemStore
             vendfleet_adapters_aws::create_table(&client, &table)
                 .await
                 .unwrap();
-            Arc::new(vendfleet_adapters_aws::DynamoItemStore::new(client, table))
+            let store = vendfleet_adapters_aws::DynamoItemStore::new(client, table);
+            Adapters {
+                sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
+                store: Arc::new(store),
+                events_handoff: None,
+            }
         }
     }
 }
@@ -130,13 +135,13 @@ impl Harness {
         configure: impl FnOnce(&mut AuthSettings),
     ) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let store = store_for(backend, dir.path()).await;
+        let adapters = adapters_for(backend, dir.path()).await;
         let clock = Arc::new(ManualClock::new(now));
         let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
         configure(&mut settings);
         // The operator works in Paris; test locations name their own zones.
         let operator = OperatorSettings::in_zone("Europe/Paris").unwrap();
-        let app = App::new(store, clock.clone(), settings, operator);
+        let app = App::new(adapters, clock.clone(), settings, operator);
         app.auth
             .ensure_admin(ADMIN_EMAIL, ADMIN_PASSWORD)
             .await

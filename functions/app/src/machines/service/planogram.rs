@@ -4,7 +4,7 @@
 use super::*;
 
 impl MachinesService {
-    pub(super) async fn raw_selections(&self, machine_id: &str) -> AppResult<Vec<Selection>> {
+    pub(crate) async fn raw_selections(&self, machine_id: &str) -> AppResult<Vec<Selection>> {
         let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
             .sk(SortKey::BeginsWith(Selection::PREFIX.into()));
         let items = query_all(self.store.as_ref(), q).await?;

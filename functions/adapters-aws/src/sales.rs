@@ -1,0 +1,351 @@
+//! The sales store on the DynamoDB table, beside the item store's items:
+//! - receipts `RECEIPT#{machine}` / `{event id}` (written on `attribute_not_exists`);
+//! - ledger rows `LEDGER#{machine}#{day}` / `{at ms}#{event id}`, fleet-wide by day in GSI1
+//!   (`LEDGERDAY#{day}`);
+//! - rollups `ROLLUP#{machine}` / `D#{day}` and `M#{yyyy-mm}`: one item per machine and day or
+//!   month, holding the totals (`t_{figure}`) and each product's figures
+//!   (`p_{product}_{figure}`) as numbers that `ADD` updates in place.
+//!
+//! One commit is one `TransactWriteItems` (at most 100 items): intake sizes its commits by
+//! [`SalesStore::cost`].
+
+use crate::dynamo::{key_attrs, n, transact_item, DynamoItemStore};
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
+use chrono::NaiveDate;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use vendfleet_app::ports::sales::{Commit, Grain, RollupQuery, RollupRow, SalesStore};
+use vendfleet_app::ports::{
+    query_all, Condition, Index, Item, ItemStore, Key, Query, SortKey, StoreError, Write,
+    MAX_BATCH, MAX_TRANSACTION_WRITES,
+};
+use vendfleet_domain::sales::{Figures, Month, VendFact};
+
+/// The sales store on the item store's table.
+#[derive(Debug, Clone)]
+pub struct DynamoSalesStore {
+    items: DynamoItemStore,
+}
+
+impl DynamoSalesStore {
+    /// A sales store on the table of `items`.
+    pub fn new(items: DynamoItemStore) -> Self {
+        DynamoSalesStore { items }
+    }
+}
+
+fn receipt_key(machine_id: &str, event_id: &str) -> Key {
+    Key::new(format!("RECEIPT#{machine_id}"), event_id)
+}
+
+fn ledger_partition(machine_id: &str, day: NaiveDate) -> String {
+    format!("LEDGER#{machine_id}#{day}")
+}
+
+fn rollup_partition(machine_id: &str) -> String {
+    format!("ROLLUP#{machine_id}")
+}
+
+fn month_sk(m: Month) -> String {
+    format!("M#{:04}-{:02}", m.year, m.month)
+}
+
+/// The rollup items a set of vends adds to: (machine, sort key) → (totals, per product).
+type Deltas = BTreeMap<(String, String), (Figures, BTreeMap<String, Figures>)>;
+
+fn deltas(vends: &[VendFact]) -> Deltas {
+    let mut d: Deltas = BTreeMap::new();
+    for v in vends {
+        let f = Figures::of(v);
+        for sk in [
+            format!("D#{}", v.local_date),
+            month_sk(Month::of(v.local_date)),
+        ] {
+            let entry = d.entry((v.machine_id.clone(), sk)).or_default();
+            entry.0.add(&f);
+            entry.1.entry(v.product_id.clone()).or_default().add(&f);
+        }
+    }
+    d
+}
+
+fn rollup_update(
+    table: &str,
+    machine_id: &str,
+    sk: &str,
+    totals: &Figures,
+    products: &BTreeMap<String, Figures>,
+) -> Result<TransactWriteItem, StoreError> {
+    let mut names = HashMap::new();
+    let mut values = HashMap::new();
+    let mut adds = Vec::new();
+    let mut push = |attr: String, v: i64| {
+        let i = adds.len();
+        names.insert(format!("#a{i}"), attr);
+        values.insert(format!(":v{i}"), n(v));
+        adds.push(format!("#a{i} :v{i}"));
+    };
+    for (name, v) in Figures::NAMES.iter().zip(totals.to_array()) {
+        push(format!("t_{name}"), v);
+    }
+    for (product, f) in products {
+        for (name, v) in Figures::NAMES.iter().zip(f.to_array()) {
+            push(format!("p_{product}_{name}"), v);
+        }
+    }
+    let update = Update::builder()
+        .table_name(table)
+        .set_key(Some(key_attrs(&Key::new(
+            rollup_partition(machine_id),
+            sk,
+        ))?))
+        .update_expression(format!("ADD {}", adds.join(", ")))
+        .set_expression_attribute_names(Some(names))
+        .set_expression_attribute_values(Some(values))
+        .build()
+        .map_err(|e| StoreError::Backend(e.to_string()))?;
+    Ok(TransactWriteItem::builder().update(update).build())
+}
+
+fn ledger_item(v: &VendFact) -> Result<Item, StoreError> {
+    let at = v.at.timestamp_millis();
+    Ok(Item::from_value(
+        Key::new(
+            ledger_partition(&v.machine_id, v.local_date),
+            format!("{at:015}#{}", v.event_id),
+        ),
+        v,
+    )?
+    .with_gsi1(
+        format!("LEDGERDAY#{}", v.local_date),
+        format!("{}#{at:015}#{}", v.machine_id, v.event_id),
+    ))
+}
+
+/// Reads the figures of a rollup item: totals and per product.
+fn read_rollup(item: &Item) -> (Figures, BTreeMap<String, Figures>) {
+    let mut totals = [0i64; 8];
+    let mut products: BTreeMap<String, [i64; 8]> = BTreeMap::new();
+    for (attr, value) in &item.attrs {
+        let Some(v) = value.as_i64() else { continue };
+        let slot = |name: &str| Figures::NAMES.iter().position(|n| *n == name);
+        if let Some(name) = attr.strip_prefix("t_") {
+            if let Some(i) = slot(name) {
+                totals[i] = v;
+            }
+        } else if let Some(rest) = attr.strip_prefix("p_") {
+            if let Some((product, name)) = rest.rsplit_once('_') {
+                if let Some(i) = slot(name) {
+                    products.entry(product.to_string()).or_insert([0; 8])[i] = v;
+                }
+            }
+        }
+    }
+    (
+        Figures::from_array(totals),
+        products
+            .into_iter()
+            .map(|(p, a)| (p, Figures::from_array(a)))
+            .collect(),
+    )
+}
+
+#[async_trait]
+impl SalesStore for DynamoSalesStore {
+    fn commit_limit(&self) -> usize {
+        MAX_TRANSACTION_WRITES
+    }
+
+    fn cost(&self, commit: &Commit) -> usize {
+        commit.receipts.len()
+            + commit.vends.len()
+            + deltas(&commit.vends).len()
+            + commit.writes.len()
+    }
+
+    async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+        if commit.is_empty() {
+            return Ok(());
+        }
+        let cost = self.cost(&commit);
+        if cost > MAX_TRANSACTION_WRITES {
+            return Err(StoreError::Invalid(format!(
+                "a sales commit touches at most {MAX_TRANSACTION_WRITES} items, got {cost}"
+            )));
+        }
+        let table = self.items.table().to_string();
+        let mut items = Vec::with_capacity(cost);
+        for r in &commit.receipts {
+            let mut attrs = serde_json::Map::new();
+            attrs.insert("kind".into(), Value::from(r.kind.clone()));
+            attrs.insert("at".into(), Value::from(r.at.to_rfc3339()));
+            attrs.insert(
+                "received_at".into(),
+                Value::from(r.received_at.to_rfc3339()),
+            );
+            items.push(transact_item(
+                Write::Put {
+                    item: Item::new(receipt_key(&r.machine_id, &r.event_id), attrs),
+                    condition: Some(Condition::NotExists),
+                },
+                &table,
+            )?);
+        }
+        let unconditioned_start = items.len();
+        for v in &commit.vends {
+            items.push(transact_item(
+                Write::Put {
+                    item: ledger_item(v)?,
+                    condition: None,
+                },
+                &table,
+            )?);
+        }
+        for ((machine, sk), (totals, products)) in deltas(&commit.vends) {
+            items.push(rollup_update(&table, &machine, &sk, &totals, &products)?);
+        }
+        let unconditioned = items.len() - unconditioned_start;
+        for w in commit.writes {
+            items.push(transact_item(w, &table)?);
+        }
+        let receipts = commit.receipts.len();
+        match self.items.transact_items(items).await {
+            Err(StoreError::ConditionFailed { index }) if index >= receipts => {
+                Err(StoreError::ConditionFailed {
+                    index: index - unconditioned,
+                })
+            }
+            other => other,
+        }
+    }
+
+    async fn known_events(
+        &self,
+        machine_id: &str,
+        event_ids: &[String],
+    ) -> Result<HashSet<String>, StoreError> {
+        let mut known = HashSet::new();
+        let unique: Vec<&String> = event_ids
+            .iter()
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        for chunk in unique.chunks(MAX_BATCH) {
+            let keys: Vec<Key> = chunk.iter().map(|id| receipt_key(machine_id, id)).collect();
+            for item in self.items.batch_get(&keys).await? {
+                known.insert(item.key.sk);
+            }
+        }
+        Ok(known)
+    }
+
+    async fn ledger(
+        &self,
+        machine_id: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        let mut out = Vec::new();
+        let mut day = from;
+        while day <= to {
+            let q = Query::partition(Index::Primary, ledger_partition(machine_id, day));
+            for item in query_all(&self.items, q).await? {
+                out.push(item.to_value::<VendFact>()?);
+            }
+            day = match day.succ_opt() {
+                Some(d) => d,
+                None => break,
+            };
+        }
+        Ok(out)
+    }
+
+    async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        if query.from > query.to {
+            return Ok(Vec::new());
+        }
+        let (lo, hi, by_product, monthly) = match query.grain {
+            Grain::Day | Grain::DayProduct => (
+                format!("D#{}", query.from),
+                format!("D#{}", query.to),
+                query.grain == Grain::DayProduct,
+                false,
+            ),
+            Grain::Month | Grain::MonthProduct => {
+                let (a, b) = query.months();
+                (
+                    month_sk(a),
+                    month_sk(b),
+                    query.grain == Grain::MonthProduct,
+                    true,
+                )
+            }
+        };
+        let mut out = Vec::new();
+        let mut machines = query.machine_ids.clone();
+        machines.sort();
+        machines.dedup();
+        for machine in machines {
+            let q = Query::partition(Index::Primary, rollup_partition(&machine))
+                .sk(SortKey::Between(lo.clone(), hi.clone()));
+            for item in query_all(&self.items, q).await? {
+                let date = parse_sk(&item.key.sk, monthly)?;
+                let (totals, products) = read_rollup(&item);
+                if by_product {
+                    for (product_id, figures) in products {
+                        out.push(RollupRow {
+                            machine_id: machine.clone(),
+                            date,
+                            product_id: Some(product_id),
+                            figures,
+                        });
+                    }
+                } else {
+                    out.push(RollupRow {
+                        machine_id: machine.clone(),
+                        date,
+                        product_id: None,
+                        figures: totals,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn parse_sk(sk: &str, monthly: bool) -> Result<NaiveDate, StoreError> {
+    let bad = || StoreError::Codec(format!("bad rollup key {sk}"));
+    if monthly {
+        let rest = sk.strip_prefix("M#").ok_or_else(bad)?;
+        NaiveDate::parse_from_str(&format!("{rest}-01"), "%Y-%m-%d").map_err(|_| bad())
+    } else {
+        let rest = sk.strip_prefix("D#").ok_or_else(bad)?;
+        rest.parse().map_err(|_| bad())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rollup_items_read_back_totals_and_products() {
+        let mut attrs = serde_json::Map::new();
+        attrs.insert("t_q".into(), Value::from(5));
+        attrs.insert("t_rev".into(), Value::from(900));
+        attrs.insert("p_01ABC_q".into(), Value::from(3));
+        attrs.insert("p__q".into(), Value::from(2));
+        let item = Item::new(Key::new("ROLLUP#m", "D#2026-11-01"), attrs);
+        let (t, p) = read_rollup(&item);
+        assert_eq!(t.quantity, 5);
+        assert_eq!(t.revenue_minor, 900);
+        assert_eq!(p["01ABC"].quantity, 3);
+        assert_eq!(p[""].quantity, 2);
+        assert_eq!(
+            parse_sk("M#2026-02", true).unwrap(),
+            "2026-02-01".parse::<NaiveDate>().unwrap()
+        );
+    }
+}

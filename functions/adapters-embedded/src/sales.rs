@@ -1,0 +1,403 @@
+//! The sales store on SQLite: typed tables in the same database file as the item store, so one
+//! commit — receipts, ledger rows, the four rollups and the item writes — is one transaction.
+
+use crate::db::Database;
+use crate::store::apply_write;
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::{params, Connection, TransactionBehavior};
+use std::collections::{HashMap, HashSet};
+use vendfleet_app::ports::sales::{Commit, Grain, RollupQuery, RollupRow, SalesStore};
+use vendfleet_app::ports::StoreError;
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::sales::{day_from_number, day_number, Figures, Month, VendFact};
+
+/// The sales store on the embedded database.
+#[derive(Debug, Clone)]
+pub struct SqliteSalesStore {
+    db: Database,
+}
+
+impl SqliteSalesStore {
+    /// A sales store on `db` (migrations already applied by [`Database::open`]).
+    pub fn new(db: Database) -> Self {
+        SqliteSalesStore { db }
+    }
+}
+
+fn backend(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+const FIGURES: &str = "q, rev, net, cash, cashless, free, test, tx";
+
+fn upsert_sql(table: &str, keys: &str) -> String {
+    let holders = keys.split(',').count() + 8;
+    let values = (1..=holders)
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let updates = Figures::NAMES
+        .iter()
+        .map(|n| format!("{n} = {n} + excluded.{n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "INSERT INTO {table} ({keys}, {FIGURES}) VALUES ({values}) \
+         ON CONFLICT ({keys}) DO UPDATE SET {updates}"
+    )
+}
+
+fn millis(at: DateTime<Utc>) -> i64 {
+    at.timestamp_millis()
+}
+
+fn payment_code(p: Payment) -> i64 {
+    match p {
+        Payment::Cash => 0,
+        Payment::Cashless => 1,
+    }
+}
+
+fn class_code(c: VendClass) -> i64 {
+    match c {
+        VendClass::Sale => 0,
+        VendClass::Free => 1,
+        VendClass::Test => 2,
+    }
+}
+
+/// The rollup deltas of a set of vends, keyed per grain.
+#[derive(Default)]
+struct Deltas {
+    day: HashMap<(String, i64), Figures>,
+    day_product: HashMap<(String, i64, String), Figures>,
+    month: HashMap<(String, i64), Figures>,
+    month_product: HashMap<(String, i64, String), Figures>,
+}
+
+impl Deltas {
+    fn of(vends: &[VendFact]) -> Deltas {
+        let mut d = Deltas::default();
+        for v in vends {
+            let f = Figures::of(v);
+            let day = day_number(v.local_date);
+            let month = Month::of(v.local_date).number();
+            let m = v.machine_id.clone();
+            let p = v.product_id.clone();
+            d.day.entry((m.clone(), day)).or_default().add(&f);
+            d.day_product
+                .entry((m.clone(), day, p.clone()))
+                .or_default()
+                .add(&f);
+            d.month.entry((m.clone(), month)).or_default().add(&f);
+            d.month_product.entry((m, month, p)).or_default().add(&f);
+        }
+        d
+    }
+}
+
+fn write_commit(c: &mut Connection, commit: &Commit) -> Result<(), StoreError> {
+    let tx = c
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(backend)?;
+    {
+        let mut receipt = tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO event_receipts (machine_id, event_id, kind, at, received_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .map_err(backend)?;
+        for (index, r) in commit.receipts.iter().enumerate() {
+            let n = receipt
+                .execute(params![
+                    r.machine_id,
+                    r.event_id,
+                    r.kind,
+                    millis(r.at),
+                    millis(r.received_at)
+                ])
+                .map_err(backend)?;
+            if n == 0 {
+                return Err(StoreError::ConditionFailed { index });
+            }
+        }
+        let mut ledger = tx
+            .prepare_cached(
+                "INSERT INTO sales_ledger (machine_id, day, at, event_id, location_id, selection, \
+                 product_id, quantity, revenue, net, payment, class) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )
+            .map_err(backend)?;
+        for v in &commit.vends {
+            ledger
+                .execute(params![
+                    v.machine_id,
+                    day_number(v.local_date),
+                    millis(v.at),
+                    v.event_id,
+                    v.location_id,
+                    v.selection,
+                    v.product_id,
+                    v.quantity,
+                    v.revenue_minor,
+                    v.net_minor,
+                    payment_code(v.payment),
+                    class_code(v.class),
+                ])
+                .map_err(backend)?;
+        }
+        let d = Deltas::of(&commit.vends);
+        let mut day = tx
+            .prepare_cached(&upsert_sql("sales_day", "machine_id, day"))
+            .map_err(backend)?;
+        for ((m, k), f) in &d.day {
+            let a = f.to_array();
+            day.execute(params![
+                m, k, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+            ])
+            .map_err(backend)?;
+        }
+        let mut month = tx
+            .prepare_cached(&upsert_sql("sales_month", "machine_id, month"))
+            .map_err(backend)?;
+        for ((m, k), f) in &d.month {
+            let a = f.to_array();
+            month
+                .execute(params![
+                    m, k, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+                ])
+                .map_err(backend)?;
+        }
+        for (table, key, rows) in [
+            ("sales_day_product", "day", &d.day_product),
+            ("sales_month_product", "month", &d.month_product),
+        ] {
+            let mut stmt = tx
+                .prepare_cached(&upsert_sql(
+                    table,
+                    &format!("machine_id, {key}, product_id"),
+                ))
+                .map_err(backend)?;
+            for ((m, k, p), f) in rows {
+                let a = f.to_array();
+                stmt.execute(params![
+                    m, k, p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+                ])
+                .map_err(backend)?;
+            }
+        }
+    }
+    let offset = commit.receipts.len();
+    for (i, w) in commit.writes.iter().enumerate() {
+        apply_write(&tx, offset + i, w)?;
+    }
+    tx.commit().map_err(backend)
+}
+
+fn figures_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Figures> {
+    let mut a = [0i64; 8];
+    for (i, slot) in a.iter_mut().enumerate() {
+        *slot = r.get(first + i)?;
+    }
+    Ok(Figures::from_array(a))
+}
+
+fn read_ledger(
+    c: &Connection,
+    machine_id: &str,
+    from: i64,
+    to: i64,
+) -> Result<Vec<VendFact>, StoreError> {
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT machine_id, day, at, event_id, location_id, selection, product_id, quantity, \
+             revenue, net, payment, class FROM sales_ledger \
+             WHERE machine_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, at, event_id",
+        )
+        .map_err(backend)?;
+    let rows = stmt
+        .query_map(params![machine_id, from, to], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, u32>(7)?,
+                r.get::<_, i64>(8)?,
+                r.get::<_, i64>(9)?,
+                r.get::<_, i64>(10)?,
+                r.get::<_, i64>(11)?,
+            ))
+        })
+        .map_err(backend)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (m, day, at, id, loc, sel, prod, q, rev, net, pay, class) = row.map_err(backend)?;
+        out.push(VendFact {
+            machine_id: m,
+            event_id: id,
+            at: DateTime::from_timestamp_millis(at)
+                .ok_or_else(|| StoreError::Codec(format!("bad instant {at}")))?,
+            local_date: day_from_number(day)
+                .ok_or_else(|| StoreError::Codec(format!("bad day {day}")))?,
+            location_id: loc,
+            selection: sel,
+            product_id: prod,
+            quantity: q,
+            revenue_minor: rev,
+            net_minor: net,
+            payment: if pay == 0 {
+                Payment::Cash
+            } else {
+                Payment::Cashless
+            },
+            class: match class {
+                0 => VendClass::Sale,
+                1 => VendClass::Free,
+                _ => VendClass::Test,
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn read_rollups(c: &Connection, q: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+    let machines = serde_json::to_string(&q.machine_ids).map_err(backend)?;
+    let (table, key, product, lo, hi) = match q.grain {
+        Grain::Day => (
+            "sales_day",
+            "day",
+            false,
+            day_number(q.from),
+            day_number(q.to),
+        ),
+        Grain::DayProduct => (
+            "sales_day_product",
+            "day",
+            true,
+            day_number(q.from),
+            day_number(q.to),
+        ),
+        Grain::Month => {
+            let (a, b) = q.months();
+            ("sales_month", "month", false, a.number(), b.number())
+        }
+        Grain::MonthProduct => {
+            let (a, b) = q.months();
+            ("sales_month_product", "month", true, a.number(), b.number())
+        }
+    };
+    let product_col = if product { "product_id" } else { "NULL" };
+    let sql = format!(
+        "SELECT machine_id, {key}, {product_col}, {FIGURES} FROM {table} \
+         WHERE machine_id IN (SELECT value FROM json_each(?1)) AND {key} BETWEEN ?2 AND ?3 \
+         ORDER BY machine_id, {key}"
+    );
+    let mut stmt = c.prepare_cached(&sql).map_err(backend)?;
+    let rows = stmt
+        .query_map(params![machines, lo, hi], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                figures_at(r, 3)?,
+            ))
+        })
+        .map_err(backend)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (machine_id, k, product_id, figures) = row.map_err(backend)?;
+        let date = if key == "day" {
+            day_from_number(k)
+        } else {
+            Month::from_number(k).map(Month::first_day)
+        }
+        .ok_or_else(|| StoreError::Codec(format!("bad {key} {k}")))?;
+        out.push(RollupRow {
+            machine_id,
+            date,
+            product_id,
+            figures,
+        });
+    }
+    Ok(out)
+}
+
+#[async_trait]
+impl SalesStore for SqliteSalesStore {
+    fn commit_limit(&self) -> usize {
+        usize::MAX
+    }
+
+    fn cost(&self, commit: &Commit) -> usize {
+        commit.receipts.len() + commit.vends.len() + commit.writes.len()
+    }
+
+    async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+        if commit.is_empty() {
+            return Ok(());
+        }
+        self.db
+            .write(move |c| write_commit(c, &commit))
+            .await
+            .map_err(backend)?
+    }
+
+    async fn known_events(
+        &self,
+        machine_id: &str,
+        event_ids: &[String],
+    ) -> Result<HashSet<String>, StoreError> {
+        if event_ids.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let machine_id = machine_id.to_string();
+        let ids = event_ids.to_vec();
+        self.db
+            .read(move |c| {
+                let mut stmt = c
+                    .prepare_cached(
+                        "SELECT 1 FROM event_receipts WHERE machine_id = ?1 AND event_id = ?2",
+                    )
+                    .map_err(backend)?;
+                let mut known = HashSet::new();
+                for id in ids {
+                    if stmt.exists(params![machine_id, id]).map_err(backend)? {
+                        known.insert(id);
+                    }
+                }
+                Ok(known)
+            })
+            .await
+            .map_err(backend)?
+    }
+
+    async fn ledger(
+        &self,
+        machine_id: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        let machine_id = machine_id.to_string();
+        let (from, to) = (day_number(from), day_number(to));
+        self.db
+            .read(move |c| read_ledger(c, &machine_id, from, to))
+            .await
+            .map_err(backend)?
+    }
+
+    async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        if query.machine_ids.is_empty() || query.from > query.to {
+            return Ok(Vec::new());
+        }
+        let query = query.clone();
+        self.db
+            .read(move |c| read_rollups(c, &query))
+            .await
+            .map_err(backend)?
+    }
+}

@@ -1,0 +1,415 @@
+//! Intake: a machine's valid events applied exactly once.
+//!
+//! One step reads the machine (location, zone, planogram), its status and the receipts of the
+//! events; works out every effect in memory; and commits receipts, ledger rows (the sales
+//! store adds its rollups), stock, refill log, encashments, audit reads and status all or
+//! nothing. A commit that meets a changed item (a user edited the planogram meanwhile, or the
+//! same event arrived twice at once) fails as a whole and the step runs again from the reads;
+//! the second time the receipts tell what is stored already. So a retry, a crash or a duplicate
+//! delivery never counts twice, and an answered event is stored.
+//!
+//! Stock is plain arithmetic — refills add and remove, every vend (free and test too) removes —
+//! without clamping, so the stock left does not depend on the order events arrive in.
+
+use super::model::{AuditRead, Encashment, MachineStatus};
+use crate::error::AppError;
+use crate::machines::{MachineContext, RefillEntry, Selection};
+use crate::ports::sales::{Commit, EventReceipt};
+use crate::ports::{Condition, StoreError, Write};
+use crate::products::ProductRef;
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use vendfleet_domain::events::{EventKind, MachineEvent, VendClass};
+use vendfleet_domain::sales::VendFact;
+
+/// Refill lines per part when the sales store bounds a commit (DynamoDB: 100 records).
+pub const REFILL_LINES_PER_PART: usize = 40;
+
+/// How many times a step is run again after a commit met a changed item.
+const MAX_ATTEMPTS: usize = 8;
+
+/// What a step did with the events it was given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Events stored now.
+    pub stored: usize,
+    /// Events whose receipts were there already (retries and duplicate deliveries).
+    pub already: usize,
+}
+
+/// One unit of exactly-once: an event, or one part of a refill too large for one commit.
+#[derive(Debug, Clone)]
+pub(crate) struct Unit<'e> {
+    /// The receipt id: the event id, `{id}#{n}` for part `n` of a split refill.
+    pub receipt_id: String,
+    /// Index of the event in the step's list.
+    pub event: usize,
+    pub at: &'e MachineEvent,
+    /// The refill lines of this part (all of them for an unsplit refill).
+    pub lines: Option<std::ops::Range<usize>>,
+}
+
+/// The units of `events`, refills split into parts of `part` lines when `split` is set.
+pub(crate) fn units(events: &[MachineEvent], split: bool) -> Vec<Unit<'_>> {
+    let mut out = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        match &e.kind {
+            EventKind::Refill(r) if split && r.lines.len() > REFILL_LINES_PER_PART => {
+                let parts = r.lines.len().div_ceil(REFILL_LINES_PER_PART);
+                for n in 0..parts {
+                    let start = n * REFILL_LINES_PER_PART;
+                    let end = (start + REFILL_LINES_PER_PART).min(r.lines.len());
+                    out.push(Unit {
+                        receipt_id: format!("{}#{}", e.id, n + 1),
+                        event: i,
+                        at: e,
+                        lines: Some(start..end),
+                    });
+                }
+            }
+            EventKind::Refill(r) => out.push(Unit {
+                receipt_id: e.id.clone(),
+                event: i,
+                at: e,
+                lines: Some(0..r.lines.len()),
+            }),
+            _ => out.push(Unit {
+                receipt_id: e.id.clone(),
+                event: i,
+                at: e,
+                lines: None,
+            }),
+        }
+    }
+    out
+}
+
+/// What a step reads before it works out effects.
+pub(crate) struct Context {
+    pub machine: MachineContext,
+    pub products: HashMap<String, ProductRef>,
+    /// Names of the employees the events name, by id.
+    pub employees: HashMap<String, String>,
+    pub status: Option<MachineStatus>,
+    pub received_at: DateTime<Utc>,
+}
+
+/// The effects worked out so far, and what the store holds.
+#[derive(Clone)]
+pub(crate) struct Draft<'c> {
+    ctx: &'c Context,
+    selections: HashMap<String, Selection>,
+    /// Version of each selection in the store.
+    stored: HashMap<String, u64>,
+    touched: BTreeSet<String>,
+    status: MachineStatus,
+    /// Version of the status item in the store, `None` when there is none.
+    status_stored: Option<u64>,
+    status_touched: bool,
+    receipts: Vec<EventReceipt>,
+    vends: Vec<VendFact>,
+    rows: Vec<Write>,
+}
+
+impl<'c> Draft<'c> {
+    pub fn new(ctx: &'c Context) -> Self {
+        let selections: HashMap<String, Selection> = ctx
+            .machine
+            .selections
+            .iter()
+            .map(|s| (s.selection.clone(), s.clone()))
+            .collect();
+        let stored = selections
+            .iter()
+            .map(|(k, s)| (k.clone(), s.version))
+            .collect();
+        let (status, status_stored) = match &ctx.status {
+            Some(s) => (s.clone(), Some(s.version)),
+            None => (
+                MachineStatus {
+                    machine_id: ctx.machine.machine.id.clone(),
+                    ..MachineStatus::default()
+                },
+                None,
+            ),
+        };
+        Draft {
+            ctx,
+            selections,
+            stored,
+            touched: BTreeSet::new(),
+            status,
+            status_stored,
+            status_touched: false,
+            receipts: Vec::new(),
+            vends: Vec::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// True when nothing is pending.
+    pub fn is_empty(&self) -> bool {
+        self.receipts.is_empty()
+    }
+
+    /// Works out the effects of one unit.
+    pub fn apply(&mut self, unit: &Unit<'_>) -> Result<(), StoreError> {
+        let ctx = self.ctx;
+        let e = unit.at;
+        let at = e.at_utc();
+        let machine = &ctx.machine.machine;
+        let local_date = e.local_date(ctx.machine.zone);
+        self.receipts.push(EventReceipt {
+            machine_id: machine.id.clone(),
+            event_id: unit.receipt_id.clone(),
+            kind: e.kind.type_name().to_string(),
+            at,
+            received_at: ctx.received_at,
+        });
+        self.status.seen(at);
+        self.status_touched = true;
+        match &e.kind {
+            EventKind::Vend(v) => {
+                let class = v.class();
+                let planned = self.selections.get(&v.selection);
+                let product_id = v
+                    .product_id
+                    .clone()
+                    .or_else(|| planned.map(|s| s.product_id.clone()))
+                    .unwrap_or_default();
+                let vat = ctx.products.get(&product_id).map_or(0, |p| p.vat_bps);
+                let revenue = v.revenue_minor();
+                if let Some(s) = self.selections.get_mut(&v.selection) {
+                    s.current -= i64::from(v.quantity);
+                    if class == VendClass::Sale && s.last_purchase.is_none_or(|l| l < at) {
+                        s.last_purchase = Some(at);
+                    }
+                    self.touched.insert(v.selection.clone());
+                }
+                if class == VendClass::Sale {
+                    self.status.sold(at);
+                }
+                self.vends.push(VendFact {
+                    machine_id: machine.id.clone(),
+                    event_id: unit.receipt_id.clone(),
+                    at,
+                    local_date,
+                    location_id: machine.location_id.clone(),
+                    selection: v.selection.clone(),
+                    product_id,
+                    quantity: v.quantity,
+                    revenue_minor: revenue,
+                    net_minor: vendfleet_domain::events::net_of_vat(revenue, vat),
+                    payment: v.payment,
+                    class,
+                });
+            }
+            EventKind::Refill(r) => {
+                let range = unit.lines.clone().unwrap_or(0..r.lines.len());
+                let employee_id = r.employee_id.clone().unwrap_or_default();
+                let employee_name = ctx.employees.get(&employee_id).cloned().unwrap_or_default();
+                for (n, line) in r.lines[range.clone()].iter().enumerate() {
+                    let (product_id, product_name) = match self.selections.get_mut(&line.selection)
+                    {
+                        Some(s) => {
+                            s.current += i64::from(line.added) - i64::from(line.removed);
+                            self.touched.insert(line.selection.clone());
+                            let name = ctx
+                                .products
+                                .get(&s.product_id)
+                                .map(|p| p.name.clone())
+                                .unwrap_or_default();
+                            (s.product_id.clone(), name)
+                        }
+                        None => (String::new(), String::new()),
+                    };
+                    let entry = RefillEntry {
+                        id: refill_entry_id(at, &unit.receipt_id, range.start + n),
+                        at,
+                        local_date,
+                        machine_id: machine.id.clone(),
+                        machine_name: machine.name.clone(),
+                        location_id: machine.location_id.clone(),
+                        location_name: ctx.machine.location.as_ref().map(|l| l.name.clone()),
+                        employee_id: employee_id.clone(),
+                        employee_name: employee_name.clone(),
+                        source: "machine".into(),
+                        selection: line.selection.clone(),
+                        product_id,
+                        product_name,
+                        added: i64::from(line.added),
+                        removed: i64::from(line.removed),
+                    };
+                    self.rows.push(Write::Put {
+                        item: entry.to_item()?,
+                        condition: None,
+                    });
+                }
+                self.status.refilled(at);
+            }
+            EventKind::CashCollection(c) => {
+                let row = Encashment {
+                    id: unit.receipt_id.clone(),
+                    at,
+                    local_date,
+                    machine_id: machine.id.clone(),
+                    machine_name: machine.name.clone(),
+                    location_id: machine.location_id.clone(),
+                    location_name: ctx.machine.location.as_ref().map(|l| l.name.clone()),
+                    bag_no: c.bag_no.clone(),
+                    employee_id: c.employee_id.clone(),
+                    employee_name: c
+                        .employee_id
+                        .as_ref()
+                        .and_then(|id| ctx.employees.get(id).cloned()),
+                    cash_box_minor: c.cash_box_minor,
+                    bill_stacker_minor: c.bill_stacker_minor,
+                    collected_minor: c.collected_minor,
+                    tubes_minor: c.tubes_minor,
+                    ejected_minor: c.ejected_minor,
+                    refilled_coins_minor: c.refilled_coins_minor,
+                    currency: machine.currency.clone(),
+                };
+                self.rows.push(Write::Put {
+                    item: row.to_item()?,
+                    condition: None,
+                });
+                self.status.encashed(at);
+            }
+            EventKind::Telemetry(t) => {
+                let fields: [(&str, Option<Value>); 9] = [
+                    (
+                        "connection_method",
+                        t.connection_method.clone().map(Value::from),
+                    ),
+                    ("protocol", t.protocol.clone().map(Value::from)),
+                    ("firmware", t.firmware.clone().map(Value::from)),
+                    ("status", t.status.clone().map(Value::from)),
+                    ("power", t.power.clone().map(Value::from)),
+                    ("signal", t.signal.map(Value::from)),
+                    ("cash_box_minor", t.cash_box_minor.map(Value::from)),
+                    ("bill_stacker_minor", t.bill_stacker_minor.map(Value::from)),
+                    ("tubes_minor", t.tubes_minor.map(Value::from)),
+                ];
+                for (name, value) in fields {
+                    if let Some(v) = value {
+                        self.status.report(name, v, at);
+                    }
+                }
+            }
+            EventKind::Dex { content } => {
+                // Validated before intake: a file that cannot be read was rejected.
+                let file = vendfleet_domain::dex::parse(content)
+                    .map_err(|e| StoreError::Invalid(format!("audit: {e}")))?;
+                let many = file.audits.len() > 1;
+                for (n, audit) in file.audits.into_iter().enumerate() {
+                    let read = AuditRead {
+                        id: if many {
+                            format!("{}#{}", unit.receipt_id, n + 1)
+                        } else {
+                            unit.receipt_id.clone()
+                        },
+                        machine_id: machine.id.clone(),
+                        at,
+                        local_date,
+                        audit,
+                    };
+                    self.rows.push(Write::Put {
+                        item: read.to_item()?,
+                        condition: None,
+                    });
+                }
+                self.status.audited(at);
+            }
+        }
+        Ok(())
+    }
+
+    /// The pending commit: receipts, vends, rows, then each changed selection and the status
+    /// on the version the store holds.
+    pub fn commit(&self, now: DateTime<Utc>) -> Result<Commit, StoreError> {
+        let mut writes = self.rows.clone();
+        for code in &self.touched {
+            let mut s = self.selections[code].clone();
+            let stored = self.stored[code];
+            s.version = stored + 1;
+            s.updated_at = now;
+            writes.push(Write::Put {
+                item: s.to_item()?,
+                condition: Some(Condition::VersionIs(stored)),
+            });
+        }
+        if self.status_touched {
+            let mut s = self.status.clone();
+            s.version = self.status_stored.map_or(1, |v| v + 1);
+            writes.push(Write::Put {
+                item: s.to_item()?,
+                condition: Some(match self.status_stored {
+                    Some(v) => Condition::VersionIs(v),
+                    None => Condition::NotExists,
+                }),
+            });
+        }
+        Ok(Commit {
+            receipts: self.receipts.clone(),
+            vends: self.vends.clone(),
+            writes,
+        })
+    }
+
+    /// Marks the pending commit as stored: the next one starts from its versions.
+    pub fn committed(&mut self) {
+        for code in std::mem::take(&mut self.touched) {
+            if let Some(v) = self.stored.get_mut(&code) {
+                *v += 1;
+            }
+        }
+        if self.status_touched {
+            self.status_stored = Some(self.status_stored.map_or(1, |v| v + 1));
+            self.status_touched = false;
+        }
+        self.receipts.clear();
+        self.vends.clear();
+        self.rows.clear();
+    }
+}
+
+/// A refill-log id that sorts by the event's time (a ULID of `at`) and is the same on every
+/// retry of the event.
+fn refill_entry_id(at: DateTime<Utc>, receipt_id: &str, line: usize) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (receipt_id, line).hash(&mut h);
+    let ms = u64::try_from(at.timestamp_millis()).unwrap_or(0);
+    let random = (u128::from(h.finish()) << 16) | (line as u128 & 0xffff);
+    ulid::Ulid::from_parts(ms, random).to_string()
+}
+
+/// Counts what a step did: an event is stored when any of its units was stored now, already
+/// there when all of its units were.
+pub(crate) fn tally(units: &[Unit<'_>], known: &HashSet<String>, events: usize) -> Applied {
+    let mut any_new = vec![false; events];
+    let mut seen = vec![false; events];
+    for u in units {
+        seen[u.event] = true;
+        if !known.contains(&u.receipt_id) {
+            any_new[u.event] = true;
+        }
+    }
+    let stored = any_new.iter().filter(|b| **b).count();
+    let already = seen
+        .iter()
+        .zip(&any_new)
+        .filter(|(s, n)| **s && !**n)
+        .count();
+    Applied { stored, already }
+}
+
+/// The error of a step that kept meeting changed items.
+pub(crate) fn too_busy() -> AppError {
+    AppError::conflict("The machine's data kept changing during intake; send the events again.")
+}
+
+/// Attempts of a step.
+pub(crate) const ATTEMPTS: usize = MAX_ATTEMPTS;

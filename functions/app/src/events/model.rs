@@ -1,0 +1,226 @@
+//! What machine events leave in the item store: the machine's live status, encashment rows and
+//! audit reads. The events area owns these keys; other areas read them through
+//! [`super::EventsService`].
+
+use crate::ports::{Item, Key, StoreError};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A telemetry value with the instant of the reading that set it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stamped {
+    pub value: Value,
+    pub at: DateTime<Utc>,
+}
+
+/// The live part of the machine overview, fed by every event. Each figure keeps the latest
+/// reading by event time, so events arriving late or out of order leave the same status.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MachineStatus {
+    pub machine_id: String,
+    /// Telemetry by field name (`status`, `power`, `signal`, `cash_box_minor` …).
+    #[serde(default)]
+    pub telemetry: BTreeMap<String, Stamped>,
+    pub last_sale: Option<DateTime<Utc>>,
+    pub last_refill: Option<DateTime<Utc>>,
+    pub last_encashment: Option<DateTime<Utc>>,
+    pub last_audit: Option<DateTime<Utc>>,
+    /// The latest event of any kind.
+    pub last_updated: Option<DateTime<Utc>>,
+    #[serde(skip)]
+    pub version: u64,
+}
+
+fn later(slot: &mut Option<DateTime<Utc>>, at: DateTime<Utc>) {
+    if slot.is_none_or(|s| s < at) {
+        *slot = Some(at);
+    }
+}
+
+impl MachineStatus {
+    /// The item key.
+    pub fn key(machine_id: &str) -> Key {
+        Key::new(format!("MACHINE#{machine_id}"), "STATUS")
+    }
+
+    /// The store item.
+    pub fn to_item(&self) -> Result<Item, StoreError> {
+        Ok(Item::from_value(Self::key(&self.machine_id), self)?.with_version(self.version))
+    }
+
+    /// The status stored in `item`.
+    pub fn from_item(item: &Item) -> Result<MachineStatus, StoreError> {
+        let mut s: MachineStatus = item.to_value()?;
+        s.version = item.version;
+        Ok(s)
+    }
+
+    /// Notes an event at `at`.
+    pub fn seen(&mut self, at: DateTime<Utc>) {
+        later(&mut self.last_updated, at);
+    }
+
+    /// Notes a sale.
+    pub fn sold(&mut self, at: DateTime<Utc>) {
+        later(&mut self.last_sale, at);
+    }
+
+    /// Notes a refill.
+    pub fn refilled(&mut self, at: DateTime<Utc>) {
+        later(&mut self.last_refill, at);
+    }
+
+    /// Notes a cash collection.
+    pub fn encashed(&mut self, at: DateTime<Utc>) {
+        later(&mut self.last_encashment, at);
+    }
+
+    /// Notes an audit read.
+    pub fn audited(&mut self, at: DateTime<Utc>) {
+        later(&mut self.last_audit, at);
+    }
+
+    /// Sets a telemetry field unless a later reading set it already. Ties keep the greater value
+    /// (as JSON text), so the result does not depend on arrival order.
+    pub fn report(&mut self, field: &str, value: Value, at: DateTime<Utc>) {
+        let replace = match self.telemetry.get(field) {
+            None => true,
+            Some(s) => (at, value.to_string()) > (s.at, s.value.to_string()),
+        };
+        if replace {
+            self.telemetry
+                .insert(field.to_string(), Stamped { value, at });
+        }
+    }
+
+    /// A telemetry text field.
+    pub fn text(&self, field: &str) -> Option<String> {
+        self.telemetry
+            .get(field)
+            .and_then(|s| s.value.as_str().map(str::to_string))
+    }
+
+    /// A telemetry integer field.
+    pub fn int(&self, field: &str) -> Option<i64> {
+        self.telemetry.get(field).and_then(|s| s.value.as_i64())
+    }
+}
+
+/// One cash collection: a row of the encashment report (spec section 3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Encashment {
+    /// The machine event's id.
+    pub id: String,
+    pub at: DateTime<Utc>,
+    /// The day in the location's zone.
+    pub local_date: NaiveDate,
+    pub machine_id: String,
+    pub machine_name: String,
+    pub location_id: Option<String>,
+    pub location_name: Option<String>,
+    pub bag_no: String,
+    pub employee_id: Option<String>,
+    pub employee_name: Option<String>,
+    pub cash_box_minor: i64,
+    pub bill_stacker_minor: i64,
+    pub collected_minor: i64,
+    pub tubes_minor: i64,
+    pub ejected_minor: i64,
+    pub refilled_coins_minor: i64,
+    pub currency: String,
+}
+
+impl Encashment {
+    /// Sort-key prefix in the machine's partition.
+    pub const PREFIX: &'static str = "CASH#";
+
+    /// GSI1 partition of a local day's collections, fleet-wide.
+    pub fn day_partition(day: NaiveDate) -> String {
+        format!("CASHDAY#{day}")
+    }
+
+    /// The item: in the machine's partition by time, fleet-wide by local day in GSI1.
+    pub fn to_item(&self) -> Result<Item, StoreError> {
+        let at = self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        Ok(Item::from_value(
+            Key::new(
+                format!("MACHINE#{}", self.machine_id),
+                format!("{}{at}#{}", Self::PREFIX, self.id),
+            ),
+            self,
+        )?
+        .with_gsi1(
+            Self::day_partition(self.local_date),
+            format!("{at}#{}#{}", self.machine_id, self.id),
+        ))
+    }
+}
+
+/// One EVA-DTS audit read of a machine, as parsed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditRead {
+    /// The machine event's id (with `#n` for the n-th audit of a file holding several).
+    pub id: String,
+    pub machine_id: String,
+    pub at: DateTime<Utc>,
+    pub local_date: NaiveDate,
+    /// The parsed audit (`vendfleet dex parse`'s shape).
+    pub audit: vendfleet_domain::dex::Audit,
+}
+
+impl AuditRead {
+    /// Sort-key prefix in the machine's partition.
+    pub const PREFIX: &'static str = "AUDIT#";
+
+    /// The item, in the machine's partition in time order.
+    pub fn to_item(&self) -> Result<Item, StoreError> {
+        let at = self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        Item::from_value(
+            Key::new(
+                format!("MACHINE#{}", self.machine_id),
+                format!("{}{at}#{}", Self::PREFIX, self.id),
+            ),
+            self,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> DateTime<Utc> {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn telemetry_keeps_the_latest_reading_whatever_the_arrival_order() {
+        let readings = [
+            ("2026-11-01T10:00:00Z", "ok"),
+            ("2026-11-01T12:00:00Z", "door open"),
+            ("2026-11-01T11:00:00Z", "fault"),
+            ("2026-11-01T12:00:00Z", "alarm"),
+        ];
+        let mut orders = vec![vec![0, 1, 2, 3], vec![3, 2, 1, 0], vec![2, 0, 3, 1]];
+        orders.push(vec![1, 3, 0, 2]);
+        let results: Vec<MachineStatus> = orders
+            .iter()
+            .map(|order| {
+                let mut s = MachineStatus::default();
+                for &i in order {
+                    let (at, v) = readings[i];
+                    s.report("status", Value::from(v), t(at));
+                    s.seen(t(at));
+                }
+                s
+            })
+            .collect();
+        for r in &results {
+            assert_eq!(r, &results[0]);
+        }
+        assert_eq!(results[0].text("status").as_deref(), Some("door open"));
+        assert_eq!(results[0].last_updated, Some(t("2026-11-01T12:00:00Z")));
+    }
+}

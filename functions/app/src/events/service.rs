@@ -1,0 +1,394 @@
+//! The machine-events service: the webhook's checks (machine, signature, body), intake, and
+//! the reads other areas make of what events left (status, encashments, audit reads).
+
+use super::intake::{self, Applied, Context, Draft};
+use super::model::{Encashment, MachineStatus};
+use crate::error::{AppError, AppResult};
+use crate::machines::MachinesService;
+use crate::ports::sales::SalesStore;
+use crate::ports::{query_all, Index, ItemStore, JobQueue, Query, SortKey, StoreError};
+use crate::products::ProductLookup;
+use crate::users::Directory;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use vendfleet_domain::events::{
+    parse_batch, verify_signature, BatchError, EventKind, MachineEvent, Receipt, Rejected,
+};
+use vendfleet_domain::FieldErrors;
+
+/// One webhook request as it arrived.
+#[derive(Debug, Clone, Copy)]
+pub struct Delivery<'a> {
+    pub machine_id: &'a str,
+    /// `X-Vendfleet-Timestamp`, when sent.
+    pub timestamp: Option<&'a str>,
+    /// `X-Vendfleet-Signature`, when sent.
+    pub signature: Option<&'a str>,
+    /// The raw body, as signed.
+    pub body: &'a [u8],
+}
+
+/// Events of one machine handed from the webhook to the worker (AWS): a queue job.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EventsJob {
+    pub machine_id: String,
+    pub events: Vec<MachineEvent>,
+}
+
+/// Most bytes of one queued job (SQS takes 256 KiB per message).
+pub const MAX_JOB_BYTES: usize = 200 * 1024;
+
+/// The service.
+#[derive(Clone)]
+pub struct EventsService {
+    store: Arc<dyn ItemStore>,
+    sales: Arc<dyn SalesStore>,
+    machines: MachinesService,
+    products: ProductLookup,
+    directory: Directory,
+    calendar: crate::Calendar,
+    /// Set on AWS: the webhook queues valid events for the worker instead of applying them.
+    handoff: Option<Arc<dyn JobQueue>>,
+}
+
+fn unauthorized() -> AppError {
+    AppError::Unauthorized("Unknown or inactive machine.".into())
+}
+
+impl EventsService {
+    /// A service applying events itself (embedded), or handing them to a queue (`handoff`).
+    pub fn new(
+        store: Arc<dyn ItemStore>,
+        sales: Arc<dyn SalesStore>,
+        machines: MachinesService,
+        directory: Directory,
+        calendar: crate::Calendar,
+        handoff: Option<Arc<dyn JobQueue>>,
+    ) -> Self {
+        EventsService {
+            products: ProductLookup::new(store.clone()),
+            store,
+            sales,
+            machines,
+            directory,
+            calendar,
+            handoff,
+        }
+    }
+
+    /// The sales store (reports read it).
+    pub fn sales(&self) -> &Arc<dyn SalesStore> {
+        &self.sales
+    }
+
+    /// A webhook request: 401 unless the machine exists, is active and signed the body within
+    /// the window; 413/400 for a body that is no batch; else each event is stored or rejected on
+    /// its own, and the answer counts them.
+    pub async fn receive(&self, d: Delivery<'_>) -> AppResult<Receipt> {
+        let now = self.calendar.now();
+        let machine = self
+            .machines
+            .machine_by_id(d.machine_id)
+            .await?
+            .filter(|m| !m.inactive)
+            .ok_or_else(unauthorized)?;
+        verify_signature(
+            machine.webhook_secret.as_bytes(),
+            d.timestamp,
+            d.signature,
+            d.body,
+            now.timestamp(),
+        )
+        .map_err(|e| AppError::Unauthorized(e.to_string()))?;
+        let mut batch = parse_batch(d.body, now).map_err(batch_error)?;
+        self.check_references(&mut batch).await?;
+        let events: Vec<MachineEvent> = batch.events.iter().map(|e| e.event.clone()).collect();
+        let already = match &self.handoff {
+            Some(queue) => self.hand_off(queue.as_ref(), &machine.id, events).await?,
+            None => self.apply(&machine.id, &events).await?.already,
+        };
+        Ok(batch.receipt(already))
+    }
+
+    /// Rejects the valid events that name what does not exist: an audit file that cannot be
+    /// read, a product that is not in the catalogue.
+    async fn check_references(&self, batch: &mut vendfleet_domain::events::Batch) -> AppResult<()> {
+        let named: BTreeSet<String> = batch
+            .events
+            .iter()
+            .filter_map(|e| match &e.event.kind {
+                EventKind::Vend(v) => v.product_id.clone(),
+                _ => None,
+            })
+            .collect();
+        let products = self.products.refs(named).await?;
+        let mut kept = Vec::with_capacity(batch.events.len());
+        for e in std::mem::take(&mut batch.events) {
+            let mut errors = FieldErrors::new();
+            match &e.event.kind {
+                EventKind::Vend(v) => {
+                    if let Some(p) = &v.product_id {
+                        if !products.contains_key(p) {
+                            errors.add("product_id", "Unknown product.");
+                        }
+                    }
+                }
+                EventKind::Dex { content } => {
+                    if let Err(err) = vendfleet_domain::dex::parse(content) {
+                        errors.add("content", format!("Not a readable audit file: {err}."));
+                    }
+                }
+                _ => {}
+            }
+            if errors.is_empty() {
+                kept.push(e);
+            } else {
+                batch.rejected.push(Rejected {
+                    index: e.index,
+                    id: Some(e.event.id.clone()),
+                    errors,
+                });
+            }
+        }
+        batch.rejected.sort_by_key(|r| r.index);
+        batch.events = kept;
+        Ok(())
+    }
+
+    /// Queues events for the worker, in jobs small enough for the queue; answers how many had
+    /// receipts already (a hint for the answer: the worker's receipts decide).
+    async fn hand_off(
+        &self,
+        queue: &dyn JobQueue,
+        machine_id: &str,
+        events: Vec<MachineEvent>,
+    ) -> AppResult<usize> {
+        let ids: Vec<String> = events.iter().map(|e| e.id.clone()).collect();
+        let known = self.sales.known_events(machine_id, &ids).await?;
+        let fresh: Vec<MachineEvent> = events
+            .into_iter()
+            .filter(|e| !known.contains(&e.id))
+            .collect();
+        let mut job = EventsJob {
+            machine_id: machine_id.to_string(),
+            events: Vec::new(),
+        };
+        let mut size = 0;
+        for e in fresh {
+            let bytes = serde_json::to_vec(&e).map_or(0, |b| b.len());
+            if !job.events.is_empty() && size + bytes > MAX_JOB_BYTES {
+                enqueue(queue, &job).await?;
+                job.events.clear();
+                size = 0;
+            }
+            size += bytes;
+            job.events.push(e);
+        }
+        if !job.events.is_empty() {
+            enqueue(queue, &job).await?;
+        }
+        Ok(known.len())
+    }
+
+    /// Applies a queued job (the worker).
+    pub async fn run_job(&self, payload: &str) -> AppResult<Applied> {
+        let job: EventsJob = serde_json::from_str(payload)
+            .map_err(|e| AppError::Internal(format!("events job: {e}")))?;
+        self.apply(&job.machine_id, &job.events).await
+    }
+
+    /// Applies valid events of a machine exactly once (see [`intake`]).
+    pub async fn apply(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Applied> {
+        let limit = self.sales.commit_limit();
+        let units = intake::units(events, limit != usize::MAX);
+        let ids: Vec<String> = units.iter().map(|u| u.receipt_id.clone()).collect();
+        let mut first_known: Option<HashSet<String>> = None;
+        for _ in 0..intake::ATTEMPTS {
+            let ctx = self.context(machine_id, events).await?;
+            let known = self.sales.known_events(machine_id, &ids).await?;
+            let first = first_known.get_or_insert_with(|| known.clone()).clone();
+            match self.commit_pending(&ctx, &units, &known, limit).await {
+                Ok(()) => return Ok(intake::tally(&units, &first, events.len())),
+                Err(StoreError::ConditionFailed { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(intake::too_busy())
+    }
+
+    async fn commit_pending(
+        &self,
+        ctx: &Context,
+        units: &[intake::Unit<'_>],
+        known: &HashSet<String>,
+        limit: usize,
+    ) -> Result<(), StoreError> {
+        let now = ctx.received_at;
+        let mut draft = Draft::new(ctx);
+        for u in units.iter().filter(|u| !known.contains(&u.receipt_id)) {
+            if limit == usize::MAX {
+                draft.apply(u)?;
+                continue;
+            }
+            let mut trial = draft.clone();
+            trial.apply(u)?;
+            if !draft.is_empty() && self.sales.cost(&trial.commit(now)?) > limit {
+                self.sales.commit(draft.commit(now)?).await?;
+                draft.committed();
+                draft.apply(u)?;
+            } else {
+                draft = trial;
+            }
+        }
+        if !draft.is_empty() {
+            self.sales.commit(draft.commit(now)?).await?;
+            draft.committed();
+        }
+        Ok(())
+    }
+
+    async fn context(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Context> {
+        let machine = self
+            .machines
+            .intake_context(machine_id)
+            .await?
+            .ok_or_else(|| AppError::NotFound("Machine not found".into()))?;
+        let mut product_ids: BTreeSet<String> = machine
+            .selections
+            .iter()
+            .map(|s| s.product_id.clone())
+            .collect();
+        let mut employee_ids = BTreeSet::new();
+        for e in events {
+            match &e.kind {
+                EventKind::Vend(v) => product_ids.extend(v.product_id.clone()),
+                EventKind::Refill(r) => employee_ids.extend(r.employee_id.clone()),
+                EventKind::CashCollection(c) => employee_ids.extend(c.employee_id.clone()),
+                _ => {}
+            }
+        }
+        let products = self.products.refs(product_ids).await?;
+        let mut employees = HashMap::new();
+        for id in employee_ids {
+            if let Some(u) = self.directory.user(&id).await? {
+                employees.insert(id, u.name);
+            }
+        }
+        let status = match self.store.get(&MachineStatus::key(machine_id)).await? {
+            Some(item) => Some(MachineStatus::from_item(&item)?),
+            None => None,
+        };
+        Ok(Context {
+            machine,
+            products,
+            employees,
+            status,
+            received_at: self.calendar.now(),
+        })
+    }
+
+    /// The live status of a machine (no access check: the caller checked the machine).
+    pub async fn status(&self, machine_id: &str) -> AppResult<Option<MachineStatus>> {
+        match self.store.get(&MachineStatus::key(machine_id)).await? {
+            Some(item) => Ok(Some(MachineStatus::from_item(&item)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The machine overview: the machine's settings, overlaid with what its events reported
+    /// (telemetry by latest reading; last sale, refill, encashment and update).
+    pub async fn overview(
+        &self,
+        p: &crate::auth::Principal,
+        machine_id: &str,
+    ) -> AppResult<crate::machines::Overview> {
+        let mut o = self.machines.overview(p, machine_id).await?;
+        let Some(st) = self.status(machine_id).await? else {
+            return Ok(o);
+        };
+        let latest = |a: Option<DateTime<Utc>>, b: Option<DateTime<Utc>>| a.max(b);
+        if let Some(v) = st.text("connection_method") {
+            o.machine.connection_method = v;
+        }
+        if let Some(v) = st.text("protocol") {
+            o.machine.protocol = v;
+        }
+        if let Some(v) = st.text("firmware") {
+            o.machine.firmware = v;
+        }
+        if !o.machine.inactive {
+            if let Some(v) = st.text("status") {
+                o.status = v;
+            }
+        }
+        o.last_sale = latest(o.last_sale, st.last_sale);
+        o.last_refill = latest(o.last_refill, st.last_refill);
+        o.last_encashment = latest(o.last_encashment, st.last_encashment);
+        o.last_updated = latest(o.last_updated, st.last_updated);
+        o.cash_box_minor = st.int("cash_box_minor").or(o.cash_box_minor);
+        o.bill_stacker_minor = st.int("bill_stacker_minor").or(o.bill_stacker_minor);
+        o.tubes_minor = st.int("tubes_minor").or(o.tubes_minor);
+        o.power = st.text("power").or(o.power);
+        o.signal = st.int("signal").or(o.signal);
+        Ok(o)
+    }
+
+    /// The cash collections of the given machines over local days `from..=to`, newest first
+    /// (no access check: the caller passes the machines the user may see).
+    pub async fn encashments(
+        &self,
+        machine_ids: &BTreeSet<String>,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> AppResult<Vec<Encashment>> {
+        let mut out = Vec::new();
+        let mut day = from;
+        while day <= to {
+            let q = Query::partition(Index::Gsi1, Encashment::day_partition(day));
+            for item in query_all(self.store.as_ref(), q).await? {
+                let row: Encashment = item.to_value()?;
+                if machine_ids.contains(&row.machine_id) {
+                    out.push(row);
+                }
+            }
+            day += chrono::Duration::days(1);
+        }
+        out.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
+        Ok(out)
+    }
+
+    /// The audit reads of a machine, oldest first.
+    pub async fn audit_reads(&self, machine_id: &str) -> AppResult<Vec<super::AuditRead>> {
+        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
+            .sk(SortKey::BeginsWith(super::AuditRead::PREFIX.into()));
+        query_all(self.store.as_ref(), q)
+            .await?
+            .iter()
+            .map(|i| i.to_value().map_err(AppError::from))
+            .collect()
+    }
+
+    /// The current instant of the service's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.calendar.now()
+    }
+}
+
+async fn enqueue(queue: &dyn JobQueue, job: &EventsJob) -> AppResult<()> {
+    let payload =
+        serde_json::to_string(job).map_err(|e| AppError::Internal(format!("events job: {e}")))?;
+    queue.enqueue(&payload).await?;
+    Ok(())
+}
+
+fn batch_error(e: BatchError) -> AppError {
+    match e {
+        BatchError::TooLarge { .. } => AppError::TooLarge(e.to_string()),
+        other => AppError::Validation {
+            message: other.to_string(),
+            errors: FieldErrors::single("events", other.to_string()),
+        },
+    }
+}

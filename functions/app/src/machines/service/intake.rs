@@ -1,0 +1,44 @@
+//! What the machines area publishes to machine-event intake: a machine found by id alone (the
+//! webhook has no user), and the machine with its location and planogram.
+
+use super::*;
+use chrono_tz::Tz;
+
+/// A machine as intake needs it: the machine, its location, the zone its days are counted in,
+/// and its planogram (selections with their stored versions).
+#[derive(Debug, Clone)]
+pub struct MachineContext {
+    pub machine: Machine,
+    pub location: Option<Location>,
+    pub zone: Tz,
+    pub selections: Vec<Selection>,
+}
+
+impl MachinesService {
+    /// A machine by id, whoever asks: only for the machine's own requests (the webhook checks
+    /// their signature with the machine's secret).
+    pub async fn machine_by_id(&self, id: &str) -> AppResult<Option<Machine>> {
+        self.machines.get(id).await
+    }
+
+    /// The machine, its location, zone and planogram; `None` when it does not exist.
+    pub async fn intake_context(&self, id: &str) -> AppResult<Option<MachineContext>> {
+        let Some(machine) = self.machines.get(id).await? else {
+            return Ok(None);
+        };
+        let location = match &machine.location_id {
+            Some(l) => self.settings.locations().get(l).await?,
+            None => None,
+        };
+        let zone = self
+            .calendar
+            .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
+        let selections = self.raw_selections(id).await?;
+        Ok(Some(MachineContext {
+            machine,
+            location,
+            zone,
+            selections,
+        }))
+    }
+}

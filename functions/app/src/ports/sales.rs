@@ -1,0 +1,112 @@
+//! The sales store port: machine-event receipts, the vend ledger and its rollups, committed
+//! together with the item-store writes of the same events so that intake is exactly-once.
+//!
+//! Sales figures do not live in the generic item store: an adapter keeps them in the shape that
+//! answers aggregates fast (typed SQLite tables; month and day items on DynamoDB), and derives
+//! the rollups from the ledger rows it is given, in the same all-or-nothing step.
+
+use super::store::{StoreError, Write};
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::HashSet;
+use vendfleet_domain::sales::{Figures, Month, VendFact};
+
+/// The dedupe record of one machine event (or of one part of a large one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventReceipt {
+    pub machine_id: String,
+    /// The event id, with `#part` appended for the parts of an event split to fit a commit.
+    pub event_id: String,
+    /// The event's type (`vend`, `refill` …).
+    pub kind: String,
+    pub at: DateTime<Utc>,
+    pub received_at: DateTime<Utc>,
+}
+
+/// Everything one step of intake changes, applied all or nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Commit {
+    /// Written only if absent: one that exists fails the commit with
+    /// `StoreError::ConditionFailed { index }`, `index` counting receipts first.
+    pub receipts: Vec<EventReceipt>,
+    /// Ledger rows; the adapter adds them into its rollups in the same step.
+    pub vends: Vec<VendFact>,
+    /// Item-store writes (stock, refill log, encashments, machine status), conditions checked;
+    /// a failing one gives `ConditionFailed { index: receipts.len() + i }`.
+    pub writes: Vec<Write>,
+}
+
+impl Commit {
+    /// True when there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.receipts.is_empty() && self.vends.is_empty() && self.writes.is_empty()
+    }
+}
+
+/// Which rollup a query reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grain {
+    /// Machine × day.
+    Day,
+    /// Machine × product × day.
+    DayProduct,
+    /// Machine × month.
+    Month,
+    /// Machine × product × month.
+    MonthProduct,
+}
+
+/// One rollup row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollupRow {
+    pub machine_id: String,
+    /// The day, or the first day of the month for month grains.
+    pub date: NaiveDate,
+    /// The product for product grains (empty for vends of no known product).
+    pub product_id: Option<String>,
+    pub figures: Figures,
+}
+
+/// A rollup read: the machines (at least one), a range of local dates (whole months for month
+/// grains: `from` and `to` are taken as their months) and the grain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollupQuery {
+    pub machine_ids: Vec<String>,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub grain: Grain,
+}
+
+impl RollupQuery {
+    /// The months a month-grain query covers.
+    pub fn months(&self) -> (Month, Month) {
+        (Month::of(self.from), Month::of(self.to))
+    }
+}
+
+/// The sales store.
+#[async_trait]
+pub trait SalesStore: Send + Sync {
+    /// How many stored records one commit may touch (receipts, ledger rows, rollup records and
+    /// writes, as [`SalesStore::cost`] counts them); `usize::MAX` when unbounded.
+    fn commit_limit(&self) -> usize;
+    /// The records `commit` would touch, in the unit of [`SalesStore::commit_limit`].
+    fn cost(&self, commit: &Commit) -> usize;
+    /// Applies a commit all or nothing.
+    async fn commit(&self, commit: Commit) -> Result<(), StoreError>;
+    /// Which of these event ids of a machine have a receipt already.
+    async fn known_events(
+        &self,
+        machine_id: &str,
+        event_ids: &[String],
+    ) -> Result<HashSet<String>, StoreError>;
+    /// Ledger rows of a machine over local days `from..=to`, in time order.
+    async fn ledger(
+        &self,
+        machine_id: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError>;
+    /// Rollup rows of a grain (rows with all-zero figures may be left out).
+    async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;
+}

@@ -1,0 +1,308 @@
+//! Sales facts and their additive figures: what the ledger keeps of a vend and what the rollups
+//! sum. Pure data and arithmetic; the sales store port stores them.
+
+use crate::events::{Payment, VendClass};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+
+/// One vend as the ledger keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VendFact {
+    pub machine_id: String,
+    /// The machine event that reported it (unique per machine with `part`).
+    pub event_id: String,
+    pub at: DateTime<Utc>,
+    /// The operator-local day of `at` in the machine's location's zone.
+    pub local_date: NaiveDate,
+    /// The machine's location when the sale was taken in.
+    pub location_id: Option<String>,
+    pub selection: String,
+    /// The product sold; empty when neither the event nor the planogram named one.
+    pub product_id: String,
+    pub quantity: u32,
+    /// Price × quantity; 0 for free and test vends.
+    pub revenue_minor: i64,
+    /// Revenue excluding VAT at the product's rate.
+    pub net_minor: i64,
+    pub payment: Payment,
+    pub class: VendClass,
+}
+
+/// The additive figures of a set of vends; every rollup holds one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Figures {
+    /// Units sold (free and test vends excluded).
+    pub quantity: i64,
+    pub revenue_minor: i64,
+    pub net_minor: i64,
+    /// Revenue paid in cash.
+    pub cash_minor: i64,
+    /// Revenue paid cashless.
+    pub cashless_minor: i64,
+    /// Units vended free.
+    pub free_quantity: i64,
+    /// Units vended as tests.
+    pub test_quantity: i64,
+    /// Sale events (a vend of several units counts once).
+    pub transactions: i64,
+}
+
+impl Figures {
+    /// The figures of one vend.
+    pub fn of(v: &VendFact) -> Figures {
+        let q = i64::from(v.quantity);
+        match v.class {
+            VendClass::Sale => Figures {
+                quantity: q,
+                revenue_minor: v.revenue_minor,
+                net_minor: v.net_minor,
+                cash_minor: if v.payment == Payment::Cash {
+                    v.revenue_minor
+                } else {
+                    0
+                },
+                cashless_minor: if v.payment == Payment::Cashless {
+                    v.revenue_minor
+                } else {
+                    0
+                },
+                transactions: 1,
+                ..Figures::default()
+            },
+            VendClass::Free => Figures {
+                free_quantity: q,
+                ..Figures::default()
+            },
+            VendClass::Test => Figures {
+                test_quantity: q,
+                ..Figures::default()
+            },
+        }
+    }
+
+    /// Adds `o` into `self`.
+    pub fn add(&mut self, o: &Figures) {
+        self.quantity += o.quantity;
+        self.revenue_minor += o.revenue_minor;
+        self.net_minor += o.net_minor;
+        self.cash_minor += o.cash_minor;
+        self.cashless_minor += o.cashless_minor;
+        self.free_quantity += o.free_quantity;
+        self.test_quantity += o.test_quantity;
+        self.transactions += o.transactions;
+    }
+
+    /// The figures as an array, in the order of [`Figures::NAMES`].
+    pub fn to_array(&self) -> [i64; 8] {
+        [
+            self.quantity,
+            self.revenue_minor,
+            self.net_minor,
+            self.cash_minor,
+            self.cashless_minor,
+            self.free_quantity,
+            self.test_quantity,
+            self.transactions,
+        ]
+    }
+
+    /// Figures from an array in the order of [`Figures::NAMES`].
+    pub fn from_array(a: [i64; 8]) -> Figures {
+        Figures {
+            quantity: a[0],
+            revenue_minor: a[1],
+            net_minor: a[2],
+            cash_minor: a[3],
+            cashless_minor: a[4],
+            free_quantity: a[5],
+            test_quantity: a[6],
+            transactions: a[7],
+        }
+    }
+
+    /// Short names of the figures (storage column and attribute names).
+    pub const NAMES: [&'static str; 8] =
+        ["q", "rev", "net", "cash", "cashless", "free", "test", "tx"];
+
+    /// True when every figure is zero.
+    pub fn is_zero(&self) -> bool {
+        self.to_array().iter().all(|v| *v == 0)
+    }
+}
+
+/// A calendar month.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Month {
+    pub year: i32,
+    pub month: u32,
+}
+
+impl Month {
+    /// The month of a date.
+    pub fn of(d: NaiveDate) -> Month {
+        Month {
+            year: d.year(),
+            month: d.month(),
+        }
+    }
+
+    /// The first day of the month.
+    pub fn first_day(self) -> NaiveDate {
+        NaiveDate::from_ymd_opt(self.year, self.month, 1).expect("a valid month")
+    }
+
+    /// The last day of the month.
+    pub fn last_day(self) -> NaiveDate {
+        self.next().first_day().pred_opt().expect("a day before")
+    }
+
+    /// The month after.
+    pub fn next(self) -> Month {
+        if self.month == 12 {
+            Month {
+                year: self.year + 1,
+                month: 1,
+            }
+        } else {
+            Month {
+                year: self.year,
+                month: self.month + 1,
+            }
+        }
+    }
+
+    /// `yyyymm` as an integer (storage key).
+    pub fn number(self) -> i64 {
+        i64::from(self.year) * 100 + i64::from(self.month)
+    }
+
+    /// The month of a `yyyymm` integer.
+    pub fn from_number(n: i64) -> Option<Month> {
+        let year = i32::try_from(n / 100).ok()?;
+        let month = u32::try_from(n % 100).ok()?;
+        NaiveDate::from_ymd_opt(year, month, 1).map(Month::of)
+    }
+}
+
+/// `yyyymmdd` as an integer (storage key of a day).
+pub fn day_number(d: NaiveDate) -> i64 {
+    i64::from(d.year()) * 10_000 + i64::from(d.month()) * 100 + i64::from(d.day())
+}
+
+/// The date of a `yyyymmdd` integer.
+pub fn day_from_number(n: i64) -> Option<NaiveDate> {
+    let year = i32::try_from(n / 10_000).ok()?;
+    let month = u32::try_from((n / 100) % 100).ok()?;
+    let day = u32::try_from(n % 100).ok()?;
+    NaiveDate::from_ymd_opt(year, month, day)
+}
+
+/// Splits `from..=to` into whole months (read from month rollups) and the edge days around
+/// them (read from day rollups): the coarsest grains that answer the range exactly.
+pub fn split_range(from: NaiveDate, to: NaiveDate) -> (Vec<Month>, Vec<(NaiveDate, NaiveDate)>) {
+    let mut months = Vec::new();
+    let mut edges = Vec::new();
+    if from > to {
+        return (months, edges);
+    }
+    let mut m = Month::of(from);
+    let mut edge_start: Option<NaiveDate> = None;
+    loop {
+        let (first, last) = (m.first_day(), m.last_day());
+        let lo = first.max(from);
+        let hi = last.min(to);
+        if lo == first && hi == last {
+            if let Some(s) = edge_start.take() {
+                edges.push((s, first.pred_opt().expect("a day before")));
+            }
+            months.push(m);
+        } else if edge_start.is_none() {
+            edge_start = Some(lo);
+        }
+        if last >= to {
+            if let Some(s) = edge_start.take() {
+                edges.push((s, hi));
+            }
+            break;
+        }
+        m = m.next();
+    }
+    (months, edges)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn ranges_split_into_whole_months_and_edge_days() {
+        let (m, e) = split_range(d("2026-01-15"), d("2026-04-03"));
+        assert_eq!(
+            m,
+            vec![
+                Month {
+                    year: 2026,
+                    month: 2
+                },
+                Month {
+                    year: 2026,
+                    month: 3
+                }
+            ]
+        );
+        assert_eq!(
+            e,
+            vec![
+                (d("2026-01-15"), d("2026-01-31")),
+                (d("2026-04-01"), d("2026-04-03"))
+            ]
+        );
+        let (m, e) = split_range(d("2026-02-01"), d("2026-02-28"));
+        assert_eq!(m.len(), 1);
+        assert!(e.is_empty());
+        let (m, e) = split_range(d("2026-02-03"), d("2026-02-05"));
+        assert!(m.is_empty());
+        assert_eq!(e, vec![(d("2026-02-03"), d("2026-02-05"))]);
+        let (m, e) = split_range(d("2026-12-31"), d("2027-01-01"));
+        assert!(m.is_empty());
+        assert_eq!(e, vec![(d("2026-12-31"), d("2027-01-01"))]);
+    }
+
+    #[test]
+    fn every_day_of_a_range_is_covered_once() {
+        let start = d("2025-11-20");
+        for len in 0..120 {
+            for offset in [0, 7, 11] {
+                let from = start + chrono::Duration::days(offset);
+                let to = from + chrono::Duration::days(len);
+                let (months, edges) = split_range(from, to);
+                let mut days: Vec<NaiveDate> = Vec::new();
+                for m in months {
+                    days.extend(m.first_day().iter_days().take_while(|x| *x <= m.last_day()));
+                }
+                for (a, b) in edges {
+                    days.extend(a.iter_days().take_while(|x| *x <= b));
+                }
+                days.sort();
+                let want: Vec<NaiveDate> = from.iter_days().take_while(|x| *x <= to).collect();
+                assert_eq!(days, want, "{from}..{to}");
+            }
+        }
+    }
+
+    #[test]
+    fn day_and_month_numbers_round_trip() {
+        assert_eq!(day_number(d("2026-03-09")), 20260309);
+        assert_eq!(day_from_number(20260309), Some(d("2026-03-09")));
+        assert_eq!(day_from_number(20260230), None);
+        let m = Month::of(d("2026-12-05"));
+        assert_eq!(m.number(), 202612);
+        assert_eq!(Month::from_number(202612), Some(m));
+        assert_eq!(m.next().number(), 202701);
+        assert_eq!(m.last_day(), d("2026-12-31"));
+    }
+}
