@@ -1,9 +1,49 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
+/** The keywords of a property that `src/api/limits.ts` reads. */
+const LIMIT_KEYWORDS = ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern', 'maxItems', 'minItems'];
+
+type Json = { [key: string]: unknown };
+
+function trimProperty(property: Json): Json {
+  const out: Json = {};
+  for (const keyword of LIMIT_KEYWORDS) if (property[keyword] !== undefined) out[keyword] = property[keyword];
+  for (const list of ['oneOf', 'anyOf', 'allOf']) {
+    const variants = property[list];
+    if (Array.isArray(variants)) out[list] = variants.map((variant: Json) => trimProperty(variant));
+  }
+  return out;
+}
+
+/**
+ * The forms import `openapi.json` for its limits; the app ships only the schemas' `required`
+ * lists and limit keywords, not the whole document (descriptions, paths).
+ */
+function openApiLimits(): Plugin {
+  return {
+    name: 'vendfleet-openapi-limits',
+    enforce: 'pre',
+    load(id) {
+      if (!id.endsWith('/openapi.json')) return null;
+      const document = JSON.parse(readFileSync(id, 'utf8')) as { components?: { schemas?: Record<string, Json> } };
+      const schemas: Record<string, Json> = {};
+      for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+        const properties = (schema.properties ?? {}) as Record<string, Json>;
+        schemas[name] = {
+          required: schema.required ?? [],
+          properties: Object.fromEntries(Object.entries(properties).map(([field, property]) => [field, trimProperty(property)])),
+        };
+      }
+      return JSON.stringify({ components: { schemas } });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [openApiLimits(), react()],
   server: {
     port: 5173,
     // `npm run dev` talks to a `vendfleet serve` on 8080.

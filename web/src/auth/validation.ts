@@ -1,24 +1,31 @@
-import { collect, PASSWORD_MIN, rules, type FieldErrors } from '../components/validation';
+import * as z from 'zod/mini';
+import { limitsOf } from '../api/limits';
+import { email, password, problemsOf, text } from '../components/form/rules';
 
-export interface LoginValues {
-  email: string;
-  password: string;
+const login = limitsOf('LoginRequest');
+const register = limitsOf('RegisterRequest');
+
+/** Sign-in: an e-mail address and a password, as `LoginRequest` declares them. */
+export const loginSchema = z.object({
+  email: email(login('email')),
+  password: text(login('password')),
+});
+
+/** Registration: names, e-mail address and a password of the declared length. */
+export const registerSchema = z.object({
+  firstName: text(register('firstName')),
+  lastName: text(register('lastName')),
+  email: email(register('email')),
+  password: password(register('password')),
+});
+
+export type LoginValues = z.infer<typeof loginSchema>;
+export type RegisterValues = z.infer<typeof registerSchema>;
+
+export function validateLogin(values: LoginValues) {
+  return problemsOf(loginSchema, values);
 }
 
-export interface RegisterValues extends LoginValues {
-  firstName: string;
-  lastName: string;
-}
-
-export function validateLogin(values: LoginValues): FieldErrors<keyof LoginValues> {
-  return collect({ email: rules.email(values.email), password: rules.required(values.password) });
-}
-
-export function validateRegister(values: RegisterValues): FieldErrors<keyof RegisterValues> {
-  return collect({
-    firstName: rules.required(values.firstName),
-    lastName: rules.required(values.lastName),
-    email: rules.email(values.email),
-    password: rules.required(values.password) ?? rules.minLength(values.password, PASSWORD_MIN),
-  });
+export function validateRegister(values: RegisterValues) {
+  return problemsOf(registerSchema, values);
 }

@@ -8,29 +8,6 @@ export interface FieldProblem {
 
 export type FieldErrors<F extends string> = Partial<Record<F, FieldProblem>>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE_SHAPE = /^\+?[\d .()-]+$/;
-
-export const rules = {
-  required: (value: string): FieldProblem | undefined => (value.trim() ? undefined : { key: 'validation.required' }),
-  email: (value: string): FieldProblem | undefined =>
-    !value.trim() ? { key: 'validation.required' } : EMAIL.test(value.trim()) ? undefined : { key: 'validation.email' },
-  minLength: (value: string, count: number): FieldProblem | undefined =>
-    value.length >= count ? undefined : { key: 'validation.passwordMin', values: { count } },
-  maxLength: (value: string, count: number): FieldProblem | undefined =>
-    value.trim().length <= count ? undefined : { key: 'validation.maxLength', values: { count } },
-  /** Empty is fine; otherwise digits with spaces, dots, dashes, brackets and a leading +, 6 to 20 digits. */
-  phone: (value: string): FieldProblem | undefined => {
-    const v = value.trim();
-    if (!v) return undefined;
-    const digits = v.replace(/\D/g, '').length;
-    return PHONE_SHAPE.test(v) && digits >= 6 && digits <= 20 ? undefined : { key: 'validation.phone' };
-  },
-  /** Empty is fine; otherwise an e-mail address. */
-  optionalEmail: (value: string): FieldProblem | undefined =>
-    !value.trim() || EMAIL.test(value.trim()) ? undefined : { key: 'validation.email' },
-};
-
 /** A decimal typed by a person: dot or comma, optional sign. `null` for empty, `NaN` when not a number. */
 export function parseDecimal(text: string): number | null {
   const v = text.trim().replace(',', '.');
@@ -46,5 +23,3 @@ export function collect<F extends string>(checks: Record<F, FieldProblem | undef
   }
   return out;
 }
-
-export const PASSWORD_MIN = 8;

@@ -1,8 +1,21 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from './en';
-import { fr } from './fr';
-import { it } from './it';
+import { en as fleetEn } from '../features/fleet/locales/en';
+import { fr as fleetFr } from '../features/fleet/locales/fr';
+import { it as fleetIt } from '../features/fleet/locales/it';
+import { en as machinesEn } from '../features/machines/locales/en';
+import { fr as machinesFr } from '../features/machines/locales/fr';
+import { it as machinesIt } from '../features/machines/locales/it';
+import { en as productsEn } from '../features/products/locales/en';
+import { fr as productsFr } from '../features/products/locales/fr';
+import { it as productsIt } from '../features/products/locales/it';
+import { en as usersEn } from '../features/users/locales/en';
+import { fr as usersFr } from '../features/users/locales/fr';
+import { it as usersIt } from '../features/users/locales/it';
+import { en as commonEn } from './en';
+import { fr as commonFr } from './fr';
+import { it as commonIt } from './it';
+import { mergeCatalogues, type Shape } from './shape';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English', short: 'EN' },
@@ -36,10 +49,20 @@ function initialLanguage(): UiLanguage {
   return isSupportedLanguage(browser) ? browser : 'en';
 }
 
+/** The whole English catalogue: the shared strings and every area's, under their usual keys. */
+export type Catalogue = typeof commonEn & typeof usersEn & typeof fleetEn & typeof machinesEn & typeof productsEn;
+
+/** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
+export const catalogues = {
+  en: mergeCatalogues([commonEn, usersEn, fleetEn, machinesEn, productsEn]) as Catalogue,
+  fr: mergeCatalogues([commonFr, usersFr, fleetFr, machinesFr, productsFr]) as Shape<Catalogue>,
+  it: mergeCatalogues([commonIt, usersIt, fleetIt, machinesIt, productsIt]) as Shape<Catalogue>,
+};
+
 export const resources = {
-  en: { translation: en },
-  fr: { translation: fr },
-  it: { translation: it },
+  en: { translation: catalogues.en },
+  fr: { translation: catalogues.fr },
+  it: { translation: catalogues.it },
 } as const;
 
 void i18next.use(initReactI18next).init({

@@ -1,10 +1,10 @@
 import 'i18next';
-import type { en } from './en';
+import type { Catalogue } from './i18n';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: Catalogue };
     returnNull: false;
   }
 }

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { en } from './en';
-import { fr } from './fr';
-import { it as italian } from './it';
-
-type Tree = { [key: string]: string | Tree };
+import * as fleetEn from '../features/fleet/locales/en';
+import * as fleetFr from '../features/fleet/locales/fr';
+import * as fleetIt from '../features/fleet/locales/it';
+import * as machinesEn from '../features/machines/locales/en';
+import * as machinesFr from '../features/machines/locales/fr';
+import * as machinesIt from '../features/machines/locales/it';
+import * as productsEn from '../features/products/locales/en';
+import * as productsFr from '../features/products/locales/fr';
+import * as productsIt from '../features/products/locales/it';
+import * as usersEn from '../features/users/locales/en';
+import * as usersFr from '../features/users/locales/fr';
+import * as usersIt from '../features/users/locales/it';
+import * as commonEn from './en';
+import * as commonFr from './fr';
+import * as commonIt from './it';
+import { catalogues as merged } from './i18n';
+import { mergeCatalogues, type Tree } from './shape';
 
 function flatten(tree: Tree, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
@@ -15,12 +27,41 @@ function flatten(tree: Tree, prefix = ''): Record<string, string> {
   return out;
 }
 
-const catalogues = { en: flatten(en), fr: flatten(fr), it: flatten(italian) };
+/** Each file set that owns strings: the shared one and one per feature. */
+const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
+  common: { en: commonEn.en, fr: commonFr.fr, it: commonIt.it },
+  users: { en: usersEn.en, fr: usersFr.fr, it: usersIt.it },
+  fleet: { en: fleetEn.en, fr: fleetFr.fr, it: fleetIt.it },
+  machines: { en: machinesEn.en, fr: machinesFr.fr, it: machinesIt.it },
+  products: { en: productsEn.en, fr: productsFr.fr, it: productsIt.it },
+};
+
+const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };
 const reference = Object.keys(catalogues.en).sort();
 
 function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
 }
+
+describe('translations per owner', () => {
+  for (const [owner, files] of Object.entries(owners)) {
+    const english = Object.keys(flatten(files.en)).sort();
+    for (const language of ['fr', 'it'] as const) {
+      it(`${owner}: ${language} has exactly the English keys`, () => {
+        const keys = Object.keys(flatten(files[language])).sort();
+        expect(english.filter((key) => !keys.includes(key)), 'missing').toEqual([]);
+        expect(keys.filter((key) => !english.includes(key)), 'extra').toEqual([]);
+      });
+    }
+  }
+
+  it('no key is owned twice, and the merge keeps every key', () => {
+    const all = Object.values(owners).flatMap((files) => Object.keys(flatten(files.en)));
+    expect(all.filter((key, index) => all.indexOf(key) !== index)).toEqual([]);
+    expect(all.sort()).toEqual(reference);
+    expect(() => mergeCatalogues([{ a: { b: 'x' } }, { a: { b: 'y' } }])).toThrow('a.b');
+  });
+});
 
 describe('translations', () => {
   for (const [language, catalogue] of Object.entries(catalogues)) {
@@ -39,7 +80,7 @@ describe('translations', () => {
   }
 
   it('every key the source code names exists', () => {
-    const sources = import.meta.glob(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../locales/**'], {
+    const sources = import.meta.glob(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../locales/**', '!../features/*/locales/**'], {
       query: '?raw',
       import: 'default',
       eager: true,
@@ -61,7 +102,7 @@ describe('translations', () => {
   });
 
   it('the register title is the one the spec gives', () => {
-    expect(en.auth.registerTitle).toBe('Manage the job more effectively with Minimal');
-    expect(en.app.needHelp).toBe('Need help?');
+    expect(merged.en.auth.registerTitle).toBe('Manage the job more effectively with Minimal');
+    expect(merged.en.app.needHelp).toBe('Need help?');
   });
 });

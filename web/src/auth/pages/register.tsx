@@ -1,64 +1,40 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { Form, FormAlerts, TextInput } from '../../components/form/form';
+import { useServerForm } from '../../components/form/use-server-form';
 import { Page } from '../../components/page';
-import { PasswordField } from '../../components/password-field';
-import type { FieldErrors } from '../../components/validation';
 import { paths } from '../../routes/paths';
 import { useAuth } from '../context';
 import { authErrorMessage } from '../server-messages';
-import { validateRegister, type RegisterValues } from '../validation';
+import { registerSchema } from '../validation';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
   const { register } = useAuth();
   const [searchParams] = useSearchParams();
-  const [values, setValues] = useState<RegisterValues>({ firstName: '', lastName: '', email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<keyof RegisterValues>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const form = useServerForm({ schema: registerSchema, defaultValues: { firstName: '', lastName: '', email: '', password: '' } });
   const returnTo = searchParams.get('returnTo');
   const loginHref = returnTo ? `${paths.auth.login}?${new URLSearchParams({ returnTo })}` : paths.auth.login;
+  const submitting = form.formState.isSubmitting;
 
-  const change = (field: keyof RegisterValues) => (event: ChangeEvent<HTMLInputElement>) => {
-    setValues((previous) => ({ ...previous, [field]: event.target.value }));
-    setErrors((previous) => ({ ...previous, [field]: undefined }));
-  };
-
-  const helper = (field: keyof RegisterValues) => {
-    const problem = errors[field];
-    return problem ? t(problem.key, problem.values) : undefined;
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateRegister(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      await register({
+  const submit = form.submitWith(
+    (values) =>
+      register({
         email: values.email.trim(),
         password: values.password,
         firstName: values.firstName.trim(),
         lastName: values.lastName.trim(),
-      });
-    } catch (error) {
-      setServerError(authErrorMessage(error, t));
-      setSubmitting(false);
-    }
-  };
+      }),
+    { message: (error) => authErrorMessage(error, t) },
+  );
 
   return (
     <Page title={t('auth.registerTitle')}>
-      <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <Form form={form} onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
         <Box>
           <Typography variant="h5" component="h2" gutterBottom>
             {t('auth.registerHeading')}
@@ -70,26 +46,18 @@ export default function RegisterPage() {
             </Link>
           </Typography>
         </Box>
-        {serverError ? (
-          <Alert severity="error" data-testid="register-error">
-            {serverError}
-          </Alert>
-        ) : null}
+        <FormAlerts testId="register-error" />
         <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', sm: 'row' } }}>
-          <TextField name="firstName" autoComplete="given-name" label={t('auth.firstName')} value={values.firstName} onChange={change('firstName')}
-            error={Boolean(errors.firstName)} helperText={helper('firstName')} fullWidth autoFocus />
-          <TextField name="lastName" autoComplete="family-name" label={t('auth.lastName')} value={values.lastName} onChange={change('lastName')}
-            error={Boolean(errors.lastName)} helperText={helper('lastName')} fullWidth />
+          <TextInput name="firstName" autoComplete="given-name" label={t('auth.firstName')} autoFocus />
+          <TextInput name="lastName" autoComplete="family-name" label={t('auth.lastName')} />
         </Box>
-        <TextField name="email" type="email" autoComplete="email" label={t('auth.email')} value={values.email} onChange={change('email')}
-          error={Boolean(errors.email)} helperText={helper('email')} fullWidth />
-        <PasswordField name="password" autoComplete="new-password" label={t('auth.password')} value={values.password} onChange={change('password')}
-          error={Boolean(errors.password)} helperText={helper('password')} fullWidth />
+        <TextInput name="email" type="email" autoComplete="email" label={t('auth.email')} />
+        <TextInput name="password" secret autoComplete="new-password" label={t('auth.password')} />
         <Button type="submit" size="large" variant="contained" color="inherit" loading={submitting} fullWidth data-testid="register-submit"
           sx={{ bgcolor: 'text.primary', color: 'background.paper', '&:hover': { bgcolor: 'text.secondary' } }}>
           {t('auth.createAccount')}
         </Button>
-      </Box>
+      </Form>
     </Page>
   );
 }

@@ -18,6 +18,7 @@ import { EMPTY_SELECTION, PAGE_SIZES, selectedIds } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
 import { toast } from '../snackbar';
 import i18n from '../../locales/i18n';
+import { actionsWidth, CHECKBOX_WIDTH, fitColumns, HEADER_SX, useWidth } from './column-widths';
 import type { ListState } from './use-list-state';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -91,8 +92,6 @@ export interface ServerListProps<R extends { id: string }, F extends string> {
   autoRowHeight?: boolean;
 }
 
-const ICON_WIDTH = 36;
-
 /**
  * The server's message in a reply, in the user's language when its `code` is known (the server's
  * English text otherwise); undefined when the reply has none. The request succeeded either way.
@@ -138,6 +137,8 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
   const [confirming, setConfirming] = useState<R[] | null>(null);
   const [exportAnchor, setExportAnchor] = useState<HTMLElement | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [gridBox, setGridBox] = useState<HTMLDivElement | null>(null);
+  const gridWidth = useWidth(gridBox);
   const rows = useMemo(() => query.data?.data ?? [], [query.data]);
 
   // Another page, order, search or filter: what was chosen is no longer on screen.
@@ -188,13 +189,15 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
     ? [...actions, { label: t('common.delete'), icon: <DeleteIcon fontSize="small" />, color: 'error', show: deletion.show, onClick: (row) => setConfirming([row]) }]
     : actions;
 
-  // Every column but Actions shares the width left, down to its minimum; Actions keeps the
-  // room of its icons, so nothing is pushed off the right edge.
-  const allColumns: GridColDef<R>[] = columns.map((column) => ({
-    ...column,
-    flex: column.flex ?? 0.5,
-    sortable: column.sortable === false ? false : paging === 'client' || Boolean(sortable && column.field in sortable),
-  }));
+  // Every column but Actions shares the width left, down to a minimum that holds its header;
+  // Actions keeps the room of its icons, so nothing is pushed off the right edge (column-widths.ts).
+  const checkboxes = Boolean(selectable) || bulkDelete;
+  const sorts = (column: GridColDef) => column.sortable !== false && (paging === 'client' || Boolean(sortable && column.field in sortable));
+  const actionsColumnWidth = actionsWidth(rowActions.length, t('common.actions'));
+  const allColumns: GridColDef<R>[] = fitColumns(
+    columns.map((column) => ({ ...column, flex: column.flex ?? 0.5, sortable: sorts(column as GridColDef) })),
+    { available: gridWidth, reserved: (checkboxes ? CHECKBOX_WIDTH : 0) + (rowActions.length > 0 ? actionsColumnWidth : 0), sorts },
+  );
   if (rowActions.length > 0) {
     allColumns.push({
       field: 'actions',
@@ -205,7 +208,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
       hideable: false,
       align: 'right',
       headerAlign: 'right',
-      width: Math.max(96, ICON_WIDTH * rowActions.length + 24),
+      width: actionsColumnWidth,
       renderCell: ({ row }) => (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', height: 1 }}>
           {rowActions.map((action) =>
@@ -276,7 +279,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
           {t('errors.listFailed')}
         </Alert>
       ) : null}
-      <Box data-testid={`${name}-grid`} aria-busy={query.isFetching}>
+      <Box ref={setGridBox} data-testid={`${name}-grid`} aria-busy={query.isFetching}>
         <DataGrid
           rows={rows}
           columns={allColumns}
@@ -288,7 +291,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
           pageSizeOptions={PAGE_SIZES}
           sortModel={sortModelOf(ordering, paging === 'client' ? undefined : sortable)}
           onSortModelChange={(model) => list.setOrdering(orderingFor(model, paging === 'client' ? undefined : sortable))}
-          checkboxSelection={Boolean(selectable) || bulkDelete}
+          checkboxSelection={checkboxes}
           isRowSelectable={isRowSelectable ? ({ row }) => isRowSelectable(row) : undefined}
           disableRowSelectionOnClick
           rowSelectionModel={selection}
@@ -296,7 +299,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
           getRowHeight={autoRowHeight ? () => 'auto' : undefined}
           localeText={{ ...localeText, noRowsLabel }}
           autoHeight
-          sx={{ border: 'none', '--DataGrid-overlayHeight': '200px', '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
+          sx={{ border: 'none', '--DataGrid-overlayHeight': '200px', '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' }, ...HEADER_SX }}
         />
       </Box>
       {deletion ? (

@@ -2,11 +2,15 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import openapi from '../../../openapi.json?raw';
 import i18next from '../../locales/i18n';
 import type { Profile } from '../../api/types';
 import { AuthContext, type AuthContextValue } from '../../auth/context';
 import { fakeApi } from '../../test/fake-api';
 import ClientManagementPage from './pages/client-management-page';
+
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
+vi.mock('../../components/snackbar', () => ({ toast: toasts }));
 import LocationManagementPage from './pages/location-management-page';
 
 const client = {
@@ -45,6 +49,7 @@ function renderScreen(element: React.ReactNode, modules: string[]) {
 
 afterEach(async () => {
   vi.unstubAllGlobals();
+  vi.clearAllMocks();
   await i18next.changeLanguage('en');
 });
 
@@ -72,6 +77,77 @@ describe('clients screen', () => {
     fireEvent.click(within(dialog).getByTestId('client-submit'));
     await within(dialog).findByText('Inserisci una percentuale con al massimo 2 decimali, ad es. 2,5');
     expect(api.calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+});
+
+describe('client form against the server', () => {
+  const routes = { 'GET /api/clients/': () => list([client]) };
+  const permissions = ['settings.clients.list', 'settings.clients.edit'];
+  /** The limit the server declares, read from the document itself. */
+  const nameMax: number = JSON.parse(openapi).components.schemas.ClientForm.properties.name.maxLength;
+
+  async function openEdit() {
+    renderScreen(<ClientManagementPage />, permissions);
+    await screen.findByText('Acme Vending');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit: Acme Vending' }));
+    return screen.findByTestId('client-dialog');
+  }
+
+  const input = (dialog: HTMLElement, name: string) => dialog.querySelector(`input[name=${name}]`) as HTMLInputElement;
+  const helperOf = (field: HTMLInputElement) => field.closest('.MuiFormControl-root')?.querySelector('.MuiFormHelperText-root')?.textContent;
+
+  it('puts a field error from the server on its field, by the server name or its alias', async () => {
+    const api = fakeApi({
+      ...routes,
+      'PUT /api/clients/c1/': () => ({
+        status: 400,
+        body: { message: 'The given data was invalid', errors: { name: ['A client with this name exists'], commission_bps: ['Too high'] } },
+      }),
+    });
+    const dialog = await openEdit();
+    fireEvent.click(within(dialog).getByTestId('client-submit'));
+    await waitFor(() => expect(helperOf(input(dialog, 'name'))).toBe('A client with this name exists'));
+    expect(helperOf(input(dialog, 'commission'))).toBe('Too high');
+    expect(input(dialog, 'name').getAttribute('aria-invalid')).toBe('true');
+    // Every message found its field: no form-level message besides them.
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(api.calls.filter((call) => call.method === 'PUT')).toHaveLength(1);
+    expect(toasts.error).toHaveBeenCalledWith('Client update failed');
+    // Changing the field clears the server's message.
+    fireEvent.change(input(dialog, 'name'), { target: { value: 'Acme Two' } });
+    await waitFor(() => expect(helperOf(input(dialog, 'name'))).toBeUndefined());
+  });
+
+  it('shows a failure no field takes as the form message, and a stale version as such', async () => {
+    let reply = { status: 500, body: { message: 'Database unavailable', errors: {} } };
+    fakeApi({ ...routes, 'PUT /api/clients/c1/': () => reply });
+    const dialog = await openEdit();
+    fireEvent.click(within(dialog).getByTestId('client-submit'));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Database unavailable');
+    reply = { status: 409, body: { message: 'Version conflict', errors: {} } };
+    fireEvent.click(within(dialog).getByTestId('client-submit'));
+    await within(dialog).findByText('Someone else changed this record. Reload it and apply your changes again.');
+    expect(within(dialog).queryByText('Version conflict')).toBeNull();
+  });
+
+  it('refuses a name longer than the OpenAPI document allows, in the UI language', async () => {
+    expect(nameMax).toBeGreaterThan(0);
+    const api = fakeApi({ ...routes, 'PUT /api/clients/c1/': () => ({ status: 200, body: { message: 'ok', code: 'client_updated', data: client } }) });
+    await i18next.changeLanguage('fr');
+    renderScreen(<ClientManagementPage />, permissions);
+    await screen.findByText('Acme Vending');
+    fireEvent.click(screen.getByRole('button', { name: 'Modifier: Acme Vending' }));
+    const dialog = await screen.findByTestId('client-dialog');
+    fireEvent.change(input(dialog, 'name'), { target: { value: 'x'.repeat(nameMax + 1) } });
+    fireEvent.click(within(dialog).getByTestId('client-submit'));
+    await waitFor(() => expect(helperOf(input(dialog, 'name'))).toBe(`${nameMax} caractères au maximum`));
+    expect(api.calls.some((call) => call.method === 'PUT')).toBe(false);
+    // Exactly the limit is accepted and sent.
+    fireEvent.change(input(dialog, 'name'), { target: { value: 'x'.repeat(nameMax) } });
+    fireEvent.click(within(dialog).getByTestId('client-submit'));
+    await waitFor(() => expect(api.calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect((api.calls.find((call) => call.method === 'PUT')?.body as { name: string }).name).toHaveLength(nameMax);
+    await waitFor(() => expect(toasts.success).toHaveBeenCalled());
   });
 });
 

@@ -1,15 +1,22 @@
+import * as z from 'zod/mini';
+import { limitsOf } from '../../../api/limits';
 import type { Client, ClientForm } from '../../../api/types';
-import { collect, rules, type FieldErrors, type FieldProblem } from '../../../components/validation';
+import { email, percentOfBps, phone, problemsOf, text } from '../../../components/form/rules';
 import { bpsToPercent, percentToBps } from '../../../components/percent';
 
-export interface ClientFormValues {
-  name: string;
-  contact_name: string;
-  email: string;
-  phone: string;
+const limits = limitsOf('ClientForm');
+
+/** The client form's checks; the commission is typed in percent and sent in basis points. */
+export const clientSchema = z.object({
+  name: text(limits('name')),
+  contact_name: text(limits('contact_name')),
+  email: email(limits('email')),
+  phone: phone(limits('phone')),
   /** The commission as typed, in percent. */
-  commission: string;
-}
+  commission: percentOfBps(limits('commission_bps')),
+});
+
+export type ClientFormValues = z.infer<typeof clientSchema>;
 
 export type ClientField = keyof ClientFormValues;
 
@@ -30,20 +37,8 @@ export function valuesFromClient(client: Client): ClientFormValues {
   };
 }
 
-function commissionProblem(text: string): FieldProblem | undefined {
-  const result = percentToBps(text);
-  if (result.ok) return undefined;
-  return result.reason === 'range' ? { key: 'validation.range', values: { min: 0, max: 100 } } : { key: 'validation.percent' };
-}
-
-export function validateClient(values: ClientFormValues): FieldErrors<ClientField> {
-  return collect<ClientField>({
-    name: rules.required(values.name) ?? rules.maxLength(values.name, 150),
-    contact_name: rules.maxLength(values.contact_name, 150),
-    email: rules.optionalEmail(values.email),
-    phone: rules.phone(values.phone),
-    commission: commissionProblem(values.commission),
-  });
+export function validateClient(values: ClientFormValues) {
+  return problemsOf(clientSchema, values);
 }
 
 /** The body for POST (create) or PUT (update, with the version read). Call after `validateClient`. */

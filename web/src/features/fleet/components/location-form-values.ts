@@ -1,19 +1,42 @@
+import * as z from 'zod/mini';
+import { limitsOf } from '../../../api/limits';
 import type { Location, LocationForm } from '../../../api/types';
-import { collect, parseDecimal, rules, type FieldErrors, type FieldProblem } from '../../../components/validation';
+import { addProblem, decimal, problemsOf, text } from '../../../components/form/rules';
+import { parseDecimal } from '../../../components/validation';
 
-export interface LocationFormValues {
-  name: string;
-  address: string;
-  type: string;
-  region: string;
-  /** '' = no client. */
-  client_id: string;
-  /** '' = no refiller. */
-  refiller_id: string;
-  latitude: string;
-  longitude: string;
-  time_zone: string;
+const limits = limitsOf('LocationForm');
+
+/**
+ * The location form's checks. `zones`: the known IANA zones, when loaded; a zone outside them is
+ * refused. Coordinates come both or neither.
+ */
+export function locationSchema(zones?: readonly string[]) {
+  return z
+    .object({
+      name: text(limits('name')),
+      address: text(limits('address')),
+      type: text(limits('type')),
+      region: text(limits('region')),
+      /** '' = no client. */
+      client_id: z.string(),
+      /** '' = no refiller. */
+      refiller_id: z.string(),
+      latitude: decimal(limits('latitude')),
+      longitude: decimal(limits('longitude')),
+      time_zone: text(limits('time_zone'), {
+        check: (zone) => (zones && zones.length > 0 && !zones.includes(zone) ? { key: 'validation.timeZone' } : undefined),
+      }),
+    })
+    .check(
+      z.superRefine((values, ctx) => {
+        const hasLatitude = values.latitude.trim() !== '';
+        const hasLongitude = values.longitude.trim() !== '';
+        if (hasLatitude !== hasLongitude) addProblem(ctx, [hasLatitude ? 'longitude' : 'latitude'], 'validation.bothCoordinates');
+      }),
+    );
 }
+
+export type LocationFormValues = z.infer<ReturnType<typeof locationSchema>>;
 
 export type LocationField = keyof LocationFormValues;
 
@@ -56,37 +79,8 @@ export function valuesFromLocation(location: Location): LocationFormValues {
   };
 }
 
-function coordinate(text: string, limit: number): FieldProblem | undefined {
-  const value = parseDecimal(text);
-  if (value === null) return undefined;
-  if (Number.isNaN(value)) return { key: 'validation.number' };
-  return Math.abs(value) <= limit ? undefined : { key: 'validation.range', values: { min: -limit, max: limit } };
-}
-
-/** `zones`: the known IANA zones, when loaded; a zone outside them is refused. */
-export function validateLocation(values: LocationFormValues, zones?: readonly string[]): FieldErrors<LocationField> {
-  let latitude = coordinate(values.latitude, 90);
-  let longitude = coordinate(values.longitude, 180);
-  const hasLatitude = values.latitude.trim() !== '';
-  const hasLongitude = values.longitude.trim() !== '';
-  if (hasLatitude !== hasLongitude) {
-    if (!hasLatitude) latitude ??= { key: 'validation.bothCoordinates' };
-    else longitude ??= { key: 'validation.bothCoordinates' };
-  }
-  const zone = values.time_zone.trim();
-  return collect<LocationField>({
-    name: rules.required(values.name) ?? rules.maxLength(values.name, 150),
-    address: rules.maxLength(values.address, 300),
-    type: rules.maxLength(values.type, 60),
-    region: rules.maxLength(values.region, 60),
-    client_id: undefined,
-    refiller_id: undefined,
-    latitude,
-    longitude,
-    time_zone:
-      rules.required(zone) ??
-      (zones && zones.length > 0 && !zones.includes(zone) ? { key: 'validation.timeZone' } : undefined),
-  });
+export function validateLocation(values: LocationFormValues, zones?: readonly string[]) {
+  return problemsOf(locationSchema(zones), values);
 }
 
 /** The body for POST (create) or PUT (update, with the version read). Call after `validateLocation`. */

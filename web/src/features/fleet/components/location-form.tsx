@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
+import { useController } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,20 +10,12 @@ import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import TextField from '@mui/material/TextField';
 import type { Location } from '../../../api/types';
-import { fieldMessages, isStaleVersion } from '../../../components/server-errors';
+import { Form, FormAlerts, FreeSoloInput, OptionInput, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
-import type { FieldErrors } from '../../../components/validation';
 import { paths } from '../../../routes/paths';
 import { useClientOptions, useEmployeeOptions, useLocationTypes, useRegions, useTimeZones } from '../api/filters';
 import { useCreateLocation, useUpdateLocation } from '../api/locations';
-import { FreeSoloField, OptionPicker } from '../../../components/fields';
-import {
-  LOCATION_ERROR_ALIASES,
-  toLocationForm,
-  validateLocation,
-  type LocationField,
-  type LocationFormValues,
-} from './location-form-values';
+import { LOCATION_ERROR_ALIASES, locationSchema, toLocationForm, type LocationFormValues } from './location-form-values';
 
 interface Props {
   initial: LocationFormValues;
@@ -32,42 +24,48 @@ interface Props {
 
 const grid = { display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } } as const;
 
+/** The time zone: one of the server's IANA zones. */
+function TimeZoneInput({ zones, loading }: { zones: string[]; loading: boolean }) {
+  const { t } = useTranslation();
+  const { field } = useController<LocationFormValues, 'time_zone'>({ name: 'time_zone' });
+  const message = useFieldMessage('time_zone');
+  return (
+    <Autocomplete
+      options={zones}
+      value={field.value || null}
+      loading={loading}
+      onChange={(_event, next) => field.onChange(next ?? '')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          name="time_zone"
+          label={t('locations.timeZone')}
+          required
+          error={Boolean(message)}
+          helperText={message ?? t('locations.timeZoneHint')}
+          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'location-time-zone' } }}
+        />
+      )}
+    />
+  );
+}
+
 export function LocationForm({ initial, location }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const creating = !location;
-  const [values, setValues] = useState<LocationFormValues>(initial);
-  const [errors, setErrors] = useState<FieldErrors<LocationField>>({});
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [stale, setStale] = useState(false);
   const clients = useClientOptions();
   const employees = useEmployeeOptions();
   const types = useLocationTypes();
   const regions = useRegions();
   const zones = useTimeZones();
+  const schema = useMemo(() => locationSchema(zones.data), [zones.data]);
+  const form = useServerForm({ schema, defaultValues: initial, aliases: LOCATION_ERROR_ALIASES, versioned: !creating });
   const create = useCreateLocation();
   const update = useUpdateLocation(location?.id ?? '');
-  const saving = create.isPending || update.isPending;
 
-  const set = (field: LocationField, value: string) => {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    setErrors((previous) => ({ ...previous, [field]: undefined }));
-    setServerErrors((previous) => ({ ...previous, [field]: '' }));
-  };
-
-  const message = (field: LocationField): string | undefined => {
-    const problem = errors[field];
-    if (problem) return t(problem.key, problem.values);
-    return serverErrors[field] || undefined;
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateLocation(values, zones.data);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setStale(false);
-    try {
+  const submit = form.submitWith(
+    async (values) => {
       if (creating) {
         await create.mutateAsync(toLocationForm(values));
         toast.success(t('success.locationCreated'));
@@ -76,76 +74,38 @@ export function LocationForm({ initial, location }: Props) {
         toast.success(t('success.locationUpdated'));
       }
       navigate(paths.settings.locationManagement);
-    } catch (error) {
-      setServerErrors(fieldMessages(error, LOCATION_ERROR_ALIASES));
-      setStale(!creating && isStaleVersion(error));
-      toast.error(creating ? t('errors.locationCreate') : t('errors.locationUpdate'));
-    }
-  };
-
-  const text = (field: 'name' | 'address' | 'latitude' | 'longitude', label: string, required = false) => (
-    <TextField
-      name={field}
-      label={label}
-      value={values[field]}
-      onChange={(event) => set(field, event.target.value)}
-      error={Boolean(message(field))}
-      helperText={message(field)}
-      required={required}
-      autoComplete="off"
-      fullWidth
-      slotProps={field === 'latitude' || field === 'longitude' ? { htmlInput: { inputMode: 'decimal' } } : undefined}
-    />
+    },
+    { onError: () => toast.error(creating ? t('errors.locationCreate') : t('errors.locationUpdate')) },
   );
 
+  const decimal = { htmlInput: { inputMode: 'decimal' as const } };
+
   return (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      {stale ? <Alert severity="warning">{t('errors.staleVersion')}</Alert> : null}
+    <Form form={form} onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <FormAlerts stale={form.stale} />
       <Card>
         <CardHeader title={t('locations.sectionDetails')} />
         <CardContent sx={grid}>
-          {text('name', t('locations.name'), true)}
-          {text('address', t('locations.address'))}
-          <FreeSoloField
-            name="type"
-            label={t('locations.type')}
-            value={values.type}
-            options={types.data ?? []}
-            loading={types.isLoading}
-            onChange={(value) => set('type', value)}
-            error={message('type')}
-          />
-          <FreeSoloField
-            name="region"
-            label={t('locations.region')}
-            value={values.region}
-            options={regions.data ?? []}
-            loading={regions.isLoading}
-            onChange={(value) => set('region', value)}
-            error={message('region')}
-          />
-          <OptionPicker
+          <TextInput name="name" label={t('locations.name')} required />
+          <TextInput name="address" label={t('locations.address')} />
+          <FreeSoloInput name="type" label={t('locations.type')} options={types.data ?? []} loading={types.isLoading} />
+          <FreeSoloInput name="region" label={t('locations.region')} options={regions.data ?? []} loading={regions.isLoading} />
+          <OptionInput
             name="client_id"
             label={t('locations.client')}
-            value={values.client_id}
             options={clients.data ?? []}
             currentName={location?.client_name}
             loading={clients.isLoading}
             noneLabel={t('locations.noClient')}
-            onChange={(id) => set('client_id', id)}
-            error={message('client_id')}
             testId="location-client"
           />
-          <OptionPicker
+          <OptionInput
             name="refiller_id"
             label={t('locations.refiller')}
-            value={values.refiller_id}
             options={employees.data ?? []}
             currentName={location?.refiller_name}
             loading={employees.isLoading}
             noneLabel={t('locations.noRefiller')}
-            onChange={(id) => set('refiller_id', id)}
-            error={message('refiller_id')}
             testId="location-refiller"
           />
         </CardContent>
@@ -153,35 +113,19 @@ export function LocationForm({ initial, location }: Props) {
       <Card>
         <CardHeader title={t('locations.sectionPlace')} />
         <CardContent sx={grid}>
-          {text('latitude', t('locations.latitude'))}
-          {text('longitude', t('locations.longitude'))}
-          <Autocomplete
-            options={zones.data ?? []}
-            value={values.time_zone || null}
-            loading={zones.isLoading}
-            onChange={(_event, next) => set('time_zone', next ?? '')}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                name="time_zone"
-                label={t('locations.timeZone')}
-                required
-                error={Boolean(message('time_zone'))}
-                helperText={message('time_zone') ?? t('locations.timeZoneHint')}
-                slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'location-time-zone' } }}
-              />
-            )}
-          />
+          <TextInput name="latitude" label={t('locations.latitude')} slotProps={decimal} />
+          <TextInput name="longitude" label={t('locations.longitude')} slotProps={decimal} />
+          <TimeZoneInput zones={zones.data ?? []} loading={zones.isLoading} />
         </CardContent>
       </Card>
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
         <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.locationManagement)}>
           {t('common.cancel')}
         </Button>
-        <Button type="submit" variant="contained" loading={saving} data-testid="location-submit">
+        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} data-testid="location-submit">
           {creating ? t('locations.newLocation') : t('common.saveChanges')}
         </Button>
       </Box>
-    </Box>
+    </Form>
   );
 }

@@ -1,11 +1,18 @@
+import * as z from 'zod/mini';
+import { limitsOf } from '../../../api/limits';
 import type { MachineModel, MachineModelForm } from '../../../api/types';
-import { collect, rules, type FieldErrors } from '../../../components/validation';
+import { problemsOf, text } from '../../../components/form/rules';
 
-export interface ModelFormValues {
-  name: string;
-  type: string;
-  manufacturer: string;
-}
+const limits = limitsOf('ModelForm');
+
+/** The model form's checks: required fields and lengths as the server declares them. */
+export const modelSchema = z.object({
+  name: text(limits('name')),
+  type: text(limits('type')),
+  manufacturer: text(limits('manufacturer')),
+});
+
+export type ModelFormValues = z.infer<typeof modelSchema>;
 
 export type ModelField = keyof ModelFormValues;
 
@@ -19,12 +26,8 @@ export function valuesFromModel(model: MachineModel): ModelFormValues {
   return { name: model.name ?? '', type: model.type ?? '', manufacturer: model.manufacturer ?? '' };
 }
 
-export function validateModel(values: ModelFormValues): FieldErrors<ModelField> {
-  return collect<ModelField>({
-    name: rules.required(values.name) ?? rules.maxLength(values.name, 150),
-    type: rules.required(values.type) ?? rules.maxLength(values.type, 60),
-    manufacturer: rules.required(values.manufacturer) ?? rules.maxLength(values.manufacturer, 100),
-  });
+export function validateModel(values: ModelFormValues) {
+  return problemsOf(modelSchema, values);
 }
 
 export function toModelForm(values: ModelFormValues, version?: number): MachineModelForm {

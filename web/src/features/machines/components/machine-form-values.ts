@@ -1,35 +1,42 @@
+import * as z from 'zod/mini';
+import { limitsOf } from '../../../api/limits';
 import type { Device, Machine, MachineForm } from '../../../api/types';
+import { ids, problemsOf, text } from '../../../components/form/rules';
 import { currencyDecimals } from '../../../components/money';
-import { collect, rules, type FieldErrors, type FieldProblem } from '../../../components/validation';
 
 export const DEVICES = ['coin_changer', 'bill_validator', 'cashless'] as const;
 export type DeviceKind = (typeof DEVICES)[number];
 
-export interface DeviceValues {
-  fitted: boolean;
-  serial: string;
-  model: string;
-}
+const limits = limitsOf('MachineForm');
+const deviceLimits = limitsOf('DeviceDto');
 
-export interface MachineFormValues {
-  name: string;
-  serial: string;
-  mcu_serial: string;
-  /** '' = none. */
-  model_id: string;
-  /** '' = none. */
-  location_id: string;
-  tag_ids: string[];
-  firmware: string;
-  connection_method: string;
-  protocol: string;
-  currency: string;
-  inactive: boolean;
-  peripherals: Record<DeviceKind, DeviceValues>;
-}
+const deviceSchema = z.object({
+  fitted: z.boolean(),
+  serial: text(deviceLimits('serial')),
+  model: text(deviceLimits('model')),
+});
 
-export type MachineTextField = 'name' | 'serial' | 'mcu_serial' | 'firmware' | 'connection_method' | 'protocol' | 'currency';
-export type MachineField = MachineTextField | 'model_id' | 'location_id' | 'tag_ids' | `peripherals.${DeviceKind}`;
+export type DeviceValues = z.infer<typeof deviceSchema>;
+
+/** The machine form's checks (create and settings). */
+export const machineSchema = z.object({
+  name: text(limits('name')),
+  serial: text(limits('serial')),
+  mcu_serial: text(limits('mcu_serial')),
+  /** '' = none. */
+  model_id: z.string(),
+  /** '' = none. */
+  location_id: z.string(),
+  tag_ids: ids(limits('tag_ids')),
+  firmware: text(limits('firmware')),
+  connection_method: text(limits('connection_method')),
+  protocol: text(limits('protocol')),
+  currency: text(limits('currency'), { pattern: /^[A-Z]{3}$/, patternMessage: 'validation.currency' }),
+  inactive: z.boolean(),
+  peripherals: z.object({ coin_changer: deviceSchema, bill_validator: deviceSchema, cashless: deviceSchema }),
+});
+
+export type MachineFormValues = z.infer<typeof machineSchema>;
 
 export const CONNECTION_METHODS = ['GSM', 'LTE', 'Wi-Fi', 'Ethernet'];
 export const PROTOCOLS = ['MDB', 'DEX/UCS', 'EVA-DTS', 'Executive'];
@@ -81,32 +88,8 @@ export function valuesFromMachine(machine: Machine): MachineFormValues {
   };
 }
 
-function currencyProblem(value: string): FieldProblem | undefined {
-  const v = value.trim();
-  if (!v) return undefined;
-  return /^[A-Z]{3}$/.test(v) ? undefined : { key: 'validation.currency' };
-}
-
-function deviceProblem(device: DeviceValues): FieldProblem | undefined {
-  return rules.maxLength(device.serial, 64) ?? rules.maxLength(device.model, 64);
-}
-
-export function validateMachine(values: MachineFormValues): FieldErrors<MachineField> {
-  return collect<MachineField>({
-    name: rules.required(values.name) ?? rules.maxLength(values.name, 150),
-    serial: rules.maxLength(values.serial, 64),
-    mcu_serial: rules.maxLength(values.mcu_serial, 64),
-    firmware: rules.maxLength(values.firmware, 64),
-    connection_method: rules.maxLength(values.connection_method, 40),
-    protocol: rules.maxLength(values.protocol, 40),
-    currency: currencyProblem(values.currency),
-    model_id: undefined,
-    location_id: undefined,
-    tag_ids: undefined,
-    'peripherals.coin_changer': deviceProblem(values.peripherals.coin_changer),
-    'peripherals.bill_validator': deviceProblem(values.peripherals.bill_validator),
-    'peripherals.cashless': deviceProblem(values.peripherals.cashless),
-  });
+export function validateMachine(values: MachineFormValues) {
+  return problemsOf(machineSchema, values);
 }
 
 function deviceForm(device: DeviceValues): Device {

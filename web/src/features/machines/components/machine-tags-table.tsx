@@ -1,19 +1,45 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import * as z from 'zod/mini';
 import type { GridColDef } from '@mui/x-data-grid';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
+import { limitsOf } from '../../../api/limits';
 import type { MachineTag } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
+import { Form, TextInput, useServerForm } from '../../../components/form';
+import { text } from '../../../components/form/rules';
 import { formatDate } from '../../../components/format';
-import { fieldMessages } from '../../../components/server-errors';
 import { ServerList } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
-import { rules } from '../../../components/validation';
 import { useCreateMachineTag, useDeleteMachineTag, useMachineTags } from '../api/machines';
+
+const tagSchema = z.object({ tag_name: text(limitsOf('TagForm')('name')) });
+
+/** The toolbar's small form that creates a tag. */
+function CreateTagForm() {
+  const { t } = useTranslation();
+  const create = useCreateMachineTag();
+  const form = useServerForm({ schema: tagSchema, defaultValues: { tag_name: '' }, aliases: { name: 'tag_name' } });
+
+  const submit = form.submitWith(
+    async ({ tag_name }) => {
+      await create.mutateAsync(tag_name.trim());
+      toast.success(t('success.tagCreated'));
+      form.reset();
+    },
+    { onError: () => toast.error(t('errors.tagCreate')) },
+  );
+
+  return (
+    <Form form={form} onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+      <TextInput size="small" name="tag_name" label={t('machines.newTag')} fullWidth={false} sx={{ minWidth: 260 }} />
+      <Button type="submit" variant="contained" startIcon={<AddIcon />} loading={form.formState.isSubmitting} data-testid="machine-tag-submit">
+        {t('machines.createTag')}
+      </Button>
+    </Form>
+  );
+}
 
 /** The machine tags with how many machines carry each; create and delete. The reply holds them all. */
 export function MachineTagsTable() {
@@ -21,28 +47,7 @@ export function MachineTagsTable() {
   const can = usePermission();
   const list = useListState();
   const tags = useMachineTags();
-  const create = useCreateMachineTag();
   const remove = useDeleteMachineTag();
-  const [name, setName] = useState('');
-  const [problem, setProblem] = useState('');
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = rules.required(name) ?? rules.maxLength(name, 60);
-    if (found) {
-      setProblem(t(found.key, found.values));
-      return;
-    }
-    try {
-      await create.mutateAsync(name.trim());
-      toast.success(t('success.tagCreated'));
-      setName('');
-      setProblem('');
-    } catch (error) {
-      setProblem(fieldMessages(error).name ?? '');
-      toast.error(t('errors.tagCreate'));
-    }
-  };
 
   const columns: GridColDef<MachineTag>[] = [
     { field: 'name', headerName: t('machines.tagName'), flex: 1, minWidth: 160 },
@@ -55,27 +60,7 @@ export function MachineTagsTable() {
     },
   ];
 
-  const createForm = can('settings.machines.tags_new') ? (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
-      <TextField
-        size="small"
-        name="tag_name"
-        label={t('machines.newTag')}
-        value={name}
-        onChange={(event) => {
-          setName(event.target.value);
-          setProblem('');
-        }}
-        error={Boolean(problem)}
-        helperText={problem || undefined}
-        autoComplete="off"
-        sx={{ minWidth: 260 }}
-      />
-      <Button type="submit" variant="contained" startIcon={<AddIcon />} loading={create.isPending} data-testid="machine-tag-submit">
-        {t('machines.createTag')}
-      </Button>
-    </Box>
-  ) : null;
+  const createForm = can('settings.machines.tags_new') ? <CreateTagForm /> : null;
 
   return (
     <ServerList

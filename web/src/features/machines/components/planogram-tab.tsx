@@ -29,6 +29,7 @@ import { EMPTY_SELECTION, selectedIds } from '../../../components/grid';
 import { useGridLocaleText } from '../../../components/grid-locale';
 import { amountToMinor, formatMoney } from '../../../components/money';
 import { fieldMessages } from '../../../components/server-errors';
+import { actionsWidth, CHECKBOX_WIDTH, fitColumns, HEADER_SX, useWidth } from '../../../components/server-list/column-widths';
 import { toast } from '../../../components/snackbar';
 import { useProductOptions } from '../api/filters';
 import { useDeleteSelections, usePlanogram, useRestock, useSaveSelection, useSetStock } from '../api/planogram';
@@ -164,11 +165,15 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
     }
   };
 
+  const [gridBox, setGridBox] = useState<HTMLDivElement | null>(null);
+  const gridWidth = useWidth(gridBox);
+  const actionsColumnWidth = actionsWidth(2, t('common.actions'));
+
   const textColumn = (field: Exclude<PlanogramField, 'product_id'>, width: number, inputMode: 'text' | 'decimal' | 'numeric', type: 'text' | 'date' = 'text'): GridColDef<PlanogramRow> => ({
     field,
     headerName: labels[field],
     minWidth: width,
-    flex: field === 'selection' ? 0 : 0.4,
+    flex: field === 'selection' ? 0.3 : 0.4,
     sortable: false,
     editable: editable(field),
     preProcessEditCellProps: check(field),
@@ -176,11 +181,11 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
   });
 
   const columns: GridColDef<PlanogramRow>[] = [
-    textColumn('selection', 100, 'text'),
+    textColumn('selection', 76, 'text'),
     {
       field: 'product_id',
       headerName: labels.product_id,
-      minWidth: 200,
+      minWidth: 130,
       flex: 1,
       sortable: false,
       editable: canEditProduct,
@@ -188,24 +193,25 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
       renderCell: ({ row }) => row.product_name,
       renderEditCell: (params) => <ProductEditCell params={params} options={products.data ?? []} loading={products.isLoading} />,
     },
-    textColumn('max', 80, 'numeric'),
+    textColumn('max', 64, 'numeric'),
     {
-      ...textColumn('price', 110, 'decimal'),
+      ...textColumn('price', 88, 'decimal'),
       renderCell: ({ row }) => {
         const minor = amountToMinor(row.price, decimals);
         return minor.ok ? formatMoney(minor.minor, machine.currency, i18n.language, decimals) : row.price;
       },
     },
-    textColumn('current', 90, 'numeric'),
-    { field: 'remaining', headerName: t('machines.remaining'), type: 'number', minWidth: 100, sortable: false },
+    textColumn('current', 76, 'numeric'),
+    { field: 'remaining', headerName: t('machines.remaining'), type: 'number', minWidth: 80, flex: 0.4, sortable: false },
     {
-      ...textColumn('expiry_date', 150, 'text', 'date'),
+      ...textColumn('expiry_date', 120, 'text', 'date'),
       renderCell: ({ row }) => (row.expiry_date ? formatDate(row.expiry_date, i18n.language) : '—'),
     },
     {
       field: 'last_purchase',
       headerName: t('machines.lastPurchase'),
-      minWidth: 160,
+      minWidth: 112,
+      flex: 0.5,
       sortable: false,
       renderCell: ({ row }) => (row.last_purchase ? formatDateTime(row.last_purchase, i18n.language) : t('common.never')),
     },
@@ -213,7 +219,7 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
-      minWidth: 100,
+      width: actionsColumnWidth,
       getActions: ({ id, row }) => {
         if (rowModes[id]?.mode === GridRowModes.Edit) {
           return [
@@ -241,6 +247,17 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
         ];
       },
     },
+  ];
+
+  // Headers and the actions stay on screen from 1280 px up (see column-widths.ts).
+  const selectable = canEditProduct || canEditStock;
+  const fitted = [
+    ...fitColumns(columns.slice(0, -1), {
+      available: gridWidth,
+      reserved: (selectable ? CHECKBOX_WIDTH : 0) + actionsColumnWidth,
+      sorts: () => false,
+    }),
+    columns[columns.length - 1],
   ];
 
   const count = planogram.data?.length ?? 0;
@@ -277,10 +294,10 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
           ))}
         </Alert>
       ) : null}
-      <Box data-testid="planogram-grid">
+      <Box ref={setGridBox} data-testid="planogram-grid">
         <DataGrid
           rows={rows}
-          columns={columns}
+          columns={fitted}
           loading={planogram.isFetching}
           editMode="row"
           rowModesModel={rowModes}
@@ -294,7 +311,7 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
           onProcessRowUpdateError={(error: unknown) => {
             if (!(error instanceof RowRefused)) toast.error(t('errors.unexpected'));
           }}
-          checkboxSelection={canEditProduct || canEditStock}
+          checkboxSelection={selectable}
           isRowSelectable={({ row }) => !row.isNew}
           disableRowSelectionOnClick
           rowSelectionModel={selection}
@@ -302,7 +319,7 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
           hideFooter={rows.length <= 100}
           localeText={{ ...localeText, noRowsLabel: t('machines.noSelections') }}
           autoHeight
-          sx={{ border: 'none', '--DataGrid-overlayHeight': '200px' }}
+          sx={{ border: 'none', '--DataGrid-overlayHeight': '200px', ...HEADER_SX }}
         />
       </Box>
       <ConfirmDialog

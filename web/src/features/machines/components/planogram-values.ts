@@ -1,3 +1,4 @@
+import { fieldLimits } from '../../../api/limits';
 import type { Selection, SelectionForm } from '../../../api/types';
 import { amountToMinor, minorToAmount } from '../../../components/money';
 import { collect, type FieldErrors, type FieldProblem } from '../../../components/validation';
@@ -23,7 +24,8 @@ export interface PlanogramRow {
 export type PlanogramField = 'selection' | 'product_id' | 'max' | 'price' | 'current' | 'expiry_date';
 
 export const NEW_ROW_ID = '__new__';
-export const MAX_SLOT = 10_000;
+/** The most a selection holds, as the server declares it. */
+export const MAX_SLOT = fieldLimits('SelectionForm', 'max').maximum ?? 10_000;
 
 /** Server field names that differ from the grid's. */
 export const PLANOGRAM_ERROR_ALIASES = { price_minor: 'price' };

@@ -1,29 +1,83 @@
+import * as z from 'zod/mini';
+import { limitsOf } from '../../../api/limits';
 import type { Product, ProductForm, RecipeLine, RecipeLineForm } from '../../../api/types';
+import { addProblem, ids, list, percentOfBps, problemsOf, text, wholeNumber } from '../../../components/form/rules';
 import { amountToMinor, currencyDecimals, minorToAmount } from '../../../components/money';
-import { bpsToPercent, percentToBps } from '../../../components/percent';
-import { collect, rules, type FieldErrors, type FieldProblem } from '../../../components/validation';
+import { percentToBps, bpsToPercent } from '../../../components/percent';
+import type { FieldProblem } from '../../../components/validation';
 
-export interface ProductFormValues {
-  name: string;
-  sku: string;
-  /** Decimal amount as typed, e.g. "1.50". */
-  price: string;
-  currency: string;
-  /** Percentage as typed, e.g. "10" or "5.5". */
-  vat: string;
-  units: string;
-  max_quantity: string;
-  tag_ids: string[];
-  inactive: boolean;
+const limits = limitsOf('ProductForm');
+const lineLimits = limitsOf('RecipeLineForm');
+
+/** A recipe line as the editor holds it. */
+const recipeLineValues = z.object({ component_id: z.string(), quantity: z.string() });
+export type RecipeRow = z.infer<typeof recipeLineValues>;
+
+/** A recipe's lines: a component chosen once per recipe, a whole quantity above 0. */
+export const recipeSchema = list(
+  z.object({
+    component_id: text(lineLimits('component_id')),
+    quantity: wholeNumber(lineLimits('quantity'), { message: 'validation.quantity' }),
+  }),
+  limits('recipe'),
+).check(
+  z.superRefine((rows, ctx) => {
+    const seen = new Set<string>();
+    rows.forEach((row, index) => {
+      if (row.component_id && seen.has(row.component_id)) addProblem(ctx, [index, 'component_id'], 'validation.duplicateComponent');
+      seen.add(row.component_id);
+    });
+  }),
+);
+
+/**
+ * The product form's checks. The price is checked against its currency's decimals; a new
+ * composite product (`withRecipe`) is checked with its recipe.
+ */
+export function productSchema(withRecipe: boolean) {
+  return z
+    .object({
+      name: text(limits('name')),
+      sku: text(limits('sku')),
+      /** Decimal amount as typed, e.g. "1.50". */
+      price: z.string(),
+      currency: text(limits('currency'), { pattern: /^[A-Z]{3}$/, patternMessage: 'validation.currency' }),
+      /** Percentage as typed, e.g. "10" or "5.5". */
+      vat: percentOfBps(limits('vat_bps')),
+      units: text(limits('units')),
+      max_quantity: wholeNumber(limits('max_quantity')),
+      tag_ids: ids(limits('tag_ids')),
+      inactive: z.boolean(),
+      recipe: withRecipe ? recipeSchema : z.array(recipeLineValues),
+    })
+    .check(
+      z.superRefine((values, ctx) => {
+        const found = priceProblem(values.price, values.currency.trim() || 'EUR');
+        if (found) addProblem(ctx, ['price'], found.key, found.values);
+      }),
+    );
 }
 
-export type ProductField = 'name' | 'sku' | 'price' | 'currency' | 'vat' | 'units' | 'max_quantity' | 'tag_ids';
+export type ProductFormValues = z.infer<ReturnType<typeof productSchema>>;
+
+export type ProductField = keyof ProductFormValues;
 
 /** Server field names that differ from the form's. */
 export const PRODUCT_ERROR_ALIASES = { price_minor: 'price', vat_bps: 'vat' };
 
 export function emptyProductValues(): ProductFormValues {
-  return { name: '', sku: '', price: '', currency: 'EUR', vat: '', units: 'pcs', max_quantity: '', tag_ids: [], inactive: false };
+  return {
+    name: '',
+    sku: '',
+    price: '',
+    currency: 'EUR',
+    vat: '',
+    units: 'pcs',
+    max_quantity: '',
+    tag_ids: [],
+    inactive: false,
+    recipe: [{ component_id: '', quantity: '' }],
+  };
 }
 
 export function valuesFromProduct(product: Product): ProductFormValues {
@@ -37,6 +91,7 @@ export function valuesFromProduct(product: Product): ProductFormValues {
     max_quantity: product.max_quantity == null ? '' : String(product.max_quantity),
     tag_ids: [...product.tag_ids],
     inactive: product.inactive,
+    recipe: [],
   };
 }
 
@@ -49,32 +104,8 @@ function priceProblem(text: string, currency: string): FieldProblem | undefined 
   return result.reason === 'range' ? { key: 'validation.amountRange' } : { key: 'validation.amount' };
 }
 
-function vatProblem(text: string): FieldProblem | undefined {
-  const result = percentToBps(text);
-  if (result.ok) return undefined;
-  return result.reason === 'range' ? { key: 'validation.range', values: { min: 0, max: 100 } } : { key: 'validation.percent' };
-}
-
-function maxQuantityProblem(text: string): FieldProblem | undefined {
-  const v = text.trim();
-  if (!v) return undefined;
-  if (!/^\d{1,9}$/.test(v)) return { key: 'validation.wholeNumber' };
-  const n = Number(v);
-  return n >= 1 && n <= 10_000 ? undefined : { key: 'validation.range', values: { min: 1, max: 10_000 } };
-}
-
-export function validateProduct(values: ProductFormValues): FieldErrors<ProductField> {
-  const currency = values.currency.trim();
-  return collect<ProductField>({
-    name: rules.required(values.name) ?? rules.maxLength(values.name, 150),
-    sku: rules.maxLength(values.sku, 64),
-    price: priceProblem(values.price, currency || 'EUR'),
-    currency: !currency || /^[A-Z]{3}$/.test(currency) ? undefined : { key: 'validation.currency' },
-    vat: vatProblem(values.vat),
-    units: rules.maxLength(values.units, 20),
-    max_quantity: maxQuantityProblem(values.max_quantity),
-    tag_ids: undefined,
-  });
+export function validateProduct(values: ProductFormValues, withRecipe = false) {
+  return problemsOf(productSchema(withRecipe), values);
 }
 
 /**
@@ -103,32 +134,13 @@ export function toProductForm(values: ProductFormValues, version?: number, isCom
   return form;
 }
 
-/** A recipe line as the editor holds it. */
-export interface RecipeRow {
-  key: string;
-  component_id: string;
-  quantity: string;
-}
-
-export type RecipeRowErrors = Partial<Record<'component_id' | 'quantity', FieldProblem>>;
-
 export function recipeRows(lines: RecipeLine[]): RecipeRow[] {
-  return lines.map((line, index) => ({ key: `line-${index}`, component_id: line.component_id, quantity: String(line.quantity) }));
+  return lines.map((line) => ({ component_id: line.component_id, quantity: String(line.quantity) }));
 }
 
-/** Problems per line: a component chosen once, a whole quantity above 0. */
-export function validateRecipe(rows: RecipeRow[]): RecipeRowErrors[] {
-  const seen = new Set<string>();
-  return rows.map((row) => {
-    const out: RecipeRowErrors = {};
-    if (!row.component_id) out.component_id = { key: 'validation.required' };
-    else if (seen.has(row.component_id)) out.component_id = { key: 'validation.duplicateComponent' };
-    seen.add(row.component_id);
-    const v = row.quantity.trim();
-    if (!v) out.quantity = { key: 'validation.required' };
-    else if (!/^\d{1,9}$/.test(v) || Number(v) < 1) out.quantity = { key: 'validation.quantity' };
-    return out;
-  });
+/** Problems by line and field (`1.quantity`). */
+export function validateRecipe(rows: RecipeRow[]) {
+  return problemsOf(recipeSchema, rows);
 }
 
 export function toRecipeLines(rows: RecipeRow[]): RecipeLineForm[] {

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useController, useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import * as z from 'zod/mini';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
@@ -15,158 +16,133 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
-import { isApiError } from '../../../api/client';
-import type { Product, Recipe } from '../../../api/types';
+import type { Option, Product, Recipe } from '../../../api/types';
+import { Form, FormAlerts, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { fieldMessages, isStaleVersion } from '../../../components/server-errors';
 import { toast } from '../../../components/snackbar';
 import { useComponentOptions, useRecipe, useSaveRecipe } from '../api/products';
-import { recipeRows, toRecipeLines, validateRecipe, type RecipeRow, type RecipeRowErrors } from './product-form-values';
+import { recipeRows, recipeSchema, toRecipeLines, type RecipeRow } from './product-form-values';
 
-let nextKey = 0;
-const freshKey = () => `new-${(nextKey += 1)}`;
+type RecipeValues = { recipe: RecipeRow[] };
+
+function ComponentInput({ index, options, names, loading }: { index: number; options: Option[]; names: Map<string, string>; loading: boolean }) {
+  const { t } = useTranslation();
+  const name = `recipe.${index}.component_id` as const;
+  const { field } = useController<RecipeValues, typeof name>({ name });
+  const message = useFieldMessage(name);
+  const chosen = field.value
+    ? (options.find((option) => option.id === field.value) ?? { id: field.value, name: names.get(field.value) ?? field.value })
+    : null;
+  return (
+    <Autocomplete
+      options={options}
+      value={chosen}
+      loading={loading}
+      noOptionsText={t('users.noOptions')}
+      getOptionLabel={(option) => option.name}
+      isOptionEqualToValue={(option, value) => option.id === value.id}
+      onChange={(_event, next) => field.onChange(next?.id ?? '')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          name={name}
+          label={t('products.component')}
+          error={Boolean(message)}
+          helperText={message}
+          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': `recipe-component-${index}` } }}
+        />
+      )}
+    />
+  );
+}
 
 interface LinesProps {
-  rows: RecipeRow[];
-  errors: RecipeRowErrors[];
   /** Names and units of the components already in the recipe (shown before the options load). */
   names?: Map<string, string>;
   units?: Map<string, string>;
-  onChange: (rows: RecipeRow[]) => void;
 }
 
-/** The rows of a recipe: component and quantity, add and remove. */
-export function RecipeLines({ rows, errors, names = new Map(), units = new Map(), onChange }: LinesProps) {
+/** The rows of the form's `recipe`: component and quantity, add and remove. */
+export function RecipeLines({ names = new Map(), units = new Map() }: LinesProps) {
   const { t } = useTranslation();
   const components = useComponentOptions();
   const options = components.data ?? [];
-  const update = (key: string, patch: Partial<RecipeRow>) => onChange(rows.map((row) => (row.key === key ? { ...row, ...patch } : row)));
+  const { fields, append, remove } = useFieldArray<RecipeValues, 'recipe'>({ name: 'recipe' });
+  const rows = useWatch<RecipeValues, 'recipe'>({ name: 'recipe' });
+  // A message on the whole recipe (too many lines, or the server's).
+  const message = useFieldMessage('recipe');
   return (
     <>
-        {rows.length === 0 ? (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {t('products.noRecipe')}
-          </Typography>
-        ) : null}
-        {rows.map((row, index) => {
-          const rowErrors = errors[index] ?? {};
-          const chosen = row.component_id
-            ? (options.find((option) => option.id === row.component_id) ?? {
-                id: row.component_id,
-                name: names.get(row.component_id) ?? row.component_id,
-              })
-            : null;
-          return (
-            <Box key={row.key} sx={{ display: 'grid', gap: 2, gridTemplateColumns: '1fr 160px auto', alignItems: 'flex-start' }} data-testid="recipe-row">
-              <Autocomplete
-                options={options}
-                value={chosen}
-                loading={components.isLoading}
-                noOptionsText={t('users.noOptions')}
-                getOptionLabel={(option) => option.name}
-                isOptionEqualToValue={(option, value) => option.id === value.id}
-                onChange={(_event, next) => update(row.key, { component_id: next?.id ?? '' })}
-                renderInput={(params) => (
-                  <TextField
-                    {...params}
-                    label={t('products.component')}
-                    error={Boolean(rowErrors.component_id)}
-                    helperText={rowErrors.component_id ? t(rowErrors.component_id.key, rowErrors.component_id.values) : undefined}
-                    slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': `recipe-component-${index}` } }}
-                  />
-                )}
-              />
-              <TextField
-                label={t('products.quantity')}
-                value={row.quantity}
-                onChange={(event) => update(row.key, { quantity: event.target.value })}
-                error={Boolean(rowErrors.quantity)}
-                helperText={rowErrors.quantity ? t(rowErrors.quantity.key, rowErrors.quantity.values) : undefined}
-                slotProps={{
-                  htmlInput: { inputMode: 'numeric', 'data-testid': `recipe-quantity-${index}` },
-                  input: units.get(row.component_id) ? { endAdornment: <InputAdornment position="end">{units.get(row.component_id)}</InputAdornment> } : undefined,
-                }}
-              />
-              <Tooltip title={t('products.removeComponent')}>
-                <IconButton
-                  aria-label={t('products.removeComponent')}
-                  color="error"
-                  sx={{ mt: 1 }}
-                  onClick={() => onChange(rows.filter((other) => other.key !== row.key))}
-                >
-                  <RemoveIcon />
-                </IconButton>
-              </Tooltip>
-            </Box>
-          );
-        })}
-        <Box>
-          <Button
-            startIcon={<AddIcon />}
-            onClick={() => onChange([...rows, { key: freshKey(), component_id: '', quantity: '' }])}
-            data-testid="recipe-add"
-          >
-            {t('products.addComponent')}
-          </Button>
-        </Box>
+      {message ? <Alert severity="error">{message}</Alert> : null}
+      {fields.length === 0 ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('products.noRecipe')}
+        </Typography>
+      ) : null}
+      {fields.map((row, index) => {
+        const unit = units.get(rows[index]?.component_id ?? '');
+        return (
+          <Box key={row.id} sx={{ display: 'grid', gap: 2, gridTemplateColumns: '1fr 160px auto', alignItems: 'flex-start' }} data-testid="recipe-row">
+            <ComponentInput index={index} options={options} names={names} loading={components.isLoading} />
+            <TextInput
+              name={`recipe.${index}.quantity`}
+              label={t('products.quantity')}
+              slotProps={{
+                htmlInput: { inputMode: 'numeric', 'data-testid': `recipe-quantity-${index}` },
+                input: unit ? { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> } : undefined,
+              }}
+            />
+            <Tooltip title={t('products.removeComponent')}>
+              <IconButton aria-label={t('products.removeComponent')} color="error" sx={{ mt: 1 }} onClick={() => remove(index)}>
+                <RemoveIcon />
+              </IconButton>
+            </Tooltip>
+          </Box>
+        );
+      })}
+      <Box>
+        <Button startIcon={<AddIcon />} onClick={() => append({ component_id: '', quantity: '' })} data-testid="recipe-add">
+          {t('products.addComponent')}
+        </Button>
+      </Box>
     </>
   );
 }
 
-/** Server messages such as `recipe[1].quantity` placed on their rows. */
-export function recipeErrorsFrom(fields: Record<string, string>, count: number): RecipeRowErrors[] {
-  const out: RecipeRowErrors[] = Array.from({ length: count }, () => ({}));
-  for (const [field, text] of Object.entries(fields)) {
-    const match = /^recipe\[(\d+)\]\.(component_id|quantity)$/.exec(field);
-    if (match && out[Number(match[1])]) out[Number(match[1])][match[2] as 'component_id' | 'quantity'] = { key: 'validation.server', values: { message: text } };
-  }
-  return out;
-}
+const editorSchema = z.object({ recipe: recipeSchema });
 
 function RecipeEditor({ product, recipe, onClose }: { product: Product; recipe: Recipe; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveRecipe(product.id);
-  const [rows, setRows] = useState<RecipeRow[]>(() => recipeRows(recipe.recipe));
-  const [errors, setErrors] = useState<RecipeRowErrors[]>([]);
-  const [problem, setProblem] = useState('');
+  const form = useServerForm({ schema: editorSchema, defaultValues: { recipe: recipeRows(recipe.recipe) }, versioned: true });
   const units = new Map(recipe.recipe.map((line) => [line.component_id, line.unit]));
   const names = new Map(recipe.recipe.map((line) => [line.component_id, line.component_name]));
+  const saving = form.formState.isSubmitting;
 
-  const submit = async () => {
-    const found = validateRecipe(rows);
-    setErrors(found);
-    if (found.some((row) => Object.keys(row).length > 0)) return;
-    setProblem('');
-    try {
-      await save.mutateAsync({ recipe: toRecipeLines(rows), version: recipe.version });
+  const submit = form.submitWith(
+    async (values) => {
+      await save.mutateAsync({ recipe: toRecipeLines(values.recipe), version: recipe.version });
       toast.success(t('success.recipeUpdated'));
       onClose();
-    } catch (error) {
-      const fields = fieldMessages(error);
-      setErrors(recipeErrorsFrom(fields, rows.length));
-      setProblem(isStaleVersion(error) ? t('errors.staleVersion') : Object.values(fields)[0] || (isApiError(error) ? error.message : ''));
-      toast.error(t('errors.recipeSave'));
-    }
-  };
+    },
+    { onError: () => toast.error(t('errors.recipeSave')) },
+  );
 
   return (
-    <>
+    <Form form={form} onSubmit={submit}>
       <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }} data-testid="recipe-editor">
-        {problem ? <Alert severity="error">{problem}</Alert> : null}
-        <RecipeLines rows={rows} errors={errors} names={names} units={units} onChange={(next) => {
-          setRows(next);
-          setErrors([]);
-        }} />
+        <FormAlerts stale={form.stale} />
+        <RecipeLines names={names} units={units} />
       </DialogContent>
       <DialogActions>
-        <Button variant="outlined" color="inherit" onClick={onClose} disabled={save.isPending}>
+        <Button variant="outlined" color="inherit" onClick={onClose} disabled={saving}>
           {t('common.cancel')}
         </Button>
-        <Button variant="contained" loading={save.isPending} onClick={() => void submit()} data-testid="recipe-submit">
+        <Button type="submit" variant="contained" loading={saving} data-testid="recipe-submit">
           {t('common.save')}
         </Button>
       </DialogActions>
-    </>
+    </Form>
   );
 }
 

@@ -103,6 +103,7 @@ export default function ProductManagementPage() {
           submitLabel={editing.item ? t('common.saveChanges') : t('products.newComponent')}
           initial={{ name: editing.item?.name ?? '', unit: editing.item?.unit ?? '', inactive: editing.item?.inactive ?? false }}
           withUnit
+          versioned={Boolean(editing.item)}
           testId="component-dialog"
           onSave={async (values) => {
             const item = editing.item;
@@ -123,6 +124,7 @@ export default function ProductManagementPage() {
           submitLabel={editing.item ? t('common.saveChanges') : t('products.newTag')}
           initial={{ name: editing.item?.name ?? '', unit: '', inactive: false }}
           withUnit={false}
+          versioned={Boolean(editing.item)}
           testId="product-tag-dialog"
           onSave={async (values) => {
             const item = editing.item;

@@ -1,23 +1,35 @@
+import * as z from 'zod/mini';
+import { limitsOf } from '../../../api/limits';
 import type { LanguageCode, User, UserForm } from '../../../api/types';
-import { collect, PASSWORD_MIN, rules, type FieldErrors } from '../../../components/validation';
+import { email, password, phone, problemsOf, text } from '../../../components/form/rules';
 
-export interface UserFormValues {
-  name: string;
-  email: string;
-  phone: string;
-  password: string;
-  /** '' = no role. */
-  role_id: string;
-  active: boolean;
-  language: LanguageCode;
-  position: string;
-  access_all_modules: boolean;
-  access_all_machines: boolean;
-  client_ids: string[];
-  location_ids: string[];
-  machine_tag_ids: string[];
-  machine_ids: string[];
+const limits = limitsOf('UserForm');
+
+/** The phone's longest value: the document declares none. */
+const PHONE_MAX = 40;
+
+/** The user form's checks. The password is required (8+) on create, optional (8+ when given) on edit. */
+export function userSchema(creating: boolean) {
+  return z.object({
+    name: text(limits('name')),
+    email: email(limits('email')),
+    phone: phone(limits('phone'), { maxLength: PHONE_MAX }),
+    password: password(limits('password'), { required: creating }),
+    /** '' = no role. */
+    role_id: z.string(),
+    active: z.boolean(),
+    language: z.enum(['en', 'fr', 'it']) as z.ZodMiniType<LanguageCode, LanguageCode>,
+    position: text(limits('position')),
+    access_all_modules: z.boolean(),
+    access_all_machines: z.boolean(),
+    client_ids: z.array(z.string()),
+    location_ids: z.array(z.string()),
+    machine_tag_ids: z.array(z.string()),
+    machine_ids: z.array(z.string()),
+  });
 }
+
+export type UserFormValues = z.infer<ReturnType<typeof userSchema>>;
 
 export type UserField = keyof UserFormValues;
 
@@ -82,27 +94,6 @@ export function toUserForm(values: UserFormValues, version?: number): UserForm {
   return form;
 }
 
-/** Password: required (min 8) when creating, optional (min 8 when given) when editing. */
-export function validateUser(values: UserFormValues, creating: boolean): FieldErrors<UserField> {
-  const password = values.password
-    ? rules.minLength(values.password, PASSWORD_MIN)
-    : creating
-      ? rules.required(values.password)
-      : undefined;
-  return collect<UserField>({
-    name: rules.required(values.name) ?? rules.maxLength(values.name, 120),
-    email: rules.email(values.email),
-    phone: rules.maxLength(values.phone, 40),
-    password,
-    role_id: undefined,
-    active: undefined,
-    language: undefined,
-    position: rules.maxLength(values.position, 80),
-    access_all_modules: undefined,
-    access_all_machines: undefined,
-    client_ids: undefined,
-    location_ids: undefined,
-    machine_tag_ids: undefined,
-    machine_ids: undefined,
-  });
+export function validateUser(values: UserFormValues, creating: boolean) {
+  return problemsOf(userSchema(creating), values);
 }

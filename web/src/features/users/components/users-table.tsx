@@ -52,7 +52,7 @@ export function UsersTable() {
       field: 'name',
       headerName: t('users.name'),
       flex: 1,
-      minWidth: 130,
+      minWidth: 120,
       renderCell: ({ row }) => (
         <Box sx={{ py: 1, lineHeight: 1.4, minWidth: 0 }}>
           <Typography variant="subtitle2" noWrap>
@@ -64,7 +64,7 @@ export function UsersTable() {
         </Box>
       ),
     },
-    { field: 'email', headerName: t('users.email'), flex: 1, minWidth: 140 },
+    { field: 'email', headerName: t('users.email'), flex: 1, minWidth: 130 },
     { field: 'phone', headerName: t('users.phone'), minWidth: 80 },
     { field: 'role_name', headerName: t('users.role'), minWidth: 90, valueGetter: (_value, row) => row.role_name || t('users.noRole') },
     {

@@ -1,1 +1,0 @@
-export { fieldMessages, isStaleVersion } from '../../../components/server-errors';
