@@ -306,5 +306,6 @@ pub mod machines_perm {
         TagsNew => MachineTagsNew;
         TagsDelete => MachineTagsDelete;
         RefillLog => RefillLogList;
+        ReadEvaDts => MachinesReadEvaDts;
     }
 }

@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(delete_machine))
         .routes(routes!(rotate_secret))
         .routes(routes!(overview))
+        .merge(crate::audits::router())
         .routes(routes!(machine_products))
         .routes(routes!(price_history))
         .routes(routes!(save_selection))
@@ -120,6 +121,7 @@ pub struct MachineDto {
     pub peripherals: PeripheralsDto,
     pub currency: String,
     pub decimal_places: u8,
+    pub sales_source: SalesSourceDto,
     /// Only in the replies that make a new secret (create, rotate): shown once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_secret: Option<String>,
@@ -206,9 +208,28 @@ impl Lookups {
             },
             currency: m.currency,
             decimal_places: m.decimal_places,
+            sales_source: m.sales_source.into(),
             created_at: m.created_at,
             updated_at: m.updated_at,
             version: m.version,
+        }
+    }
+}
+
+/// Where a machine's sales come from: its vend events (audits only reconcile), or the
+/// differences between its EVA-DTS audit reads.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SalesSourceDto {
+    Events,
+    Audit,
+}
+
+impl From<vendfleet_app::machines::SalesSource> for SalesSourceDto {
+    fn from(s: vendfleet_app::machines::SalesSource) -> Self {
+        match s {
+            vendfleet_app::machines::SalesSource::Events => SalesSourceDto::Events,
+            vendfleet_app::machines::SalesSource::Audit => SalesSourceDto::Audit,
         }
     }
 }
@@ -253,6 +274,9 @@ pub struct MachineForm {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 4)]
     pub decimal_places: Option<i64>,
+    /// Default `events`; unchanged when absent.
+    #[serde(default)]
+    pub sales_source: Option<SalesSourceDto>,
     #[serde(default)]
     pub version: Option<u64>,
 }
@@ -277,6 +301,13 @@ impl From<MachineForm> for MachineInput {
             },
             currency: f.currency,
             decimal_places: f.decimal_places,
+            sales_source: f.sales_source.map(|s| {
+                match s {
+                    SalesSourceDto::Events => "events",
+                    SalesSourceDto::Audit => "audit",
+                }
+                .to_string()
+            }),
             version: f.version,
         }
     }

@@ -507,6 +507,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/machines/eva-dts/read/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Takes in an audit file read by hand (`eva-dts/read`), as if the machine had sent it now; the
+         *     same file twice is taken in once.
+         */
+        post: operations["upload_audit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/machines/export/": {
         parameters: {
             query?: never;
@@ -676,6 +696,57 @@ export interface paths {
         post?: never;
         /** Deletes a machine and its planogram. */
         delete: operations["delete_machine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/audits/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A machine's audit reads, newest first, each with its difference from the previous read. */
+        get: operations["list_audits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/audits/{read_id}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accepts a held read: its sales enter the figures. */
+        post: operations["accept_audit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/audits/{read_id}/reject/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects a held read: it is never counted. */
+        post: operations["reject_audit"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1272,6 +1343,54 @@ export interface components {
         ActiveRequest: {
             active: boolean;
         };
+        /** @description One selection's sales between two reads. */
+        AuditDeltaDto: {
+            selection: string;
+            /** Format: int64 */
+            value_minor: number;
+            /** Format: int64 */
+            vends: number;
+        };
+        /** @description A reason a difference was held. */
+        AuditFindingDto: {
+            /** @description counter_reset, wrap, negative_delta, implausible_jump, gap_in_reads. */
+            flag: string;
+            reason: string;
+            selection?: string | null;
+        };
+        /** @description One audit read. */
+        AuditReadDto: {
+            /** Format: date-time */
+            at: string;
+            /** @description ok, bad or absent (the file's G85 checksum). */
+            checksum: string;
+            deltas: components["schemas"]["AuditDeltaDto"][];
+            findings: components["schemas"]["AuditFindingDto"][];
+            id: string;
+            /** Format: date */
+            local_date: string;
+            previous_id?: string | null;
+            /** Format: date-time */
+            reviewed_at?: string | null;
+            reviewed_by?: string | null;
+            state: components["schemas"]["AuditStateDto"];
+            /** Format: int64 */
+            value_minor: number;
+            /** Format: int64 */
+            vends: number;
+            warnings: string[];
+        };
+        /**
+         * @description How a read's difference counts.
+         * @enum {string}
+         */
+        AuditStateDto: "baseline" | "counted" | "held" | "accepted" | "rejected" | "reconcile" | "late";
+        /** @description An audit file a user read from a machine by hand. */
+        AuditUpload: {
+            /** @description The EVA-DTS file as text, at most 512 KiB. */
+            content: string;
+            machine_id: string;
+        };
         /** @description A node of the permission catalogue. */
         CatalogueNodeDto: {
             children?: components["schemas"]["CatalogueNodeDto"][];
@@ -1444,6 +1563,7 @@ export interface components {
                 name: string;
                 peripherals: components["schemas"]["PeripheralsDto"];
                 protocol: string;
+                sales_source: components["schemas"]["SalesSourceDto"];
                 serial: string;
                 tag_ids: string[];
                 tags: components["schemas"]["OptionDto"][];
@@ -1686,6 +1806,30 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_AuditReadDto: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                /** @description ok, bad or absent (the file's G85 checksum). */
+                checksum: string;
+                deltas: components["schemas"]["AuditDeltaDto"][];
+                findings: components["schemas"]["AuditFindingDto"][];
+                id: string;
+                /** Format: date */
+                local_date: string;
+                previous_id?: string | null;
+                /** Format: date-time */
+                reviewed_at?: string | null;
+                reviewed_by?: string | null;
+                state: components["schemas"]["AuditStateDto"];
+                /** Format: int64 */
+                value_minor: number;
+                /** Format: int64 */
+                vends: number;
+                warnings: string[];
+            }[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_CatalogueNodeDto: {
             data: {
                 children?: components["schemas"]["CatalogueNodeDto"][];
@@ -1914,6 +2058,7 @@ export interface components {
                 name: string;
                 peripherals: components["schemas"]["PeripheralsDto"];
                 protocol: string;
+                sales_source: components["schemas"]["SalesSourceDto"];
                 serial: string;
                 tag_ids: string[];
                 tags: components["schemas"]["OptionDto"][];
@@ -2167,6 +2312,7 @@ export interface components {
             name: string;
             peripherals: components["schemas"]["PeripheralsDto"];
             protocol: string;
+            sales_source: components["schemas"]["SalesSourceDto"];
             serial: string;
             tag_ids: string[];
             tags: components["schemas"]["OptionDto"][];
@@ -2197,6 +2343,7 @@ export interface components {
             name: string;
             peripherals?: components["schemas"]["PeripheralsDto"];
             protocol?: string | null;
+            sales_source?: null | components["schemas"]["SalesSourceDto"];
             serial?: string | null;
             tag_ids?: string[];
             /** Format: int64 */
@@ -2230,6 +2377,39 @@ export interface components {
              * @description The number in the message, when it has one.
              */
             count?: number | null;
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_AuditReadDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description One audit read. */
+            data: {
+                /** Format: date-time */
+                at: string;
+                /** @description ok, bad or absent (the file's G85 checksum). */
+                checksum: string;
+                deltas: components["schemas"]["AuditDeltaDto"][];
+                findings: components["schemas"]["AuditFindingDto"][];
+                id: string;
+                /** Format: date */
+                local_date: string;
+                previous_id?: string | null;
+                /** Format: date-time */
+                reviewed_at?: string | null;
+                reviewed_by?: string | null;
+                state: components["schemas"]["AuditStateDto"];
+                /** Format: int64 */
+                value_minor: number;
+                /** Format: int64 */
+                vends: number;
+                warnings: string[];
+            };
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
@@ -2368,6 +2548,7 @@ export interface components {
                 name: string;
                 peripherals: components["schemas"]["PeripheralsDto"];
                 protocol: string;
+                sales_source: components["schemas"]["SalesSourceDto"];
                 serial: string;
                 tag_ids: string[];
                 tags: components["schemas"]["OptionDto"][];
@@ -2631,6 +2812,38 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_Vec_AuditReadDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            data: {
+                /** Format: date-time */
+                at: string;
+                /** @description ok, bad or absent (the file's G85 checksum). */
+                checksum: string;
+                deltas: components["schemas"]["AuditDeltaDto"][];
+                findings: components["schemas"]["AuditFindingDto"][];
+                id: string;
+                /** Format: date */
+                local_date: string;
+                previous_id?: string | null;
+                /** Format: date-time */
+                reviewed_at?: string | null;
+                reviewed_by?: string | null;
+                state: components["schemas"]["AuditStateDto"];
+                /** Format: int64 */
+                value_minor: number;
+                /** Format: int64 */
+                vends: number;
+                warnings: string[];
+            }[];
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_Vec_LocationDto: {
             /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
             code: string;
@@ -2690,6 +2903,7 @@ export interface components {
                 name: string;
                 peripherals: components["schemas"]["PeripheralsDto"];
                 protocol: string;
+                sales_source: components["schemas"]["SalesSourceDto"];
                 serial: string;
                 tag_ids: string[];
                 tags: components["schemas"]["OptionDto"][];
@@ -3127,6 +3341,12 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /**
+         * @description Where a machine's sales come from: its vend events (audits only reconcile), or the
+         *     differences between its EVA-DTS audit reads.
+         * @enum {string}
+         */
+        SalesSourceDto: "events" | "audit";
         /** @description One selection of a machine's planogram. */
         SelectionDto: {
             /** Format: int64 */
@@ -4485,6 +4705,49 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    upload_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditUpload"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_AuditReadDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     export_machines: {
         parameters: {
             query?: {
@@ -5050,6 +5313,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_audits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_AuditReadDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                read_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_AuditReadDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reject_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                read_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_AuditReadDto"];
                 };
             };
             401: components["responses"]["Unauthorized"];

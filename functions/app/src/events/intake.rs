@@ -11,9 +11,9 @@
 //! Stock is plain arithmetic — refills add and remove, every vend (free and test too) removes —
 //! without clamping, so the stock left does not depend on the order events arrive in.
 
-use super::model::{AuditRead, Encashment, MachineStatus};
+use super::model::{AuditRead, AuditState, Encashment, MachineStatus};
 use crate::error::AppError;
-use crate::machines::{MachineContext, RefillEntry, Selection};
+use crate::machines::{MachineContext, RefillEntry, SalesSource, Selection};
 use crate::ports::sales::{Commit, EventReceipt};
 use crate::ports::{Condition, StoreError, Write};
 use crate::products::ProductRef;
@@ -92,6 +92,10 @@ pub(crate) struct Context {
     /// Names of the employees the events name, by id.
     pub employees: HashMap<String, String>,
     pub status: Option<MachineStatus>,
+    /// The machine's latest audit read, to take the next one's difference from.
+    pub last_read: Option<AuditRead>,
+    /// What the machine usually sells, to judge an audit's jump.
+    pub usual: Option<vendfleet_domain::audit::Usual>,
     pub received_at: DateTime<Utc>,
 }
 
@@ -110,6 +114,7 @@ pub(crate) struct Draft<'c> {
     receipts: Vec<EventReceipt>,
     vends: Vec<VendFact>,
     rows: Vec<Write>,
+    last_read: Option<AuditRead>,
 }
 
 impl<'c> Draft<'c> {
@@ -145,6 +150,66 @@ impl<'c> Draft<'c> {
             receipts: Vec::new(),
             vends: Vec::new(),
             rows: Vec::new(),
+            last_read: ctx.last_read.clone(),
+        }
+    }
+
+    /// Adds a receipt of something other than a machine event (a review of a held read).
+    pub fn receipt(&mut self, event_id: String, kind: &str, at: DateTime<Utc>) {
+        self.receipts.push(EventReceipt {
+            machine_id: self.ctx.machine.machine.id.clone(),
+            event_id,
+            kind: kind.to_string(),
+            at,
+            received_at: self.ctx.received_at,
+        });
+    }
+
+    /// Adds a write to the pending commit.
+    pub fn write(&mut self, w: Write) {
+        self.rows.push(w);
+    }
+
+    /// Counts an audit read's difference as sales: one ledger row per selection that sold,
+    /// priced by the audit's value, paid in cash (audits' payment split is not taken yet).
+    pub fn count_read(&mut self, read: &AuditRead) {
+        let Some(diff) = &read.diff else { return };
+        let ctx = self.ctx;
+        let machine = &ctx.machine.machine;
+        for (code, d) in &diff.deltas {
+            let quantity = u32::try_from(d.vends).unwrap_or(u32::MAX);
+            let revenue = i64::try_from(d.value_minor).unwrap_or(i64::MAX);
+            let product_id = self
+                .selections
+                .get(code)
+                .map(|s| s.product_id.clone())
+                .unwrap_or_default();
+            let vat = ctx.products.get(&product_id).map_or(0, |p| p.vat_bps);
+            if let Some(s) = self.selections.get_mut(code) {
+                s.current -= i64::from(quantity);
+                if quantity > 0 && s.last_purchase.is_none_or(|l| l < read.at) {
+                    s.last_purchase = Some(read.at);
+                }
+                self.touched.insert(code.clone());
+            }
+            self.vends.push(VendFact {
+                machine_id: machine.id.clone(),
+                event_id: format!("{}#{code}", read.id),
+                at: read.at,
+                local_date: read.local_date,
+                location_id: machine.location_id.clone(),
+                selection: code.clone(),
+                product_id,
+                quantity,
+                revenue_minor: revenue,
+                net_minor: vendfleet_domain::events::net_of_vat(revenue, vat),
+                payment: vendfleet_domain::events::Payment::Cash,
+                class: VendClass::Sale,
+            });
+        }
+        if diff.vends() > 0 {
+            self.status.sold(read.at);
+            self.status_touched = true;
         }
     }
 
@@ -304,26 +369,71 @@ impl<'c> Draft<'c> {
                     .map_err(|e| StoreError::Invalid(format!("audit: {e}")))?;
                 let many = file.audits.len() > 1;
                 for (n, audit) in file.audits.into_iter().enumerate() {
-                    let read = AuditRead {
-                        id: if many {
-                            format!("{}#{}", unit.receipt_id, n + 1)
-                        } else {
-                            unit.receipt_id.clone()
-                        },
-                        machine_id: machine.id.clone(),
-                        at,
-                        local_date,
-                        audit,
+                    let id = if many {
+                        format!("{}#{}", unit.receipt_id, n + 1)
+                    } else {
+                        unit.receipt_id.clone()
                     };
+                    let read = self.read(id, at, local_date, audit);
+                    if read.state == AuditState::Counted {
+                        self.count_read(&read);
+                    }
                     self.rows.push(Write::Put {
                         item: read.to_item()?,
-                        condition: None,
+                        condition: Some(Condition::NotExists),
                     });
+                    if read.state != AuditState::Late {
+                        self.last_read = Some(read);
+                    }
                 }
                 self.status.audited(at);
             }
         }
         Ok(())
+    }
+
+    /// An audit read with its difference from the previous read and how that counts.
+    fn read(
+        &self,
+        id: String,
+        at: DateTime<Utc>,
+        local_date: chrono::NaiveDate,
+        audit: vendfleet_domain::dex::Audit,
+    ) -> AuditRead {
+        use vendfleet_domain::audit;
+        let counters = audit::counters(&audit);
+        let mut read = AuditRead {
+            id,
+            machine_id: self.ctx.machine.machine.id.clone(),
+            at,
+            local_date,
+            audit,
+            counters,
+            previous_id: None,
+            diff: None,
+            state: AuditState::Baseline,
+            reviewed_by: None,
+            reviewed_at: None,
+            version: 1,
+        };
+        match &self.last_read {
+            None => {}
+            Some(prev) if (prev.at, prev.id.as_str()) >= (at, read.id.as_str()) => {
+                read.state = AuditState::Late;
+            }
+            Some(prev) => {
+                let hours = (at - prev.at).num_seconds() as f64 / 3600.0;
+                let diff = audit::diff(&prev.counters, &read.counters, hours, self.ctx.usual);
+                read.state = match self.ctx.machine.machine.sales_source {
+                    SalesSource::Events => AuditState::Reconcile,
+                    SalesSource::Audit if diff.is_clean() => AuditState::Counted,
+                    SalesSource::Audit => AuditState::Held,
+                };
+                read.previous_id = Some(prev.id.clone());
+                read.diff = Some(diff);
+            }
+        }
+        read
     }
 
     /// The pending commit: receipts, vends, rows, then each changed selection and the status

@@ -6,5 +6,5 @@ mod model;
 mod service;
 
 pub use intake::{Applied, REFILL_LINES_PER_PART};
-pub use model::{AuditRead, Encashment, MachineStatus, Stamped};
+pub use model::{AuditRead, AuditState, Encashment, MachineStatus, Stamped};
 pub use service::{Delivery, EventsJob, EventsService, MAX_JOB_BYTES};

@@ -158,7 +158,28 @@ impl Encashment {
     }
 }
 
-/// One EVA-DTS audit read of a machine, as parsed.
+/// How an audit read's difference from the previous read counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditState {
+    /// The machine's first read: the baseline, nothing to count.
+    Baseline,
+    /// Clean: its sales are in the figures.
+    Counted,
+    /// Flagged: held out of the figures until someone accepts or rejects it.
+    Held,
+    /// Flagged, then accepted: its sales are in the figures.
+    Accepted,
+    /// Flagged, then rejected: never counted.
+    Rejected,
+    /// The machine's sales come from its events: the difference is shown, never counted.
+    Reconcile,
+    /// Older than a read already taken in: no difference is computed.
+    Late,
+}
+
+/// One EVA-DTS audit read of a machine: the parsed audit, its counters, the difference from
+/// the previous read with its findings, and how that difference counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditRead {
     /// The machine event's id (with `#n` for the n-th audit of a file holding several).
@@ -168,22 +189,49 @@ pub struct AuditRead {
     pub local_date: NaiveDate,
     /// The parsed audit (`vendfleet dex parse`'s shape).
     pub audit: vendfleet_domain::dex::Audit,
+    #[serde(default)]
+    pub counters: vendfleet_domain::audit::ReadCounters,
+    /// The read the difference is taken from.
+    #[serde(default)]
+    pub previous_id: Option<String>,
+    #[serde(default)]
+    pub diff: Option<vendfleet_domain::audit::ReadDiff>,
+    pub state: AuditState,
+    #[serde(default)]
+    pub reviewed_by: Option<String>,
+    #[serde(default)]
+    pub reviewed_at: Option<DateTime<Utc>>,
+    #[serde(skip)]
+    pub version: u64,
 }
 
 impl AuditRead {
     /// Sort-key prefix in the machine's partition.
     pub const PREFIX: &'static str = "AUDIT#";
 
+    /// The sort key: by time, then id.
+    pub fn sort_key(at: DateTime<Utc>, id: &str) -> String {
+        format!("{}{:015}#{id}", Self::PREFIX, at.timestamp_millis())
+    }
+
+    /// The item key.
+    pub fn key(&self) -> Key {
+        Key::new(
+            format!("MACHINE#{}", self.machine_id),
+            Self::sort_key(self.at, &self.id),
+        )
+    }
+
     /// The item, in the machine's partition in time order.
     pub fn to_item(&self) -> Result<Item, StoreError> {
-        let at = self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-        Item::from_value(
-            Key::new(
-                format!("MACHINE#{}", self.machine_id),
-                format!("{}{at}#{}", Self::PREFIX, self.id),
-            ),
-            self,
-        )
+        Ok(Item::from_value(self.key(), self)?.with_version(self.version))
+    }
+
+    /// The read stored in `item`.
+    pub fn from_item(item: &Item) -> Result<AuditRead, StoreError> {
+        let mut r: AuditRead = item.to_value()?;
+        r.version = item.version;
+        Ok(r)
     }
 }
 

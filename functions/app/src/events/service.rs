@@ -2,7 +2,7 @@
 //! the reads other areas make of what events left (status, encashments, audit reads).
 
 use super::intake::{self, Applied, Context, Draft};
-use super::model::{Encashment, MachineStatus};
+use super::model::{AuditRead, AuditState, Encashment, MachineStatus};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;
 use crate::ports::sales::SalesStore;
@@ -280,13 +280,119 @@ impl EventsService {
             Some(item) => Some(MachineStatus::from_item(&item)?),
             None => None,
         };
+        let audits = events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Dex { .. }));
+        let (last_read, usual) = if audits {
+            (
+                self.last_read(machine_id).await?,
+                Some(self.usual(machine_id).await?),
+            )
+        } else {
+            (None, None)
+        };
         Ok(Context {
             machine,
             products,
             employees,
             status,
+            last_read,
+            usual,
             received_at: self.calendar.now(),
         })
+    }
+
+    /// The machine's latest audit read.
+    async fn last_read(&self, machine_id: &str) -> AppResult<Option<AuditRead>> {
+        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
+            .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()))
+            .backward()
+            .limit(1);
+        let page = self.store.query(q).await?;
+        page.items
+            .first()
+            .map(|i| AuditRead::from_item(i).map_err(AppError::from))
+            .transpose()
+    }
+
+    /// Vends per day over the machine's last 28 days.
+    async fn usual(&self, machine_id: &str) -> AppResult<vendfleet_domain::audit::Usual> {
+        let to = self.calendar.today();
+        let rows = self
+            .sales
+            .rollups(&crate::ports::RollupQuery {
+                machine_ids: vec![machine_id.to_string()],
+                from: to - chrono::Duration::days(27),
+                to,
+                grain: crate::ports::Grain::Day,
+            })
+            .await?;
+        let vends: i64 = rows.iter().map(|r| r.figures.quantity).sum();
+        Ok(vendfleet_domain::audit::Usual {
+            vends_per_day: vends as f64 / 28.0,
+        })
+    }
+
+    /// The audit reads of a machine the user may see, newest first.
+    pub async fn audits(
+        &self,
+        p: &crate::auth::Principal,
+        machine_id: &str,
+    ) -> AppResult<Vec<AuditRead>> {
+        self.machines.machine_for(p, machine_id).await?;
+        let mut reads = self.audit_reads(machine_id).await?;
+        reads.reverse();
+        Ok(reads)
+    }
+
+    /// Accepts (its sales enter the figures) or rejects (never counted) a held audit read.
+    pub async fn review_audit(
+        &self,
+        p: &crate::auth::Principal,
+        machine_id: &str,
+        read_id: &str,
+        accept: bool,
+    ) -> AppResult<AuditRead> {
+        self.machines.machine_for(p, machine_id).await?;
+        for _ in 0..intake::ATTEMPTS {
+            let read = self
+                .audit_reads(machine_id)
+                .await?
+                .into_iter()
+                .find(|r| r.id == read_id)
+                .ok_or_else(|| AppError::NotFound("Audit read not found".into()))?;
+            if read.state != AuditState::Held {
+                return Err(AppError::conflict(
+                    "Only a held read can be accepted or rejected.",
+                ));
+            }
+            let ctx = self.context(machine_id, &[]).await?;
+            let mut draft = Draft::new(&ctx);
+            let mut next = read.clone();
+            next.state = if accept {
+                AuditState::Accepted
+            } else {
+                AuditState::Rejected
+            };
+            next.reviewed_by = Some(p.user.name.clone());
+            next.reviewed_at = Some(ctx.received_at);
+            next.version = read.version + 1;
+            let now = ctx.received_at;
+            draft.receipt(format!("{}#reviewed", read.id), "audit_review", now);
+            if accept {
+                draft.count_read(&read);
+            }
+            draft.write(crate::ports::Write::Put {
+                item: next.to_item()?,
+                condition: Some(crate::ports::Condition::VersionIs(read.version)),
+            });
+            match self.sales.commit(draft.commit(now)?).await {
+                Ok(()) => return Ok(next),
+                Err(StoreError::ConditionFailed { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(intake::too_busy())
     }
 
     /// The live status of a machine (no access check: the caller checked the machine).
@@ -359,14 +465,65 @@ impl EventsService {
         Ok(out)
     }
 
-    /// The audit reads of a machine, oldest first.
-    pub async fn audit_reads(&self, machine_id: &str) -> AppResult<Vec<super::AuditRead>> {
+    /// Takes in an audit file a user read by hand, as a `dex` event of the machine at this
+    /// instant whose id is the file's SHA-256 (so the same file twice is taken in once); answers
+    /// the reads it made (none when the file was taken in before).
+    pub async fn upload_audit(
+        &self,
+        p: &crate::auth::Principal,
+        machine_id: &str,
+        content: &str,
+    ) -> AppResult<Vec<AuditRead>> {
+        use sha2::Digest;
+        self.machines.machine_for(p, machine_id).await?;
+        if content.trim().is_empty() {
+            return Err(AppError::invalid_field(
+                "content",
+                "This field is required.",
+            ));
+        }
+        if content.len() > vendfleet_domain::events::MAX_DEX_BYTES {
+            return Err(AppError::invalid_field(
+                "content",
+                "Must be at most 512 KiB.",
+            ));
+        }
+        if let Err(e) = vendfleet_domain::dex::parse(content) {
+            return Err(AppError::invalid_field(
+                "content",
+                &format!("Not a readable audit file: {e}."),
+            ));
+        }
+        let digest = hex::encode(sha2::Sha256::digest(content.as_bytes()));
+        let id = format!("upload-{}", &digest[..32]);
+        let event = MachineEvent {
+            id: id.clone(),
+            at: self.calendar.now().fixed_offset(),
+            kind: EventKind::Dex {
+                content: content.to_string(),
+            },
+        };
+        let applied = self.apply(machine_id, std::slice::from_ref(&event)).await?;
+        if applied.stored == 0 {
+            return Ok(Vec::new());
+        }
+        let part = format!("{id}#");
+        Ok(self
+            .audit_reads(machine_id)
+            .await?
+            .into_iter()
+            .filter(|r| r.id == id || r.id.starts_with(&part))
+            .collect())
+    }
+
+    /// The audit reads of a machine, oldest first (no access check).
+    pub async fn audit_reads(&self, machine_id: &str) -> AppResult<Vec<AuditRead>> {
         let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(super::AuditRead::PREFIX.into()));
+            .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()));
         query_all(self.store.as_ref(), q)
             .await?
             .iter()
-            .map(|i| i.to_value().map_err(AppError::from))
+            .map(|i| AuditRead::from_item(i).map_err(AppError::from))
             .collect()
     }
 

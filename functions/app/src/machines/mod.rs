@@ -6,7 +6,8 @@ mod service;
 
 pub use index::{MachineIndex, MachineRef};
 pub use model::{
-    Device, Machine, MachineTag, Peripherals, RefillEntry, Selection, SelectionPriceChange, SCHEMA,
+    Device, Machine, MachineTag, Peripherals, RefillEntry, SalesSource, Selection,
+    SelectionPriceChange, SCHEMA,
 };
 pub use service::{
     MachineContext, MachineInput, MachineListParams, MachinesService, Overview, RefillListParams,

@@ -62,12 +62,46 @@ pub struct Machine {
     pub decimal_places: u8,
     /// HMAC key of the machine's webhook (hex); shown only when made.
     pub webhook_secret: String,
+    /// Where the machine's sales come from: its vend events, or the differences between its
+    /// EVA-DTS audits.
+    #[serde(default)]
+    pub sales_source: SalesSource,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     #[serde(skip)]
     pub version: u64,
     #[serde(default)]
     pub schema: u32,
+}
+
+/// Where a machine's sales figures come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SalesSource {
+    /// Vend events; audits only reconcile.
+    #[default]
+    Events,
+    /// Differences between consecutive EVA-DTS audit reads.
+    Audit,
+}
+
+impl SalesSource {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SalesSource::Events => "events",
+            SalesSource::Audit => "audit",
+        }
+    }
+
+    /// From the stored name.
+    pub fn parse(s: &str) -> Option<SalesSource> {
+        match s {
+            "events" => Some(SalesSource::Events),
+            "audit" => Some(SalesSource::Audit),
+            _ => None,
+        }
+    }
 }
 
 impl Machine {

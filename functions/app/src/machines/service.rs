@@ -40,6 +40,8 @@ pub struct MachineInput {
     pub peripherals: Peripherals,
     pub currency: Option<String>,
     pub decimal_places: Option<i64>,
+    /// `events` or `audit`; unchanged when absent.
+    pub sales_source: Option<String>,
     pub version: Option<u64>,
 }
 
@@ -355,6 +357,13 @@ impl MachinesService {
             Some(d) if (0..=4).contains(&d) => m.decimal_places = d as u8,
             Some(_) => errors.add("decimal_places", "Must be between 0 and 4."),
         }
+        match opt(&input.sales_source) {
+            None => {}
+            Some(v) => match SalesSource::parse(v) {
+                Some(src) => m.sales_source = src,
+                None => errors.add("sales_source", "Choose events or audit."),
+            },
+        }
         m.model_id = opt(&input.model_id).map(String::from);
         if let Some(id) = &m.model_id {
             if self.settings.models().get(id).await?.is_none() {
@@ -405,6 +414,7 @@ impl MachinesService {
             currency: "EUR".into(),
             decimal_places: 2,
             webhook_secret: new_secret(),
+            sales_source: SalesSource::Events,
             created_at: now,
             updated_at: now,
             version: 1,

@@ -1,0 +1,389 @@
+//! Sales from EVA-DTS audits: read-to-read differences counted for `audit` machines, flagged
+//! reads held until someone with the machines' edit permission accepts or rejects them, audits
+//! of `events` machines only reconciling, uploads by hand, and who may do what.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use common::{Backend, Harness, Reply};
+use serde_json::{json, Value};
+use vendfleet_app::ports::{Clock, Grain, RollupQuery};
+use vendfleet_domain::events::{sign, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+
+/// An audit file: selection 10 at 150 and 11 at 100 with the given since-init counters.
+fn dex(reads: u64, a: (u64, u64), b: (u64, u64)) -> String {
+    let body = format!(
+        "ST*001*0001\r\nID1*SN-1*MODEL*0001\r\nID4*2*1978\r\nPA1*10*150\r\nPA2*{}*{}*0*0\r\n\
+         PA1*11*100\r\nPA2*{}*{}*0*0\r\nEA3*{reads}*261122*1200\r\n",
+        a.0, a.1, b.0, b.1
+    );
+    let crc = vendfleet_domain::dex::crc16_arc(body.as_bytes());
+    format!("DXS*VF00000001*VA*V1/1*1\r\n{body}G85*{crc:04X}\r\nSE*9*0001\r\nDXE*1*1\r\n")
+}
+
+async fn create(h: &Harness, token: &str, path: &str, body: Value) -> Value {
+    let r = h.post(path, token, body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{path}: {}", r.json());
+    r.json()["data"].clone()
+}
+
+struct Setup {
+    admin: String,
+    machine: String,
+    secret: String,
+}
+
+async fn setup(h: &Harness, source: &str) -> Setup {
+    let admin = h.admin().await;
+    let p = create(
+        h,
+        &admin,
+        "/api/products/",
+        json!({"name": "Cola", "sku": "C", "price_minor": 150, "vat_bps": 2000, "units": "pcs"}),
+    )
+    .await["id"]
+        .clone();
+    let m = create(
+        h,
+        &admin,
+        "/api/machines/",
+        json!({"name": "Audited", "sales_source": source}),
+    )
+    .await;
+    assert_eq!(m["sales_source"], source);
+    let machine = m["id"].as_str().unwrap().to_string();
+    for (code, price) in [("10", 150), ("11", 100)] {
+        let r = h
+            .post(
+                "/api/machines/products/",
+                &admin,
+                json!({"machine_id": machine, "selection": code, "product_id": p, "max": 50,
+                       "price_minor": price, "current": 40}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    }
+    let secret = h
+        .app
+        .machines
+        .machine_by_id(&machine)
+        .await
+        .unwrap()
+        .unwrap()
+        .webhook_secret;
+    Setup {
+        admin,
+        machine,
+        secret,
+    }
+}
+
+async fn send_dex(h: &Harness, s: &Setup, id: &str, at: DateTime<Utc>, content: &str) -> Reply {
+    let body =
+        json!({"events": [{"id": id, "type": "dex", "at": at.to_rfc3339(), "content": content}]})
+            .to_string();
+    let ts = h.clock.now().timestamp();
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/webhooks/machines/{}/events", s.machine))
+        .header(TIMESTAMP_HEADER, ts.to_string())
+        .header(
+            SIGNATURE_HEADER,
+            sign(s.secret.as_bytes(), ts, body.as_bytes()),
+        )
+        .body(Body::from(body))
+        .unwrap();
+    let r = h.send(req).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["data"]["accepted"], 1, "{}", r.json());
+    r
+}
+
+async fn sold(h: &Harness, s: &Setup) -> (i64, i64) {
+    let today = h.clock.now().date_naive();
+    let rows = h
+        .app
+        .events
+        .sales()
+        .rollups(&RollupQuery {
+            machine_ids: vec![s.machine.clone()],
+            from: today - Duration::days(10),
+            to: today + Duration::days(1),
+            grain: Grain::Day,
+        })
+        .await
+        .unwrap();
+    (
+        rows.iter().map(|r| r.figures.quantity).sum(),
+        rows.iter().map(|r| r.figures.revenue_minor).sum(),
+    )
+}
+
+async fn stock(h: &Harness, s: &Setup) -> Vec<i64> {
+    h.get(&format!("/api/machines/{}/products/", s.machine), &s.admin)
+        .await
+        .json()["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["current"].as_i64().unwrap())
+        .collect()
+}
+
+async fn audits(h: &Harness, s: &Setup) -> Vec<Value> {
+    let r = h
+        .get(&format!("/api/machines/{}/audits/", s.machine), &s.admin)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    r.json()["data"].as_array().unwrap().clone()
+}
+
+async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let s = setup(&h, "audit").await;
+    let now = h.clock.now();
+    let day = |d: i64| now - Duration::days(d);
+    // Baseline, then a clean day: 12 × 150 and 3 × 100 sold.
+    send_dex(&h, &s, "r1", day(3), &dex(40, (100, 15000), (20, 2000))).await;
+    assert_eq!(sold(&h, &s).await, (0, 0), "the first read is the baseline");
+    send_dex(&h, &s, "r2", day(2), &dex(41, (112, 16800), (23, 2300))).await;
+    assert_eq!(sold(&h, &s).await, (15, 2100));
+    assert_eq!(stock(&h, &s).await, vec![28, 37]);
+    // The board was reset: counters went back. Held out of the figures.
+    send_dex(&h, &s, "r3", day(1), &dex(42, (5, 750), (2, 200))).await;
+    assert_eq!(sold(&h, &s).await, (15, 2100), "a held read is not counted");
+    let list = audits(&h, &s).await;
+    let states: Vec<&str> = list.iter().map(|r| r["state"].as_str().unwrap()).collect();
+    assert_eq!(states, vec!["held", "counted", "baseline"]);
+    assert_eq!(
+        list[0]["findings"][0]["flag"], "counter_reset",
+        "{}",
+        list[0]
+    );
+    assert!(list[0]["findings"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("went back"));
+    assert_eq!(list[1]["vends"], 15);
+    assert_eq!(list[1]["checksum"], "ok", "{}", list[1]);
+
+    // Accepting counts it, once.
+    let path = format!("/api/machines/{}/audits/r3/accept/", s.machine);
+    let r = h.post(&path, &s.admin, json!({})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["data"]["state"], "accepted");
+    assert!(r.json()["data"]["reviewed_by"].is_string());
+    assert_eq!(sold(&h, &s).await, (22, 2100 + 950));
+    assert_eq!(stock(&h, &s).await, vec![23, 35]);
+    let again = h.post(&path, &s.admin, json!({})).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(sold(&h, &s).await, (22, 3050));
+
+    // A jump of a thousand vends in a day is held; rejected, it never counts.
+    send_dex(
+        &h,
+        &s,
+        "r4",
+        now - Duration::hours(1),
+        &dex(43, (1205, 180750), (2, 200)),
+    )
+    .await;
+    let list = audits(&h, &s).await;
+    assert_eq!(list[0]["state"], "held");
+    assert_eq!(
+        list[0]["findings"][0]["flag"], "implausible_jump",
+        "{}",
+        list[0]
+    );
+    let r = h
+        .post(
+            &format!("/api/machines/{}/audits/r4/reject/", s.machine),
+            &s.admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(sold(&h, &s).await, (22, 3050));
+    // A late read (older than the last one) computes nothing.
+    send_dex(&h, &s, "r0", day(5), &dex(39, (90, 13500), (19, 1900))).await;
+    let list = audits(&h, &s).await;
+    let late = list.iter().find(|r| r["id"] == "r0").unwrap();
+    assert_eq!(late["state"], "late");
+    assert_eq!(sold(&h, &s).await, (22, 3050));
+    let unknown = h
+        .post(
+            &format!("/api/machines/{}/audits/nope/accept/", s.machine),
+            &s.admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+}
+
+async fn events_machines_only_reconcile_and_uploads_are_taken_once(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let s = setup(&h, "events").await;
+    let now = h.clock.now();
+    send_dex(
+        &h,
+        &s,
+        "r1",
+        now - Duration::days(2),
+        &dex(1, (100, 15000), (0, 0)),
+    )
+    .await;
+    send_dex(
+        &h,
+        &s,
+        "r2",
+        now - Duration::days(1),
+        &dex(2, (110, 16500), (0, 0)),
+    )
+    .await;
+    let list = audits(&h, &s).await;
+    assert_eq!(list[0]["state"], "reconcile");
+    assert_eq!(list[0]["vends"], 10, "the difference is shown");
+    assert_eq!(
+        sold(&h, &s).await,
+        (0, 0),
+        "but never counted: sales come from events"
+    );
+
+    // An upload by hand: taken in once, as a read of now.
+    let file = dex(3, (118, 17700), (0, 0));
+    let r = h
+        .post(
+            "/api/machines/eva-dts/read/",
+            &s.admin,
+            json!({"machine_id": s.machine, "content": file}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["data"][0]["vends"], 8);
+    let again = h
+        .post(
+            "/api/machines/eva-dts/read/",
+            &s.admin,
+            json!({"machine_id": s.machine, "content": file}),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.json()["data"], json!([]));
+    let bad = h
+        .post(
+            "/api/machines/eva-dts/read/",
+            &s.admin,
+            json!({"machine_id": s.machine, "content": "not an audit"}),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.json());
+    assert!(bad.json()["errors"]["content"].is_array());
+    assert_eq!(audits(&h, &s).await.len(), 3);
+}
+
+async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let s = setup(&h, "audit").await;
+    let now = h.clock.now();
+    send_dex(
+        &h,
+        &s,
+        "r1",
+        now - Duration::days(2),
+        &dex(1, (0, 0), (0, 0)),
+    )
+    .await;
+    send_dex(
+        &h,
+        &s,
+        "r2",
+        now - Duration::days(1),
+        &dex(2, (5000, 750000), (0, 0)),
+    )
+    .await;
+    let list = format!("/api/machines/{}/audits/", s.machine);
+    let accept = format!("/api/machines/{}/audits/r2/accept/", s.machine);
+    let upload = json!({"machine_id": s.machine, "content": dex(3, (5001, 750150), (0, 0))});
+
+    // A viewer of machines without the EVA-DTS permission reads nothing, uploads nothing.
+    let viewer = h
+        .role(&s.admin, "Viewer", &["settings.machines.list"])
+        .await;
+    h.user(&s.admin, "viewer@example.com", Some(&viewer)).await;
+    let v = h.token("viewer@example.com", "password-123").await;
+    assert_eq!(h.get(&list, &v).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        h.post("/api/machines/eva-dts/read/", &v, upload.clone())
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // A reader of audits may not accept them: that takes the machines' edit permission.
+    let reader = h
+        .role(
+            &s.admin,
+            "Reader",
+            &["settings.machines.list", "settings.machines.read_eva_dts"],
+        )
+        .await;
+    let r = h
+        .post(
+            "/api/users/",
+            &s.admin,
+            json!({"name": "Reader", "email": "reader@example.com",
+            "password": "password-123", "role_id": reader, "access_all_machines": true}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
+    let r = h.token("reader@example.com", "password-123").await;
+    assert_eq!(h.get(&list, &r).await.status, StatusCode::OK);
+    assert_eq!(
+        h.post(&accept, &r, json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(sold(&h, &s).await, (0, 0));
+    // An editor scoped to other machines does not find this one.
+    let editor = h
+        .role(
+            &s.admin,
+            "Editor",
+            &[
+                "settings.machines.list",
+                "settings.machines.edit",
+                "settings.machines.read_eva_dts",
+            ],
+        )
+        .await;
+    let other = create(&h, &s.admin, "/api/machines/", json!({"name": "Elsewhere"})).await;
+    let r = h
+        .post(
+            "/api/users/",
+            &s.admin,
+            json!({"name": "Editor", "email": "editor@example.com",
+            "password": "password-123", "role_id": editor, "machine_ids": [other["id"]]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
+    let e = h.token("editor@example.com", "password-123").await;
+    assert_eq!(h.get(&list, &e).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        h.post(&accept, &e, json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        h.post("/api/machines/eva-dts/read/", &e, upload)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(sold(&h, &s).await, (0, 0));
+    let _: NaiveDate = now.date_naive();
+}
+
+on_both_stores!(
+    audit_differences_count_and_flagged_reads_wait_for_review,
+    events_machines_only_reconcile_and_uploads_are_taken_once,
+    audit_endpoints_need_their_permissions_and_scope,
+);
