@@ -217,8 +217,8 @@ describe('vendfleet machines and products', { concurrency: false }, () => {
     await page.waitForURL((url) => /^\/settings\/machine-management\/[^/]+\/overview$/.test(url.pathname));
     machineId = new URL(page.url()).pathname.split('/')[3];
 
-    // Telemetry fields are unknown until events arrive; the secret is in no later reply.
-    await page.getByTestId('overview-last-sale').getByText('Unknown').waitFor();
+    // Telemetry fields show "—" until events arrive; the secret is in no later reply.
+    await page.getByTestId('overview-last-sale').getByText('—', { exact: true }).waitFor();
     await page.getByTestId('overview-location').getByText(LOCATION).waitFor();
     const details = await call('GET', `/api/machines/${machineId}/details/`);
     assert.equal(details.body.data.webhook_secret, undefined);

@@ -116,5 +116,8 @@ describe('machine form', () => {
     expect(form.peripherals?.cashless).toEqual({ fitted: false, serial: '', model: '' });
     expect(form.decimal_places).toBe(2);
     expect(form.location_id).toBeNull();
+    // Sales come from the machine's events unless the form says otherwise.
+    expect(form.sales_source).toBe('events');
+    expect(toMachineForm({ ...values, sales_source: 'audit' }).sales_source).toBe('audit');
   });
 });

@@ -21,6 +21,7 @@ export const machineKeys = {
   detail: (id: string) => ['machines', 'detail', id] as const,
   overview: (id: string) => ['machines', 'overview', id] as const,
   products: (id: string) => ['machines', 'products', id] as const,
+  audits: (id: string) => ['machines', 'audits', id] as const,
   tags: ['machines', 'tags'] as const,
 };
 

@@ -1,11 +1,14 @@
 import * as z from 'zod/mini';
 import { limitsOf } from '../../../api/limits';
-import type { Device, Machine, MachineForm } from '../../../api/types';
+import type { Device, Machine, MachineForm, SalesSource } from '../../../api/types';
 import { ids, problemsOf, text } from '../../../components/form/rules';
 import { currencyDecimals } from '../../../components/money';
 
 export const DEVICES = ['coin_changer', 'bill_validator', 'cashless'] as const;
 export type DeviceKind = (typeof DEVICES)[number];
+
+/** Where the machine's sales come from (see `SalesSourceDto`); `events` by default. */
+export const SALES_SOURCES = ['events', 'audit'] as const satisfies readonly SalesSource[];
 
 const limits = limitsOf('MachineForm');
 const deviceLimits = limitsOf('DeviceDto');
@@ -33,6 +36,7 @@ export const machineSchema = z.object({
   protocol: text(limits('protocol')),
   currency: text(limits('currency'), { pattern: /^[A-Z]{3}$/, patternMessage: 'validation.currency' }),
   inactive: z.boolean(),
+  sales_source: z.enum(SALES_SOURCES),
   peripherals: z.object({ coin_changer: deviceSchema, bill_validator: deviceSchema, cashless: deviceSchema }),
 });
 
@@ -59,6 +63,7 @@ export function emptyMachineValues(): MachineFormValues {
     protocol: '',
     currency: 'EUR',
     inactive: false,
+    sales_source: 'events',
     peripherals: { coin_changer: emptyDevice(), bill_validator: emptyDevice(), cashless: emptyDevice() },
   };
 }
@@ -80,6 +85,7 @@ export function valuesFromMachine(machine: Machine): MachineFormValues {
     protocol: machine.protocol ?? '',
     currency: machine.currency || 'EUR',
     inactive: Boolean(machine.inactive),
+    sales_source: machine.sales_source === 'audit' ? 'audit' : 'events',
     peripherals: {
       coin_changer: deviceValues(machine.peripherals?.coin_changer),
       bill_validator: deviceValues(machine.peripherals?.bill_validator),
@@ -115,6 +121,7 @@ export function toMachineForm(values: MachineFormValues, version?: number): Mach
     currency,
     decimal_places: currencyDecimals(currency),
     inactive: values.inactive,
+    sales_source: values.sales_source,
     peripherals: {
       coin_changer: deviceForm(values.peripherals.coin_changer),
       bill_validator: deviceForm(values.peripherals.bill_validator),

@@ -8,6 +8,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import FormHelperText from '@mui/material/FormHelperText';
+import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import type { Machine } from '../../../api/types';
 import {
@@ -16,6 +17,7 @@ import {
   FreeSoloInput,
   MultiOptionInput,
   OptionInput,
+  SelectInput,
   SwitchInput,
   TextInput,
   useFieldMessage,
@@ -30,6 +32,7 @@ import {
   CURRENCIES,
   DEVICES,
   PROTOCOLS,
+  SALES_SOURCES,
   machineSchema,
   toMachineForm,
   type DeviceKind,
@@ -51,6 +54,11 @@ const DEVICE_LABEL = {
 } as const;
 
 const upper = (value: string) => value.toUpperCase();
+
+const SALES_SOURCE_LABEL = {
+  events: 'machines.salesSourceEvents',
+  audit: 'machines.salesSourceAudit',
+} as const;
 
 /** One peripheral: fitted or not, and then its serial and model. */
 function DeviceRow({ kind }: { kind: DeviceKind }) {
@@ -159,6 +167,13 @@ export function MachineForm({ initial, machine }: Props) {
             normalize={upper}
             helperText={t('machines.currencyHint')}
           />
+          <SelectInput name="sales_source" label={t('machines.salesSource')} helperText={t('machines.salesSourceHint')} testId="machine-sales-source">
+            {SALES_SOURCES.map((source) => (
+              <MenuItem key={source} value={source} data-testid={`sales-source-${source}`}>
+                {t(SALES_SOURCE_LABEL[source])}
+              </MenuItem>
+            ))}
+          </SelectInput>
         </CardContent>
       </Card>
       <Card>

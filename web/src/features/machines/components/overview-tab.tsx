@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
-import Chip from '@mui/material/Chip';
+import Chip, { type ChipProps } from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { Machine } from '../../../api/types';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -25,24 +25,52 @@ function Field({ label, value, testId }: { label: string; value: ReactNode; test
   );
 }
 
-/** The machine overview: identity and connection, activity and cash; telemetry shows "Unknown" until events arrive. */
+/** The status chip's colour: fine, unknown or off, and anything else the machine reports (a fault). */
+function statusColor(status: string): ChipProps['color'] {
+  const value = status.trim().toLowerCase();
+  if (value === 'ok' || value === 'online' || value === 'active') return 'success';
+  if (value === 'unknown' || value === 'inactive' || value === '') return 'default';
+  if (value === 'offline') return 'error';
+  return 'warning';
+}
+
+/**
+ * The machine overview: identity and connection, activity and cash. Telemetry comes from the
+ * machine's events and shows "—" until they arrive.
+ */
 export function OverviewTab({ machine }: { machine: Machine }) {
   const { t, i18n } = useTranslation();
   const overview = useMachineOverview(machine.id);
   if (!overview.data) return overview.isError ? null : <LoadingScreen inline />;
   const o = overview.data;
-  const unknown = t('machines.unknown');
-  const text = (value: string | null | undefined) => (value && value.trim() ? value : '—');
-  const date = (value: string | null | undefined) => (value ? formatDateTime(value, i18n.language) : unknown);
+  const none = '—';
+  const text = (value: string | null | undefined) => (value && value.trim() ? value : none);
+  const date = (value: string | null | undefined) => (value ? formatDateTime(value, i18n.language) || none : none);
   const money = (value: number | null | undefined) =>
-    value == null ? unknown : formatMoney(value, o.currency || machine.currency, i18n.language, machine.decimal_places);
+    value == null
+      ? none
+      : formatMoney(value, o.currency || machine.currency, i18n.language, o.currency && o.currency !== machine.currency ? undefined : machine.decimal_places);
   const statusLabel: Record<string, string> = {
     unknown: t('machines.unknown'),
     inactive: t('common.inactive'),
     active: t('common.active'),
     online: t('machines.online'),
     offline: t('machines.offline'),
+    ok: t('machines.statusOk'),
   };
+  const powerLabel: Record<string, string> = {
+    mains: t('machines.powerMains'),
+    battery: t('machines.powerBattery'),
+  };
+  const power = o.power && o.power.trim() ? (powerLabel[o.power.trim().toLowerCase()] ?? o.power) : none;
+  // Modems report a signal either as RSSI in dBm (negative) or as a quality percentage.
+  const signal =
+    o.signal == null
+      ? none
+      : o.signal < 0
+        ? t('machines.signalDbm', { value: o.signal })
+        : t('machines.signalPercent', { value: o.signal });
+  const status = o.status && o.status.trim() ? o.status : 'unknown';
   const peripherals = [
     [t('machines.coinChanger'), machine.peripherals.coin_changer],
     [t('machines.billValidator'), machine.peripherals.bill_validator],
@@ -72,15 +100,15 @@ export function OverviewTab({ machine }: { machine: Machine }) {
         <CardContent>
           <Field
             label={t('common.status')}
-            value={<Chip size="small" variant="outlined" label={statusLabel[o.status] ?? o.status} />}
+            value={<Chip size="small" variant="outlined" color={statusColor(status)} label={statusLabel[status.toLowerCase()] ?? status} />}
             testId="overview-status"
           />
           <Field label={t('machines.connectionMethod')} value={text(o.connection_method)} testId="overview-connection" />
           <Field label={t('machines.protocol')} value={text(o.protocol)} testId="overview-protocol" />
           <Field label={t('machines.firmware')} value={text(o.firmware)} testId="overview-firmware" />
           <Field label={t('machines.lastUpdated')} value={date(o.last_updated)} testId="overview-last-updated" />
-          <Field label={t('machines.power')} value={o.power ?? unknown} testId="overview-power" />
-          <Field label={t('machines.signal')} value={o.signal == null ? unknown : String(o.signal)} testId="overview-signal" />
+          <Field label={t('machines.power')} value={power} testId="overview-power" />
+          <Field label={t('machines.signal')} value={signal} testId="overview-signal" />
         </CardContent>
       </Card>
       <Card>

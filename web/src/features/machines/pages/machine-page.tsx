@@ -8,13 +8,21 @@ import { LoadingScreen } from '../../../components/loading-screen';
 import { ScreenHeader } from '../../../components/screen-header';
 import { paths } from '../../../routes/paths';
 import { useMachine } from '../api/machines';
+import { AuditsTab } from '../components/audits-tab';
 import { MachineSettingsTab } from '../components/machine-settings-tab';
 import { OverviewTab } from '../components/overview-tab';
 import { PlanogramTab } from '../components/planogram-tab';
 import { RefillsTab } from '../components/refills-tab';
 
-const TABS = ['overview', 'products', 'settings', 'refills'] as const;
+const TABS = ['overview', 'products', 'settings', 'refills', 'audits'] as const;
 type TabName = (typeof TABS)[number];
+
+/** The permission a tab needs besides seeing the machine. */
+const TAB_PERMISSION: Partial<Record<TabName, string>> = {
+  settings: 'settings.machines.edit',
+  refills: 'reports.refill_log.list',
+  audits: 'settings.machines.read_eva_dts',
+};
 
 /** /settings/machine-management/{machineId}/{tab}. */
 export default function MachinePage() {
@@ -23,15 +31,17 @@ export default function MachinePage() {
   const can = usePermission();
   const { machineId = '', tab: requested } = useParams();
   const machine = useMachine(machineId);
-  const visible = TABS.filter(
-    (name) => (name !== 'settings' || can('settings.machines.edit')) && (name !== 'refills' || can('reports.refill_log.list')),
-  );
+  const visible = TABS.filter((name) => {
+    const permission = TAB_PERMISSION[name];
+    return !permission || can(permission);
+  });
   const tab: TabName = visible.includes(requested as TabName) ? (requested as TabName) : 'overview';
   const labels: Record<TabName, string> = {
     overview: t('machines.tabOverview'),
     products: t('machines.tabProducts'),
     settings: t('machines.tabSettings'),
     refills: t('machines.tabRefills'),
+    audits: t('machines.tabAudits'),
   };
 
   return (
@@ -42,7 +52,7 @@ export default function MachinePage() {
       ) : (
         <>
           <Box sx={{ mb: 3 }}>
-            <Tabs value={tab} onChange={(_event, value: TabName) => navigate(paths.settings.machine(machineId, value), { replace: true })}>
+            <Tabs variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile value={tab} onChange={(_event, value: TabName) => navigate(paths.settings.machine(machineId, value), { replace: true })}>
               {visible.map((name) => (
                 <Tab key={name} value={name} label={labels[name]} data-testid={`machine-tab-${name}`} />
               ))}
@@ -52,6 +62,7 @@ export default function MachinePage() {
           {tab === 'products' ? <PlanogramTab machine={machine.data} /> : null}
           {tab === 'settings' ? <MachineSettingsTab key={`${machine.data.id}:${machine.data.version}`} machine={machine.data} /> : null}
           {tab === 'refills' ? <RefillsTab machine={machine.data} /> : null}
+          {tab === 'audits' ? <AuditsTab machine={machine.data} /> : null}
         </>
       )}
     </>
