@@ -1,7 +1,6 @@
 //! Vendfleet's HTTP layer: one axum router per API area, the auth extractor, the error mapping,
 //! the DTOs and the OpenAPI document. Binaries add adapters and serve these routers.
 
-pub mod audits;
 pub mod auth;
 pub mod contract;
 pub mod dto;

@@ -374,6 +374,15 @@ impl<'c> Draft<'c> {
                     } else {
                         unit.receipt_id.clone()
                     };
+                    // The audit's coin-tube float feeds the overview's value of tubes.
+                    if let Some(v) = audit
+                        .tube_contents
+                        .as_ref()
+                        .and_then(|t| t.value_minor)
+                        .and_then(|v| i64::try_from(v).ok())
+                    {
+                        self.status.report("tubes_minor", Value::from(v), at);
+                    }
                     let read = self.read(id, at, local_date, audit);
                     if read.state == AuditState::Counted {
                         self.count_read(&read);
