@@ -59,7 +59,7 @@ trap 'exit 143' TERM
 email="fuzz-admin@vendfleet.local"
 password="$("$venv/bin/python" -c 'import secrets; print(secrets.token_urlsafe(18))')"
 "$bin" create-admin --data "$data" --email "$email" --password "$password" >/dev/null
-"$bin" seed-demo --data "$data" --email "$email" >/dev/null
+"$bin" seed-demo --data "$data" --email "$email" --machines 10 --days 7 >/dev/null
 
 # An access token that outlives the run; the server picks a free port and prints its address.
 VENDFLEET_ACCESS_TTL_SECS=3600 RUST_LOG="${RUST_LOG:-warn}" \

@@ -1,14 +1,181 @@
-//! `vendfleet seed-demo`: a small demo fleet, made through the application services (so every
-//! rule and validation applies), for a first look at the product.
+//! `vendfleet seed-demo`: a demo fleet with a history, for a first look at the product.
+//!
+//! The catalogue — clients, locations in eight French and Italian cities, models, products with
+//! their VAT, refillers on routes, machines with planograms — is made through the application
+//! services, so every rule and validation applies. The history is machine events (vends,
+//! refills, cash collections, telemetry, audits) applied through `app.events.apply`, the code
+//! that applies live webhook events: stock, ledger, rollups, refill log and encashments agree.
+//!
+//! Deterministic for a seed: the same seed and the same clock instant give the same catalogue
+//! (names, planograms, prices) and the same events with the same ids. The ids of the records
+//! the services make (ULIDs) differ from run to run.
 
+mod audit;
+mod catalogue;
+mod data;
+mod history;
+pub mod sim;
+
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
 use vendfleet_app::auth::Principal;
-use vendfleet_app::machines::{Device, MachineInput, Peripherals, SelectionInput};
-use vendfleet_app::products::{ComponentInput, ProductInput, RecipeLineInput};
-use vendfleet_app::settings::{ClientInput, LocationInput, ModelInput};
 use vendfleet_app::{App, AppError};
+use vendfleet_domain::events::{EventKind, MachineEvent, VendClass, MAX_EVENTS};
 
-/// Products with their prices (minor units), as a machine's planogram is filled from them.
-type Goods = Vec<(String, i64)>;
+/// What to seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    pub machines: usize,
+    /// Days of history, today's (up to now) included.
+    pub days: u32,
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            machines: 200,
+            days: 90,
+            seed: 1,
+        }
+    }
+}
+
+/// Machines whose history is worked out and applied at once.
+const PARALLEL_MACHINES: usize = 3;
+
+/// Counts of the events of a history.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub events: usize,
+    /// Paid vends (sales).
+    pub sales: usize,
+    pub free_vends: usize,
+    pub test_vends: usize,
+    pub revenue_minor: i64,
+    pub refills: usize,
+    pub collections: usize,
+    pub telemetry: usize,
+    pub audits: usize,
+}
+
+impl Counts {
+    /// The counts of `events`.
+    pub fn of(events: &[MachineEvent]) -> Counts {
+        let mut c = Counts {
+            events: events.len(),
+            ..Counts::default()
+        };
+        for e in events {
+            match &e.kind {
+                EventKind::Vend(v) => match v.class() {
+                    VendClass::Sale => {
+                        c.sales += 1;
+                        c.revenue_minor += v.revenue_minor();
+                    }
+                    VendClass::Free => c.free_vends += 1,
+                    VendClass::Test => c.test_vends += 1,
+                },
+                EventKind::Refill(_) => c.refills += 1,
+                EventKind::CashCollection(_) => c.collections += 1,
+                EventKind::Telemetry(_) => c.telemetry += 1,
+                EventKind::Dex { .. } => c.audits += 1,
+            }
+        }
+        c
+    }
+
+    fn add(&mut self, o: &Counts) {
+        self.events += o.events;
+        self.sales += o.sales;
+        self.free_vends += o.free_vends;
+        self.test_vends += o.test_vends;
+        self.revenue_minor += o.revenue_minor;
+        self.refills += o.refills;
+        self.collections += o.collections;
+        self.telemetry += o.telemetry;
+        self.audits += o.audits;
+    }
+}
+
+/// What a seeding made, and how long it took.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub options: Options,
+    pub machines: usize,
+    pub locations: usize,
+    pub clients: usize,
+    pub products: usize,
+    pub refillers: usize,
+    pub history: Counts,
+    pub catalogue_time: Duration,
+    pub history_time: Duration,
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let head = digits.len() % 3;
+    let mut parts: Vec<&str> = Vec::new();
+    if head > 0 {
+        parts.push(&digits[..head]);
+    }
+    for i in (head..digits.len()).step_by(3) {
+        parts.push(&digits[i..i + 3]);
+    }
+    let out = parts.join(",");
+    if n < 0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let h = &self.history;
+        let total = self.catalogue_time + self.history_time;
+        let per_day = if self.machines > 0 {
+            h.sales as f64 / (self.machines as f64 * f64::from(self.options.days))
+        } else {
+            0.0
+        };
+        writeln!(
+            f,
+            "Seeded the demo fleet (seed {}) in {:.1} s: {} machines at {} locations, {} clients, {} new products, {} refillers",
+            self.options.seed,
+            total.as_secs_f64(),
+            self.machines,
+            self.locations,
+            self.clients,
+            self.products,
+            self.refillers,
+        )?;
+        writeln!(
+            f,
+            "  catalogue through the services in {:.1} s",
+            self.catalogue_time.as_secs_f64()
+        )?;
+        write!(
+            f,
+            "  {} days of history in {:.1} s: {} events ({:.0} a second) — {} sales ({:.1} per machine a day, € {}.{:02}), {} free and {} test vends, {} refills, {} cash collections, {} telemetry readings, {} audits",
+            self.options.days,
+            self.history_time.as_secs_f64(),
+            thousands(h.events as i64),
+            h.events as f64 / self.history_time.as_secs_f64().max(1e-9),
+            thousands(h.sales as i64),
+            per_day,
+            thousands(h.revenue_minor / 100),
+            h.revenue_minor % 100,
+            h.free_vends,
+            h.test_vends,
+            thousands(h.refills as i64),
+            thousands(h.collections as i64),
+            thousands(h.telemetry as i64),
+            h.audits,
+        )
+    }
+}
 
 fn err(e: AppError) -> String {
     format!("seeding the demo fleet: {e}")
@@ -19,321 +186,53 @@ pub async fn fleet_is_empty(app: &App) -> Result<bool, String> {
     Ok(app.machines.machines().all().await.map_err(err)?.is_empty())
 }
 
-/// Seeds clients, locations, models, products (with a composite coffee), tags and machines
-/// with filled planograms, acting as `admin`.
-pub async fn seed(app: &App, admin: &Principal) -> Result<usize, String> {
-    let s = &app.settings;
-    let mut clients = Vec::new();
-    for (name, bps) in [("Gare du Nord SA", 800), ("Ospedale San Carlo", 500)] {
-        let c = s
-            .create_client(ClientInput {
-                name: name.into(),
-                commission_bps: Some(bps),
-                ..Default::default()
-            })
-            .await
-            .map_err(err)?;
-        clients.push(c.id);
+/// Seeds the catalogue and `opts.days` days of history ending at the clock's now, acting as
+/// `admin`. The caller checks that the fleet is empty.
+pub async fn seed(app: &App, admin: &Principal, opts: Options) -> Result<Summary, String> {
+    if opts.machines == 0 || opts.days == 0 {
+        return Err("seeding the demo fleet: give at least one machine and one day".into());
     }
-    let sites = [
-        (
-            "Gare du Nord — Hall 1",
-            "18 Rue de Dunkerque, Paris",
-            "Station",
-            "Île-de-France",
-            Some(0),
-            48.8809,
-            2.3553,
-            "Europe/Paris",
-        ),
-        (
-            "Gare du Nord — Quai 2",
-            "18 Rue de Dunkerque, Paris",
-            "Station",
-            "Île-de-France",
-            Some(0),
-            48.8812,
-            2.3549,
-            "Europe/Paris",
-        ),
-        (
-            "San Carlo — Reparto A",
-            "Via Pio II 3, Milano",
-            "Hospital",
-            "Lombardia",
-            Some(1),
-            45.4599,
-            9.1178,
-            "Europe/Rome",
-        ),
-        (
-            "Dépôt Lyon",
-            "12 Rue Garibaldi, Lyon",
-            "Warehouse",
-            "Auvergne-Rhône-Alpes",
-            None,
-            45.7597,
-            4.8522,
-            "Europe/Paris",
-        ),
-    ];
-    let mut locations = Vec::new();
-    for (name, address, kind, region, client, lat, lon, tz) in sites {
-        let l = s
-            .create_location(
-                admin,
-                LocationInput {
-                    name: name.into(),
-                    address: address.into(),
-                    location_type: kind.into(),
-                    region: region.into(),
-                    client_id: client.map(|i: usize| clients[i].clone()),
-                    refiller_id: Some(admin.user.id.clone()),
-                    latitude: Some(lat),
-                    longitude: Some(lon),
-                    time_zone: tz.into(),
-                    version: None,
-                },
-            )
-            .await
-            .map_err(err)?;
-        locations.push(l.id);
-    }
-    let mut models = Vec::new();
-    for (name, kind, maker) in [
-        ("Kikko Max", "Hot drinks", "Evoca"),
-        ("FK 300", "Snacks", "Sielaff"),
-        ("Visionline", "Cold drinks", "Sielaff"),
-    ] {
-        let m = s
-            .create_model(ModelInput {
-                name: name.into(),
-                model_type: kind.into(),
-                manufacturer: maker.into(),
-                version: None,
-            })
-            .await
-            .map_err(err)?;
-        models.push(m.id);
-    }
-
-    let p = &app.products;
-    let snack_tag = p.create_tag("Snacks").await.map_err(err)?.id;
-    let drink_tag = p.create_tag("Drinks").await.map_err(err)?.id;
-    let mut components = Vec::new();
-    for (name, unit) in [
-        ("Cup", "pcs"),
-        ("Coffee beans", "g"),
-        ("Sugar", "g"),
-        ("Stirrer", "pcs"),
-        ("Milk powder", "g"),
-    ] {
-        let c = p
-            .create_component(ComponentInput {
-                name: name.into(),
-                unit: unit.into(),
-                inactive: false,
-                version: None,
-            })
-            .await
-            .map_err(err)?;
-        components.push(c.id);
-    }
-    let product = |name: &str, price: i64, vat: i64, units: &str, tag: &str| ProductInput {
-        name: name.into(),
-        price_minor: Some(price),
-        currency: "EUR".into(),
-        vat_bps: Some(vat),
-        units: units.into(),
-        tag_ids: vec![tag.to_string()],
-        ..Default::default()
-    };
-    let mut snacks = Vec::new();
-    for (name, price) in [
-        ("Crisps 45 g", 180),
-        ("Chocolate bar", 150),
-        ("Cereal bar", 130),
-        ("Peanuts 50 g", 160),
-    ] {
-        snacks.push((
-            p.create_product(admin, product(name, price, 550, "pcs", &snack_tag))
-                .await
-                .map_err(err)?
-                .id,
-            price,
-        ));
-    }
-    let mut drinks = Vec::new();
-    for (name, price) in [
-        ("Water 50 cl", 120),
-        ("Cola 33 cl", 200),
-        ("Iced tea 50 cl", 220),
-    ] {
-        drinks.push((
-            p.create_product(admin, product(name, price, 550, "pcs", &drink_tag))
-                .await
-                .map_err(err)?
-                .id,
-            price,
-        ));
-    }
-    let mut coffees = Vec::new();
-    for (name, price, recipe) in [
-        ("Espresso", 110, vec![(0, 1), (1, 7), (3, 1)]),
-        ("Cappuccino", 150, vec![(0, 1), (1, 7), (4, 12), (3, 1)]),
-    ] {
-        let mut input = product(name, price, 1000, "cup", &drink_tag);
-        input.is_composite = true;
-        input.recipe = Some(
-            recipe
-                .into_iter()
-                .map(|(c, q)| RecipeLineInput {
-                    component_id: components[c].clone(),
-                    quantity: Some(q),
-                })
-                .collect(),
-        );
-        coffees.push((p.create_product(admin, input).await.map_err(err)?.id, price));
-    }
-
-    let route = app.machines.create_tag("Route Nord").await.map_err(err)?.id;
-    let fitted = |serial: &str| Device {
-        fitted: true,
-        serial: serial.into(),
-        model: String::new(),
-    };
-    let plan: [(&str, usize, usize, &Goods, i64); 5] = [
-        ("GDN-H1-Snack", 0, 1, &snacks, 12),
-        ("GDN-H1-Drinks", 0, 2, &drinks, 10),
-        ("GDN-Q2-Coffee", 1, 0, &coffees, 200),
-        ("HSC-A-Snack", 2, 1, &snacks, 12),
-        ("HSC-A-Coffee", 2, 0, &coffees, 200),
-    ];
-    let mut made = 0;
-    for (i, (name, loc, model, goods, capacity)) in plan.into_iter().enumerate() {
-        let m = app
-            .machines
-            .create(
-                admin,
-                MachineInput {
-                    name: name.into(),
-                    serial: format!("SN-{:05}", 10_001 + i),
-                    mcu_serial: format!("MCU-{:05}", 70_001 + i),
-                    model_id: Some(models[model].clone()),
-                    location_id: Some(locations[loc].clone()),
-                    firmware: "4.2.1".into(),
-                    connection_method: "telemetry".into(),
-                    protocol: "EVA-DTS".into(),
-                    tag_ids: if loc == 0 || loc == 1 {
-                        vec![route.clone()]
-                    } else {
-                        vec![]
-                    },
-                    peripherals: Peripherals {
-                        coin_changer: fitted(&format!("CC-{i}")),
-                        bill_validator: Device::default(),
-                        cashless: fitted(&format!("CL-{i}")),
-                    },
-                    currency: Some("EUR".into()),
-                    decimal_places: Some(2),
-                    ..Default::default()
-                },
-            )
-            .await
-            .map_err(err)?;
-        for (slot, (product_id, price)) in goods.iter().enumerate() {
-            let input = SelectionInput {
-                selection: format!("{}", 10 + slot * 2),
-                product_id: product_id.clone(),
-                max: capacity,
-                price_minor: *price,
-                current: 0,
-                expiry_date: None,
-            };
-            app.machines
-                .upsert_selection(admin, &m.id, input)
-                .await
-                .map_err(err)?;
+    let now = app.clock.now();
+    let started = Instant::now();
+    let plan = catalogue::plan(&opts, now);
+    let made = catalogue::make(app, admin, &opts, &plan).await?;
+    let catalogue_time = started.elapsed();
+    let started = Instant::now();
+    let mut totals = Counts::default();
+    let mut running: JoinSet<Result<Counts, String>> = JoinSet::new();
+    let machines = made.machines.len();
+    for (id, mut sim) in made.machines {
+        while running.len() >= PARALLEL_MACHINES {
+            if let Some(done) = running.join_next().await {
+                totals.add(&done.map_err(|e| format!("seeding the demo fleet: {e}"))??);
+            }
         }
-        app.machines
-            .restock(admin, &m.id, &[], true)
-            .await
-            .map_err(err)?;
-        made += 1;
+        let app = app.clone();
+        let days = opts.days;
+        running.spawn(async move {
+            let events = history::events(&mut sim, days, now);
+            let counts = Counts::of(&events);
+            for chunk in events.chunks(MAX_EVENTS) {
+                app.events.apply(&id, chunk).await.map_err(err)?;
+            }
+            Ok(counts)
+        });
     }
-    Ok(made)
+    while let Some(done) = running.join_next().await {
+        totals.add(&done.map_err(|e| format!("seeding the demo fleet: {e}"))??);
+    }
+    Ok(Summary {
+        options: opts,
+        machines,
+        locations: made.locations,
+        clients: made.clients,
+        products: made.products,
+        refillers: made.refillers,
+        history: totals,
+        catalogue_time,
+        history_time: started.elapsed(),
+    })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-    use vendfleet_app::config::{AuthSettings, Secret};
-    use vendfleet_app::machines::RefillListParams;
-    use vendfleet_app::ports::ManualClock;
-
-    /// Seeding and the default refill log agree at any hour: just before and after midnight in
-    /// Paris, Milan and Lyon, and late on the last day of a month.
-    #[tokio::test]
-    async fn seeds_a_full_fleet_through_the_services() {
-        for at in [
-            "2026-11-22T10:30:00Z",
-            "2026-11-22T22:59:00Z",
-            "2026-11-22T23:30:00Z",
-            "2026-12-31T23:30:00Z",
-        ] {
-            seeds_at(at.parse().unwrap()).await;
-        }
-    }
-
-    async fn seeds_at(at: chrono::DateTime<chrono::Utc>) {
-        let dir = tempfile::tempdir().unwrap();
-        let embedded = vendfleet_adapters_embedded::Embedded::open(dir.path(), b"t").unwrap();
-        let app = App::new(
-            embedded.adapters(),
-            Arc::new(ManualClock::new(at)),
-            AuthSettings::with_secret(Secret::new("x".repeat(32))),
-            Default::default(),
-        );
-        app.auth
-            .ensure_admin("admin@demo.test", "demo-password-1")
-            .await
-            .unwrap();
-        let user = app
-            .users
-            .directory()
-            .user_by_email("admin@demo.test")
-            .await
-            .unwrap()
-            .unwrap();
-        let admin = app.auth.principal(user).await.unwrap();
-        assert!(fleet_is_empty(&app).await.unwrap());
-        assert_eq!(seed(&app, &admin).await.unwrap(), 5);
-        assert!(!fleet_is_empty(&app).await.unwrap());
-        let machines = app.machines.machines().all().await.unwrap();
-        assert_eq!(machines.len(), 5);
-        for m in &machines {
-            let plan = app.machines.selections(&admin, &m.id).await.unwrap();
-            assert!(!plan.is_empty());
-            assert!(
-                plan.iter()
-                    .all(|s| s.selection.current == s.selection.max && !s.product_name.is_empty()),
-                "{}",
-                m.name
-            );
-        }
-        let log = app
-            .machines
-            .refills(
-                &admin,
-                &RefillListParams {
-                    page_size: Some(200),
-                    ..Default::default()
-                },
-            )
-            .await
-            .unwrap();
-        assert_eq!(log.count, 15, "one fill line per selection");
-        assert_eq!(app.settings.locations().all().await.unwrap().len(), 4);
-    }
-}
+mod tests;

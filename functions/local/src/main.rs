@@ -4,6 +4,7 @@ mod bench;
 mod demo;
 mod dex;
 mod server;
+mod simulate;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -36,13 +37,25 @@ enum Command {
         #[arg(long, env = "VENDFLEET_DEMO")]
         demo: bool,
     },
-    /// Seed the demo fleet into an empty fleet (acting as the given administrator).
+    /// Seed a demo fleet with its history into an empty fleet (deterministic for a seed).
     SeedDemo {
         #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
         data: PathBuf,
+        /// The administrator acting (default: the first administrator).
         #[arg(long)]
-        email: String,
+        email: Option<String>,
+        /// Machines to make.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        machines: u32,
+        /// Days of history, ending now.
+        #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u32).range(1..=3660))]
+        days: u32,
+        /// Seed of the random choices: the same seed gives the same fleet and history.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
+    /// Post signed live events of the data directory's machines to a running server.
+    Simulate(simulate::Args),
     /// Create an administrator with every module and machine, or reset one (idempotent).
     CreateAdmin {
         #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
@@ -77,7 +90,21 @@ async fn main() -> std::process::ExitCode {
             web,
             demo,
         } => server::serve(&data, port, &web, demo).await,
-        Command::SeedDemo { data, email } => server::seed_demo(&data, &email).await,
+        Command::SeedDemo {
+            data,
+            email,
+            machines,
+            days,
+            seed,
+        } => {
+            let opts = demo::Options {
+                machines: machines as usize,
+                days,
+                seed,
+            };
+            server::seed_demo(&data, email.as_deref(), opts).await
+        }
+        Command::Simulate(args) => simulate::run(args).await,
         Command::CreateAdmin {
             data,
             email,

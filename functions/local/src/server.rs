@@ -105,26 +105,63 @@ pub async fn create_admin(data: &Path, email: &str, password: &str) -> Result<()
 }
 
 /// `vendfleet seed-demo`.
-pub async fn seed_demo(data: &Path, email: &str) -> Result<(), BoxError> {
+pub async fn seed_demo(
+    data: &Path,
+    email: Option<&str>,
+    opts: crate::demo::Options,
+) -> Result<(), BoxError> {
     let local = open(data)?;
-    seed_as(&local.app, email).await
+    seed_as(&local.app, email, opts).await
 }
 
-async fn seed_as(app: &App, email: &str) -> Result<(), BoxError> {
-    let admin = app
-        .users
-        .directory()
-        .user_by_email(&email.trim().to_lowercase())
+/// The administrator named by `email`, or the first one made.
+async fn administrator(
+    app: &App,
+    email: Option<&str>,
+) -> Result<vendfleet_app::users::User, BoxError> {
+    let directory = app.users.directory();
+    if let Some(email) = email {
+        return Ok(directory
+            .user_by_email(&email.trim().to_lowercase())
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no user {email}"))?);
+    }
+    let mut admins: Vec<_> = directory
+        .all_users()
         .await
         .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no user {email}"))?;
+        .into_iter()
+        .filter(|u| u.active && u.access_all_modules && u.access_all_machines)
+        .collect();
+    admins.sort_by(|a, b| {
+        a.created_at
+            .cmp(&b.created_at)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    Ok(admins
+        .into_iter()
+        .next()
+        .ok_or("no administrator: run `vendfleet create-admin` first, or pass --email")?)
+}
+
+async fn seed_as(
+    app: &App,
+    email: Option<&str>,
+    opts: crate::demo::Options,
+) -> Result<(), BoxError> {
+    let admin = administrator(app, email).await?;
     let principal = app.auth.principal(admin).await.map_err(|e| e.to_string())?;
     if !crate::demo::fleet_is_empty(app).await? {
         println!("The fleet has machines already: no demo seeded");
         return Ok(());
     }
-    let n = crate::demo::seed(app, &principal).await?;
-    println!("Seeded a demo fleet: {n} machines with filled planograms, their locations, clients and products");
+    println!(
+        "Seeding a demo fleet: {} machines, {} days of history (seed {}) …",
+        opts.machines, opts.days, opts.seed
+    );
+    let summary = crate::demo::seed(app, &principal, opts).await?;
+    println!("{summary}");
     Ok(())
 }
 
@@ -153,7 +190,7 @@ async fn first_start(app: &App, demo: bool) -> Result<(), BoxError> {
     println!("  password: {password}");
     println!("  (change it after signing in; `vendfleet create-admin` resets it)");
     if demo {
-        seed_as(app, &email).await?;
+        seed_as(app, Some(&email), crate::demo::Options::default()).await?;
     }
     Ok(())
 }

@@ -1,0 +1,400 @@
+//! Seeding on the embedded store with a manual clock: determinism, consistency of the history
+//! with the stock, ledger, rollups, refill log and encashments, and no event after now.
+
+use super::*;
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use vendfleet_app::config::{AuthSettings, Secret};
+use vendfleet_app::machines::{RefillEntry, RefillListParams};
+use vendfleet_app::ports::sales::{Grain, RollupQuery};
+use vendfleet_app::ports::ManualClock;
+use vendfleet_domain::events::{parse_batch, Payment};
+use vendfleet_domain::sales::{Figures, VendFact};
+
+struct Seeded {
+    app: App,
+    admin: Principal,
+    summary: Summary,
+    now: DateTime<Utc>,
+    _dir: tempfile::TempDir,
+}
+
+async fn seeded(at: &str, opts: Options) -> Seeded {
+    let now: DateTime<Utc> = at.parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = vendfleet_adapters_embedded::Embedded::open(dir.path(), b"t").unwrap();
+    let app = App::new(
+        embedded.adapters(),
+        Arc::new(ManualClock::new(now)),
+        AuthSettings::with_secret(Secret::new("x".repeat(32))),
+        Default::default(),
+    );
+    app.auth
+        .ensure_admin("admin@demo.test", "demo-password-1")
+        .await
+        .unwrap();
+    let user = app
+        .users
+        .directory()
+        .user_by_email("admin@demo.test")
+        .await
+        .unwrap()
+        .unwrap();
+    let admin = app.auth.principal(user).await.unwrap();
+    assert!(fleet_is_empty(&app).await.unwrap());
+    let summary = seed(&app, &admin, opts).await.unwrap();
+    eprintln!("{summary}");
+    assert!(!fleet_is_empty(&app).await.unwrap());
+    Seeded {
+        app,
+        admin,
+        summary,
+        now,
+        _dir: dir,
+    }
+}
+
+fn wide() -> (NaiveDate, NaiveDate) {
+    (
+        NaiveDate::from_ymd_opt(2000, 1, 1).unwrap(),
+        NaiveDate::from_ymd_opt(2100, 1, 1).unwrap(),
+    )
+}
+
+/// The first local day of any history these tests seed.
+fn recent(now: DateTime<Utc>) -> NaiveDate {
+    now.date_naive() - chrono::Duration::days(40)
+}
+
+async fn refill_log(s: &Seeded, machine: &str) -> Vec<RefillEntry> {
+    let mut out = Vec::new();
+    for page in 1.. {
+        let p = s
+            .app
+            .machines
+            .refills(
+                &s.admin,
+                &RefillListParams {
+                    page: Some(page),
+                    page_size: Some(200),
+                    machine: Some(machine.into()),
+                    from: Some(recent(s.now).to_string()),
+                    to: Some(s.now.date_naive().succ_opt().unwrap().to_string()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let n = p.items.len();
+        out.extend(p.items);
+        if out.len() >= p.count || n == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// Status text, cash box and last sale of a machine's status.
+type StatusSheet = (Option<String>, Option<i64>, Option<DateTime<Utc>>);
+
+/// Everything a machine's figures are, keyed by names and codes (ids differ between runs).
+#[derive(Debug, PartialEq)]
+struct Figuresheet {
+    days: BTreeMap<NaiveDate, Figures>,
+    ledger_rows: usize,
+    refill_lines: usize,
+    encashments: Vec<(DateTime<Utc>, String, i64, i64, i64)>,
+    audits: usize,
+    stock: BTreeMap<String, (i64, i64, i64)>,
+    status: Option<StatusSheet>,
+}
+
+async fn figuresheets(s: &Seeded) -> BTreeMap<String, Figuresheet> {
+    let (from, to) = wide();
+    let mut out = BTreeMap::new();
+    for m in s.app.machines.machines().all().await.unwrap() {
+        let days = s
+            .app
+            .events
+            .sales()
+            .rollups(&RollupQuery {
+                machine_ids: vec![m.id.clone()],
+                from,
+                to,
+                grain: Grain::Day,
+            })
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.date, r.figures))
+            .collect();
+        let ledger_rows = s
+            .app
+            .events
+            .sales()
+            .ledger(&m.id, from, to)
+            .await
+            .unwrap()
+            .len();
+        let ids = [m.id.clone()].into_iter().collect();
+        let encashments = s
+            .app
+            .events
+            .encashments(&ids, recent(s.now), s.now.date_naive().succ_opt().unwrap())
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                (
+                    e.at,
+                    e.bag_no,
+                    e.cash_box_minor,
+                    e.tubes_minor,
+                    e.collected_minor,
+                )
+            })
+            .collect();
+        let stock = s
+            .app
+            .machines
+            .selections(&s.admin, &m.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|v| {
+                let sel = v.selection;
+                (sel.selection, (sel.current, sel.max, sel.price_minor))
+            })
+            .collect();
+        let status = s
+            .app
+            .events
+            .status(&m.id)
+            .await
+            .unwrap()
+            .map(|st| (st.text("status"), st.int("cash_box_minor"), st.last_sale));
+        out.insert(
+            m.name.clone(),
+            Figuresheet {
+                days,
+                ledger_rows,
+                refill_lines: refill_log(s, &m.id).await.len(),
+                encashments,
+                audits: s.app.events.audit_reads(&m.id).await.unwrap().len(),
+                stock,
+                status,
+            },
+        );
+    }
+    out
+}
+
+#[tokio::test]
+async fn the_same_seed_and_instant_give_the_same_figures_and_another_seed_others() {
+    let opts = Options {
+        machines: 5,
+        days: 6,
+        seed: 7,
+    };
+    let at = "2026-03-29T09:15:00Z";
+    let a = seeded(at, opts).await;
+    let b = seeded(at, opts).await;
+    assert_eq!(a.summary.history, b.summary.history);
+    assert!(a.summary.history.sales > 0);
+    let (fa, fb) = (figuresheets(&a).await, figuresheets(&b).await);
+    assert_eq!(fa.len(), 5);
+    assert_eq!(fa, fb);
+    let c = seeded(at, Options { seed: 8, ..opts }).await;
+    assert_ne!(figuresheets(&c).await, fa);
+}
+
+#[tokio::test]
+async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
+    // Across the change to summer time in Paris and Rome (29 March 2026).
+    let s = seeded(
+        "2026-03-31T16:40:00Z",
+        Options {
+            machines: 6,
+            days: 12,
+            seed: 3,
+        },
+    )
+    .await;
+    let h = &s.summary.history;
+    assert!(h.refills > 6, "{h:?}");
+    assert!(h.collections > 0, "{h:?}");
+    // A reading every night but the first (before the route opens the machine).
+    assert!(h.telemetry >= 6 * 11, "{h:?}");
+    let (from, to) = wide();
+    let sales = s.app.events.sales();
+    let machines = s.app.machines.machines().all().await.unwrap();
+    let mut cash = 0;
+    let mut revenue = 0;
+    for m in &machines {
+        let ledger: Vec<VendFact> = sales.ledger(&m.id, from, to).await.unwrap();
+        assert!(!ledger.is_empty(), "{}", m.name);
+        assert!(ledger.iter().all(|v| v.at <= s.now), "a vend after now");
+        // Stock: it started empty; refills added and removed, every vend took units.
+        let log = refill_log(&s, &m.id).await;
+        assert!(log.iter().all(|e| e.at <= s.now && e.source == "machine"));
+        let mut expected: HashMap<String, i64> = HashMap::new();
+        for e in &log {
+            *expected.entry(e.selection.clone()).or_default() += e.added - e.removed;
+        }
+        for v in &ledger {
+            *expected.entry(v.selection.clone()).or_default() -= i64::from(v.quantity);
+        }
+        for view in s.app.machines.selections(&s.admin, &m.id).await.unwrap() {
+            let sel = view.selection;
+            let want = expected.get(&sel.selection).copied().unwrap_or(0);
+            assert_eq!(sel.current, want, "{} {}", m.name, sel.selection);
+            assert!((0..=sel.max).contains(&sel.current));
+        }
+        // Day rollups are the ledger summed by local day.
+        let mut brute: BTreeMap<NaiveDate, Figures> = BTreeMap::new();
+        for v in &ledger {
+            brute.entry(v.local_date).or_default().add(&Figures::of(v));
+            if v.class == VendClass::Sale {
+                revenue += v.revenue_minor;
+                if v.payment == Payment::Cash {
+                    cash += v.revenue_minor;
+                }
+            }
+        }
+        let rolled: BTreeMap<NaiveDate, Figures> = sales
+            .rollups(&RollupQuery {
+                machine_ids: vec![m.id.clone()],
+                from,
+                to,
+                grain: Grain::Day,
+            })
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|r| !r.figures.is_zero())
+            .map(|r| (r.date, r.figures))
+            .collect();
+        assert_eq!(rolled, brute, "{}", m.name);
+        // Each collection holds the cash sales since the previous one, net of tube movements.
+        let ids = [m.id.clone()].into_iter().collect();
+        let mut cash_rows = s
+            .app
+            .events
+            .encashments(&ids, recent(s.now), s.now.date_naive().succ_opt().unwrap())
+            .await
+            .unwrap();
+        cash_rows.sort_by_key(|e| e.at);
+        for pair in cash_rows.windows(2) {
+            let (prev, cur) = (&pair[0], &pair[1]);
+            assert!(cur.at <= s.now);
+            let left_in_tubes = prev.tubes_minor - prev.ejected_minor + prev.refilled_coins_minor;
+            let sold: i64 = ledger
+                .iter()
+                .filter(|v| v.at > prev.at && v.at <= cur.at)
+                .filter(|v| v.class == VendClass::Sale && v.payment == Payment::Cash)
+                .map(|v| v.revenue_minor)
+                .sum();
+            assert_eq!(
+                cur.cash_box_minor + cur.bill_stacker_minor + cur.tubes_minor - left_in_tubes,
+                sold,
+                "{} bag {}",
+                m.name,
+                cur.bag_no
+            );
+        }
+        let status = s.app.events.status(&m.id).await.unwrap().unwrap();
+        assert!(status.last_updated.is_some_and(|t| t <= s.now));
+        assert!(status.int("signal").is_some());
+    }
+    assert_eq!(revenue, h.revenue_minor);
+    let share = 1.0 - cash as f64 / revenue as f64;
+    assert!((0.4..=0.7).contains(&share), "cashless share {share}");
+}
+
+#[test]
+fn a_history_is_valid_wire_events_in_time_order_never_after_now_and_busy_enough() {
+    let now: DateTime<Utc> = "2026-11-30T10:20:00Z".parse().unwrap();
+    let opts = Options {
+        machines: 200,
+        days: 14,
+        seed: 1,
+    };
+    let plan = catalogue::plan(&opts, now);
+    let mut totals = Counts::default();
+    let mut sold_out = 0;
+    let mut office = (0.0, 0.0);
+    for (l, m) in plan.machines() {
+        let mut sim = catalogue::simulator(opts.seed, l, m, "refiller");
+        let events = history::events(&mut sim, opts.days, now);
+        assert!(events.windows(2).all(|w| w[0].at_utc() <= w[1].at_utc()));
+        assert!(events.iter().all(|e| e.at_utc() <= now));
+        let mut ids: Vec<&str> = events.iter().map(|e| e.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), events.len(), "ids are unique");
+        if m.index < 20 {
+            // What the webhook would accept, byte for byte.
+            for chunk in events.chunks(MAX_EVENTS) {
+                let body = serde_json::to_vec(&serde_json::json!({ "events": chunk })).unwrap();
+                let batch = parse_batch(&body, now).unwrap();
+                assert!(batch.rejected.is_empty(), "{:?}", batch.rejected);
+                assert_eq!(batch.events.len(), chunk.len());
+            }
+        }
+        sold_out += sim.slots.iter().filter(|s| s.current == 0).count();
+        let c = Counts::of(&events);
+        if l.site == sim::Site::Office {
+            for e in &events {
+                if let EventKind::Vend(_) = e.kind {
+                    let local = e.at.date_naive();
+                    let weekend = chrono::Datelike::weekday(&local).num_days_from_monday() >= 5;
+                    if weekend {
+                        office.1 += 1.0;
+                    } else {
+                        office.0 += 1.0;
+                    }
+                }
+            }
+        }
+        totals.add(&c);
+    }
+    let per_day = totals.sales as f64 / (200.0 * 14.0);
+    assert!(
+        (25.0..=40.0).contains(&per_day),
+        "{per_day} vends a machine a day"
+    );
+    assert!(totals.refills > 200 && totals.collections > 100 && totals.audits > 0);
+    assert!(totals.free_vends > 0 && totals.test_vends > 0);
+    assert!(sold_out > 0, "some selections run empty");
+    // Offices: 10 weekdays against 4 weekend days, and weekends nearly empty.
+    assert!(office.1 * 10.0 < office.0, "office weekends {office:?}");
+}
+
+#[tokio::test]
+async fn seeding_works_around_local_midnight_and_on_new_years_day() {
+    for at in [
+        "2026-11-22T22:59:00Z",
+        "2026-11-22T23:30:00Z",
+        "2026-12-31T23:30:00Z",
+        "2027-01-01T05:10:00Z",
+    ] {
+        let s = seeded(
+            at,
+            Options {
+                machines: 2,
+                days: 2,
+                seed: 4,
+            },
+        )
+        .await;
+        let (from, to) = wide();
+        for m in s.app.machines.machines().all().await.unwrap() {
+            let ledger = s.app.events.sales().ledger(&m.id, from, to).await.unwrap();
+            assert!(ledger.iter().all(|v| v.at <= s.now), "{at}");
+            let status = s.app.events.status(&m.id).await.unwrap().unwrap();
+            assert!(status.last_updated.is_some_and(|t| t <= s.now), "{at}");
+            assert!(status.last_refill.is_some_and(|t| t <= s.now), "{at}");
+        }
+    }
+}
