@@ -59,6 +59,8 @@ impl Embedded {
             store: self.store.clone(),
             sales: self.sales.clone(),
             events_handoff: None,
+            blobs: self.blobs.clone(),
+            jobs: self.queue.clone(),
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod events;
+pub mod jobs;
 pub mod listing;
 pub mod machines;
 pub mod ports;
@@ -28,6 +29,7 @@ pub struct App {
     pub machines: machines::MachinesService,
     pub products: products::ProductsService,
     pub events: events::EventsService,
+    pub jobs: jobs::JobsService,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
 }
@@ -74,6 +76,10 @@ pub struct Adapters {
     pub sales: Arc<dyn ports::SalesStore>,
     /// Set where the webhook hands events to a worker (AWS); `None` applies them at once.
     pub events_handoff: Option<Arc<dyn ports::JobQueue>>,
+    /// Files of exports and reports.
+    pub blobs: Arc<dyn ports::BlobStore>,
+    /// The background jobs' queue.
+    pub jobs: Arc<dyn ports::JobQueue>,
 }
 
 impl App {
@@ -99,8 +105,11 @@ impl App {
             calendar.clone(),
             adapters.events_handoff,
         );
+        let jobs =
+            jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
             events,
+            jobs,
             auth: auth::AuthService::new(directory.clone(), clock.clone(), auth_settings),
             users: users::UsersService::new(
                 directory.clone(),

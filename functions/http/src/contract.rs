@@ -51,6 +51,7 @@ pub enum LanguageCode {
 /// permission and may answer 403 (`tests/contract.rs` checks both ways against the router).
 pub const SIGNED_IN_ONLY: &[&str] = &[
     "me",
+    "get_job",
     "switch_language",
     "employees",
     "operator_settings",

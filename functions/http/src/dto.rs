@@ -385,25 +385,11 @@ pub struct UserForm {
     pub version: Option<u64>,
 }
 
-impl From<UserForm> for vendfleet_app::users::UserInput {
-    fn from(f: UserForm) -> Self {
-        vendfleet_app::users::UserInput {
-            name: f.name,
-            email: f.email,
-            phone: f.phone.unwrap_or_default(),
-            password: f.password,
-            role_id: f.role_id,
-            active: f.active,
-            language: f.language,
-            position: f.position.unwrap_or_default(),
-            access_all_modules: f.access_all_modules,
-            access_all_machines: f.access_all_machines,
-            client_ids: f.client_ids,
-            location_ids: f.location_ids,
-            machine_tag_ids: f.machine_tag_ids,
-            machine_ids: f.machine_ids,
-            version: f.version,
-        }
+crate::crud::from_fields! {
+    UserForm => vendfleet_app::users::UserInput {
+        name, email, password, role_id, active, language, access_all_modules, access_all_machines,
+        client_ids, location_ids, machine_tag_ids, machine_ids, version;
+        or_default: phone, position
     }
 }
 
@@ -466,6 +452,10 @@ pub struct RoleForm {
     pub version: Option<u64>,
 }
 
+crate::crud::from_fields! {
+    RoleForm => vendfleet_app::users::RoleInput { name, modules, version }
+}
+
 /// `DELETE /api/users/roles/`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -475,63 +465,33 @@ pub struct DeleteRolesRequest {
     pub role_ids: Vec<String>,
 }
 
-/// Paging, search and ordering of a list.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// Page number, from 1.
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    /// Items per page, 1 to 200 (default 25).
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    /// Case-insensitive text search.
-    pub search: Option<String>,
-    /// A field to order by; `-field` for descending.
-    pub ordering: Option<String>,
-}
-
-impl From<ListQuery> for vendfleet_app::users::ListParams {
-    fn from(q: ListQuery) -> Self {
-        vendfleet_app::users::ListParams {
-            page: q.page,
-            page_size: q.page_size,
-            search: q.search,
-            ordering: q.ordering,
-        }
+crate::crud::list_query! {
+    /// Paging, search and ordering of a list.
+    pub struct ListQuery {
+        /// Page number, from 1.
+        page,
+        /// Items per page, 1 to 200 (default 25).
+        page_size,
+        /// Case-insensitive text search.
+        search,
+        /// A field to order by; `-field` for descending.
+        ordering,
     }
 }
 
-/// The users list's query.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct UsersQuery {
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    /// name, email, created_at, last_login, role, active; `-` prefix for descending.
-    pub ordering: Option<String>,
-    /// Role id.
-    pub role: Option<String>,
-    /// `active` or `inactive`.
-    #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
-    pub status: Option<String>,
-}
-
-impl From<&UsersQuery> for vendfleet_app::users::UserListParams {
-    fn from(q: &UsersQuery) -> Self {
-        vendfleet_app::users::UserListParams {
-            list: vendfleet_app::users::ListParams {
-                page: q.page,
-                page_size: q.page_size,
-                search: q.search.clone(),
-                ordering: q.ordering.clone(),
-            },
-            role: q.role.clone(),
-            status: q.status.clone(),
-        }
+crate::crud::list_query! {
+    /// The users list's query.
+    pub struct UsersQuery => vendfleet_app::users::UserListParams {
+        page,
+        page_size,
+        search,
+        /// name, email, created_at, last_login, role, active; `-` prefix for descending.
+        ordering,
+        /// Role id.
+        pub role: Option<String>,
+        /// `active` or `inactive`.
+        #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
+        pub status: Option<String>,
     }
 }
 

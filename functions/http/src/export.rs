@@ -57,7 +57,7 @@ pub struct ExportQuery {
 }
 
 /// A file format of an export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Csv,
     Xlsx,
@@ -78,7 +78,7 @@ impl Format {
 }
 
 /// One cell of an export, typed: numbers stay numbers, money and dates keep their kind.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Cell {
     Text(String),
     Int(i64),
@@ -210,13 +210,90 @@ impl Cell {
 }
 
 /// A table: header row and typed rows.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub sheet: String,
     pub header: Vec<String>,
     pub rows: Vec<Vec<Cell>>,
 }
 
+/// An export rendered later by the jobs worker: the table as the request built it (the same
+/// list, filters, scope and columns), the format and the language.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct ExportJob {
+    pub table: Table,
+    pub format: Format,
+    pub lang: vendfleet_domain::Language,
+}
+
+impl ExportJob {
+    /// The file's bytes (blocking work: call it off the async threads).
+    pub fn render(&self) -> Result<Vec<u8>, ApiError> {
+        match self.format {
+            Format::Csv => self.table.csv(CsvDialect::of(self.lang)),
+            Format::Xlsx => self.table.xlsx(),
+        }
+    }
+}
+
+impl Format {
+    /// The content type and file extension.
+    pub fn file_kind(self) -> (&'static str, &'static str) {
+        match self {
+            Format::Csv => (CSV_TYPE, "csv"),
+            Format::Xlsx => (XLSX_TYPE, "xlsx"),
+        }
+    }
+}
+
 impl Table {
+    /// Answers an export: the file itself when the table is small; else a background job that
+    /// renders it (202 with the job, whose `GET /api/jobs/{id}/` gives progress and, when done,
+    /// a download link). The list, filters, scope and columns are the request's either way.
+    pub async fn answer(
+        self,
+        s: &crate::state::AppState,
+        p: &vendfleet_app::auth::Principal,
+        format: Format,
+        base: &str,
+        lang: vendfleet_domain::Language,
+    ) -> Result<Response, ApiError> {
+        if self.rows.len() <= s.inline_export_rows {
+            return self.into_download(format, base, lang);
+        }
+        let (content_type, ext) = format.file_kind();
+        let total = self.rows.len() as u64;
+        let job = ExportJob {
+            table: self,
+            format,
+            lang,
+        };
+        let input = serde_json::to_vec(&job)
+            .map_err(|e| vendfleet_app::AppError::Internal(format!("export job: {e}")))?;
+        let record = s
+            .app
+            .jobs
+            .submit(
+                p,
+                vendfleet_app::jobs::NewJob {
+                    kind: "export".into(),
+                    file_name: format!("{base}.{ext}"),
+                    content_type: content_type.into(),
+                    total,
+                    input,
+                },
+            )
+            .await?;
+        Ok((
+            StatusCode::ACCEPTED,
+            axum::Json(crate::dto::MessageData::new(
+                "Export queued",
+                crate::jobs::JobDto::from_record(record, None),
+            )),
+        )
+            .into_response())
+    }
+
     /// Renders the table as a downloadable file named `base.csv` / `base.xlsx`; a CSV is written
     /// the way `lang`'s spreadsheets read it.
     pub fn into_download(

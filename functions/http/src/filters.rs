@@ -1,11 +1,10 @@
 //! Filters area: option lists for pickers and filters (the parts the users screens need).
 
+use crate::crud;
 use crate::dto::*;
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::ErrorBody;
 use crate::extract::{perm, Authorized, Query, SignedIn};
-use crate::reply::options;
 use crate::state::AppState;
-use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_domain::{permissions::catalogue_tree, Language};
 
@@ -18,14 +17,14 @@ pub fn users_router() -> OpenApiRouter<AppState> {
         .routes(routes!(positions))
 }
 
-/// Every role, by name.
-#[utoipa::path(get, path = "/api/filters/roles/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>), (status = 403, body = ErrorBody)))]
-async fn roles(
-    State(s): State<AppState>,
-    _a: Authorized<perm::RoleOptions>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(s.app.users.role_options().await?))
+crud::options! {
+    /// Every role, by name.
+    roles("/api/filters/roles/"),
+    |s, _a: perm::RoleOptions| s.app.users.role_options().await?,
+    responses(
+        (status = 200, body = Data<Vec<OptionDto>>),
+        (status = 403, body = ErrorBody),
+    )
 }
 
 /// The permission catalogue as a tree (modules → areas → permissions), localised.
@@ -45,24 +44,14 @@ async fn role_modules(
     })
 }
 
-/// Every active employee, by name.
-#[utoipa::path(get, path = "/api/filters/employees/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn employees(
-    State(s): State<AppState>,
-    _a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(s.app.users.employee_options().await?))
+crud::options! {
+    /// Every active employee, by name.
+    employees("/api/filters/employees/"),
+    |s, _a: SignedIn| s.app.users.employee_options().await?
 }
 
-/// The positions employees hold.
-#[utoipa::path(get, path = "/api/filters/employees/positions/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<String>>)))]
-async fn positions(
-    State(s): State<AppState>,
-    _a: Authorized<perm::Positions>,
-) -> ApiResult<axum::Json<Data<Vec<String>>>> {
-    Ok(axum::Json(Data {
-        data: s.app.users.positions().await?,
-    }))
+crud::values! {
+    /// The positions employees hold.
+    positions("/api/filters/employees/positions/"),
+    |s, _a: perm::Positions| s.app.users.positions().await?
 }

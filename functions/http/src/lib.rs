@@ -3,12 +3,14 @@
 
 pub mod auth;
 pub mod contract;
+pub mod crud;
 pub mod dto;
 pub mod error;
 pub mod events;
 pub mod export;
 pub mod extract;
 pub mod filters;
+pub mod jobs;
 pub mod machines;
 pub mod products;
 pub mod reply;
@@ -45,6 +47,8 @@ pub enum Area {
     Filters,
     /// The machines' webhook (outside `/api`).
     Events,
+    /// Background jobs' status (served by the catch-all function).
+    Jobs,
 }
 
 /// How an area is served: its OpenAPI tag, its routes, and the option lists it adds under
@@ -97,6 +101,12 @@ const AREAS: &[AreaSpec] = &[
         area: Area::Events,
         tag: "machine-events",
         routes: events::router,
+        filters: no_routes,
+    },
+    AreaSpec {
+        area: Area::Jobs,
+        tag: "jobs",
+        routes: jobs::router,
         filters: no_routes,
     },
     AreaSpec {

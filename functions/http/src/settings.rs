@@ -1,17 +1,18 @@
 //! Settings area: clients, locations and machine models, with their filters.
 
-use crate::dto::{Data, ListQuery, ListReply, Message, MessageData, OptionDto};
+use crate::crud;
+use crate::dto::{Data, ListQuery, ListReply, Message, MessageData};
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
-use crate::reply::{created, message, options, tr, updated, values, Created};
+use crate::reply::{tr, updated, values};
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::settings::{
     Client, ClientInput, Location, LocationInput, LocationListParams, MachineModel, ModelInput,
@@ -64,19 +65,9 @@ pub struct ClientDto {
     pub version: u64,
 }
 
-impl From<Client> for ClientDto {
-    fn from(c: Client) -> Self {
-        ClientDto {
-            id: c.id,
-            name: c.name,
-            contact_name: c.contact_name,
-            email: c.email,
-            phone: c.phone,
-            commission_bps: c.commission_bps,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
-            version: c.version,
-        }
+crud::from_fields! {
+    Client => ClientDto {
+        id, name, contact_name, email, phone, commission_bps, created_at, updated_at, version
     }
 }
 
@@ -103,91 +94,51 @@ pub struct ClientForm {
     pub version: Option<u64>,
 }
 
-impl From<ClientForm> for ClientInput {
-    fn from(f: ClientForm) -> Self {
-        ClientInput {
-            name: f.name,
-            contact_name: f.contact_name.unwrap_or_default(),
-            email: f.email.unwrap_or_default(),
-            phone: f.phone.unwrap_or_default(),
-            commission_bps: f.commission_bps,
-            version: f.version,
-        }
+crud::from_fields! {
+    ClientForm => ClientInput {
+        name, commission_bps, version;
+        or_default: contact_name, email, phone
     }
 }
 
-/// Clients the user may see, paged; ordering by name, created_at or commission_bps.
-#[utoipa::path(get, path = "/api/clients/", tag = "settings", security(("bearer" = [])), params(ListQuery),
-    responses((status = 200, body = ListReply<ClientDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_clients(
-    State(s): State<AppState>,
-    a: Authorized<perm::ClientsList>,
-    Query(q): Query<ListQuery>,
-) -> ApiResult<axum::Json<ListReply<ClientDto>>> {
-    let page = s
-        .app
-        .settings
-        .list_clients(a.principal(), &q.into())
-        .await?;
-    Ok(axum::Json(ListReply::from_page(page, ClientDto::from)))
+crud::list! {
+    /// Clients the user may see, paged; ordering by name, created_at or commission_bps.
+    list_clients("/api/clients/", "settings") -> ClientDto,
+    |s, a: perm::ClientsList, q: ListQuery| {
+        let page = s.app.settings.list_clients(a.principal(), &q.list()).await?;
+        ListReply::from_page(page, ClientDto::from)
+    }
 }
 
-/// Creates a client.
-#[utoipa::path(post, path = "/api/clients/", tag = "settings", security(("bearer" = [])), request_body = ClientForm,
-    responses((status = 201, body = MessageData<ClientDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_client(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ClientsNew>,
-    Json(f): Json<ClientForm>,
-) -> ApiResult<Created<ClientDto>> {
-    Ok(created(
-        "Client created successfully",
-        s.app.settings.create_client(f.into()).await?.into(),
-    ))
+crud::create! {
+    /// Creates a client.
+    create_client("/api/clients/", "settings") -> ClientDto, "Client created successfully",
+    |s, _a: perm::ClientsNew, f: ClientForm| s.app.settings.create_client(f.into()).await?.into()
 }
 
-/// One client.
-#[utoipa::path(get, path = "/api/clients/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<ClientDto>), (status = 404, body = ErrorBody)))]
-async fn get_client(
-    State(s): State<AppState>,
-    a: Authorized<perm::ClientsList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<ClientDto>>> {
-    Ok(axum::Json(Data {
-        data: s.app.settings.get_client(a.principal(), &id).await?.into(),
-    }))
+crud::get! {
+    /// One client.
+    get_client("/api/clients/{id}/", "settings") -> ClientDto,
+    |s, a: perm::ClientsList, id| s.app.settings.get_client(a.principal(), &id).await?.into()
 }
 
-/// Updates a client.
-#[utoipa::path(put, path = "/api/clients/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)), request_body = ClientForm,
-    responses((status = 200, body = MessageData<ClientDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_client(
-    State(s): State<AppState>,
-    a: Authorized<perm::ClientsEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<ClientForm>,
-) -> ApiResult<axum::Json<MessageData<ClientDto>>> {
-    Ok(updated(
-        "Client updated successfully",
-        s.app
-            .settings
-            .update_client(a.principal(), &id, f.into())
-            .await?
-            .into(),
-    ))
+crud::update! {
+    /// Updates a client.
+    update_client("/api/clients/{id}/", "settings") -> ClientDto, "Client updated successfully",
+    |s, a: perm::ClientsEdit, id, f: ClientForm| {
+        s.app.settings.update_client(a.principal(), &id, f.into()).await?.into()
+    }
 }
 
-/// Deletes a client that hosts no location.
-#[utoipa::path(delete, path = "/api/clients/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "The client still hosts locations")))]
-async fn delete_client(
-    State(s): State<AppState>,
-    a: Authorized<perm::ClientsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    s.app.settings.delete_client(a.principal(), &id).await?;
-    Ok(message("Client deleted successfully"))
+crud::delete! {
+    /// Deletes a client that hosts no location.
+    delete_client("/api/clients/{id}/", "settings"), "Client deleted successfully",
+    |s, a: perm::ClientsDelete, id| s.app.settings.delete_client(a.principal(), &id).await?,
+    responses(
+        (status = 200, body = Message),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "The client still hosts locations"),
+    )
 }
 
 // ---------- locations ----------
@@ -305,141 +256,72 @@ pub struct LocationForm {
     pub version: Option<u64>,
 }
 
-impl From<LocationForm> for LocationInput {
-    fn from(f: LocationForm) -> Self {
-        LocationInput {
-            name: f.name,
-            address: f.address.unwrap_or_default(),
-            location_type: f.location_type.unwrap_or_default(),
-            region: f.region.unwrap_or_default(),
-            client_id: f.client_id,
-            refiller_id: f.refiller_id,
-            latitude: f.latitude,
-            longitude: f.longitude,
-            time_zone: f.time_zone,
-            version: f.version,
-        }
+crud::from_fields! {
+    LocationForm => LocationInput {
+        name, client_id, refiller_id, latitude, longitude, time_zone, version;
+        or_default: address, location_type, region
     }
 }
 
-/// The locations list's query.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct LocationsQuery {
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    /// name, created_at, location_type, region, address; `-` for descending.
-    pub ordering: Option<String>,
-    pub client: Option<String>,
-    #[serde(rename = "type")]
-    #[param(rename = "type")]
-    pub location_type: Option<String>,
-    pub region: Option<String>,
-    pub refiller: Option<String>,
-}
-
-impl From<&LocationsQuery> for LocationListParams {
-    fn from(q: &LocationsQuery) -> Self {
-        LocationListParams {
-            list: vendfleet_app::listing::ListParams {
-                page: q.page,
-                page_size: q.page_size,
-                search: q.search.clone(),
-                ordering: q.ordering.clone(),
-            },
-            client: q.client.clone(),
-            location_type: q.location_type.clone(),
-            region: q.region.clone(),
-            refiller: q.refiller.clone(),
-        }
+crud::list_query! {
+    /// The locations list's query.
+    pub struct LocationsQuery => LocationListParams {
+        page,
+        page_size,
+        search,
+        /// name, created_at, location_type, region, address; `-` for descending.
+        ordering,
+        pub client: Option<String>,
+        #[serde(rename = "type")]
+        #[param(rename = "type")]
+        pub location_type: Option<String>,
+        pub region: Option<String>,
+        pub refiller: Option<String>,
     }
 }
 
-/// Locations the user may see, paged, with filters.
-#[utoipa::path(get, path = "/api/locations/", tag = "settings", security(("bearer" = [])), params(LocationsQuery),
-    responses((status = 200, body = ListReply<LocationDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_locations(
-    State(s): State<AppState>,
-    a: Authorized<perm::LocationsList>,
-    Query(q): Query<LocationsQuery>,
-) -> ApiResult<axum::Json<ListReply<LocationDto>>> {
-    let page = s
-        .app
-        .settings
-        .list_locations(a.principal(), &(&q).into())
-        .await?;
-    let names = Names::load(&s).await?;
-    Ok(axum::Json(ListReply::from_page(page, |l| {
-        names.location(l)
-    })))
+crud::list! {
+    /// Locations the user may see, paged, with filters.
+    list_locations("/api/locations/", "settings") -> LocationDto,
+    |s, a: perm::LocationsList, q: LocationsQuery| {
+        let page = s.app.settings.list_locations(a.principal(), &(&q).into()).await?;
+        let names = Names::load(&s).await?;
+        ListReply::from_page(page, |l| names.location(l))
+    }
 }
 
-/// Creates a location.
-#[utoipa::path(post, path = "/api/locations/", tag = "settings", security(("bearer" = [])), request_body = LocationForm,
-    responses((status = 201, body = MessageData<LocationDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_location(
-    State(s): State<AppState>,
-    a: Authorized<perm::LocationsNew>,
-    Json(f): Json<LocationForm>,
-) -> ApiResult<Created<LocationDto>> {
-    let l = s
-        .app
-        .settings
-        .create_location(a.principal(), f.into())
-        .await?;
-    Ok(created(
-        "Location created successfully",
-        Names::load(&s).await?.location(l),
-    ))
+crud::create! {
+    /// Creates a location.
+    create_location("/api/locations/", "settings") -> LocationDto, "Location created successfully",
+    |s, a: perm::LocationsNew, f: LocationForm| {
+        let l = s.app.settings.create_location(a.principal(), f.into()).await?;
+        Names::load(&s).await?.location(l)
+    }
 }
 
-/// One location.
-#[utoipa::path(get, path = "/api/locations/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<LocationDto>), (status = 404, body = ErrorBody)))]
-async fn get_location(
-    State(s): State<AppState>,
-    a: Authorized<perm::LocationsList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<LocationDto>>> {
-    let l = s.app.settings.get_location(a.principal(), &id).await?;
-    Ok(axum::Json(Data {
-        data: Names::load(&s).await?.location(l),
-    }))
+crud::get! {
+    /// One location.
+    get_location("/api/locations/{id}/", "settings") -> LocationDto,
+    |s, a: perm::LocationsList, id| {
+        let l = s.app.settings.get_location(a.principal(), &id).await?;
+        Names::load(&s).await?.location(l)
+    }
 }
 
-/// Updates a location.
-#[utoipa::path(put, path = "/api/locations/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)), request_body = LocationForm,
-    responses((status = 200, body = MessageData<LocationDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_location(
-    State(s): State<AppState>,
-    a: Authorized<perm::LocationsEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<LocationForm>,
-) -> ApiResult<axum::Json<MessageData<LocationDto>>> {
-    let l = s
-        .app
-        .settings
-        .update_location(a.principal(), &id, f.into())
-        .await?;
-    Ok(updated(
-        "Location updated successfully",
-        Names::load(&s).await?.location(l),
-    ))
+crud::update! {
+    /// Updates a location.
+    update_location("/api/locations/{id}/", "settings") -> LocationDto,
+    "Location updated successfully",
+    |s, a: perm::LocationsEdit, id, f: LocationForm| {
+        let l = s.app.settings.update_location(a.principal(), &id, f.into()).await?;
+        Names::load(&s).await?.location(l)
+    }
 }
 
-/// Deletes a location.
-#[utoipa::path(delete, path = "/api/locations/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn delete_location(
-    State(s): State<AppState>,
-    a: Authorized<perm::LocationsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    s.app.settings.delete_location(a.principal(), &id).await?;
-    Ok(message("Location deleted successfully"))
+crud::delete! {
+    /// Deletes a location.
+    delete_location("/api/locations/{id}/", "settings"), "Location deleted successfully",
+    |s, a: perm::LocationsDelete, id| s.app.settings.delete_location(a.principal(), &id).await?
 }
 
 /// `POST /api/locations/change-refiller/`.
@@ -476,7 +358,7 @@ async fn change_refiller(
 
 /// Locations matching the list's filters as a CSV or XLSX file.
 #[utoipa::path(get, path = "/api/locations/export/", tag = "settings", security(("bearer" = [])), params(LocationsQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>), (status = 400, body = ErrorBody)))]
 async fn export_locations(
     State(s): State<AppState>,
     a: Authorized<perm::LocationsExport>,
@@ -525,7 +407,8 @@ async fn export_locations(
         header,
         rows,
     }
-    .into_download(format, "locations", lang)
+    .answer(&s, a.principal(), format, "locations", lang)
+    .await
 }
 
 // ---------- machine models ----------
@@ -544,18 +427,8 @@ pub struct ModelDto {
     pub version: u64,
 }
 
-impl From<MachineModel> for ModelDto {
-    fn from(m: MachineModel) -> Self {
-        ModelDto {
-            id: m.id,
-            name: m.name,
-            model_type: m.model_type,
-            manufacturer: m.manufacturer,
-            created_at: m.created_at,
-            updated_at: m.updated_at,
-            version: m.version,
-        }
-    }
+crud::from_fields! {
+    MachineModel => ModelDto { id, name, model_type, manufacturer, created_at, updated_at, version }
 }
 
 /// The machine-model form.
@@ -575,175 +448,99 @@ pub struct ModelForm {
     pub version: Option<u64>,
 }
 
-impl From<ModelForm> for ModelInput {
-    fn from(f: ModelForm) -> Self {
-        ModelInput {
-            name: f.name,
-            model_type: f.model_type,
-            manufacturer: f.manufacturer,
-            version: f.version,
-        }
+crud::from_fields! {
+    ModelForm => ModelInput { name, model_type, manufacturer, version }
+}
+
+crud::list_query! {
+    /// The models list's query.
+    pub struct ModelsQuery {
+        page,
+        page_size,
+        search,
+        /// name, created_at, model_type, manufacturer; `-` for descending.
+        ordering,
+        #[serde(rename = "type")]
+        #[param(rename = "type")]
+        pub model_type: Option<String>,
+        pub manufacturer: Option<String>,
     }
 }
 
-/// The models list's query.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ModelsQuery {
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    /// name, created_at, model_type, manufacturer; `-` for descending.
-    pub ordering: Option<String>,
-    #[serde(rename = "type")]
-    #[param(rename = "type")]
-    pub model_type: Option<String>,
-    pub manufacturer: Option<String>,
+crud::list! {
+    /// Machine models, paged, with type and manufacturer filters.
+    list_models("/api/machines/models/", "settings") -> ModelDto,
+    |s, _a: perm::ModelsList, q: ModelsQuery| {
+        let (model_type, manufacturer) = (q.model_type.as_deref(), q.manufacturer.as_deref());
+        let page = s.app.settings.list_models(&q.list(), model_type, manufacturer).await?;
+        ListReply::from_page(page, ModelDto::from)
+    },
+    responses(
+        (status = 200, body = ListReply<ModelDto>),
+        (status = 400, body = ErrorBody),
+    )
 }
 
-/// Machine models, paged, with type and manufacturer filters.
-#[utoipa::path(get, path = "/api/machines/models/", tag = "settings", security(("bearer" = [])), params(ModelsQuery),
-    responses((status = 200, body = ListReply<ModelDto>), (status = 400, body = ErrorBody)))]
-async fn list_models(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelsList>,
-    Query(q): Query<ModelsQuery>,
-) -> ApiResult<axum::Json<ListReply<ModelDto>>> {
-    let params = vendfleet_app::listing::ListParams {
-        page: q.page,
-        page_size: q.page_size,
-        search: q.search,
-        ordering: q.ordering,
-    };
-    let page = s
-        .app
-        .settings
-        .list_models(&params, q.model_type.as_deref(), q.manufacturer.as_deref())
-        .await?;
-    Ok(axum::Json(ListReply::from_page(page, ModelDto::from)))
+crud::create! {
+    /// Creates a machine model.
+    create_model("/api/machines/models/", "settings") -> ModelDto, "Model created successfully",
+    |s, _a: perm::ModelsNew, f: ModelForm| s.app.settings.create_model(f.into()).await?.into()
 }
 
-/// Creates a machine model.
-#[utoipa::path(post, path = "/api/machines/models/", tag = "settings", security(("bearer" = [])), request_body = ModelForm,
-    responses((status = 201, body = MessageData<ModelDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_model(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelsNew>,
-    Json(f): Json<ModelForm>,
-) -> ApiResult<Created<ModelDto>> {
-    Ok(created(
-        "Model created successfully",
-        s.app.settings.create_model(f.into()).await?.into(),
-    ))
+crud::get! {
+    /// One machine model.
+    get_model("/api/machines/models/{id}/", "settings") -> ModelDto,
+    |s, _a: perm::ModelsList, id| s.app.settings.models().get_or_404(&id).await?.into()
 }
 
-/// One machine model.
-#[utoipa::path(get, path = "/api/machines/models/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<ModelDto>), (status = 404, body = ErrorBody)))]
-async fn get_model(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelsList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<ModelDto>>> {
-    Ok(axum::Json(Data {
-        data: s.app.settings.models().get_or_404(&id).await?.into(),
-    }))
+crud::update! {
+    /// Updates a machine model.
+    update_model("/api/machines/models/{id}/", "settings") -> ModelDto,
+    "Model updated successfully",
+    |s, _a: perm::ModelsEdit, id, f: ModelForm| {
+        s.app.settings.update_model(&id, f.into()).await?.into()
+    }
 }
 
-/// Updates a machine model.
-#[utoipa::path(put, path = "/api/machines/models/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)), request_body = ModelForm,
-    responses((status = 200, body = MessageData<ModelDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_model(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelsEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<ModelForm>,
-) -> ApiResult<axum::Json<MessageData<ModelDto>>> {
-    Ok(updated(
-        "Model updated successfully",
-        s.app.settings.update_model(&id, f.into()).await?.into(),
-    ))
-}
-
-/// Deletes a machine model.
-#[utoipa::path(delete, path = "/api/machines/models/{id}/", tag = "settings", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn delete_model(
-    State(s): State<AppState>,
-    a: Authorized<perm::ModelsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    let visible = s.app.machines.visible_ids(a.principal()).await?;
-    s.app.settings.delete_model(&id, &visible).await?;
-    Ok(message("Model deleted successfully"))
+crud::delete! {
+    /// Deletes a machine model.
+    delete_model("/api/machines/models/{id}/", "settings"), "Model deleted successfully",
+    |s, a: perm::ModelsDelete, id| {
+        let visible = s.app.machines.visible_ids(a.principal()).await?;
+        s.app.settings.delete_model(&id, &visible).await?
+    }
 }
 
 // ---------- filters ----------
 
-/// The clients the user may see.
-#[utoipa::path(get, path = "/api/filters/clients/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn client_options(
-    State(s): State<AppState>,
-    a: Authorized<perm::ClientOptions>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .settings
-            .visible_clients(a.principal())
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c.name)),
-    ))
+crud::options! {
+    /// The clients the user may see.
+    client_options("/api/filters/clients/"),
+    |s, a: perm::ClientOptions| {
+        let clients = s.app.settings.visible_clients(a.principal()).await?;
+        clients.into_iter().map(|c| (c.id, c.name))
+    }
 }
 
-/// The locations the user may see.
-#[utoipa::path(get, path = "/api/filters/locations/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn location_options(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .settings
-            .visible_locations(a.principal())
-            .await?
-            .into_iter()
-            .map(|l| (l.id, l.name)),
-    ))
+crud::options! {
+    /// The locations the user may see.
+    location_options("/api/filters/locations/"),
+    |s, a: SignedIn| {
+        let locations = s.app.settings.visible_locations(a.principal()).await?;
+        locations.into_iter().map(|l| (l.id, l.name))
+    }
 }
 
-/// The location types in use.
-#[utoipa::path(get, path = "/api/filters/locations/types/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<String>>)))]
-async fn location_types(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<String>>>> {
-    Ok(values(
-        s.app
-            .settings
-            .location_values(a.principal(), |l| &l.location_type)
-            .await?,
-    ))
+crud::values! {
+    /// The location types in use.
+    location_types("/api/filters/locations/types/"),
+    |s, a: SignedIn| s.app.settings.location_values(a.principal(), |l| &l.location_type).await?
 }
 
-/// The regions in use.
-#[utoipa::path(get, path = "/api/filters/regions/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<String>>)))]
-async fn regions(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<String>>>> {
-    Ok(values(
-        s.app
-            .settings
-            .location_values(a.principal(), |l| &l.region)
-            .await?,
-    ))
+crud::values! {
+    /// The regions in use.
+    regions("/api/filters/regions/"),
+    |s, a: SignedIn| s.app.settings.location_values(a.principal(), |l| &l.region).await?
 }
 
 /// The operator's calendar settings.
@@ -813,44 +610,22 @@ async fn timezones() -> axum::Json<Data<Vec<String>>> {
     values(time_zones().into_iter().map(String::from).collect())
 }
 
-/// Every machine model.
-#[utoipa::path(get, path = "/api/filters/machines/models/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn model_options(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelOptions>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .settings
-            .models()
-            .all()
-            .await?
-            .into_iter()
-            .map(|m| (m.id, m.name)),
-    ))
+crud::options! {
+    /// Every machine model.
+    model_options("/api/filters/machines/models/"),
+    |s, _a: perm::ModelOptions| {
+        s.app.settings.models().all().await?.into_iter().map(|m| (m.id, m.name))
+    }
 }
 
-/// The manufacturers of the machine models.
-#[utoipa::path(get, path = "/api/filters/machines/models/manufacturer/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<String>>)))]
-async fn model_manufacturers(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelOptions>,
-) -> ApiResult<axum::Json<Data<Vec<String>>>> {
-    Ok(values(
-        s.app.settings.model_values(|m| &m.manufacturer).await?,
-    ))
+crud::values! {
+    /// The manufacturers of the machine models.
+    model_manufacturers("/api/filters/machines/models/manufacturer/"),
+    |s, _a: perm::ModelOptions| s.app.settings.model_values(|m| &m.manufacturer).await?
 }
 
-/// The types of the machine models.
-#[utoipa::path(get, path = "/api/filters/machines/models/types/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<String>>)))]
-async fn model_types(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ModelOptions>,
-) -> ApiResult<axum::Json<Data<Vec<String>>>> {
-    Ok(values(
-        s.app.settings.model_values(|m| &m.model_type).await?,
-    ))
+crud::values! {
+    /// The types of the machine models.
+    model_types("/api/filters/machines/models/types/"),
+    |s, _a: perm::ModelOptions| s.app.settings.model_values(|m| &m.model_type).await?
 }

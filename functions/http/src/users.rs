@@ -1,13 +1,13 @@
 //! Users area: users and roles administration.
 
+use crate::crud;
 use crate::dto::*;
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{perm, Authorized, Json, Query};
-use crate::reply::{tr, Created};
+use crate::reply::tr;
 use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -22,32 +22,27 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_role, update_role))
 }
 
-/// Users, paged, with search, role and status filters.
-#[utoipa::path(get, path = "/api/users/", tag = "users", security(("bearer" = [])), params(UsersQuery),
-    responses((status = 200, body = ListReply<UserDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_users(
-    State(s): State<AppState>,
-    a: Authorized<perm::UsersList>,
-    Query(q): Query<UsersQuery>,
-) -> ApiResult<axum::Json<ListReply<UserDto>>> {
-    let page = s.app.users.list_users(a.principal(), &(&q).into()).await?;
-    Ok(axum::Json(ListReply::from_page(page, UserDto::from)))
+crud::list! {
+    /// Users, paged, with search, role and status filters.
+    list_users("/api/users/", "users") -> UserDto,
+    |s, a: perm::UsersList, q: UsersQuery| {
+        let page = s.app.users.list_users(a.principal(), &(&q).into()).await?;
+        ListReply::from_page(page, UserDto::from)
+    }
 }
 
-/// Creates a user.
-#[utoipa::path(post, path = "/api/users/", tag = "users", security(("bearer" = [])), request_body = UserForm,
-    responses((status = 201, body = MessageData<UserDto>, description = "User created"), (status = 400, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_user(
-    State(s): State<AppState>,
-    a: Authorized<perm::UsersNew>,
-    Json(form): Json<UserForm>,
-) -> ApiResult<Created<UserDto>> {
-    let v = s.app.users.create_user(a.principal(), form.into()).await?;
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(MessageData::new("User created", v.into())),
-    ))
+crud::create! {
+    /// Creates a user.
+    create_user("/api/users/", "users") -> UserDto, "User created",
+    |s, a: perm::UsersNew, form: UserForm| {
+        s.app.users.create_user(a.principal(), form.into()).await?.into()
+    },
+    responses(
+        (status = 201, body = MessageData<UserDto>, description = "User created"),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    )
 }
 
 /// Deletes users, all or none.
@@ -71,35 +66,24 @@ async fn delete_users(
     Ok(axum::Json(Message::new(message)))
 }
 
-/// One user.
-#[utoipa::path(get, path = "/api/users/{id}/", tag = "users", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<UserDto>), (status = 404, body = ErrorBody)))]
-async fn get_user(
-    State(s): State<AppState>,
-    a: Authorized<perm::UsersList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<UserDto>>> {
-    Ok(axum::Json(Data {
-        data: s.app.users.get_user(a.principal(), &id).await?.into(),
-    }))
+crud::get! {
+    /// One user.
+    get_user("/api/users/{id}/", "users") -> UserDto,
+    |s, a: perm::UsersList, id| s.app.users.get_user(a.principal(), &id).await?.into()
 }
 
-/// Updates a user.
-#[utoipa::path(put, path = "/api/users/{id}/", tag = "users", security(("bearer" = [])), params(("id" = String, Path)), request_body = UserForm,
-    responses((status = 200, body = MessageData<UserDto>, description = "User updated"), (status = 400, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_user(
-    State(s): State<AppState>,
-    a: Authorized<perm::UsersEdit>,
-    Path(id): Path<String>,
-    Json(form): Json<UserForm>,
-) -> ApiResult<axum::Json<MessageData<UserDto>>> {
-    let v = s
-        .app
-        .users
-        .update_user(a.principal(), &id, form.into())
-        .await?;
-    Ok(axum::Json(MessageData::new("User updated", v.into())))
+crud::update! {
+    /// Updates a user.
+    update_user("/api/users/{id}/", "users") -> UserDto, "User updated",
+    |s, a: perm::UsersEdit, id, form: UserForm| {
+        s.app.users.update_user(a.principal(), &id, form.into()).await?.into()
+    },
+    responses(
+        (status = 200, body = MessageData<UserDto>, description = "User updated"),
+        (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    )
 }
 
 /// Activates or deactivates a user (deactivation signs them out everywhere at once).
@@ -128,6 +112,7 @@ async fn set_active(
 /// Users matching the list's filters as a CSV or XLSX file.
 #[utoipa::path(get, path = "/api/users/export/", tag = "users", security(("bearer" = [])), params(UsersQuery, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)),
+              (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
               (status = 400, body = ErrorBody)))]
 async fn export_users(
     State(s): State<AppState>,
@@ -185,39 +170,34 @@ async fn export_users(
         header,
         rows,
     }
-    .into_download(format, "users", lang)
+    .answer(&s, a.principal(), format, "users", lang)
+    .await
 }
 
-/// Roles, paged, with search.
-#[utoipa::path(get, path = "/api/users/roles/", tag = "users", security(("bearer" = [])), params(ListQuery),
-    responses((status = 200, body = ListReply<RoleDto>), (status = 400, body = ErrorBody)))]
-async fn list_roles(
-    State(s): State<AppState>,
-    a: Authorized<perm::RolesList>,
-    Query(q): Query<ListQuery>,
-) -> ApiResult<axum::Json<ListReply<RoleDto>>> {
-    let page = s.app.users.list_roles(a.principal(), &q.into()).await?;
-    Ok(axum::Json(ListReply::from_page(page, RoleDto::from)))
+crud::list! {
+    /// Roles, paged, with search.
+    list_roles("/api/users/roles/", "users") -> RoleDto,
+    |s, a: perm::RolesList, q: ListQuery| {
+        let page = s.app.users.list_roles(a.principal(), &q.list()).await?;
+        ListReply::from_page(page, RoleDto::from)
+    },
+    responses(
+        (status = 200, body = ListReply<RoleDto>),
+        (status = 400, body = ErrorBody),
+    )
 }
 
-/// Creates a role.
-#[utoipa::path(post, path = "/api/users/roles/", tag = "users", security(("bearer" = [])), request_body = RoleForm,
-    responses((status = 201, body = MessageData<RoleDto>, description = "Role created successfully"), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_role(
-    State(s): State<AppState>,
-    a: Authorized<perm::RolesNew>,
-    Json(form): Json<RoleForm>,
-) -> ApiResult<Created<RoleDto>> {
-    let input = vendfleet_app::users::RoleInput {
-        name: form.name,
-        modules: form.modules,
-        version: form.version,
-    };
-    let v = s.app.users.create_role(a.principal(), input).await?;
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(MessageData::new("Role created successfully", v.into())),
-    ))
+crud::create! {
+    /// Creates a role.
+    create_role("/api/users/roles/", "users") -> RoleDto, "Role created successfully",
+    |s, a: perm::RolesNew, form: RoleForm| {
+        s.app.users.create_role(a.principal(), form.into()).await?.into()
+    },
+    responses(
+        (status = 201, body = MessageData<RoleDto>, description = "Role created successfully"),
+        (status = 400, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    )
 }
 
 /// Deletes roles, all or none; a role in use is refused.
@@ -241,37 +221,22 @@ async fn delete_roles(
     Ok(axum::Json(Message::new(message)))
 }
 
-/// One role.
-#[utoipa::path(get, path = "/api/users/roles/{id}/", tag = "users", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<RoleDto>), (status = 404, body = ErrorBody)))]
-async fn get_role(
-    State(s): State<AppState>,
-    a: Authorized<perm::RolesList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<RoleDto>>> {
-    Ok(axum::Json(Data {
-        data: s.app.users.get_role(a.principal(), &id).await?.into(),
-    }))
+crud::get! {
+    /// One role.
+    get_role("/api/users/roles/{id}/", "users") -> RoleDto,
+    |s, a: perm::RolesList, id| s.app.users.get_role(a.principal(), &id).await?.into()
 }
 
-/// Updates a role.
-#[utoipa::path(put, path = "/api/users/roles/{id}/", tag = "users", security(("bearer" = [])), params(("id" = String, Path)), request_body = RoleForm,
-    responses((status = 200, body = MessageData<RoleDto>, description = "Role updated successfully"), (status = 400, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_role(
-    State(s): State<AppState>,
-    a: Authorized<perm::RolesEdit>,
-    Path(id): Path<String>,
-    Json(form): Json<RoleForm>,
-) -> ApiResult<axum::Json<MessageData<RoleDto>>> {
-    let input = vendfleet_app::users::RoleInput {
-        name: form.name,
-        modules: form.modules,
-        version: form.version,
-    };
-    let v = s.app.users.update_role(a.principal(), &id, input).await?;
-    Ok(axum::Json(MessageData::new(
-        "Role updated successfully",
-        v.into(),
-    )))
+crud::update! {
+    /// Updates a role.
+    update_role("/api/users/roles/{id}/", "users") -> RoleDto, "Role updated successfully",
+    |s, a: perm::RolesEdit, id, form: RoleForm| {
+        s.app.users.update_role(a.principal(), &id, form.into()).await?.into()
+    },
+    responses(
+        (status = 200, body = MessageData<RoleDto>, description = "Role updated successfully"),
+        (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    )
 }

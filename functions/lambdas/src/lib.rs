@@ -65,6 +65,8 @@ pub fn app(adapters: &AwsAdapters, secret: Secret) -> Result<App, BoxError> {
                 let q: Arc<dyn vendfleet_app::ports::JobQueue> = Arc::new(q);
                 q
             }),
+            blobs: Arc::new(adapters.blobs.clone()),
+            jobs: Arc::new(adapters.jobs.clone()),
         },
         Arc::new(SystemClock),
         settings,
@@ -160,6 +162,58 @@ pub async fn run_events_worker() -> Result<(), lambda_runtime::Error> {
             async move {
                 Ok::<_, lambda_runtime::Error>(apply_events_batch(&app, event.payload).await)
             }
+        },
+    ))
+    .await
+}
+
+/// Runs one SQS batch of background jobs (large exports); answers the messages that failed so
+/// SQS delivers only those again (after three receives the queue's DLQ keeps them, and the job
+/// is marked failed on its third attempt).
+pub async fn apply_jobs_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
+    let mut failures = Vec::new();
+    for message in event.records {
+        let id = message.message_id.clone().unwrap_or_default();
+        let attempts = message
+            .attributes
+            .get("ApproximateReceiveCount")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
+        let delivery = vendfleet_app::ports::Job {
+            id: id.clone(),
+            receipt: message.receipt_handle.clone().unwrap_or_default(),
+            payload: message.body.clone().unwrap_or_default(),
+            attempts,
+        };
+        let outcome = match app.jobs.start(delivery).await {
+            Ok(Some(claimed)) => vendfleet_http::jobs::run(app, claimed).await.map(|_| ()),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(error) = outcome {
+            tracing::error!(message_id = %id, %error, "job failed");
+            let mut failure = BatchItemFailure::default();
+            failure.item_identifier = id;
+            failures.push(failure);
+        }
+    }
+    let mut response = SqsBatchResponse::default();
+    response.batch_item_failures = failures;
+    response
+}
+
+/// The body of the jobs worker binary.
+pub async fn run_jobs_worker() -> Result<(), lambda_runtime::Error> {
+    init_logs();
+    let config = AwsConfig::from_env()?;
+    let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
+    let adapters = AwsAdapters::new(&config, &sdk);
+    let secret = jwt_secret(&sdk).await?;
+    let app = Arc::new(app(&adapters, secret)?);
+    lambda_runtime::run(lambda_runtime::service_fn(
+        move |event: lambda_runtime::LambdaEvent<SqsEvent>| {
+            let app = app.clone();
+            async move { Ok::<_, lambda_runtime::Error>(apply_jobs_batch(&app, event.payload).await) }
         },
     ))
     .await

@@ -55,6 +55,11 @@ async fn webhook_queues_and_the_worker_applies_once() {
             sales: Arc::new(DynamoSalesStore::new(store.clone())),
             store: Arc::new(store),
             events_handoff: Some(Arc::new(queue.clone())),
+            blobs: Arc::new(vendfleet_adapters_aws::S3BlobStore::new(
+                vendfleet_adapters_aws::s3_client(&sdk),
+                "unused",
+            )),
+            jobs: Arc::new(queue.clone()),
         },
         Arc::new(ManualClock::new(now)),
         AuthSettings::with_secret(Secret::new("worker-test-secret-worker-test-secret")),

@@ -322,6 +322,13 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
             }
         }
     });
+    // Background jobs (large exports) run in this process; on shutdown the job under way is
+    // finished before the process exits.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let worker = tokio::spawn(vendfleet_http::jobs::worker(
+        Arc::new(local.app.clone()),
+        stopped,
+    ));
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -329,6 +336,13 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
     .with_graceful_shutdown(shutdown_signal())
     .await?;
     purge.abort();
+    let _ = stop.send(true);
+    if tokio::time::timeout(std::time::Duration::from_secs(60), worker)
+        .await
+        .is_err()
+    {
+        tracing::warn!("a job was still running after 60 s; it returns to the queue");
+    }
     println!("Vendfleet stopped");
     Ok(())
 }

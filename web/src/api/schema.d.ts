@@ -384,6 +384,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's jobs. */
+        get: operations["get_job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/locations/": {
         parameters: {
             query?: never;
@@ -1509,6 +1526,34 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_JobDto: {
+            /** @description A background job. */
+            data: {
+                /** Format: date-time */
+                created_at: string;
+                /** @description When done: where to download the file (valid 15 minutes; ask again for a fresh one). */
+                download_url?: string | null;
+                error?: string | null;
+                file_name: string;
+                id: string;
+                /** @description `export`. */
+                kind: string;
+                /**
+                 * Format: int32
+                 * @description 0 to 100.
+                 */
+                progress: number;
+                status: components["schemas"]["JobStatusDto"];
+                /**
+                 * Format: int64
+                 * @description Rows the job handles.
+                 */
+                total: number;
+                /** Format: date-time */
+                updated_at: string;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_LocationDto: {
             /** @description A location. */
             data: {
@@ -1956,6 +2001,36 @@ export interface components {
             /** @description What went wrong, for people. */
             message: string;
         };
+        /** @description A background job. */
+        JobDto: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description When done: where to download the file (valid 15 minutes; ask again for a fresh one). */
+            download_url?: string | null;
+            error?: string | null;
+            file_name: string;
+            id: string;
+            /** @description `export`. */
+            kind: string;
+            /**
+             * Format: int32
+             * @description 0 to 100.
+             */
+            progress: number;
+            status: components["schemas"]["JobStatusDto"];
+            /**
+             * Format: int64
+             * @description Rows the job handles.
+             */
+            total: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description Where a job is.
+         * @enum {string}
+         */
+        JobStatusDto: "queued" | "running" | "done" | "failed";
         /** @description Reply data of a language switch. */
         LanguageData: {
             /**
@@ -2464,6 +2539,42 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_JobDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description A background job. */
+            data: {
+                /** Format: date-time */
+                created_at: string;
+                /** @description When done: where to download the file (valid 15 minutes; ask again for a fresh one). */
+                download_url?: string | null;
+                error?: string | null;
+                file_name: string;
+                id: string;
+                /** @description `export`. */
+                kind: string;
+                /**
+                 * Format: int32
+                 * @description 0 to 100.
+                 */
+                progress: number;
+                status: components["schemas"]["JobStatusDto"];
+                /**
+                 * Format: int64
+                 * @description Rows the job handles.
+                 */
+                total: number;
+                /** Format: date-time */
+                updated_at: string;
             };
             message: string;
         };
@@ -4213,6 +4324,36 @@ export interface operations {
             };
         };
     };
+    get_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_JobDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_locations: {
         parameters: {
             query?: {
@@ -4383,6 +4524,15 @@ export interface operations {
                 content: {
                     "text/csv; charset=utf-8": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
                 };
             };
             400: {
@@ -4780,6 +4930,15 @@ export interface operations {
                 content: {
                     "text/csv; charset=utf-8": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
                 };
             };
             400: {
@@ -6281,6 +6440,15 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7021,6 +7189,15 @@ export interface operations {
                 content: {
                     "text/csv; charset=utf-8": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
                 };
             };
             400: {

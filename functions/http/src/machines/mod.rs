@@ -2,14 +2,14 @@
 //! (`planogram`), tags (`tags`), the refill log (`refills`), EVA-DTS audit reads (`audits`),
 //! and the machines' option lists.
 
+use crate::crud;
 use crate::dto::{Data, ListReply, Message, MessageData, OptionDto, Pagination};
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Format, Table};
 use crate::extract::{machines_perm as perm, Authorized, Json, Query, SignedIn};
-use crate::reply::{options, tr, updated};
+use crate::reply::{tr, updated};
 use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -311,119 +311,68 @@ impl From<MachineForm> for MachineInput {
     }
 }
 
-/// The machines list's query.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct MachinesQuery {
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    /// name, created_at, serial, location; `-` for descending.
-    pub ordering: Option<String>,
-    pub location: Option<String>,
-    pub client: Option<String>,
-    pub model: Option<String>,
-    pub tag: Option<String>,
-    /// `active` or `inactive`.
-    #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
-    pub status: Option<String>,
-}
-
-impl From<&MachinesQuery> for MachineListParams {
-    fn from(q: &MachinesQuery) -> Self {
-        MachineListParams {
-            list: vendfleet_app::listing::ListParams {
-                page: q.page,
-                page_size: q.page_size,
-                search: q.search.clone(),
-                ordering: q.ordering.clone(),
-            },
-            location: q.location.clone(),
-            client: q.client.clone(),
-            model: q.model.clone(),
-            tag: q.tag.clone(),
-            status: q.status.clone(),
-        }
+crud::list_query! {
+    /// The machines list's query.
+    pub struct MachinesQuery => MachineListParams {
+        page,
+        page_size,
+        search,
+        /// name, created_at, serial, location; `-` for descending.
+        ordering,
+        pub location: Option<String>,
+        pub client: Option<String>,
+        pub model: Option<String>,
+        pub tag: Option<String>,
+        /// `active` or `inactive`.
+        #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
+        pub status: Option<String>,
     }
 }
 
 // ---------- machines ----------
 
-/// The machines the user may see, paged, with filters.
-#[utoipa::path(get, path = "/api/machines/", tag = "machines", security(("bearer" = [])), params(MachinesQuery),
-    responses((status = 200, body = ListReply<MachineDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_machines(
-    State(s): State<AppState>,
-    a: Authorized<perm::MachinesList>,
-    Query(q): Query<MachinesQuery>,
-) -> ApiResult<axum::Json<ListReply<MachineDto>>> {
-    let page = s.app.machines.list(a.principal(), &(&q).into()).await?;
-    let l = Lookups::load(&s).await?;
-    Ok(axum::Json(ListReply::from_page(page, |m| {
-        l.machine(m, false)
-    })))
+crud::list! {
+    /// The machines the user may see, paged, with filters.
+    list_machines("/api/machines/", "machines") -> MachineDto,
+    |s, a: perm::MachinesList, q: MachinesQuery| {
+        let page = s.app.machines.list(a.principal(), &(&q).into()).await?;
+        let l = Lookups::load(&s).await?;
+        ListReply::from_page(page, |m| l.machine(m, false))
+    }
 }
 
-/// Creates a machine; the reply carries its webhook secret, shown this once.
-#[utoipa::path(post, path = "/api/machines/", tag = "machines", security(("bearer" = [])), request_body = MachineForm,
-    responses((status = 201, body = MessageData<MachineDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_machine(
-    State(s): State<AppState>,
-    a: Authorized<perm::MachinesNew>,
-    Json(f): Json<MachineForm>,
-) -> ApiResult<(StatusCode, axum::Json<MessageData<MachineDto>>)> {
-    let m = s.app.machines.create(a.principal(), f.into()).await?;
-    Ok((
-        StatusCode::CREATED,
-        updated(
-            "Machine created successfully",
-            Lookups::load(&s).await?.machine(m, true),
-        ),
-    ))
+crud::create! {
+    /// Creates a machine; the reply carries its webhook secret, shown this once.
+    create_machine("/api/machines/", "machines") -> MachineDto, "Machine created successfully",
+    |s, a: perm::MachinesNew, f: MachineForm| {
+        let m = s.app.machines.create(a.principal(), f.into()).await?;
+        Lookups::load(&s).await?.machine(m, true)
+    }
 }
 
-/// One machine.
-#[utoipa::path(get, path = "/api/machines/{id}/details/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<MachineDto>), (status = 404, body = ErrorBody)))]
-async fn machine_details(
-    State(s): State<AppState>,
-    a: Authorized<perm::MachinesList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<MachineDto>>> {
-    let m = s.app.machines.machine_for(a.principal(), &id).await?;
-    Ok(axum::Json(Data {
-        data: Lookups::load(&s).await?.machine(m, false),
-    }))
+crud::get! {
+    /// One machine.
+    machine_details("/api/machines/{id}/details/", "machines") -> MachineDto,
+    |s, a: perm::MachinesList, id| {
+        let m = s.app.machines.machine_for(a.principal(), &id).await?;
+        Lookups::load(&s).await?.machine(m, false)
+    }
 }
 
-/// Updates a machine's settings.
-#[utoipa::path(put, path = "/api/machines/{id}/settings/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)), request_body = MachineForm,
-    responses((status = 200, body = MessageData<MachineDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_machine(
-    State(s): State<AppState>,
-    a: Authorized<perm::MachinesEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<MachineForm>,
-) -> ApiResult<axum::Json<MessageData<MachineDto>>> {
-    let m = s.app.machines.update(a.principal(), &id, f.into()).await?;
-    Ok(updated(
-        "Machine updated successfully",
-        Lookups::load(&s).await?.machine(m, false),
-    ))
+crud::update! {
+    /// Updates a machine's settings.
+    update_machine("/api/machines/{id}/settings/", "machines") -> MachineDto,
+    "Machine updated successfully",
+    |s, a: perm::MachinesEdit, id, f: MachineForm| {
+        let m = s.app.machines.update(a.principal(), &id, f.into()).await?;
+        Lookups::load(&s).await?.machine(m, false)
+    }
 }
 
-/// Deletes a machine and its planogram.
-#[utoipa::path(delete, path = "/api/machines/{id}/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn delete_machine(
-    State(s): State<AppState>,
-    a: Authorized<perm::MachinesDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    s.app.machines.delete(a.principal(), &id).await?;
-    Ok(axum::Json(Message::new("Machine deleted successfully")))
+crud::delete! {
+    /// Deletes a machine and its planogram.
+    delete_machine("/api/machines/{id}/", "machines"), "Machine deleted successfully",
+    |s, a: perm::MachinesDelete, id| s.app.machines.delete(a.principal(), &id).await?
 }
 
 /// Makes a new webhook secret; the old one stops working at once.
@@ -443,7 +392,7 @@ async fn rotate_secret(
 
 /// Machines matching the list's filters as a CSV or XLSX file.
 #[utoipa::path(get, path = "/api/machines/export/", tag = "machines", security(("bearer" = [])), params(MachinesQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>), (status = 400, body = ErrorBody)))]
 async fn export_machines(
     State(s): State<AppState>,
     a: Authorized<perm::MachinesExport>,
@@ -502,7 +451,8 @@ async fn export_machines(
         header,
         rows,
     }
-    .into_download(format, "machines", lang)
+    .answer(&s, a.principal(), format, "machines", lang)
+    .await
 }
 
 /// The machine overview (spec section 3); telemetry fields are null until events arrive.
@@ -556,87 +506,48 @@ async fn overview(
 
 // ---------- filters ----------
 
-/// The machines the user may see.
-#[utoipa::path(get, path = "/api/filters/machines/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn machine_options(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .machines
-            .visible(a.principal())
-            .await?
-            .into_iter()
-            .map(|m| (m.id, m.name)),
-    ))
+crud::options! {
+    /// The machines the user may see.
+    machine_options("/api/filters/machines/"),
+    |s, a: SignedIn| {
+        s.app.machines.visible(a.principal()).await?.into_iter().map(|m| (m.id, m.name))
+    }
 }
 
-/// Every machine tag.
-#[utoipa::path(get, path = "/api/filters/machines/tags/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn tag_options(
-    State(s): State<AppState>,
-    _a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .machines
-            .list_tags()
-            .await?
-            .into_iter()
-            .map(|t| (t.id, t.name)),
-    ))
+crud::options! {
+    /// Every machine tag.
+    tag_options("/api/filters/machines/tags/"),
+    |s, _a: SignedIn| s.app.machines.list_tags().await?.into_iter().map(|t| (t.id, t.name))
 }
 
-/// The tags the user may hand out: all of them with the all-tags permission or all machines,
-/// else the tags of their own machines and scope.
-#[utoipa::path(get, path = "/api/filters/machines/tags/all-by-permissions/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn tags_by_permissions(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    let p = a.principal();
-    let tags = s.app.machines.list_tags().await?;
-    let all =
-        p.can(Permission::AllMachineTagsAccessProvider) || p.machine_scope() == MachineScope::All;
-    let mine: BTreeSet<String> = if all {
-        BTreeSet::new()
-    } else {
-        let mut set: BTreeSet<String> = p.user.machine_tag_ids.iter().cloned().collect();
-        set.extend(
-            s.app
-                .machines
-                .visible(p)
-                .await?
-                .into_iter()
-                .flat_map(|m| m.tag_ids),
-        );
-        set
-    };
-    Ok(options(
+crud::options! {
+    /// The tags the user may hand out: all of them with the all-tags permission or all machines,
+    /// else the tags of their own machines and scope.
+    tags_by_permissions("/api/filters/machines/tags/all-by-permissions/"),
+    |s, a: SignedIn| {
+        let p = a.principal();
+        let tags = s.app.machines.list_tags().await?;
+        let all = p.can(Permission::AllMachineTagsAccessProvider)
+            || p.machine_scope() == MachineScope::All;
+        let mine: BTreeSet<String> = if all {
+            BTreeSet::new()
+        } else {
+            let mut set: BTreeSet<String> = p.user.machine_tag_ids.iter().cloned().collect();
+            let machines = s.app.machines.visible(p).await?;
+            set.extend(machines.into_iter().flat_map(|m| m.tag_ids));
+            set
+        };
         tags.into_iter()
-            .filter(|t| all || mine.contains(&t.id))
-            .map(|t| (t.id, t.name)),
-    ))
+            .filter(move |t| all || mine.contains(&t.id))
+            .map(|t| (t.id, t.name))
+    }
 }
 
-/// The MCU serials of the machines the user may see.
-#[utoipa::path(get, path = "/api/filters/mcu/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn mcu_options(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .machines
-            .visible(a.principal())
-            .await?
-            .into_iter()
-            .filter(|m| !m.mcu_serial.is_empty())
-            .map(|m| (m.id, m.mcu_serial)),
-    ))
+crud::options! {
+    /// The MCU serials of the machines the user may see.
+    mcu_options("/api/filters/mcu/"),
+    |s, a: SignedIn| {
+        let machines = s.app.machines.visible(a.principal()).await?;
+        machines.into_iter().filter(|m| !m.mcu_serial.is_empty()).map(|m| (m.id, m.mcu_serial))
+    }
 }

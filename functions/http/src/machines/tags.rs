@@ -1,6 +1,7 @@
 //! Machine tags: list, create, delete, and tagging machines in bulk.
 
 use super::*;
+use crate::crud;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -63,39 +64,24 @@ pub struct TagForm {
     pub name: String,
 }
 
-/// Creates a machine tag.
-#[utoipa::path(post, path = "/api/machines/tags/", tag = "machines", security(("bearer" = [])), request_body = TagForm,
-    responses((status = 201, body = MessageData<TagDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_tag(
-    State(s): State<AppState>,
-    _a: Authorized<perm::TagsNew>,
-    Json(f): Json<TagForm>,
-) -> ApiResult<(StatusCode, axum::Json<MessageData<TagDto>>)> {
-    let t = s.app.machines.create_tag(&f.name).await?;
-    Ok((
-        StatusCode::CREATED,
-        updated(
-            "Tag created successfully",
-            TagDto {
-                id: t.id,
-                name: t.name,
-                machines_count: 0,
-                created_at: t.created_at,
-            },
-        ),
-    ))
+crud::create! {
+    /// Creates a machine tag.
+    create_tag("/api/machines/tags/", "machines") -> TagDto, "Tag created successfully",
+    |s, _a: perm::TagsNew, f: TagForm| {
+        let t = s.app.machines.create_tag(&f.name).await?;
+        TagDto {
+            id: t.id,
+            name: t.name,
+            machines_count: 0,
+            created_at: t.created_at,
+        }
+    }
 }
 
-/// Deletes a machine tag and takes it off its machines.
-#[utoipa::path(delete, path = "/api/machines/tags/{id}/", tag = "machines", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn delete_tag(
-    State(s): State<AppState>,
-    _a: Authorized<perm::TagsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    s.app.machines.delete_tag(&id).await?;
-    Ok(axum::Json(Message::new("Tag deleted successfully")))
+crud::delete! {
+    /// Deletes a machine tag and takes it off its machines.
+    delete_tag("/api/machines/tags/{id}/", "machines"), "Tag deleted successfully",
+    |s, _a: perm::TagsDelete, id| s.app.machines.delete_tag(&id).await?
 }
 
 /// `POST /api/machines/tags/manage/`.

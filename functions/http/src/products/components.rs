@@ -1,6 +1,7 @@
 //! Components (cups, beans, sugar …) that composite products are made of.
 
 use super::*;
+use crate::crud;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -23,18 +24,8 @@ pub struct ComponentDto {
     pub version: u64,
 }
 
-impl From<Component> for ComponentDto {
-    fn from(c: Component) -> Self {
-        ComponentDto {
-            id: c.id,
-            name: c.name,
-            unit: c.unit,
-            inactive: c.inactive,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
-            version: c.version,
-        }
-    }
+crud::from_fields! {
+    Component => ComponentDto { id, name, unit, inactive, created_at, updated_at, version }
 }
 
 /// The component form.
@@ -54,104 +45,65 @@ pub struct ComponentForm {
     pub version: Option<u64>,
 }
 
-impl From<ComponentForm> for ComponentInput {
-    fn from(f: ComponentForm) -> Self {
-        ComponentInput {
-            name: f.name,
-            unit: f.unit,
-            inactive: f.inactive.unwrap_or(false),
-            version: f.version,
-        }
+crud::from_fields! {
+    ComponentForm => ComponentInput { name, unit, version; or_default: inactive }
+}
+
+crud::list_query! {
+    /// The components list's query.
+    pub struct ComponentsQuery => ComponentListParams {
+        page,
+        page_size,
+        search,
+        /// name, created_at, unit; `-` for descending.
+        ordering,
+        /// `true` or `false`.
+        #[param(value_type = Option<crate::contract::Flag>, inline)]
+        pub inactive: Option<String>,
     }
 }
 
-/// The components list's query.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ComponentsQuery {
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    /// name, created_at, unit; `-` for descending.
-    pub ordering: Option<String>,
-    /// `true` or `false`.
-    #[param(value_type = Option<crate::contract::Flag>, inline)]
-    pub inactive: Option<String>,
+crud::list! {
+    /// Components, paged.
+    list_components("/api/products/components/", "products") -> ComponentDto,
+    |s, _a: perm::ComponentsList, q: ComponentsQuery| {
+        let page = s.app.products.list_components(&(&q).into()).await?;
+        ListReply::from_page(page, ComponentDto::from)
+    }
 }
 
-/// Components, paged.
-#[utoipa::path(get, path = "/api/products/components/", tag = "products", security(("bearer" = [])), params(ComponentsQuery),
-    responses((status = 200, body = ListReply<ComponentDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_components(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ComponentsList>,
-    Query(q): Query<ComponentsQuery>,
-) -> ApiResult<axum::Json<ListReply<ComponentDto>>> {
-    let params = ComponentListParams {
-        list: ListParams {
-            page: q.page,
-            page_size: q.page_size,
-            search: q.search,
-            ordering: q.ordering,
-        },
-        inactive: q.inactive,
-    };
-    let page = s.app.products.list_components(&params).await?;
-    Ok(axum::Json(ListReply::from_page(page, ComponentDto::from)))
+crud::create! {
+    /// Creates a component.
+    create_component("/api/products/components/", "products") -> ComponentDto,
+    "Component created successfully",
+    |s, _a: perm::ComponentsNew, f: ComponentForm| {
+        s.app.products.create_component(f.into()).await?.into()
+    }
 }
 
-/// Creates a component.
-#[utoipa::path(post, path = "/api/products/components/", tag = "products", security(("bearer" = [])), request_body = ComponentForm,
-    responses((status = 201, body = MessageData<ComponentDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_component(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ComponentsNew>,
-    Json(f): Json<ComponentForm>,
-) -> ApiResult<Created<ComponentDto>> {
-    Ok(created(
-        "Component created successfully",
-        s.app.products.create_component(f.into()).await?.into(),
-    ))
+crud::get! {
+    /// One component.
+    get_component("/api/products/components/{id}/", "products") -> ComponentDto,
+    |s, _a: perm::ComponentsList, id| s.app.products.components().get_or_404(&id).await?.into()
 }
 
-/// One component.
-#[utoipa::path(get, path = "/api/products/components/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<ComponentDto>), (status = 404, body = ErrorBody)))]
-async fn get_component(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ComponentsList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<ComponentDto>>> {
-    Ok(axum::Json(Data {
-        data: s.app.products.components().get_or_404(&id).await?.into(),
-    }))
+crud::update! {
+    /// Updates a component.
+    update_component("/api/products/components/{id}/", "products") -> ComponentDto,
+    "Component updated successfully",
+    |s, _a: perm::ComponentsEdit, id, f: ComponentForm| {
+        s.app.products.update_component(&id, f.into()).await?.into()
+    }
 }
 
-/// Updates a component.
-#[utoipa::path(put, path = "/api/products/components/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)), request_body = ComponentForm,
-    responses((status = 200, body = MessageData<ComponentDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_component(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ComponentsEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<ComponentForm>,
-) -> ApiResult<axum::Json<MessageData<ComponentDto>>> {
-    Ok(updated(
-        "Component updated successfully",
-        s.app.products.update_component(&id, f.into()).await?.into(),
-    ))
-}
-
-/// Deletes a component that no recipe uses.
-#[utoipa::path(delete, path = "/api/products/components/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "Recipes still use the component")))]
-async fn delete_component(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ComponentsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    s.app.products.delete_component(&id).await?;
-    Ok(message("Component deleted successfully"))
+crud::delete! {
+    /// Deletes a component that no recipe uses.
+    delete_component("/api/products/components/{id}/", "products"),
+    "Component deleted successfully",
+    |s, _a: perm::ComponentsDelete, id| s.app.products.delete_component(&id).await?,
+    responses(
+        (status = 200, body = Message),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Recipes still use the component"),
+    )
 }

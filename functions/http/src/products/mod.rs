@@ -1,20 +1,20 @@
 //! Products area: products with price history, components, composite products with their
 //! recipes, product tags, and their filters.
 
-use crate::dto::{Data, ListQuery, ListReply, Message, MessageData, OptionDto};
+use crate::crud;
+use crate::dto::{ListQuery, ListReply, Message, MessageData, OptionDto};
 use crate::error::{ApiResult, ErrorBody};
 use crate::export::{Cell, Format, Table};
 use crate::extract::{products_perm as perm, Authorized, Json, Query};
-use crate::reply::{created, message, options, tr, updated, Created};
+use crate::reply::{tr, updated};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::listing::ListParams;
 use vendfleet_app::products::{
     currency_exponent, Component, ComponentInput, ComponentListParams, PriceChange, Product,
     ProductInput, ProductListParams, ProductTag, RecipeLineInput, TagsChange,
@@ -42,15 +42,6 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(product_options))
         .routes(routes!(tag_options))
         .routes(routes!(component_options))
-}
-
-fn list_params(q: &ListQuery) -> ListParams {
-    ListParams {
-        page: q.page,
-        page_size: q.page_size,
-        search: q.search.clone(),
-        ordering: q.ordering.clone(),
-    }
 }
 
 // ---------- products ----------
@@ -241,13 +232,8 @@ pub struct RecipeLineForm {
     pub quantity: Option<i64>,
 }
 
-impl From<RecipeLineForm> for RecipeLineInput {
-    fn from(f: RecipeLineForm) -> Self {
-        RecipeLineInput {
-            component_id: f.component_id,
-            quantity: f.quantity,
-        }
-    }
+crud::from_fields! {
+    RecipeLineForm => RecipeLineInput { component_id, quantity }
 }
 
 /// The product form.
@@ -311,143 +297,92 @@ impl From<ProductForm> for ProductInput {
     }
 }
 
-/// The products list's query.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ProductsQuery {
-    #[param(minimum = 1)]
-    pub page: Option<i64>,
-    #[param(minimum = 1, maximum = 200)]
-    pub page_size: Option<i64>,
-    pub search: Option<String>,
-    /// name, created_at, price_minor, vat_bps; `-` for descending.
-    pub ordering: Option<String>,
-    /// A product tag id.
-    pub tag: Option<String>,
-    /// `true` or `false`.
-    #[param(value_type = Option<crate::contract::Flag>, inline)]
-    pub inactive: Option<String>,
-    /// `true` or `false`.
-    #[param(value_type = Option<crate::contract::Flag>, inline)]
-    pub composite: Option<String>,
+crud::list_query! {
+    /// The products list's query.
+    pub struct ProductsQuery => ProductListParams {
+        page,
+        page_size,
+        search,
+        /// name, created_at, price_minor, vat_bps; `-` for descending.
+        ordering,
+        /// A product tag id.
+        pub tag: Option<String>,
+        /// `true` or `false`.
+        #[param(value_type = Option<crate::contract::Flag>, inline)]
+        pub inactive: Option<String>,
+        /// `true` or `false`.
+        #[param(value_type = Option<crate::contract::Flag>, inline)]
+        pub composite: Option<String>,
+    }
 }
 
-impl From<&ProductsQuery> for ProductListParams {
-    fn from(q: &ProductsQuery) -> Self {
-        ProductListParams {
-            list: ListParams {
-                page: q.page,
-                page_size: q.page_size,
-                search: q.search.clone(),
-                ordering: q.ordering.clone(),
-            },
-            tag: q.tag.clone(),
-            inactive: q.inactive.clone(),
-            composite: q.composite.clone(),
+crud::list! {
+    /// Products, paged, with tag, inactive and composite filters.
+    list_products("/api/products/", "products") -> ProductDto,
+    |s, _a: perm::ProductsList, q: ProductsQuery| {
+        let page = s.app.products.list_products(&(&q).into()).await?;
+        let names = Names::load(&s).await?;
+        ListReply::from_page(page, |p| names.product(p))
+    }
+}
+
+crud::create! {
+    /// Creates a product; its first price is the first entry of its price history.
+    create_product("/api/products/", "products") -> ProductDto, "Product created successfully",
+    |s, a: perm::ProductsNew, f: ProductForm| {
+        let p = s.app.products.create_product(a.principal(), f.into()).await?;
+        Names::load(&s).await?.product(p)
+    }
+}
+
+crud::get! {
+    /// One product.
+    get_product("/api/products/{id}/", "products") -> ProductDto,
+    |s, _a: perm::ProductsList, id| {
+        let p = s.app.products.get_product(&id).await?;
+        Names::load(&s).await?.product(p)
+    }
+}
+
+crud::get! {
+    /// A product with tag names, its recipe with component names and its price history.
+    product_detail("/api/products/{id}/detail/", "products") -> ProductDetailDto,
+    |s, _a: perm::ProductDetail, id| {
+        let p = s.app.products.get_product(&id).await?;
+        let history = s.app.products.price_history(&id).await?;
+        ProductDetailDto {
+            product: Names::load(&s).await?.product(p),
+            price_history: history.into_iter().map(Into::into).collect(),
         }
     }
 }
 
-/// Products, paged, with tag, inactive and composite filters.
-#[utoipa::path(get, path = "/api/products/", tag = "products", security(("bearer" = [])), params(ProductsQuery),
-    responses((status = 200, body = ListReply<ProductDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_products(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductsList>,
-    Query(q): Query<ProductsQuery>,
-) -> ApiResult<axum::Json<ListReply<ProductDto>>> {
-    let page = s.app.products.list_products(&(&q).into()).await?;
-    let names = Names::load(&s).await?;
-    Ok(axum::Json(ListReply::from_page(page, |p| names.product(p))))
+crud::update! {
+    /// Updates a product; a price change is recorded with who and when.
+    update_product("/api/products/{id}/", "products") -> ProductDto, "Product updated successfully",
+    |s, a: perm::ProductsEdit, id, f: ProductForm| {
+        let p = s.app.products.update_product(a.principal(), &id, f.into()).await?;
+        Names::load(&s).await?.product(p)
+    }
 }
 
-/// Creates a product; its first price is the first entry of its price history.
-#[utoipa::path(post, path = "/api/products/", tag = "products", security(("bearer" = [])), request_body = ProductForm,
-    responses((status = 201, body = MessageData<ProductDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_product(
-    State(s): State<AppState>,
-    a: Authorized<perm::ProductsNew>,
-    Json(f): Json<ProductForm>,
-) -> ApiResult<Created<ProductDto>> {
-    let p = s
-        .app
-        .products
-        .create_product(a.principal(), f.into())
-        .await?;
-    Ok(created(
-        "Product created successfully",
-        Names::load(&s).await?.product(p),
-    ))
-}
-
-/// One product.
-#[utoipa::path(get, path = "/api/products/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<ProductDto>), (status = 404, body = ErrorBody)))]
-async fn get_product(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductsList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<ProductDto>>> {
-    let p = s.app.products.get_product(&id).await?;
-    Ok(axum::Json(Data {
-        data: Names::load(&s).await?.product(p),
-    }))
-}
-
-/// A product with tag names, its recipe with component names and its price history.
-#[utoipa::path(get, path = "/api/products/{id}/detail/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<ProductDetailDto>), (status = 404, body = ErrorBody)))]
-async fn product_detail(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductDetail>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<ProductDetailDto>>> {
-    let p = s.app.products.get_product(&id).await?;
-    let history = s.app.products.price_history(&id).await?;
-    Ok(axum::Json(Data {
-        data: ProductDetailDto {
-            product: Names::load(&s).await?.product(p),
-            price_history: history.into_iter().map(Into::into).collect(),
-        },
-    }))
-}
-
-/// Updates a product; a price change is recorded with who and when.
-#[utoipa::path(put, path = "/api/products/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)), request_body = ProductForm,
-    responses((status = 200, body = MessageData<ProductDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_product(
-    State(s): State<AppState>,
-    a: Authorized<perm::ProductsEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<ProductForm>,
-) -> ApiResult<axum::Json<MessageData<ProductDto>>> {
-    let p = s
-        .app
-        .products
-        .update_product(a.principal(), &id, f.into())
-        .await?;
-    Ok(updated(
-        "Product updated successfully",
-        Names::load(&s).await?.product(p),
-    ))
-}
-
-/// Deletes a product that no machine sells.
-#[utoipa::path(delete, path = "/api/products/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "Machines still sell the product")))]
-async fn delete_product(
-    State(s): State<AppState>,
-    a: Authorized<perm::ProductsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    let visible = s.app.machines.visible_ids(a.principal()).await?;
-    s.app.products.delete_product(&id, false, &visible).await?;
-    Ok(message("Product deleted successfully"))
+crud::delete! {
+    /// Deletes a product that no machine sells.
+    delete_product("/api/products/{id}/", "products"), "Product deleted successfully",
+    |s, a: perm::ProductsDelete, id| {
+        let visible = s.app.machines.visible_ids(a.principal()).await?;
+        s.app.products.delete_product(&id, false, &visible).await?
+    },
+    responses(
+        (status = 200, body = Message),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Machines still sell the product"),
+    )
 }
 
 /// Products matching the list's filters as a CSV or XLSX file.
 #[utoipa::path(get, path = "/api/products/export/", tag = "products", security(("bearer" = [])), params(ProductsQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 400, body = ErrorBody)))]
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>), (status = 400, body = ErrorBody)))]
 async fn export_products(
     State(s): State<AppState>,
     a: Authorized<perm::ProductsList>,
@@ -510,62 +445,34 @@ async fn export_products(
         header,
         rows,
     }
-    .into_download(format, "products", lang)
+    .answer(&s, a.principal(), format, "products", lang)
+    .await
 }
 
 // ---------- filters ----------
 
-/// The active products.
-#[utoipa::path(get, path = "/api/filters/products/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn product_options(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductOptions>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .products
-            .products()
-            .all()
-            .await?
-            .into_iter()
-            .filter(|p| !p.inactive)
-            .map(|p| (p.id, p.name)),
-    ))
+crud::options! {
+    /// The active products.
+    product_options("/api/filters/products/"),
+    |s, _a: perm::ProductOptions| {
+        let products = s.app.products.products().all().await?;
+        products.into_iter().filter(|p| !p.inactive).map(|p| (p.id, p.name))
+    }
 }
 
-/// Every product tag.
-#[utoipa::path(get, path = "/api/filters/products/tags/", tag = "filters", operation_id = "product_tag_options", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn tag_options(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductTagOptions>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .products
-            .tags()
-            .all()
-            .await?
-            .into_iter()
-            .map(|t| (t.id, t.name)),
-    ))
+crud::options! {
+    /// Every product tag.
+    tag_options("/api/filters/products/tags/", operation_id = "product_tag_options"),
+    |s, _a: perm::ProductTagOptions| {
+        s.app.products.tags().all().await?.into_iter().map(|t| (t.id, t.name))
+    }
 }
 
-/// Every component.
-#[utoipa::path(get, path = "/api/filters/products/components/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<OptionDto>>)))]
-async fn component_options(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ComponentOptions>,
-) -> ApiResult<axum::Json<Data<Vec<OptionDto>>>> {
-    Ok(options(
-        s.app
-            .products
-            .components()
-            .all()
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c.name)),
-    ))
+crud::options! {
+    /// Every component.
+    component_options("/api/filters/products/components/"),
+    |s, _a: perm::ComponentOptions| {
+        let components = s.app.products.components().all().await?;
+        components.into_iter().map(|c| (c.id, c.name))
+    }
 }

@@ -1,6 +1,7 @@
 //! Product tags, and tagging products in bulk.
 
 use super::*;
+use crate::crud;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -21,16 +22,8 @@ pub struct ProductTagDto {
     pub version: u64,
 }
 
-impl From<ProductTag> for ProductTagDto {
-    fn from(t: ProductTag) -> Self {
-        ProductTagDto {
-            id: t.id,
-            name: t.name,
-            created_at: t.created_at,
-            updated_at: t.updated_at,
-            version: t.version,
-        }
-    }
+crud::from_fields! {
+    ProductTag => ProductTagDto { id, name, created_at, updated_at, version }
 }
 
 /// The tag form.
@@ -44,75 +37,46 @@ pub struct ProductTagForm {
     pub version: Option<u64>,
 }
 
-/// Product tags, paged; ordering by name or created_at.
-#[utoipa::path(get, path = "/api/products/tags/", tag = "products", operation_id = "list_product_tags", security(("bearer" = [])), params(ListQuery),
-    responses((status = 200, body = ListReply<ProductTagDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_tags(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductTagsList>,
-    Query(q): Query<ListQuery>,
-) -> ApiResult<axum::Json<ListReply<ProductTagDto>>> {
-    let page = s.app.products.list_tags(&list_params(&q)).await?;
-    Ok(axum::Json(ListReply::from_page(page, ProductTagDto::from)))
+crud::list! {
+    /// Product tags, paged; ordering by name or created_at.
+    list_tags("/api/products/tags/", "products", operation_id = "list_product_tags")
+        -> ProductTagDto,
+    |s, _a: perm::ProductTagsList, q: ListQuery| {
+        let page = s.app.products.list_tags(&q.list()).await?;
+        ListReply::from_page(page, ProductTagDto::from)
+    }
 }
 
-/// Creates a product tag.
-#[utoipa::path(post, path = "/api/products/tags/", tag = "products", operation_id = "create_product_tag", security(("bearer" = [])), request_body = ProductTagForm,
-    responses((status = 201, body = MessageData<ProductTagDto>), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn create_tag(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductTagsNew>,
-    Json(f): Json<ProductTagForm>,
-) -> ApiResult<Created<ProductTagDto>> {
-    Ok(created(
-        "Tag created successfully",
-        s.app.products.create_tag(&f.name).await?.into(),
-    ))
+crud::create! {
+    /// Creates a product tag.
+    create_tag("/api/products/tags/", "products", operation_id = "create_product_tag")
+        -> ProductTagDto,
+    "Tag created successfully",
+    |s, _a: perm::ProductTagsNew, f: ProductTagForm| {
+        s.app.products.create_tag(&f.name).await?.into()
+    }
 }
 
-/// One product tag.
-#[utoipa::path(get, path = "/api/products/tags/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Data<ProductTagDto>), (status = 404, body = ErrorBody)))]
-async fn get_tag(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductTagsList>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Data<ProductTagDto>>> {
-    Ok(axum::Json(Data {
-        data: s.app.products.tags().get_or_404(&id).await?.into(),
-    }))
+crud::get! {
+    /// One product tag.
+    get_tag("/api/products/tags/{id}/", "products") -> ProductTagDto,
+    |s, _a: perm::ProductTagsList, id| s.app.products.tags().get_or_404(&id).await?.into()
 }
 
-/// Renames a product tag.
-#[utoipa::path(put, path = "/api/products/tags/{id}/", tag = "products", security(("bearer" = [])), params(("id" = String, Path)), request_body = ProductTagForm,
-    responses((status = 200, body = MessageData<ProductTagDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_tag(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductTagsEdit>,
-    Path(id): Path<String>,
-    Json(f): Json<ProductTagForm>,
-) -> ApiResult<axum::Json<MessageData<ProductTagDto>>> {
-    Ok(updated(
-        "Tag updated successfully",
-        s.app
-            .products
-            .update_tag(&id, &f.name, f.version)
-            .await?
-            .into(),
-    ))
+crud::update! {
+    /// Renames a product tag.
+    update_tag("/api/products/tags/{id}/", "products") -> ProductTagDto, "Tag updated successfully",
+    |s, _a: perm::ProductTagsEdit, id, f: ProductTagForm| {
+        s.app.products.update_tag(&id, &f.name, f.version).await?.into()
+    }
 }
 
-/// Deletes a tag and removes it from its products in one transaction (409 when it is on more
-/// than 98 products).
-#[utoipa::path(delete, path = "/api/products/tags/{id}/", tag = "products", operation_id = "delete_product_tag", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 200, body = Message), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn delete_tag(
-    State(s): State<AppState>,
-    _a: Authorized<perm::ProductTagsDelete>,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<Message>> {
-    s.app.products.delete_tag(&id).await?;
-    Ok(message("Tag deleted successfully"))
+crud::delete! {
+    /// Deletes a tag and removes it from its products in one transaction (409 when it is on more
+    /// than 98 products).
+    delete_tag("/api/products/tags/{id}/", "products", operation_id = "delete_product_tag"),
+    "Tag deleted successfully",
+    |s, _a: perm::ProductTagsDelete, id| s.app.products.delete_tag(&id).await?
 }
 
 /// `POST /api/products/tags/manage/`.

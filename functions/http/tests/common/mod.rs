@@ -81,11 +81,24 @@ async fn adapters_for(backend: Backend, dir: &std::path::Path) -> Adapters {
             vendfleet_adapters_aws::create_table(&client, &table)
                 .await
                 .unwrap();
-            let store = vendfleet_adapters_aws::DynamoItemStore::new(client, table);
+            let store = vendfleet_adapters_aws::DynamoItemStore::new(client, table.clone());
+            let s3 = vendfleet_adapters_aws::s3_client(&sdk);
+            vendfleet_adapters_aws::create_bucket(&s3, &table)
+                .await
+                .unwrap();
+            let sqs = vendfleet_adapters_aws::sqs_client(&sdk);
+            let (queue, dlq) = vendfleet_adapters_aws::create_queue_with_dlq(&sqs, &table)
+                .await
+                .unwrap();
             Adapters {
                 sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
                 store: Arc::new(store),
                 events_handoff: None,
+                blobs: Arc::new(vendfleet_adapters_aws::S3BlobStore::new(s3, table)),
+                jobs: Arc::new(
+                    vendfleet_adapters_aws::SqsJobQueue::new(sqs, queue, dlq)
+                        .with_wait(std::time::Duration::from_millis(100)),
+                ),
             }
         }
     }
@@ -154,6 +167,13 @@ impl Harness {
             client: "10.0.0.1".into(),
             _dir: dir,
         }
+    }
+
+    /// The same harness whose exports of more than `rows` rows become background jobs.
+    pub fn with_inline_exports(mut self, rows: usize) -> Self {
+        self.router =
+            vendfleet_http::router(AppState::new(self.app.clone()).with_inline_export_rows(rows));
+        self
     }
 
     pub async fn send(&self, req: Request<Body>) -> Reply {

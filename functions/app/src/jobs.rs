@@ -1,0 +1,298 @@
+//! Background jobs: work too large for a request (large exports now; report generation next),
+//! queued, run by a worker (in-process embedded; a Lambda on SQS on AWS), with progress and a
+//! file to download when done.
+//!
+//! A job is a record (`JOB#<id>`, owner, status, progress, the result's blob key) and a queue
+//! message naming it. The worker claims the message, marks the job running, does the work, stores
+//! the file, marks it done and acknowledges the message; a worker that dies leaves the message to
+//! come back after its visibility timeout, and a job that keeps failing is marked failed when
+//! the queue gives up on it (dead-letter queue). Only the job's owner sees it.
+
+use crate::auth::Principal;
+use crate::error::{AppError, AppResult};
+use crate::ports::{BlobStore, Clock, Condition, Item, ItemStore, Job as QueueJob, JobQueue, Key};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a finished job and its file are kept.
+pub const KEEP_DAYS: i64 = 7;
+/// How long a download link stays valid.
+pub const LINK_TTL: Duration = Duration::from_secs(15 * 60);
+/// How long a claimed job is hidden from other workers.
+pub const VISIBILITY: Duration = Duration::from_secs(300);
+
+/// Where a job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+/// A background job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobRecord {
+    pub id: String,
+    /// `export`.
+    pub kind: String,
+    pub owner_id: String,
+    pub status: JobStatus,
+    /// 0 to 100.
+    pub progress: u8,
+    /// The file's name when it is ready (`machines.xlsx`).
+    pub file_name: String,
+    pub content_type: String,
+    /// Rows (or items) the job handles, for the progress text.
+    pub total: u64,
+    /// Blob key of the job's input.
+    pub input_key: String,
+    /// Blob key of the result, once done.
+    pub result_key: Option<String>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(skip)]
+    pub version: u64,
+}
+
+impl JobRecord {
+    fn key(id: &str) -> Key {
+        Key::new(format!("JOB#{id}"), "JOB")
+    }
+
+    fn to_item(&self) -> AppResult<Item> {
+        let ttl = (self.created_at + chrono::Duration::days(KEEP_DAYS)).timestamp();
+        Ok(Item::from_value(Self::key(&self.id), self)?
+            .with_version(self.version)
+            .with_ttl(ttl))
+    }
+
+    fn from_item(item: &Item) -> AppResult<JobRecord> {
+        let mut j: JobRecord = item.to_value()?;
+        j.version = item.version;
+        Ok(j)
+    }
+}
+
+/// The queue message of a job.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JobMessage {
+    pub job_id: String,
+}
+
+/// A new job's description.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub kind: String,
+    pub file_name: String,
+    pub content_type: String,
+    pub total: u64,
+    /// The job's input, stored as a blob for the worker.
+    pub input: Vec<u8>,
+}
+
+/// A claimed job: its record, its input and the queue delivery.
+pub struct Claimed {
+    pub record: JobRecord,
+    pub input: Vec<u8>,
+    delivery: QueueJob,
+}
+
+/// The service.
+#[derive(Clone)]
+pub struct JobsService {
+    store: Arc<dyn ItemStore>,
+    blobs: Arc<dyn BlobStore>,
+    queue: Arc<dyn JobQueue>,
+    clock: Arc<dyn Clock>,
+}
+
+impl JobsService {
+    /// A service on the adapters.
+    pub fn new(
+        store: Arc<dyn ItemStore>,
+        blobs: Arc<dyn BlobStore>,
+        queue: Arc<dyn JobQueue>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        JobsService {
+            store,
+            blobs,
+            queue,
+            clock,
+        }
+    }
+
+    /// Queues a job for `p`: its input as a blob, its record, then its message.
+    pub async fn submit(&self, p: &Principal, job: NewJob) -> AppResult<JobRecord> {
+        let now = self.clock.now();
+        let id = ulid::Ulid::new().to_string();
+        let input_key = format!("jobs/{id}/input");
+        self.blobs
+            .put(&input_key, job.input, "application/json")
+            .await?;
+        let record = JobRecord {
+            id: id.clone(),
+            kind: job.kind,
+            owner_id: p.user.id.clone(),
+            status: JobStatus::Queued,
+            progress: 0,
+            file_name: job.file_name,
+            content_type: job.content_type,
+            total: job.total,
+            input_key,
+            result_key: None,
+            error: None,
+            created_at: now,
+            updated_at: now,
+            version: 1,
+        };
+        self.store
+            .put(record.to_item()?, Some(Condition::NotExists))
+            .await?;
+        let message = serde_json::to_string(&JobMessage { job_id: id })
+            .map_err(|e| AppError::Internal(format!("job message: {e}")))?;
+        self.queue.enqueue(&message).await?;
+        Ok(record)
+    }
+
+    /// A job of `p`'s (404 for anyone else's), with a download link when it is done.
+    pub async fn get(&self, p: &Principal, id: &str) -> AppResult<(JobRecord, Option<String>)> {
+        let record = self
+            .load(id)
+            .await?
+            .filter(|j| j.owner_id == p.user.id)
+            .ok_or_else(|| AppError::NotFound("Job not found".into()))?;
+        let link = match (&record.status, &record.result_key) {
+            (JobStatus::Done, Some(key)) => Some(
+                self.blobs
+                    .download_url(key, &record.file_name, LINK_TTL)
+                    .await?,
+            ),
+            _ => None,
+        };
+        Ok((record, link))
+    }
+
+    /// The file of a finished job of `p`'s.
+    pub async fn file(&self, p: &Principal, id: &str) -> AppResult<Option<crate::ports::Blob>> {
+        let (record, _) = self.get(p, id).await?;
+        match record.result_key {
+            Some(key) => Ok(self.blobs.get(&key).await?),
+            None => Ok(None),
+        }
+    }
+
+    async fn load(&self, id: &str) -> AppResult<Option<JobRecord>> {
+        match self.store.get(&JobRecord::key(id)).await? {
+            Some(item) => Ok(Some(JobRecord::from_item(&item)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Writes a change of a job's record (last writer wins: one worker owns a running job).
+    async fn save(&self, mut record: JobRecord) -> AppResult<JobRecord> {
+        record.updated_at = self.clock.now();
+        record.version += 1;
+        self.store.put(record.to_item()?, None).await?;
+        Ok(record)
+    }
+
+    /// Reads a delivered message: the job, marked running, and its input. `None` when the job
+    /// is gone or finished already (a late duplicate delivery): acknowledge and move on.
+    pub async fn start(&self, delivery: QueueJob) -> AppResult<Option<Claimed>> {
+        let message: JobMessage = serde_json::from_str(&delivery.payload)
+            .map_err(|e| AppError::Internal(format!("job message: {e}")))?;
+        let Some(record) = self.load(&message.job_id).await? else {
+            self.queue.ack(&delivery.receipt).await?;
+            return Ok(None);
+        };
+        if matches!(record.status, JobStatus::Done | JobStatus::Failed) {
+            self.queue.ack(&delivery.receipt).await?;
+            return Ok(None);
+        }
+        let input = self
+            .blobs
+            .get(&record.input_key)
+            .await?
+            .ok_or_else(|| AppError::Internal(format!("job {} has no input", record.id)))?
+            .bytes;
+        let mut running = record;
+        running.status = JobStatus::Running;
+        running.progress = running.progress.max(5);
+        let record = self.save(running).await?;
+        Ok(Some(Claimed {
+            record,
+            input,
+            delivery,
+        }))
+    }
+
+    /// Claims the next job from the queue, if any (the embedded worker's loop).
+    pub async fn claim(&self) -> AppResult<Option<Claimed>> {
+        loop {
+            let Some(delivery) = self.queue.claim(VISIBILITY).await? else {
+                return Ok(None);
+            };
+            if let Some(c) = self.start(delivery).await? {
+                return Ok(Some(c));
+            }
+        }
+    }
+
+    /// Records progress of a running job.
+    pub async fn progress(&self, c: &mut Claimed, percent: u8) -> AppResult<()> {
+        let mut r = c.record.clone();
+        r.progress = percent.min(99);
+        c.record = self.save(r).await?;
+        Ok(())
+    }
+
+    /// Stores the result, marks the job done and acknowledges its message.
+    pub async fn finish(&self, c: Claimed, bytes: Vec<u8>) -> AppResult<JobRecord> {
+        let key = format!("jobs/{}/{}", c.record.id, c.record.file_name);
+        self.blobs.put(&key, bytes, &c.record.content_type).await?;
+        let mut r = c.record;
+        r.status = JobStatus::Done;
+        r.progress = 100;
+        r.result_key = Some(key);
+        let r = self.save(r).await?;
+        self.blobs.delete(&r.input_key).await?;
+        self.queue.ack(&c.delivery.receipt).await?;
+        Ok(r)
+    }
+
+    /// A failed attempt: the message comes back after `delay`, unless the queue has delivered
+    /// it `give_up_after` times, when the job is marked failed for good.
+    pub async fn fail(&self, c: Claimed, error: &str, give_up_after: u32) -> AppResult<()> {
+        let mut r = c.record;
+        if c.delivery.attempts >= give_up_after {
+            r.status = JobStatus::Failed;
+            r.error = Some(error.to_string());
+            self.save(r).await?;
+            self.queue.ack(&c.delivery.receipt).await?;
+        } else {
+            r.status = JobStatus::Queued;
+            self.save(r).await?;
+            self.queue
+                .retry(&c.delivery.receipt, Duration::from_secs(5))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Gives a claimed job back untouched (a worker shutting down before it began).
+    pub async fn release(&self, c: Claimed) -> AppResult<()> {
+        let mut r = c.record;
+        r.status = JobStatus::Queued;
+        self.save(r).await?;
+        self.queue
+            .retry(&c.delivery.receipt, Duration::ZERO)
+            .await?;
+        Ok(())
+    }
+}

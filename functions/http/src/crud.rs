@@ -1,0 +1,322 @@
+//! The shared kit of the areas' handlers, so that an area writes only what differs: the route,
+//! the permission, the form and DTO types, the reply message and the service call.
+//!
+//! The handlers of a catalogue resource, each with its `#[utoipa::path]`: every macro takes the
+//! handler's doc comment (the operation's summary), its name, path and OpenAPI tag (and any
+//! further `key = value` of `#[utoipa::path]`, e.g. `operation_id`), the DTO it answers with, and
+//! a closure-like body that binds the extractors by name:
+//!
+//! ```ignore
+//! crud::get! {
+//!     /// One client.
+//!     get_client("/api/clients/{id}/", "settings") -> ClientDto,
+//!     |s, a: perm::ClientsList, id| s.app.settings.get_client(a.principal(), &id).await?.into()
+//! }
+//! ```
+//!
+//! - `list!`: `|s, a: Perm, q: Query| ListReply<Dto>`, answers `{data, pagination}`.
+//! - `create!`: `|s, a: Perm, f: Form| Dto` and a message, answers 201 `{message, code, data}`.
+//! - `get!`: `|s, a: Perm, id| Dto`, answers `{data}`.
+//! - `update!`: `|s, a: Perm, id, f: Form| Dto` and a message, answers `{message, code, data}`.
+//! - `delete!`: `|s, a: Perm, id| ()` and a message, answers `{message, code}`.
+//! - `options!` / `values!` (tag `filters`, path only): `|s, a: Perm|` the `(id, name)` pairs /
+//!   the values of a filter, answers `{data: [...]}`.
+//!
+//! The body runs inside the handler: `?` returns the error answer. The documented responses are
+//! the usual ones of the kind; a trailing `, responses(...)` replaces them (the types it names
+//! are resolved in the calling module).
+//!
+//! Beside them, `list_query!` declares a list's query string (paging, search, ordering and the
+//! list's filters) with its conversion to the service's parameters, and `from_fields!` the
+//! `From` conversions that move fields of the same names.
+
+/// One handler: its doc, its `#[utoipa::path]` (bearer security; the responses given, else the
+/// kind's), and the fn taking the state, the signed-in user checked against the permission, then
+/// the other extractors.
+macro_rules! handler {
+    (
+        $(#[doc = $doc:tt])*
+        $method:ident $name:ident($path:tt, $tag:tt, [$($attr:tt)*])
+        responses [] or $default:tt
+        $($rest:tt)*
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            $method $name($path, $tag, [$($attr)*])
+            responses [$default] or ()
+            $($rest)*
+        }
+    };
+    (
+        $(#[doc = $doc:tt])*
+        $method:ident $name:ident($path:tt, $tag:tt, [$($attr:tt)*])
+        responses [$responses:tt] or $default:tt
+        |$s:ident, $a:ident: $perm:path, [$($param:tt)*]| -> [$($reply:tt)*] $body:tt
+    ) => {
+        $(#[doc = $doc])*
+        #[utoipa::path($method, path = $path, tag = $tag, $($attr)*
+            security(("bearer" = [])), responses $responses)]
+        async fn $name(
+            ::axum::extract::State($s): ::axum::extract::State<$crate::state::AppState>,
+            $a: $crate::extract::Authorized<$perm>,
+            $($param)*
+        ) -> $crate::error::ApiResult<$($reply)*> $body
+    };
+}
+
+/// A paged list: `GET path` with the query's parameters.
+macro_rules! list {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt $(, $key:ident = $value:tt)*) -> $dto:ident,
+        |$s:ident, $a:ident: $perm:path, $q:ident: $query:ident| $body:expr
+        $(, responses $responses:tt)?
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            get $name($path, $tag, [$($key = $value,)* params($query),])
+            responses [$($responses)?] or (
+                (status = 200, body = $crate::dto::ListReply<$dto>),
+                (status = 400, body = $crate::error::ErrorBody),
+                (status = 403, body = $crate::error::ErrorBody),
+            )
+            |$s, $a: $perm, [$crate::extract::Query($q): $crate::extract::Query<$query>]|
+            -> [::axum::Json<$crate::dto::ListReply<$dto>>] { Ok(::axum::Json($body)) }
+        }
+    };
+}
+
+/// A creation: `POST path` with the form; 201 with the message and the new item.
+macro_rules! create {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt $(, $key:ident = $value:tt)*) -> $dto:ident, $message:tt,
+        |$s:ident, $a:ident: $perm:path, $f:ident: $form:ident| $body:expr
+        $(, responses $responses:tt)?
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            post $name($path, $tag, [$($key = $value,)* request_body = $form,])
+            responses [$($responses)?] or (
+                (status = 201, body = $crate::dto::MessageData<$dto>),
+                (status = 400, body = $crate::error::ErrorBody),
+                (status = 409, body = $crate::error::ErrorBody),
+            )
+            |$s, $a: $perm, [$crate::extract::Json($f): $crate::extract::Json<$form>]|
+            -> [$crate::reply::Created<$dto>] { Ok($crate::reply::created($message, $body)) }
+        }
+    };
+}
+
+/// One item: `GET path` with the `{id}` in it.
+macro_rules! get {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt $(, $key:ident = $value:tt)*) -> $dto:ident,
+        |$s:ident, $a:ident: $perm:path, $id:ident| $body:expr
+        $(, responses $responses:tt)?
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            get $name($path, $tag, [$($key = $value,)* params(("id" = String, Path)),])
+            responses [$($responses)?] or (
+                (status = 200, body = $crate::dto::Data<$dto>),
+                (status = 404, body = $crate::error::ErrorBody),
+            )
+            |$s, $a: $perm, [::axum::extract::Path($id): ::axum::extract::Path<String>]|
+            -> [::axum::Json<$crate::dto::Data<$dto>>] {
+                Ok(::axum::Json($crate::dto::Data { data: $body }))
+            }
+        }
+    };
+}
+
+/// An update: `PUT path` with the `{id}` in it and the form; 200 with the message and the item.
+macro_rules! update {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt $(, $key:ident = $value:tt)*) -> $dto:ident, $message:tt,
+        |$s:ident, $a:ident: $perm:path, $id:ident, $f:ident: $form:ident| $body:expr
+        $(, responses $responses:tt)?
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            put $name($path, $tag, [
+                $($key = $value,)* params(("id" = String, Path)), request_body = $form,
+            ])
+            responses [$($responses)?] or (
+                (status = 200, body = $crate::dto::MessageData<$dto>),
+                (status = 400, body = $crate::error::ErrorBody),
+                (status = 404, body = $crate::error::ErrorBody),
+                (status = 409, body = $crate::error::ErrorBody),
+            )
+            |$s, $a: $perm, [
+                ::axum::extract::Path($id): ::axum::extract::Path<String>,
+                $crate::extract::Json($f): $crate::extract::Json<$form>,
+            ]|
+            -> [::axum::Json<$crate::dto::MessageData<$dto>>] {
+                Ok($crate::reply::updated($message, $body))
+            }
+        }
+    };
+}
+
+/// A deletion: `DELETE path` with the `{id}` in it; 200 with the message.
+macro_rules! delete {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt $(, $key:ident = $value:tt)*), $message:tt,
+        |$s:ident, $a:ident: $perm:path, $id:ident| $body:expr
+        $(, responses $responses:tt)?
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            delete $name($path, $tag, [$($key = $value,)* params(("id" = String, Path)),])
+            responses [$($responses)?] or (
+                (status = 200, body = $crate::dto::Message),
+                (status = 404, body = $crate::error::ErrorBody),
+                (status = 409, body = $crate::error::ErrorBody),
+            )
+            |$s, $a: $perm, [::axum::extract::Path($id): ::axum::extract::Path<String>]|
+            -> [::axum::Json<$crate::dto::Message>] {
+                $body;
+                Ok($crate::reply::message($message))
+            }
+        }
+    };
+}
+
+/// A filter's option list: `GET path` (tag `filters`) answering `{data: [{id, name}]}`, sorted by
+/// name; the body gives the `(id, name)` pairs.
+macro_rules! options {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt $(, $key:ident = $value:tt)*),
+        |$s:ident, $a:ident: $perm:path| $body:expr
+        $(, responses $responses:tt)?
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            get $name($path, "filters", [$($key = $value,)*])
+            responses [$($responses)?] or (
+                (status = 200, body = $crate::dto::Data<Vec<$crate::dto::OptionDto>>),
+            )
+            |$s, $a: $perm, []|
+            -> [::axum::Json<$crate::dto::Data<Vec<$crate::dto::OptionDto>>>] {
+                Ok($crate::reply::options($body))
+            }
+        }
+    };
+}
+
+/// A filter's value list: `GET path` (tag `filters`) answering `{data: [value]}`; the body gives
+/// the values.
+macro_rules! values {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt),
+        |$s:ident, $a:ident: $perm:path| $body:expr
+    ) => {
+        $crate::crud::handler! {
+            $(#[doc = $doc])*
+            get $name($path, "filters", [])
+            responses [] or ((status = 200, body = $crate::dto::Data<Vec<String>>))
+            |$s, $a: $perm, []|
+            -> [::axum::Json<$crate::dto::Data<Vec<String>>>] { Ok($crate::reply::values($body)) }
+        }
+    };
+}
+
+/// A list's query string: paging, search and ordering (each may carry its doc comment), then the
+/// list's own filters, all optional strings. `=> Params` also converts it to the service's
+/// parameters (`Params { list, filters… }`, the filters named as in the query).
+macro_rules! list_query {
+    (
+        $(#[doc = $doc:tt])*
+        pub struct $name:ident => $params:path {
+            $($body:tt)*
+        }
+    ) => {
+        $crate::crud::list_query! {
+            $(#[doc = $doc])*
+            pub struct $name {
+                $($body)*
+            }
+        }
+        $crate::crud::list_query!(@params $name => $params { $($body)* });
+    };
+    (
+        $(#[doc = $doc:tt])*
+        pub struct $name:ident {
+            $(#[doc = $page:tt])* page,
+            $(#[doc = $page_size:tt])* page_size,
+            $(#[doc = $search:tt])* search,
+            $(#[doc = $ordering:tt])* ordering,
+            $($(#[$($attr:tt)*])* pub $field:ident: Option<String>,)*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Default, ::serde::Deserialize, ::utoipa::IntoParams)]
+        #[into_params(parameter_in = Query)]
+        pub struct $name {
+            $(#[doc = $page])*
+            #[param(minimum = 1)]
+            pub page: Option<i64>,
+            $(#[doc = $page_size])*
+            #[param(minimum = 1, maximum = 200)]
+            pub page_size: Option<i64>,
+            $(#[doc = $search])*
+            pub search: Option<String>,
+            $(#[doc = $ordering])*
+            pub ordering: Option<String>,
+            $($(#[$($attr)*])* pub $field: Option<String>,)*
+        }
+
+        impl $name {
+            /// The query's paging, search and ordering.
+            pub fn list(&self) -> ::vendfleet_app::listing::ListParams {
+                ::vendfleet_app::listing::ListParams {
+                    page: self.page,
+                    page_size: self.page_size,
+                    search: self.search.clone(),
+                    ordering: self.ordering.clone(),
+                }
+            }
+        }
+    };
+    (@params $name:ident => $params:path {
+        $(#[doc = $page:tt])* page,
+        $(#[doc = $page_size:tt])* page_size,
+        $(#[doc = $search:tt])* search,
+        $(#[doc = $ordering:tt])* ordering,
+        $($(#[$($attr:tt)*])* pub $field:ident: Option<String>,)*
+    }) => {
+        impl From<&$name> for $params {
+            fn from(q: &$name) -> Self {
+                Self {
+                    list: q.list(),
+                    $($field: q.$field.clone(),)*
+                }
+            }
+        }
+    };
+}
+
+/// `From<Source> for Target` moving the fields of the same names; the fields after
+/// `or_default:` are options on the source side, their default when absent.
+macro_rules! from_fields {
+    ($src:ty => $dst:ty { $($field:ident),* $(,)? $(; or_default: $($option:ident),* $(,)?)? }) => {
+        impl From<$src> for $dst {
+            fn from(v: $src) -> Self {
+                Self {
+                    $($field: v.$field,)*
+                    $($($option: v.$option.unwrap_or_default(),)*)?
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use {
+    create, delete, from_fields, get, handler, list, list_query, options, update, values,
+};

@@ -1,0 +1,151 @@
+//! Background jobs as the API shows them (`GET /api/jobs/{id}/`: status, progress and, when
+//! done, a download link), and the worker's step that runs one (large exports now).
+
+use crate::dto::Data;
+use crate::error::{ApiResult, ErrorBody};
+use crate::export::ExportJob;
+use crate::extract::{Authorized, SignedIn};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::jobs::{Claimed, JobRecord, JobStatus};
+use vendfleet_app::{App, AppError, AppResult};
+
+/// Deliveries of a job before it is marked failed.
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// The jobs area's routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_job))
+}
+
+/// Where a job is.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatusDto {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+/// A background job.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct JobDto {
+    pub id: String,
+    /// `export`.
+    pub kind: String,
+    pub status: JobStatusDto,
+    /// 0 to 100.
+    pub progress: u8,
+    pub file_name: String,
+    /// Rows the job handles.
+    pub total: u64,
+    /// When done: where to download the file (valid 15 minutes; ask again for a fresh one).
+    pub download_url: Option<String>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl JobDto {
+    /// The DTO of a record, with its link when there is one.
+    pub fn from_record(r: JobRecord, download_url: Option<String>) -> Self {
+        JobDto {
+            id: r.id,
+            kind: r.kind,
+            status: match r.status {
+                JobStatus::Queued => JobStatusDto::Queued,
+                JobStatus::Running => JobStatusDto::Running,
+                JobStatus::Done => JobStatusDto::Done,
+                JobStatus::Failed => JobStatusDto::Failed,
+            },
+            progress: r.progress,
+            file_name: r.file_name,
+            total: r.total,
+            download_url,
+            error: r.error,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+/// One of the caller's jobs.
+#[utoipa::path(get, path = "/api/jobs/{id}/", tag = "jobs", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<JobDto>), (status = 404, body = ErrorBody)))]
+async fn get_job(
+    State(s): State<AppState>,
+    a: Authorized<SignedIn>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<JobDto>>> {
+    let (record, link) = s.app.jobs.get(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: JobDto::from_record(record, link),
+    }))
+}
+
+/// Runs a claimed job to its end: renders the export off the async threads, stores the file
+/// and marks the job done; a failure gives the job back (or fails it after [`MAX_ATTEMPTS`]).
+pub async fn run(app: &App, mut claimed: Claimed) -> AppResult<JobRecord> {
+    let outcome: AppResult<Vec<u8>> = async {
+        let job: ExportJob = serde_json::from_slice(&claimed.input)
+            .map_err(|e| AppError::Internal(format!("export job input: {e}")))?;
+        app.jobs.progress(&mut claimed, 20).await?;
+        let bytes = tokio::task::spawn_blocking(move || job.render())
+            .await
+            .map_err(|e| AppError::Internal(format!("export job: {e}")))?
+            .map_err(|e| AppError::Internal(format!("export job: {}", e.body.message)))?;
+        app.jobs.progress(&mut claimed, 90).await?;
+        Ok(bytes)
+    }
+    .await;
+    match outcome {
+        Ok(bytes) => app.jobs.finish(claimed, bytes).await,
+        Err(e) => {
+            let id = claimed.record.id.clone();
+            tracing::error!(job = %id, error = %e, "job failed");
+            app.jobs.fail(claimed, &e.to_string(), MAX_ATTEMPTS).await?;
+            Err(e)
+        }
+    }
+}
+
+/// Claims and runs the next queued job; `false` when there was none (the embedded worker).
+pub async fn work_once(app: &App) -> AppResult<bool> {
+    match app.jobs.claim().await? {
+        Some(c) => {
+            // A failure is recorded on the job; the worker goes on with the next one.
+            let _ = run(app, c).await;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The embedded deployment's worker: runs queued jobs one at a time until `stop` turns true.
+/// A job under way when it does is finished first (graceful shutdown); one claimed by a worker
+/// that died comes back to the queue after its visibility timeout.
+pub async fn worker(app: std::sync::Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
+    use std::time::Duration;
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let pause = match work_once(&app).await {
+            Ok(true) => continue,
+            Ok(false) => Duration::from_millis(500),
+            Err(e) => {
+                tracing::warn!(error = %e, "the jobs worker could not claim a job");
+                Duration::from_secs(2)
+            }
+        };
+        tokio::select! {
+            _ = stop.changed() => {}
+            _ = tokio::time::sleep(pause) => {}
+        }
+    }
+}
