@@ -50,6 +50,7 @@ export default defineConfig({
     proxy: {
       '/api': 'http://127.0.0.1:8080',
       '/auth': 'http://127.0.0.1:8080',
+      '/files': 'http://127.0.0.1:8080',
     },
   },
   build: {

@@ -35,7 +35,11 @@ async function waitFor(url, timeoutMs) {
   throw new Error(`server did not answer ${url}: ${lastError}`);
 }
 
-export async function startServer() {
+/**
+ * Starts the server; `options.env` adds variables to its environment (e.g.
+ * `{ VENDFLEET_EXPORT_INLINE_ROWS: '1' }` to queue every export as a background job).
+ */
+export async function startServer(options = {}) {
   const bin = resolve(process.env.VENDFLEET_BIN ?? '../target/debug/vendfleet');
   if (!existsSync(bin)) throw new Error(`vendfleet binary not found at ${bin} (set VENDFLEET_BIN)`);
   const web = resolve('dist');
@@ -43,6 +47,10 @@ export async function startServer() {
   const data = mkdtempSync(join(tmpdir(), 'vendfleet-e2e-'));
   const env = { ...process.env };
   delete env.VENDFLEET_OPEN_REGISTRATION;
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined || value === null) delete env[name];
+    else env[name] = String(value);
+  }
   const created = spawnSync(bin, ['create-admin', '--data', data, '--email', ADMIN.email, '--password', ADMIN.password], {
     env,
     encoding: 'utf8',

@@ -45,14 +45,29 @@ interface TokenHooks {
 
 let accessToken: string | null = null;
 let hooks: TokenHooks = {};
+let apiEndpoint = '';
 
 export function configureApi(endpoint: string): void {
+  apiEndpoint = endpoint;
   Amplify.configure(
     { API: { REST: { [API_NAME]: { endpoint } } } },
     // Our server is not an AWS service: never sign, never retry behind the user's back (a 429 from
     // sign-in must reach the screen).
     { API: { REST: { defaultAuthMode: 'none', retryStrategy: { strategy: 'no-retry' } } } },
   );
+}
+
+/**
+ * An address the server handed out (a download link): a path is on the API's server, an absolute
+ * URL (a presigned S3 link) is kept as it is.
+ */
+export function resolveApiUrl(url: string): string {
+  const origin = typeof window !== 'undefined' ? window.location.origin : undefined;
+  try {
+    return new URL(url, apiEndpoint || origin).href;
+  } catch {
+    return url;
+  }
 }
 
 export function setAccessToken(token: string | null): void {
@@ -168,6 +183,8 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
 export interface Download {
   blob: Blob;
   filename: string | null;
+  /** The HTTP status: 200 for a file; 202 when the server queued the export as a job (JSON body). */
+  status: number;
 }
 
 function filenameFrom(disposition: string | undefined): string | null {
@@ -186,10 +203,10 @@ export const api = {
     request<T>('PUT', path, { ...options, body: body ?? {} }),
   del: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('DELETE', path, { ...options, body }),
-  /** A file reply (exports): the bytes and the name from Content-Disposition. */
+  /** A file reply (exports): the bytes, the name from Content-Disposition and the status. */
   async download(path: string, query?: Query): Promise<Download> {
     const response = await sendWithSession('GET', path, { query });
     const blob = await response.body.blob();
-    return { blob, filename: filenameFrom(response.headers['content-disposition']) };
+    return { blob, filename: filenameFrom(response.headers['content-disposition']), status: response.statusCode };
   },
 };

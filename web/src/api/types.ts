@@ -53,6 +53,9 @@ export type RecipeLineForm = Schemas['RecipeLineForm'];
 export type Recipe = Schemas['RecipeDto'];
 export type RecipeForm = Schemas['RecipeForm'];
 export type Component = Schemas['ComponentDto'];
+/** A background job (large exports). */
+export type Job = Schemas['JobDto'];
+export type JobStatus = Schemas['JobStatusDto'];
 export type ComponentForm = Schemas['ComponentForm'];
 
 /**

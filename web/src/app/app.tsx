@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from '../auth/auth-provider';
+import { clearExportJobs, ExportJobs } from '../components/export-jobs';
 import { SnackbarProvider } from '../components/snackbar';
 import { createAppRouter } from '../routes/router';
 import { SettingsProvider } from '../settings/settings-provider';
@@ -16,9 +17,15 @@ export function App() {
       <ThemeProvider>
         <SnackbarProvider>
           <QueryClientProvider client={queryClient}>
-            <AuthProvider onSignedOut={() => queryClient.clear()}>
+            <AuthProvider
+              onSignedOut={() => {
+                clearExportJobs();
+                queryClient.clear();
+              }}
+            >
               <RouterProvider router={router} />
             </AuthProvider>
+            <ExportJobs />
           </QueryClientProvider>
         </SnackbarProvider>
       </ThemeProvider>

@@ -188,9 +188,19 @@ export const en = {
     scopedMachines: 'Limited by client, location, tag or machine',
     language: 'Language',
   },
+  exports: {
+    preparing: 'Preparing {{file}}… {{progress}} %',
+    rows_one: '{{rows}} row',
+    rows_other: '{{rows}} rows',
+    progress: 'Progress of {{file}}',
+    ready: '{{file}} is ready',
+    download: 'Download',
+    failed: 'The export of {{file}} failed: {{error}}',
+  },
   languages: { en: 'English', fr: 'Français', it: 'Italiano' },
   /** Server reply messages by their stable `code` (the server sends the English text too). */
   replies: {
+    export_queued: 'Export queued',
     language_updated: 'Language updated',
     tag_created: 'Tag created successfully',
     tag_updated: 'Tag updated successfully',

@@ -185,9 +185,19 @@ export const fr: Translations = {
     scopedMachines: 'Limité par client, emplacement, étiquette ou machine',
     language: 'Langue',
   },
+  exports: {
+    preparing: 'Préparation de {{file}}… {{progress}} %',
+    rows_one: '{{rows}} ligne',
+    rows_other: '{{rows}} lignes',
+    progress: 'Avancement de {{file}}',
+    ready: '{{file}} est prêt',
+    download: 'Télécharger',
+    failed: 'L’export de {{file}} a échoué : {{error}}',
+  },
   languages: { en: 'English', fr: 'Français', it: 'Italiano' },
   /** Server reply messages by their stable `code` (the server sends the English text too). */
   replies: {
+    export_queued: 'Export mis en file d’attente',
     language_updated: 'Langue mise à jour',
     tag_created: 'Étiquette créée',
     tag_updated: 'Étiquette mise à jour',

@@ -185,9 +185,19 @@ export const it: Translations = {
     scopedMachines: 'Limitato per cliente, postazione, etichetta o macchina',
     language: 'Lingua',
   },
+  exports: {
+    preparing: 'Preparazione di {{file}}… {{progress}} %',
+    rows_one: '{{rows}} riga',
+    rows_other: '{{rows}} righe',
+    progress: 'Avanzamento di {{file}}',
+    ready: '{{file}} è pronto',
+    download: 'Scarica',
+    failed: 'L’esportazione di {{file}} non è riuscita: {{error}}',
+  },
   languages: { en: 'English', fr: 'Français', it: 'Italiano' },
   /** Server reply messages by their stable `code` (the server sends the English text too). */
   replies: {
+    export_queued: 'Esportazione in coda',
     language_updated: 'Lingua aggiornata',
     tag_created: 'Tag creato',
     tag_updated: 'Tag aggiornato',

@@ -11,15 +11,18 @@ import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
+import type { ExportOutcome } from '../../api/download';
 import type { ListReply } from '../../api/types';
 import { ConfirmDialog } from '../confirm-dialog';
 import { deletionFailure, SearchField } from '../fields';
 import { EMPTY_SELECTION, PAGE_SIZES, selectedIds } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
+import { trackExportJob } from '../export-jobs';
 import { toast } from '../snackbar';
-import i18n from '../../locales/i18n';
 import { actionsWidth, CHECKBOX_WIDTH, fitColumns, HEADER_SX, useWidth } from './column-widths';
 import type { ListState } from './use-list-state';
+
+export { replyMessage } from './reply-message';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
@@ -85,26 +88,12 @@ export interface ServerListProps<R extends { id: string }, F extends string> {
   /** Checkbox selection for the toolbar's bulk actions. */
   selectable?: boolean;
   isRowSelectable?: (row: R) => boolean;
-  onExport?: (format: ExportFormat) => Promise<void>;
+  /** Exports the list; a queued job (a large table) is followed in a progress snackbar. */
+  onExport?: (format: ExportFormat) => Promise<ExportOutcome | void>;
   actions?: RowAction<R>[];
   deletion?: ListDeletion<R>;
   /** Rows as tall as their content (two-line cells, chips). */
   autoRowHeight?: boolean;
-}
-
-/**
- * The server's message in a reply, in the user's language when its `code` is known (the server's
- * English text otherwise); undefined when the reply has none. The request succeeded either way.
- */
-export function replyMessage(reply: unknown): string | undefined {
-  if (!reply || typeof reply !== 'object') return undefined;
-  const { message, code, count } = reply as { message?: unknown; code?: unknown; count?: unknown };
-  const text = typeof message === 'string' && message ? message : undefined;
-  const key = typeof code === 'string' && code ? `replies.${code}` : undefined;
-  if (key && i18n.exists(key)) {
-    return i18n.t(key as 'replies.user_created', { count: typeof count === 'number' ? count : undefined, defaultValue: text });
-  }
-  return text;
 }
 
 /** The grid's sort model for an `ordering` value (`-name` → name descending). */
@@ -177,7 +166,8 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
     setExportAnchor(null);
     setExporting(true);
     try {
-      await onExport(format);
+      const outcome = await onExport(format);
+      if (outcome?.kind === 'queued') trackExportJob(outcome.job, outcome.reply);
     } catch {
       toast.error(t('errors.unexpected'));
     } finally {

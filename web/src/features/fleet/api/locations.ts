@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { saveDownload } from '../../../api/download';
+import { requestExport } from '../../../api/download';
 import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply, Location, LocationForm, MessageReply } from '../../../api/types';
 import { clientKeys, fleetFilterKeys, locationKeys, type LocationListParams } from './keys';
@@ -79,8 +79,7 @@ export function useChangeRefiller() {
 
 export type ExportFormat = 'csv' | 'xlsx';
 
-/** Downloads the locations list (same filters as on screen) as CSV or Excel. */
+/** Downloads the locations list (same filters as on screen) as CSV or Excel; a large one is queued as a job (see `requestExport`). */
 export async function exportLocations(format: ExportFormat, filters: Omit<LocationListParams, 'page' | 'page_size'>) {
-  const file = await api.download(`${base}export/`, { format, ...filters });
-  saveDownload(file, `locations.${format}`);
+  return requestExport(`${base}export/`, { format, ...filters }, `locations.${format}`);
 }

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { saveDownload } from '../../../api/download';
+import { requestExport } from '../../../api/download';
 import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type {
   ItemReply,
@@ -92,10 +92,9 @@ export function useRotateSecret(id: string) {
 
 export type ExportFormat = 'csv' | 'xlsx';
 
-/** Downloads the machines list (same filters as on screen) as CSV or Excel. */
+/** Downloads the machines list (same filters as on screen) as CSV or Excel; a large one is queued as a job (see `requestExport`). */
 export async function exportMachines(format: ExportFormat, filters: Omit<MachineListParams, 'page' | 'page_size'>) {
-  const file = await api.download(`${base}export/`, { format, ...filters });
-  saveDownload(file, `machines.${format}`);
+  return requestExport(`${base}export/`, { format, ...filters }, `machines.${format}`);
 }
 
 // ---------- tags ----------

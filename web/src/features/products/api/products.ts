@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { saveDownload } from '../../../api/download';
+import { requestExport } from '../../../api/download';
 import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type {
   Component,
@@ -46,10 +46,9 @@ export const useComponentOptions = () => useQuery(optionList(productFilterKeys.c
 
 // ---------- products and composite products ----------
 
-/** Downloads the products (or composite products) matching the filters as CSV or XLSX. */
+/** Downloads the products (or composite products) matching the filters as CSV or XLSX; a large one is queued as a job (see `requestExport`). */
 export async function exportProducts(format: 'csv' | 'xlsx', composite: boolean, filters: Omit<ProductListParams, 'page' | 'page_size'>) {
-  const file = await api.download(`${base}export/`, { format, composite: String(composite), ...filters });
-  saveDownload(file, `${composite ? 'composite-products' : 'products'}.${format}`);
+  return requestExport(`${base}export/`, { format, composite: String(composite), ...filters }, `${composite ? 'composite-products' : 'products'}.${format}`);
 }
 
 /** Products, or composite products (`composite`), paged. */

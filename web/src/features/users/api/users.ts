@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { saveDownload } from '../../../api/download';
+import { requestExport } from '../../../api/download';
 import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply, MessageReply, User, UserForm } from '../../../api/types';
 import { filterKeys, roleKeys, userKeys, type UserListParams } from './keys';
@@ -72,8 +72,7 @@ export function useSetUserActive() {
 
 export type ExportFormat = 'csv' | 'xlsx';
 
-/** Downloads the users list (same filters as on screen) as CSV or Excel. */
+/** Downloads the users list (same filters as on screen) as CSV or Excel; a large one is queued as a job (see `requestExport`). */
 export async function exportUsers(format: ExportFormat, filters: Omit<UserListParams, 'page' | 'page_size'>) {
-  const file = await api.download(`${base}export/`, { format, ...filters });
-  saveDownload(file, `users.${format}`);
+  return requestExport(`${base}export/`, { format, ...filters }, `users.${format}`);
 }
