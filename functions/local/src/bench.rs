@@ -60,6 +60,7 @@ async fn run_in(dir: &std::path::Path) -> Result<(), BoxError> {
         dir.display()
     );
     ingest::run(dir).await?;
+    ingest::seeding(dir).await?;
     let embedded = Embedded::open(dir, b"bench")?;
     let store: Arc<dyn ItemStore> = embedded.store.clone();
 

@@ -245,3 +245,56 @@ pub async fn run(dir: &Path) -> Result<(), BoxError> {
     );
     Ok(())
 }
+
+/// Seeding speed: the demo fleet's history (events per second, sales per second) on a fresh
+/// data directory, and the database's size per million sales it ends with.
+pub async fn seeding(dir: &Path) -> Result<(), BoxError> {
+    let data = dir.join("seed");
+    let embedded = Embedded::open(&data, b"bench")?;
+    let app = App::new(
+        embedded.adapters(),
+        Arc::new(ManualClock::new(Utc::now())),
+        AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
+        Default::default(),
+    );
+    app.auth
+        .ensure_admin("admin@bench.local", "bench-password")
+        .await
+        .map_err(|e| e.to_string())?;
+    let admin = app
+        .users
+        .directory()
+        .user_by_email("admin@bench.local")
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("no admin")?;
+    let p = app.auth.principal(admin).await.map_err(|e| e.to_string())?;
+    let options = crate::demo::Options {
+        machines: 50,
+        days: 30,
+        seed: 7,
+    };
+    let s = crate::demo::seed(&app, &p, options).await?;
+    let secs = s.history_time.as_secs_f64();
+    embedded
+        .database
+        .write(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
+        .await??;
+    println!(
+        "{:<48} {:>10.0} sales/s  ({:.0} events/s; {} machines x {} days: {} sales in {:.1} s, catalogue {:.1} s)",
+        "seed-demo: history",
+        s.history.sales as f64 / secs,
+        s.history.events as f64 / secs,
+        options.machines,
+        options.days,
+        s.history.sales,
+        secs,
+        s.catalogue_time.as_secs_f64()
+    );
+    println!(
+        "{:<48} {:>10.0} MiB per million sales  (the whole demo database)",
+        "seed-demo: database size",
+        file_bytes(&data) as f64 / s.history.sales.max(1) as f64 * 1e6 / 1048576.0
+    );
+    Ok(())
+}
