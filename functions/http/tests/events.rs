@@ -212,6 +212,10 @@ async fn signature_window_size_and_machine_rules(b: Backend) {
             post_raw(&h, "01JUNKNOWNMACHINE", &f.secret, ts, body.as_bytes()).await,
         ),
         (
+            "a machine id no key can hold",
+            post_raw(&h, &"m".repeat(3000), &f.secret, ts, body.as_bytes()).await,
+        ),
+        (
             "unsigned",
             h.send(
                 Request::builder()
@@ -230,6 +234,14 @@ async fn signature_window_size_and_machine_rules(b: Backend) {
             "{what}"
         );
     }
+    // The same absurd id in the API finds nothing (on DynamoDB too, whose keys are bounded).
+    let r = h
+        .get(
+            &format!("/api/machines/{}/details/", "m".repeat(3000)),
+            &f.admin,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
     // A body signed for one machine does not pass for another.
     let other = create(&h, &f.admin, "/api/machines/", json!({"name": "Other"})).await;
     let r = post_raw(

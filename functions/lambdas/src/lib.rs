@@ -148,23 +148,32 @@ pub async fn apply_events_batch(app: &App, event: SqsEvent) -> SqsBatchResponse 
     response
 }
 
-/// The body of the events worker binary.
-pub async fn run_events_worker() -> Result<(), lambda_runtime::Error> {
+/// The body of an SQS worker binary: logs, the application on AWS adapters, then each batch
+/// through `handle`.
+async fn run_sqs_worker<F, Fut>(handle: F) -> Result<(), lambda_runtime::Error>
+where
+    F: Fn(Arc<App>, SqsEvent) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = SqsBatchResponse> + Send,
+{
     init_logs();
     let config = AwsConfig::from_env()?;
     let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
     let adapters = AwsAdapters::new(&config, &sdk);
     let secret = jwt_secret(&sdk).await?;
     let app = Arc::new(app(&adapters, secret)?);
+    let handle = Arc::new(handle);
     lambda_runtime::run(lambda_runtime::service_fn(
         move |event: lambda_runtime::LambdaEvent<SqsEvent>| {
-            let app = app.clone();
-            async move {
-                Ok::<_, lambda_runtime::Error>(apply_events_batch(&app, event.payload).await)
-            }
+            let (app, handle) = (app.clone(), handle.clone());
+            async move { Ok::<_, lambda_runtime::Error>(handle(app, event.payload).await) }
         },
     ))
     .await
+}
+
+/// The body of the events worker binary.
+pub async fn run_events_worker() -> Result<(), lambda_runtime::Error> {
+    run_sqs_worker(|app, event| async move { apply_events_batch(&app, event).await }).await
 }
 
 /// Runs one SQS batch of background jobs (large exports); answers the messages that failed so
@@ -204,17 +213,5 @@ pub async fn apply_jobs_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
 
 /// The body of the jobs worker binary.
 pub async fn run_jobs_worker() -> Result<(), lambda_runtime::Error> {
-    init_logs();
-    let config = AwsConfig::from_env()?;
-    let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
-    let adapters = AwsAdapters::new(&config, &sdk);
-    let secret = jwt_secret(&sdk).await?;
-    let app = Arc::new(app(&adapters, secret)?);
-    lambda_runtime::run(lambda_runtime::service_fn(
-        move |event: lambda_runtime::LambdaEvent<SqsEvent>| {
-            let app = app.clone();
-            async move { Ok::<_, lambda_runtime::Error>(apply_jobs_batch(&app, event.payload).await) }
-        },
-    ))
-    .await
+    run_sqs_worker(|app, event| async move { apply_jobs_batch(&app, event).await }).await
 }

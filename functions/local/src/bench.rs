@@ -45,6 +45,32 @@ where
     Ok(out)
 }
 
+/// The application of a benchmark on `embedded`.
+fn bench_app(embedded: &Embedded, clock: Arc<dyn vendfleet_app::ports::Clock>) -> App {
+    App::new(
+        embedded.adapters(),
+        clock,
+        AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
+        Default::default(),
+    )
+}
+
+/// The benchmark's administrator, made on first call.
+async fn bench_admin(app: &App) -> Result<vendfleet_app::auth::Principal, BoxError> {
+    app.auth
+        .ensure_admin("admin@bench.local", "bench-password")
+        .await
+        .map_err(|e| e.to_string())?;
+    let admin = app
+        .users
+        .directory()
+        .user_by_email("admin@bench.local")
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("no admin")?;
+    Ok(app.auth.principal(admin).await.map_err(|e| e.to_string())?)
+}
+
 /// Runs the benchmarks on a temporary data directory.
 pub async fn run() -> Result<(), BoxError> {
     let dir = std::env::temp_dir().join(format!("vendfleet-bench-{}", std::process::id()));
@@ -138,24 +164,8 @@ async fn run_in(dir: &std::path::Path) -> Result<(), BoxError> {
         .await?,
     );
 
-    let app = App::new(
-        embedded.adapters(),
-        Arc::new(SystemClock),
-        AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
-        Default::default(),
-    );
-    app.auth
-        .ensure_admin("admin@bench.local", "bench-password")
-        .await
-        .map_err(|e| e.to_string())?;
-    let admin = app
-        .users
-        .directory()
-        .user_by_email("admin@bench.local")
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("no admin")?;
-    let principal = app.auth.principal(admin).await.map_err(|e| e.to_string())?;
+    let app = bench_app(&embedded, Arc::new(SystemClock));
+    let principal = bench_admin(&app).await?;
     // Users are created through the service but with one shared password hash, so the setup
     // does not spend minutes in argon2.
     for i in 0..1000 {

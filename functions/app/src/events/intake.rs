@@ -165,6 +165,14 @@ impl<'c> Draft<'c> {
         });
     }
 
+    /// Adds an unconditional put (a log row keyed by its event) to the pending commit.
+    fn put_row(&mut self, item: crate::ports::Item) {
+        self.rows.push(Write::Put {
+            item,
+            condition: None,
+        });
+    }
+
     /// Adds a write to the pending commit.
     pub fn write(&mut self, w: Write) {
         self.rows.push(w);
@@ -306,10 +314,7 @@ impl<'c> Draft<'c> {
                         added: i64::from(line.added),
                         removed: i64::from(line.removed),
                     };
-                    self.rows.push(Write::Put {
-                        item: entry.to_item()?,
-                        condition: None,
-                    });
+                    self.put_row(entry.to_item()?);
                 }
                 self.status.refilled(at);
             }
@@ -336,10 +341,7 @@ impl<'c> Draft<'c> {
                     refilled_coins_minor: c.refilled_coins_minor,
                     currency: machine.currency.clone(),
                 };
-                self.rows.push(Write::Put {
-                    item: row.to_item()?,
-                    condition: None,
-                });
+                self.put_row(row.to_item()?);
                 self.status.encashed(at);
             }
             EventKind::Telemetry(t) => {

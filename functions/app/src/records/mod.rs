@@ -90,6 +90,9 @@ macro_rules! named_record {
     };
 }
 
+/// The longest id a record may have (ids are ULIDs; anything longer is nobody's).
+pub const MAX_ID_BYTES: usize = 255;
+
 /// The repository of `T`.
 pub struct Records<T> {
     store: Arc<dyn ItemStore>,
@@ -161,8 +164,12 @@ impl<T: Record> Records<T> {
         }
     }
 
-    /// One record.
+    /// One record. An id no record can have (longer than [`MAX_ID_BYTES`]) finds nothing
+    /// without asking the store, whose keys are bounded (DynamoDB: 2,048 bytes).
     pub async fn get(&self, id: &str) -> AppResult<Option<T>> {
+        if id.len() > MAX_ID_BYTES {
+            return Ok(None);
+        }
         match self.store.get(&Self::key(id)).await? {
             Some(item) => Ok(Some(Self::from_item(&item)?)),
             None => Ok(None),
@@ -176,8 +183,14 @@ impl<T: Record> Records<T> {
             .ok_or_else(|| AppError::NotFound(format!("{} not found", T::LABEL)))
     }
 
-    /// Several records by id; missing ones are left out.
+    /// Several records by id; missing ones (and impossible ids) are left out.
     pub async fn get_many(&self, ids: &[String]) -> AppResult<Vec<T>> {
+        let ids: Vec<String> = ids
+            .iter()
+            .filter(|id| id.len() <= MAX_ID_BYTES)
+            .cloned()
+            .collect();
+        let ids = &ids[..];
         let mut out = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(crate::ports::MAX_BATCH) {
             let keys: Vec<Key> = chunk.iter().map(|id| Self::key(id)).collect();

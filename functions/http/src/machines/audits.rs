@@ -149,12 +149,7 @@ async fn accept_audit(
     a: Authorized<perm::MachinesEdit>,
     Path((id, read_id)): Path<(String, String)>,
 ) -> ApiResult<axum::Json<MessageData<AuditReadDto>>> {
-    let r = s
-        .app
-        .events
-        .review_audit(a.principal(), &id, &read_id, true)
-        .await?;
-    Ok(updated("Audit read accepted", r.into()))
+    review(&s, &a, &id, &read_id, true).await
 }
 
 /// Rejects a held read: it is never counted.
@@ -166,12 +161,27 @@ async fn reject_audit(
     a: Authorized<perm::MachinesEdit>,
     Path((id, read_id)): Path<(String, String)>,
 ) -> ApiResult<axum::Json<MessageData<AuditReadDto>>> {
+    review(&s, &a, &id, &read_id, false).await
+}
+
+async fn review(
+    s: &AppState,
+    a: &Authorized<perm::MachinesEdit>,
+    id: &str,
+    read_id: &str,
+    accept: bool,
+) -> ApiResult<axum::Json<MessageData<AuditReadDto>>> {
     let r = s
         .app
         .events
-        .review_audit(a.principal(), &id, &read_id, false)
+        .review_audit(a.principal(), id, read_id, accept)
         .await?;
-    Ok(updated("Audit read rejected", r.into()))
+    let message = if accept {
+        "Audit read accepted"
+    } else {
+        "Audit read rejected"
+    };
+    Ok(updated(message, r.into()))
 }
 
 /// An audit file a user read from a machine by hand.

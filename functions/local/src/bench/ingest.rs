@@ -9,7 +9,6 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vendfleet_adapters_embedded::Embedded;
-use vendfleet_app::config::{AuthSettings, Secret};
 use vendfleet_app::machines::{MachineInput, SelectionInput};
 use vendfleet_app::ports::ManualClock;
 use vendfleet_app::products::ProductInput;
@@ -46,18 +45,7 @@ fn vend(i: usize, now: DateTime<Utc>) -> MachineEvent {
 }
 
 async fn machine(app: &App) -> Result<String, BoxError> {
-    app.auth
-        .ensure_admin("admin@bench.local", "bench-password")
-        .await
-        .map_err(|e| e.to_string())?;
-    let admin = app
-        .users
-        .directory()
-        .user_by_email("admin@bench.local")
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("no admin")?;
-    let p = app.auth.principal(admin).await.map_err(|e| e.to_string())?;
+    let p = super::bench_admin(app).await?;
     let product = app
         .products
         .create_product(
@@ -154,12 +142,7 @@ pub async fn run(dir: &Path) -> Result<(), BoxError> {
     let events: Vec<MachineEvent> = (0..BATCHED + SINGLE).map(|i| vend(i, now)).collect();
     let data = dir.join("ingest");
     let embedded = Embedded::open(&data, b"bench")?;
-    let app = App::new(
-        embedded.adapters(),
-        Arc::new(ManualClock::new(now)),
-        AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
-        Default::default(),
-    );
+    let app = super::bench_app(&embedded, Arc::new(ManualClock::new(now)));
     let machine = machine(&app).await?;
     let size_before = file_bytes(&data);
 
@@ -251,24 +234,8 @@ pub async fn run(dir: &Path) -> Result<(), BoxError> {
 pub async fn seeding(dir: &Path) -> Result<(), BoxError> {
     let data = dir.join("seed");
     let embedded = Embedded::open(&data, b"bench")?;
-    let app = App::new(
-        embedded.adapters(),
-        Arc::new(ManualClock::new(Utc::now())),
-        AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
-        Default::default(),
-    );
-    app.auth
-        .ensure_admin("admin@bench.local", "bench-password")
-        .await
-        .map_err(|e| e.to_string())?;
-    let admin = app
-        .users
-        .directory()
-        .user_by_email("admin@bench.local")
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("no admin")?;
-    let p = app.auth.principal(admin).await.map_err(|e| e.to_string())?;
+    let app = super::bench_app(&embedded, Arc::new(ManualClock::new(Utc::now())));
+    let p = super::bench_admin(&app).await?;
     let options = crate::demo::Options {
         machines: 50,
         days: 30,
