@@ -79,7 +79,8 @@ async fn fleet(h: &Harness, zone: &str) -> Fleet {
     let secret = h
         .app
         .machines
-        .machine_by_id(&machine)
+        .machines()
+        .get(&machine)
         .await
         .unwrap()
         .unwrap()
@@ -154,7 +155,7 @@ async fn stock(h: &Harness, f: &Fleet) -> Vec<(String, i64, Value)> {
 async fn figures(h: &Harness, f: &Fleet) -> Value {
     let sales = h.app.events.sales();
     // The tests' events are at most days old (each ledger day is one query on DynamoDB).
-    let today = now(h).date_naive();
+    let today = h.app.calendar.today();
     let (from, to): (NaiveDate, NaiveDate) =
         (today - Duration::days(10), today + Duration::days(2));
     let mut rollups = Vec::new();
@@ -357,9 +358,7 @@ async fn one_bad_event_is_rejected_alone_and_retries_change_nothing(b: Backend) 
     assert!(s[0].2.is_string() && s[1].2.is_string(), "{s:?}");
 
     // Sales: 2 × 150 cash + 100 cashless; net of 10 % and 5.5 % VAT.
-    let today = now(&h)
-        .with_timezone(&chrono_tz::Europe::Paris)
-        .date_naive();
+    let today = h.app.calendar.today();
     let day = h
         .app
         .events

@@ -69,7 +69,8 @@ async fn setup(h: &Harness) -> (String, String, String, Vec<String>) {
     let secret = h
         .app
         .machines
-        .machine_by_id(&m)
+        .machines()
+        .get(&m)
         .await
         .unwrap()
         .unwrap()
@@ -167,10 +168,9 @@ async fn shuffled_duplicated_deliveries_equal_brute_force(
         }
 
         let sales = h.app.events.sales();
-        let (from, to) = (
-            now.date_naive() - Duration::days(7),
-            now.date_naive() + Duration::days(2),
-        );
+        // The machine stands in Auckland: its days are Auckland's.
+        let today = vendfleet_domain::calendar::local_date(now, chrono_tz::Pacific::Auckland);
+        let (from, to) = (today - Duration::days(7), today + Duration::days(2));
         let ledger = sales.ledger(&machine, from, to).await.unwrap();
         let vends = events.iter().filter(|e| e["type"] == "vend").count();
         assert_eq!(ledger.len(), vends, "seed {seed}: one ledger row per vend");

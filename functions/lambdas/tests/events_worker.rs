@@ -120,7 +120,8 @@ async fn webhook_queues_and_the_worker_applies_once() {
         .unwrap();
     let secret = app
         .machines
-        .machine_by_id(&m.id)
+        .machines()
+        .get(&m.id)
         .await
         .unwrap()
         .unwrap()

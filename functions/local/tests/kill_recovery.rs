@@ -88,7 +88,7 @@ async fn setup(dir: &Path) -> (String, String) {
         )
         .await
         .unwrap();
-    let m = app.machines.machine_by_id(&m.id).await.unwrap().unwrap();
+    let m = app.machines.machines().get(&m.id).await.unwrap().unwrap();
     (m.id, m.webhook_secret)
 }
 
@@ -224,7 +224,8 @@ async fn acknowledged_events_survive_sigkill_and_none_count_twice() {
     // Read what the killed process left on disk.
     let app = app(dir.path());
     let sales = app.events.sales();
-    let today = chrono::Utc::now().date_naive();
+    // The machine has no location: its days are the operator's.
+    let today = app.calendar.today();
     let (from, to) = (
         today - chrono::Duration::days(2),
         today + chrono::Duration::days(2),

@@ -243,6 +243,9 @@ impl<'c> Draft<'c> {
         self.status.seen(at);
         self.status_touched = true;
         match &e.kind {
+            // An `audit` machine's sales (and the stock they take) come from its audits' differences;
+            // its vend events are received and noted, never counted a second time.
+            EventKind::Vend(_) if machine.sales_source == SalesSource::Audit => {}
             EventKind::Vend(v) => {
                 let class = v.class();
                 let planned = self.selections.get(&v.selection);

@@ -9,6 +9,7 @@ use vendfleet_app::config::{AuthSettings, Secret};
 use vendfleet_app::machines::{RefillEntry, RefillListParams};
 use vendfleet_app::ports::sales::{Grain, RollupQuery};
 use vendfleet_app::ports::ManualClock;
+use vendfleet_domain::calendar::latest_date_anywhere;
 use vendfleet_domain::events::{parse_batch, Payment};
 use vendfleet_domain::sales::{Figures, VendFact};
 
@@ -64,7 +65,7 @@ fn wide() -> (NaiveDate, NaiveDate) {
 
 /// The first local day of any history these tests seed.
 fn recent(now: DateTime<Utc>) -> NaiveDate {
-    now.date_naive() - chrono::Duration::days(40)
+    latest_date_anywhere(now) - chrono::Duration::days(41)
 }
 
 async fn refill_log(s: &Seeded, machine: &str) -> Vec<RefillEntry> {
@@ -80,7 +81,7 @@ async fn refill_log(s: &Seeded, machine: &str) -> Vec<RefillEntry> {
                     page_size: Some(200),
                     machine: Some(machine.into()),
                     from: Some(recent(s.now).to_string()),
-                    to: Some(s.now.date_naive().succ_opt().unwrap().to_string()),
+                    to: Some(latest_date_anywhere(s.now).to_string()),
                     ..Default::default()
                 },
             )
@@ -141,7 +142,7 @@ async fn figuresheets(s: &Seeded) -> BTreeMap<String, Figuresheet> {
         let encashments = s
             .app
             .events
-            .encashments(&ids, recent(s.now), s.now.date_naive().succ_opt().unwrap())
+            .encashments(&ids, recent(s.now), latest_date_anywhere(s.now))
             .await
             .unwrap()
             .into_iter()
@@ -281,7 +282,7 @@ async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
         let mut cash_rows = s
             .app
             .events
-            .encashments(&ids, recent(s.now), s.now.date_naive().succ_opt().unwrap())
+            .encashments(&ids, recent(s.now), latest_date_anywhere(s.now))
             .await
             .unwrap();
         cash_rows.sort_by_key(|e| e.at);
