@@ -284,15 +284,4 @@ impl JobsService {
         }
         Ok(())
     }
-
-    /// Gives a claimed job back untouched (a worker shutting down before it began).
-    pub async fn release(&self, c: Claimed) -> AppResult<()> {
-        let mut r = c.record;
-        r.status = JobStatus::Queued;
-        self.save(r).await?;
-        self.queue
-            .retry(&c.delivery.receipt, Duration::ZERO)
-            .await?;
-        Ok(())
-    }
 }

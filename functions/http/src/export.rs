@@ -229,10 +229,7 @@ pub struct ExportJob {
 impl ExportJob {
     /// The file's bytes (blocking work: call it off the async threads).
     pub fn render(&self) -> Result<Vec<u8>, ApiError> {
-        match self.format {
-            Format::Csv => self.table.csv(CsvDialect::of(self.lang)),
-            Format::Xlsx => self.table.xlsx(),
-        }
+        self.table.render(self.format, self.lang)
     }
 }
 
@@ -302,10 +299,8 @@ impl Table {
         base: &str,
         lang: vendfleet_domain::Language,
     ) -> Result<Response, ApiError> {
-        let (bytes, ctype, ext) = match format {
-            Format::Csv => (self.csv(CsvDialect::of(lang))?, CSV_TYPE, "csv"),
-            Format::Xlsx => (self.xlsx()?, XLSX_TYPE, "xlsx"),
-        };
+        let bytes = self.render(format, lang)?;
+        let (ctype, ext) = format.file_kind();
         Ok((
             StatusCode::OK,
             [
@@ -318,6 +313,18 @@ impl Table {
             bytes,
         )
             .into_response())
+    }
+
+    /// The file's bytes in `format` (a CSV the way `lang`'s spreadsheets read it).
+    pub fn render(
+        &self,
+        format: Format,
+        lang: vendfleet_domain::Language,
+    ) -> Result<Vec<u8>, ApiError> {
+        match format {
+            Format::Csv => self.csv(CsvDialect::of(lang)),
+            Format::Xlsx => self.xlsx(),
+        }
     }
 
     /// UTF-8 with a BOM, so spreadsheet programs read accented names correctly.

@@ -137,15 +137,11 @@ pub async fn apply_events_batch(app: &App, event: SqsEvent) -> SqsBatchResponse 
             ),
             Err(error) => {
                 tracing::error!(message_id = %id, %error, "machine events failed");
-                let mut failure = BatchItemFailure::default();
-                failure.item_identifier = id;
-                failures.push(failure);
+                failures.push(id);
             }
         }
     }
-    let mut response = SqsBatchResponse::default();
-    response.batch_item_failures = failures;
-    response
+    batch_response(failures)
 }
 
 /// The body of an SQS worker binary: logs, the application on AWS adapters, then each batch
@@ -201,13 +197,23 @@ pub async fn apply_jobs_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
         };
         if let Err(error) = outcome {
             tracing::error!(message_id = %id, %error, "job failed");
-            let mut failure = BatchItemFailure::default();
-            failure.item_identifier = id;
-            failures.push(failure);
+            failures.push(id);
         }
     }
+    batch_response(failures)
+}
+
+/// The answer to SQS naming the messages that failed (partial batch failures).
+fn batch_response(failed_ids: Vec<String>) -> SqsBatchResponse {
     let mut response = SqsBatchResponse::default();
-    response.batch_item_failures = failures;
+    response.batch_item_failures = failed_ids
+        .into_iter()
+        .map(|id| {
+            let mut failure = BatchItemFailure::default();
+            failure.item_identifier = id;
+            failure
+        })
+        .collect();
     response
 }
 

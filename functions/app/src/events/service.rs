@@ -90,7 +90,8 @@ impl EventsService {
         let now = self.calendar.now();
         let machine = self
             .machines
-            .machine_by_id(d.machine_id)
+            .machines()
+            .get(d.machine_id)
             .await?
             .filter(|m| !m.inactive)
             .ok_or_else(unauthorized)?;
@@ -276,10 +277,7 @@ impl EventsService {
                 employees.insert(id, u.name);
             }
         }
-        let status = match self.store.get(&MachineStatus::key(machine_id)).await? {
-            Some(item) => Some(MachineStatus::from_item(&item)?),
-            None => None,
-        };
+        let status = self.status(machine_id).await?;
         let audits = events
             .iter()
             .any(|e| matches!(e.kind, EventKind::Dex { .. }));

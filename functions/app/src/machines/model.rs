@@ -85,25 +85,6 @@ pub enum SalesSource {
     Audit,
 }
 
-impl SalesSource {
-    /// The stored name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SalesSource::Events => "events",
-            SalesSource::Audit => "audit",
-        }
-    }
-
-    /// From the stored name.
-    pub fn parse(s: &str) -> Option<SalesSource> {
-        match s {
-            "events" => Some(SalesSource::Events),
-            "audit" => Some(SalesSource::Audit),
-            _ => None,
-        }
-    }
-}
-
 impl Machine {
     /// GSI2 partition of the machines at a location.
     pub fn location_partition(location_id: &str) -> String {

@@ -40,8 +40,8 @@ pub struct MachineInput {
     pub peripherals: Peripherals,
     pub currency: Option<String>,
     pub decimal_places: Option<i64>,
-    /// `events` or `audit`; unchanged when absent.
-    pub sales_source: Option<String>,
+    /// Unchanged when absent.
+    pub sales_source: Option<SalesSource>,
     pub version: Option<u64>,
 }
 
@@ -357,12 +357,8 @@ impl MachinesService {
             Some(d) if (0..=4).contains(&d) => m.decimal_places = d as u8,
             Some(_) => errors.add("decimal_places", "Must be between 0 and 4."),
         }
-        match opt(&input.sales_source) {
-            None => {}
-            Some(v) => match SalesSource::parse(v) {
-                Some(src) => m.sales_source = src,
-                None => errors.add("sales_source", "Choose events or audit."),
-            },
+        if let Some(src) = input.sales_source {
+            m.sales_source = src;
         }
         m.model_id = opt(&input.model_id).map(String::from);
         if let Some(id) = &m.model_id {

@@ -223,6 +223,15 @@ pub enum SalesSourceDto {
     Audit,
 }
 
+impl From<SalesSourceDto> for vendfleet_app::machines::SalesSource {
+    fn from(s: SalesSourceDto) -> Self {
+        match s {
+            SalesSourceDto::Events => vendfleet_app::machines::SalesSource::Events,
+            SalesSourceDto::Audit => vendfleet_app::machines::SalesSource::Audit,
+        }
+    }
+}
+
 impl From<vendfleet_app::machines::SalesSource> for SalesSourceDto {
     fn from(s: vendfleet_app::machines::SalesSource) -> Self {
         match s {
@@ -299,13 +308,7 @@ impl From<MachineForm> for MachineInput {
             },
             currency: f.currency,
             decimal_places: f.decimal_places,
-            sales_source: f.sales_source.map(|s| {
-                match s {
-                    SalesSourceDto::Events => "events",
-                    SalesSourceDto::Audit => "audit",
-                }
-                .to_string()
-            }),
+            sales_source: f.sales_source.map(Into::into),
             version: f.version,
         }
     }

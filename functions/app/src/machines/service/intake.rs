@@ -1,5 +1,5 @@
-//! What the machines area publishes to machine-event intake: a machine found by id alone (the
-//! webhook has no user), and the machine with its location and planogram.
+//! What the machines area publishes to machine-event intake: the machine with its location and
+//! planogram (the webhook, which has no user, finds a machine through `machines()`).
 
 use super::*;
 use chrono_tz::Tz;
@@ -15,12 +15,6 @@ pub struct MachineContext {
 }
 
 impl MachinesService {
-    /// A machine by id, whoever asks: only for the machine's own requests (the webhook checks
-    /// their signature with the machine's secret).
-    pub async fn machine_by_id(&self, id: &str) -> AppResult<Option<Machine>> {
-        self.machines.get(id).await
-    }
-
     /// The machine, its location, zone and planogram; `None` when it does not exist.
     pub async fn intake_context(&self, id: &str) -> AppResult<Option<MachineContext>> {
         let Some(machine) = self.machines.get(id).await? else {
