@@ -89,6 +89,38 @@ pub struct Usual {
     pub vends_per_day: f64,
 }
 
+/// Days of sales before a read that say what the machine usually sells.
+pub const USUAL_DAYS: i64 = 28;
+
+impl Usual {
+    /// The vends a day over the [`USUAL_DAYS`] before `read_day` (the read's local day), from
+    /// the first of them that sold: a machine younger than the window is not judged by days it
+    /// did not exist. `None` when none of them sold (nothing to judge a jump by). `days` are
+    /// local days and their vends, in any order; days outside the window are ignored.
+    pub fn over(
+        days: impl IntoIterator<Item = (chrono::NaiveDate, i64)>,
+        read_day: chrono::NaiveDate,
+    ) -> Option<Usual> {
+        let start = read_day - chrono::Duration::days(USUAL_DAYS);
+        let mut first: Option<chrono::NaiveDate> = None;
+        let mut vends = 0;
+        for (day, n) in days {
+            if day >= start && day < read_day && n > 0 {
+                vends += n;
+                first = Some(first.map_or(day, |f| f.min(day)));
+            }
+        }
+        let span = (read_day - first?).num_days().max(1);
+        Some(Usual {
+            vends_per_day: vends as f64 / span as f64,
+        })
+    }
+}
+
+/// More vends an hour than any machine can make, on average over the time between two reads
+/// (one every 30 seconds, all day): a jump even when nothing says what the machine usually sells.
+pub const MAX_VENDS_PER_HOUR: f64 = 120.0;
+
 /// Reads more than this many hours apart are a gap.
 pub const GAP_HOURS: f64 = 7.0 * 24.0;
 /// A read holding more than this many times the usual vends for its time span is a jump.
@@ -268,18 +300,30 @@ pub fn diff(
             });
         }
     }
-    if let Some(u) = usual {
-        let expected = u.vends_per_day * (hours.max(1.0) / 24.0);
-        let total = out.vends();
-        if total > JUMP_FLOOR && (total as f64) > JUMP_FACTOR * expected {
-            out.findings.push(Finding {
-                flag: Flag::ImplausibleJump,
-                selection: None,
-                reason: format!(
+    let total = out.vends();
+    let span = hours.max(1.0);
+    let reason = if total <= JUMP_FLOOR {
+        None
+    } else if total as f64 > MAX_VENDS_PER_HOUR * span {
+        Some(format!(
+            "{total} vends in {span:.0} hours: more than a machine can vend (about {MAX_VENDS_PER_HOUR:.0} an hour)."
+        ))
+    } else {
+        usual
+            .map(|u| u.vends_per_day * span / 24.0)
+            .filter(|&expected| total as f64 > JUMP_FACTOR * expected)
+            .map(|expected| {
+                format!(
                     "{total} vends where the machine usually sells about {expected:.0} in that time."
-                ),
-            });
-        }
+                )
+            })
+    };
+    if let Some(reason) = reason {
+        out.findings.push(Finding {
+            flag: Flag::ImplausibleJump,
+            selection: None,
+            reason,
+        });
     }
     out
 }
@@ -288,6 +332,24 @@ pub fn diff(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_usual_is_taken_over_the_days_before_the_read_from_the_first_that_sold() {
+        let d = |n: u32| chrono::NaiveDate::from_ymd_opt(2026, 3, n).unwrap();
+        // Sold on the 10th and 12th (a read every other day); read on the 14th.
+        let u = Usual::over([(d(12), 60), (d(10), 40), (d(14), 500), (d(9), 0)], d(14));
+        assert_eq!(u.map(|u| u.vends_per_day), Some(25.0));
+        // The read's own day and later days are not history; nothing sold before: no judgment.
+        assert_eq!(Usual::over([(d(14), 500), (d(20), 9)], d(14)), None);
+        assert_eq!(Usual::over([], d(14)), None);
+        // Only the 28 days before the read count.
+        let u = Usual::over([(d(1), 1000), (d(30), 28)], d(31)).unwrap();
+        assert_eq!(u.vends_per_day, 28.0);
+        let old = chrono::NaiveDate::from_ymd_opt(2026, 2, 1).unwrap();
+        assert_eq!(Usual::over([(old, 1000)], d(31)), None);
+        // Sold yesterday only: a day.
+        assert_eq!(Usual::over([(d(30), 7)], d(31)).unwrap().vends_per_day, 7.0);
+    }
 
     fn read(sel: &[(&str, u64, u64)], reads: Option<u64>) -> ReadCounters {
         ReadCounters {
@@ -404,6 +466,16 @@ mod tests {
             }),
         );
         assert!(busy.is_clean());
+        // Without a usual (a new machine), only what no machine can vend is a jump.
+        let new = |vends: u64| {
+            let b = read(&[("10", 100 + vends, 100 + vends)], Some(11));
+            diff(&a, &b, 24.0, None)
+        };
+        assert!(new(2000).is_clean());
+        assert_eq!(flags(&new(3000)), vec![Flag::ImplausibleJump]);
+        assert!(new(3000).findings[0]
+            .reason
+            .contains("more than a machine can vend"));
     }
 
     proptest! {

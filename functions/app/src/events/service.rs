@@ -278,16 +278,18 @@ impl EventsService {
             }
         }
         let status = self.status(machine_id).await?;
-        let audits = events
+        // The latest read's local day: what the machine usually sold before it judges a jump.
+        let read_day = events
             .iter()
-            .any(|e| matches!(e.kind, EventKind::Dex { .. }));
-        let (last_read, usual) = if audits {
-            (
+            .filter(|e| matches!(e.kind, EventKind::Dex { .. }))
+            .map(|e| e.local_date(machine.zone))
+            .max();
+        let (last_read, usual) = match read_day {
+            Some(day) => (
                 self.last_read(machine_id).await?,
-                Some(self.usual(machine_id).await?),
-            )
-        } else {
-            (None, None)
+                self.usual(machine_id, day).await?,
+            ),
+            None => (None, None),
         };
         Ok(Context {
             machine,
@@ -313,22 +315,28 @@ impl EventsService {
             .transpose()
     }
 
-    /// Vends per day over the machine's last 28 days.
-    async fn usual(&self, machine_id: &str) -> AppResult<vendfleet_domain::audit::Usual> {
-        let to = self.calendar.today();
+    /// What the machine usually sold in the days before `read_day` (see [`Usual::over`]).
+    ///
+    /// [`Usual::over`]: vendfleet_domain::audit::Usual::over
+    async fn usual(
+        &self,
+        machine_id: &str,
+        read_day: chrono::NaiveDate,
+    ) -> AppResult<Option<vendfleet_domain::audit::Usual>> {
+        use vendfleet_domain::audit::{Usual, USUAL_DAYS};
         let rows = self
             .sales
             .rollups(&crate::ports::RollupQuery {
                 machine_ids: vec![machine_id.to_string()],
-                from: to - chrono::Duration::days(27),
-                to,
+                from: read_day - chrono::Duration::days(USUAL_DAYS),
+                to: read_day - chrono::Duration::days(1),
                 grain: crate::ports::Grain::Day,
             })
             .await?;
-        let vends: i64 = rows.iter().map(|r| r.figures.quantity).sum();
-        Ok(vendfleet_domain::audit::Usual {
-            vends_per_day: vends as f64 / 28.0,
-        })
+        Ok(Usual::over(
+            rows.iter().map(|r| (r.date, r.figures.quantity)),
+            read_day,
+        ))
     }
 
     /// The audit reads of a machine the user may see, newest first.

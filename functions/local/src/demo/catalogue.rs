@@ -13,7 +13,7 @@ use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use tokio::task::JoinSet;
 use vendfleet_app::auth::Principal;
-use vendfleet_app::machines::{Device, MachineInput, Peripherals, SelectionInput};
+use vendfleet_app::machines::{Device, MachineInput, Peripherals, SalesSource, SelectionInput};
 use vendfleet_app::products::{ComponentInput, ProductInput, RecipeLineInput};
 use vendfleet_app::settings::{ClientInput, LocationInput, ModelInput};
 use vendfleet_app::users::{RoleInput, UserInput};
@@ -640,6 +640,8 @@ pub async fn make(
                         },
                         currency: Some("EUR".into()),
                         decimal_places: Some(2),
+                        // Machines read daily count their sales from the audits.
+                        sales_source: m.audits.then_some(SalesSource::Audit),
                         ..Default::default()
                     },
                 )

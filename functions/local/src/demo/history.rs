@@ -38,6 +38,11 @@ pub fn events(sim: &mut MachineSim, days: u32, now: DateTime<Utc>) -> Vec<Machin
     let mut out = Vec::new();
     let open = instant(sim, first, 6 * 3600).unwrap_or(now).min(now);
     out.extend(sim.refill(open));
+    // A machine read by audits gets its first read (the baseline its sales count from) as the
+    // route opens it, before its first customer.
+    if sim.setup.audits {
+        out.push(sim.audit(open));
+    }
     let mut day = first;
     let mut actions: Vec<(DateTime<Utc>, Action)> = Vec::new();
     while day <= today {
