@@ -40,6 +40,16 @@ fn backend(e: rusqlite::Error) -> QueueError {
     QueueError::Backend(e.to_string())
 }
 
+/// Whether a change by receipt found its job (`n` rows changed): a receipt already deleted,
+/// retried or timed out finds none.
+fn held(n: usize) -> Result<(), QueueError> {
+    if n == 0 {
+        Err(QueueError::InvalidReceipt)
+    } else {
+        Ok(())
+    }
+}
+
 fn now_ms() -> i64 {
     let ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -137,11 +147,7 @@ impl JobQueue for SqliteJobQueue {
                     [&receipt],
                 )
                 .map_err(backend)?;
-            if n == 0 {
-                Err(QueueError::InvalidReceipt)
-            } else {
-                Ok(())
-            }
+            held(n)
         })
         .await
     }
@@ -155,11 +161,7 @@ impl JobQueue for SqliteJobQueue {
                     params![receipt, later(now_ms(), delay)],
                 )
                 .map_err(backend)?;
-            if n == 0 {
-                Err(QueueError::InvalidReceipt)
-            } else {
-                Ok(())
-            }
+            held(n)
         })
         .await
     }

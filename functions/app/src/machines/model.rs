@@ -29,49 +29,43 @@ pub struct Peripherals {
     pub cashless: Device,
 }
 
-/// One vending machine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Machine {
-    pub id: String,
-    pub name: String,
-    /// The machine's own serial number.
-    #[serde(default)]
-    pub serial: String,
-    /// Serial of the telemetry modem (MCU).
-    #[serde(default)]
-    pub mcu_serial: String,
-    pub model_id: Option<String>,
-    pub location_id: Option<String>,
-    #[serde(default)]
-    pub firmware: String,
-    /// How the machine reports: telemetry, audit (DEX read) or none.
-    #[serde(default)]
-    pub connection_method: String,
-    /// Audit protocol, e.g. EVA-DTS.
-    #[serde(default)]
-    pub protocol: String,
-    #[serde(default)]
-    pub inactive: bool,
-    #[serde(default)]
-    pub tag_ids: Vec<String>,
-    #[serde(default)]
-    pub peripherals: Peripherals,
-    /// ISO 4217 currency of the machine's prices.
-    pub currency: String,
-    /// Decimal places of the currency, for audits that omit them.
-    pub decimal_places: u8,
-    /// HMAC key of the machine's webhook (hex); shown only when made.
-    pub webhook_secret: String,
-    /// Where the machine's sales come from: its vend events, or the differences between its
-    /// EVA-DTS audits.
-    #[serde(default)]
-    pub sales_source: SalesSource,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// One vending machine.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Machine {
+        /// The machine's own serial number.
+        #[serde(default)]
+        pub serial: String,
+        /// Serial of the telemetry modem (MCU).
+        #[serde(default)]
+        pub mcu_serial: String,
+        pub model_id: Option<String>,
+        pub location_id: Option<String>,
+        #[serde(default)]
+        pub firmware: String,
+        /// How the machine reports: telemetry, audit (DEX read) or none.
+        #[serde(default)]
+        pub connection_method: String,
+        /// Audit protocol, e.g. EVA-DTS.
+        #[serde(default)]
+        pub protocol: String,
+        #[serde(default)]
+        pub inactive: bool,
+        #[serde(default)]
+        pub tag_ids: Vec<String>,
+        #[serde(default)]
+        pub peripherals: Peripherals,
+        /// ISO 4217 currency of the machine's prices.
+        pub currency: String,
+        /// Decimal places of the currency, for audits that omit them.
+        pub decimal_places: u8,
+        /// HMAC key of the machine's webhook (hex); shown only when made.
+        pub webhook_secret: String,
+        /// Where the machine's sales come from: its vend events, or the differences between its
+        /// EVA-DTS audits.
+        #[serde(default)]
+        pub sales_source: SalesSource,
+    }
 }
 
 /// Where a machine's sales figures come from.
@@ -238,5 +232,3 @@ impl SelectionPriceChange {
         )
     }
 }
-
-crate::stamped!(Machine);

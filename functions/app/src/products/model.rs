@@ -16,41 +16,35 @@ pub struct RecipeLine {
     pub quantity: i64,
 }
 
-/// Something a machine sells.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Product {
-    pub id: String,
-    pub name: String,
-    /// Operator's article code.
-    #[serde(default)]
-    pub sku: String,
-    /// Default selling price in minor units of `currency`.
-    pub price_minor: i64,
-    /// ISO 4217 code.
-    pub currency: String,
-    /// VAT rate in basis points (2000 = 20 %).
-    pub vat_bps: u32,
-    /// Unit the product is counted in (pcs, cl, g …).
-    #[serde(default)]
-    pub units: String,
-    /// Most one selection can hold.
-    #[serde(default)]
-    pub max_quantity: Option<i64>,
-    #[serde(default)]
-    pub tag_ids: Vec<String>,
-    #[serde(default)]
-    pub inactive: bool,
-    #[serde(default)]
-    pub is_composite: bool,
-    /// The recipe of a composite product (empty otherwise); also indexed as recipe-line items.
-    #[serde(default)]
-    pub recipe: Vec<RecipeLine>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// Something a machine sells.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Product {
+        /// Operator's article code.
+        #[serde(default)]
+        pub sku: String,
+        /// Default selling price in minor units of `currency`.
+        pub price_minor: i64,
+        /// ISO 4217 code.
+        pub currency: String,
+        /// VAT rate in basis points (2000 = 20 %).
+        pub vat_bps: u32,
+        /// Unit the product is counted in (pcs, cl, g …).
+        #[serde(default)]
+        pub units: String,
+        /// Most one selection can hold.
+        #[serde(default)]
+        pub max_quantity: Option<i64>,
+        #[serde(default)]
+        pub tag_ids: Vec<String>,
+        #[serde(default)]
+        pub inactive: bool,
+        #[serde(default)]
+        pub is_composite: bool,
+        /// The recipe of a composite product (empty otherwise); also indexed as recipe-line items.
+        #[serde(default)]
+        pub recipe: Vec<RecipeLine>,
+    }
 }
 named_record!(Product, "PRODUCT", "Product");
 
@@ -61,21 +55,15 @@ impl Product {
     }
 }
 
-/// An ingredient or consumable a composite product is made from (cup, coffee, sugar …).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Component {
-    pub id: String,
-    pub name: String,
-    /// Unit recipe quantities are given in (g, ml, pcs …).
-    pub unit: String,
-    #[serde(default)]
-    pub inactive: bool,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// An ingredient or consumable a composite product is made from (cup, coffee, sugar …).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Component {
+        /// Unit recipe quantities are given in (g, ml, pcs …).
+        pub unit: String,
+        #[serde(default)]
+        pub inactive: bool,
+    }
 }
 named_record!(Component, "COMPONENT", "Component");
 
@@ -86,19 +74,13 @@ impl Component {
     }
 }
 
-/// A label to group products (hot drinks, snacks, promotion …).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ProductTag {
-    pub id: String,
-    pub name: String,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// A label to group products (hot drinks, snacks, promotion …).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct ProductTag {
+    }
+    record "PRODUCTTAG", "Tag";
 }
-named_record!(ProductTag, "PRODUCTTAG", "Tag");
 
 /// The item that indexes one recipe line under its component (component in use).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -168,5 +150,3 @@ impl PriceChange {
         )
     }
 }
-
-crate::stamped!(Product, Component, ProductTag);

@@ -50,6 +50,46 @@ macro_rules! stamped {
     };
 }
 
+/// Declares an entity as stored: `id`, `name`, the fields given, then `created_at`,
+/// `updated_at`, the store's `version` (not serialised: the store keeps it beside the item) and
+/// the stored `schema`, with its [`Stamped`]. `record "KIND", "Label";` after the struct (and a
+/// GSI2 relation, as for [`named_record!`]) makes it a [`Record`] too:
+///
+/// ```ignore
+/// entity! {
+///     /// A make and type of machine.
+///     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///     pub struct MachineModel {
+///         #[serde(default)]
+///         pub manufacturer: String,
+///     }
+///     record "MODEL", "Machine model";
+/// }
+/// ```
+#[macro_export]
+macro_rules! entity {
+    (
+        $(#[$meta:meta])*
+        pub struct $t:ident { $($fields:tt)* }
+        $(record $kind:literal, $label:literal $(, $relation:expr)?;)?
+    ) => {
+        $(#[$meta])*
+        pub struct $t {
+            pub id: String,
+            pub name: String,
+            $($fields)*
+            pub created_at: chrono::DateTime<chrono::Utc>,
+            pub updated_at: chrono::DateTime<chrono::Utc>,
+            #[serde(skip)]
+            pub version: u64,
+            #[serde(default)]
+            pub schema: u32,
+        }
+        $crate::stamped!($t);
+        $( $crate::named_record!($t, $kind, $label $(, $relation)?); )?
+    };
+}
+
 /// 409 when the caller loaded the record at another version than the stored one.
 pub fn check_version<T: Record>(expected: Option<u64>, current: &T) -> AppResult<()> {
     match expected {

@@ -21,6 +21,12 @@ fn sks(items: &[Item]) -> Vec<String> {
     items.iter().map(|i| i.key.sk.clone()).collect()
 }
 
+/// Attribute `name` of the item `T`/`sk` (which must exist).
+async fn attr(store: &Store, sk: &str, name: &str) -> Value {
+    let item = store.get(&Key::new("T", sk)).await.unwrap().unwrap();
+    item.attrs[name].clone()
+}
+
 async fn all(store: &Store, q: Query) -> Vec<Item> {
     crate::ports::query_all(store.as_ref(), q)
         .await
@@ -351,15 +357,7 @@ pub async fn transactions(store: Store) {
         .await
         .unwrap()
         .is_none());
-    assert_eq!(
-        store
-            .get(&Key::new("T", "counter"))
-            .await
-            .unwrap()
-            .unwrap()
-            .attrs["n"],
-        json!(5)
-    );
+    assert_eq!(attr(&store, "counter", "n").await, json!(5));
 
     // One failing condition: nothing applied, the failing index reported.
     let r = store
@@ -381,15 +379,7 @@ pub async fn transactions(store: Store) {
         .await;
     assert_eq!(r, Err(StoreError::ConditionFailed { index: 2 }));
     assert!(store.get(&Key::new("T", "b")).await.unwrap().is_none());
-    assert_eq!(
-        store
-            .get(&Key::new("T", "counter"))
-            .await
-            .unwrap()
-            .unwrap()
-            .attrs["n"],
-        json!(5)
-    );
+    assert_eq!(attr(&store, "counter", "n").await, json!(5));
     assert_eq!(
         store.get(&Key::new("T", "a")).await.unwrap().unwrap().attrs["v"],
         json!(1)

@@ -9,59 +9,47 @@ use vendfleet_domain::{Grants, Language, MachineScope};
 /// Version of the stored shape of users and roles.
 pub const SCHEMA: u32 = 1;
 
-/// An operator's staff member who signs in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct User {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-    #[serde(default)]
-    pub phone: String,
-    pub password_hash: String,
-    #[serde(default)]
-    pub role_id: Option<String>,
-    pub active: bool,
-    #[serde(default)]
-    pub language: Language,
-    #[serde(default)]
-    pub position: String,
-    #[serde(default)]
-    pub access_all_modules: bool,
-    #[serde(default)]
-    pub access_all_machines: bool,
-    #[serde(default)]
-    pub client_ids: Vec<String>,
-    #[serde(default)]
-    pub location_ids: Vec<String>,
-    #[serde(default)]
-    pub machine_tag_ids: Vec<String>,
-    #[serde(default)]
-    pub machine_ids: Vec<String>,
-    #[serde(default)]
-    pub last_login: Option<DateTime<Utc>>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    /// Bumped on deactivation and password change: tokens carrying an older one are refused.
-    #[serde(default)]
-    pub token_version: u64,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// An operator's staff member who signs in.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct User {
+        pub email: String,
+        #[serde(default)]
+        pub phone: String,
+        pub password_hash: String,
+        #[serde(default)]
+        pub role_id: Option<String>,
+        pub active: bool,
+        #[serde(default)]
+        pub language: Language,
+        #[serde(default)]
+        pub position: String,
+        #[serde(default)]
+        pub access_all_modules: bool,
+        #[serde(default)]
+        pub access_all_machines: bool,
+        #[serde(default)]
+        pub client_ids: Vec<String>,
+        #[serde(default)]
+        pub location_ids: Vec<String>,
+        #[serde(default)]
+        pub machine_tag_ids: Vec<String>,
+        #[serde(default)]
+        pub machine_ids: Vec<String>,
+        #[serde(default)]
+        pub last_login: Option<DateTime<Utc>>,
+        /// Bumped on deactivation and password change: tokens carrying an older one are refused.
+        #[serde(default)]
+        pub token_version: u64,
+    }
 }
 
-/// A named set of modules (permission keys).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Role {
-    pub id: String,
-    pub name: String,
-    pub modules: Vec<String>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// A named set of modules (permission keys).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Role {
+        pub modules: Vec<String>,
+    }
 }
 
 impl User {

@@ -518,58 +518,43 @@ pub async fn make(
         (data::IT_SNACKS, "Snacks"),
         (data::FR_DRINKS, "Cold drinks"),
         (data::IT_DRINKS, "Cold drinks"),
-    ];
+    ]
+    .into_iter()
+    .flat_map(|(list, tag)| list.iter().map(move |spec| (spec, tag, None)));
+    let hot = data::FR_HOT
+        .iter()
+        .chain(data::IT_HOT)
+        .map(|(spec, recipe)| (spec, "Hot drinks", Some(*recipe)));
     let tag_of = |name: &str| product_tags[&name.to_lowercase()].clone();
     let mut made_products = 0;
-    for (list, tag) in goods {
-        for (name, price, vat, _, _) in list {
-            if products.contains_key(&name.to_lowercase()) {
-                continue;
-            }
-            let input = ProductInput {
-                name: (*name).into(),
-                price_minor: Some(*price),
-                currency: "EUR".into(),
-                vat_bps: Some(*vat),
-                units: "pcs".into(),
-                tag_ids: vec![tag_of(tag)],
-                ..Default::default()
-            };
-            let made = p
-                .create_product(admin, input)
-                .await
-                .map_err(err("a product"))?;
-            products.insert(name.to_lowercase(), made.id);
-            made_products += 1;
-        }
-    }
-    for ((name, price, vat, _, _), recipe) in data::FR_HOT.iter().chain(data::IT_HOT) {
+    for ((name, price, vat, _, _), tag, recipe) in goods.chain(hot) {
         if products.contains_key(&name.to_lowercase()) {
             continue;
         }
+        // Hot drinks are composites: a cup made from components.
         let input = ProductInput {
             name: (*name).into(),
             price_minor: Some(*price),
             currency: "EUR".into(),
             vat_bps: Some(*vat),
-            units: "cup".into(),
-            tag_ids: vec![tag_of("Hot drinks")],
-            is_composite: true,
-            recipe: Some(
-                recipe
+            units: if recipe.is_some() { "cup" } else { "pcs" }.into(),
+            tag_ids: vec![tag_of(tag)],
+            is_composite: recipe.is_some(),
+            recipe: recipe.map(|lines| {
+                lines
                     .iter()
                     .map(|(c, q)| RecipeLineInput {
                         component_id: components[&data::COMPONENTS[*c].0.to_lowercase()].clone(),
                         quantity: Some(*q),
                     })
-                    .collect(),
-            ),
+                    .collect()
+            }),
             ..Default::default()
         };
         let made = p
             .create_product(admin, input)
             .await
-            .map_err(err("a hot drink"))?;
+            .map_err(err("a product"))?;
         products.insert(name.to_lowercase(), made.id);
         made_products += 1;
     }

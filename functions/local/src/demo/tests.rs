@@ -97,6 +97,19 @@ async fn refill_log(s: &Seeded, machine: &str) -> Vec<RefillEntry> {
     out
 }
 
+/// A machine's day rollups, oldest first.
+async fn day_rollups(s: &Seeded, machine_id: &str) -> Vec<(NaiveDate, Figures)> {
+    let (from, to) = wide();
+    let q = RollupQuery {
+        machine_ids: vec![machine_id.to_string()],
+        from,
+        to,
+        grain: Grain::Day,
+    };
+    let rows = s.app.events.sales().rollups(&q).await.unwrap();
+    rows.into_iter().map(|r| (r.date, r.figures)).collect()
+}
+
 /// Status text, cash box and last sale of a machine's status.
 type StatusSheet = (Option<String>, Option<i64>, Option<DateTime<Utc>>);
 
@@ -116,21 +129,7 @@ async fn figuresheets(s: &Seeded) -> BTreeMap<String, Figuresheet> {
     let (from, to) = wide();
     let mut out = BTreeMap::new();
     for m in s.app.machines.machines().all().await.unwrap() {
-        let days = s
-            .app
-            .events
-            .sales()
-            .rollups(&RollupQuery {
-                machine_ids: vec![m.id.clone()],
-                from,
-                to,
-                grain: Grain::Day,
-            })
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|r| (r.date, r.figures))
-            .collect();
+        let days = day_rollups(s, &m.id).await.into_iter().collect();
         let ledger_rows = s
             .app
             .events
@@ -333,18 +332,10 @@ async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
                 }
             }
         }
-        let rolled: BTreeMap<NaiveDate, Figures> = sales
-            .rollups(&RollupQuery {
-                machine_ids: vec![m.id.clone()],
-                from,
-                to,
-                grain: Grain::Day,
-            })
+        let rolled: BTreeMap<NaiveDate, Figures> = day_rollups(&s, &m.id)
             .await
-            .unwrap()
             .into_iter()
-            .filter(|r| !r.figures.is_zero())
-            .map(|r| (r.date, r.figures))
+            .filter(|(_, f)| !f.is_zero())
             .collect();
         assert_eq!(rolled, brute, "{}", m.name);
         // Each collection holds the cash sales since the previous one, net of tube movements.
