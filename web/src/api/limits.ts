@@ -13,10 +13,8 @@ export type SchemaName = keyof Schemas;
 /** A property of that schema, e.g. `name`. */
 export type FieldName<S extends SchemaName> = Extract<keyof Schemas[S], string>;
 
-/** What the document says about one field. */
-export interface FieldLimits {
-  /** Listed in the schema's `required`. */
-  required: boolean;
+/** The JSON Schema keywords that limit a field's value. */
+interface Keywords {
   maxLength?: number;
   minLength?: number;
   minimum?: number;
@@ -26,15 +24,14 @@ export interface FieldLimits {
   minItems?: number;
 }
 
+/** What the document says about one field. */
+export interface FieldLimits extends Keywords {
+  /** Listed in the schema's `required`. */
+  required: boolean;
+}
+
 /** The parts of the document read here (Vite ships only these; see `vite.config.ts`). */
-interface OpenApiProperty {
-  maxLength?: number;
-  minLength?: number;
-  minimum?: number;
-  maximum?: number;
-  pattern?: string;
-  maxItems?: number;
-  minItems?: number;
+interface OpenApiProperty extends Keywords {
   oneOf?: OpenApiProperty[];
   anyOf?: OpenApiProperty[];
   allOf?: OpenApiProperty[];
@@ -47,10 +44,10 @@ interface OpenApiSchema {
 
 const schemas = (document as unknown as { components: { schemas: Record<string, OpenApiSchema> } }).components.schemas;
 
-const KEYWORDS = ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern', 'maxItems', 'minItems'] as const;
+const KEYWORDS = ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern', 'maxItems', 'minItems'] as const satisfies readonly (keyof Keywords)[];
 
 /** A property's own keywords and those of its variants (`oneOf: [null, {maxLength}]`). */
-function collect(property: OpenApiProperty, into: Omit<FieldLimits, 'required'>): void {
+function collect(property: OpenApiProperty, into: Keywords): void {
   for (const keyword of KEYWORDS) {
     const value = property[keyword];
     if (value !== undefined && into[keyword] === undefined) (into as Record<string, unknown>)[keyword] = value;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import type { I18nKey } from '../locales/keys';
 import { isChunkLoadError } from '../routes/lazy';
 import { paths } from '../routes/paths';
 
@@ -35,21 +36,33 @@ export function MessageView({ title, text, action, code, testId }: MessageProps)
   );
 }
 
-export function ForbiddenView() {
+/** The status pages: their code, test id and texts. */
+const STATUSES = {
+  403: { testId: 'forbidden', title: 'errors.forbiddenTitle', text: 'errors.forbiddenText' },
+  404: { testId: 'not-found', title: 'errors.notFoundTitle', text: 'errors.notFoundText' },
+} as const satisfies Record<number, { testId: string; title: I18nKey; text: I18nKey }>;
+
+/** A page refused or not found: its code and texts, and a button to `home`. */
+export function StatusView({ status, home }: { status: keyof typeof STATUSES; home: string }) {
   const { t } = useTranslation();
+  const { testId, title, text } = STATUSES[status];
   return (
     <MessageView
-      code="403"
-      testId="forbidden"
-      title={t('errors.forbiddenTitle')}
-      text={t('errors.forbiddenText')}
+      code={String(status)}
+      testId={testId}
+      title={t(title)}
+      text={t(text)}
       action={
-        <Button component={RouterLink} to={paths.dashboard.root} variant="contained" size="large">
+        <Button component={RouterLink} to={home} variant="contained" size="large">
           {t('errors.goHome')}
         </Button>
       }
     />
   );
+}
+
+export function ForbiddenView() {
+  return <StatusView status={403} home={paths.dashboard.root} />;
 }
 
 /** A route that failed to render: a missing chunk offers a reload, anything else a way home. */

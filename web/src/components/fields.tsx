@@ -110,14 +110,25 @@ export function FreeSoloField({ name, label, value, options, onChange, error, he
   );
 }
 
+/**
+ * The option of an id: among the options, else among those already known (e.g. from the record,
+ * before the options load), else named `name` (by default the id itself).
+ */
+export function optionOf(id: string, options: Option[], known: Option[] = [], name = id): Option {
+  return options.find((option) => option.id === id) ?? known.find((option) => option.id === id) ?? { id, name };
+}
+
 interface OptionPickerProps {
   name: string;
   label: string;
   value: string;
   options: Option[];
+  /** Names for ids that are not among the options (e.g. from the record). */
+  known?: Option[];
   /** Name to show for the current value when it is not among the options (e.g. from the record). */
   currentName?: string | null;
-  noneLabel: string;
+  /** The placeholder while none is chosen. */
+  noneLabel?: string;
   onChange: (id: string) => void;
   error?: string;
   loading?: boolean;
@@ -125,10 +136,9 @@ interface OptionPickerProps {
 }
 
 /** Single choice among id + name options, or none. */
-export function OptionPicker({ name, label, value, options, currentName, noneLabel, onChange, error, loading, testId }: OptionPickerProps) {
+export function OptionPicker({ name, label, value, options, known, currentName, noneLabel, onChange, error, loading, testId }: OptionPickerProps) {
   const { t } = useTranslation();
-  const byId = new Map(options.map((option) => [option.id, option]));
-  const selected: Option | null = value ? (byId.get(value) ?? { id: value, name: currentName || value }) : null;
+  const selected: Option | null = value ? optionOf(value, options, known, currentName || value) : null;
   return (
     <Autocomplete
       options={options}

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Avatar from '@mui/material/Avatar';
@@ -7,10 +6,10 @@ import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import MenuList from '@mui/material/MenuList';
-import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
 import { useAuth } from '../auth/context';
 import { paths } from '../routes/paths';
+import { AnchoredPopover, usePopover } from './anchored-popover';
 import { LAYOUT } from './config';
 
 function initials(name: string): string {
@@ -27,30 +26,23 @@ export function AccountPopover() {
   const { t } = useTranslation();
   const { user, logout } = useAuth();
   const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menu = usePopover();
   const displayName = user?.displayName || user?.name || '';
 
   const onLogout = async () => {
-    setAnchor(null);
+    menu.close();
     navigate(paths.root, { replace: true });
     await logout();
   };
 
   return (
     <>
-      <IconButton aria-label={t('header.account')} data-testid="account-button" onClick={(event) => setAnchor(event.currentTarget)} sx={{ p: 0.25 }}>
+      <IconButton aria-label={t('header.account')} data-testid="account-button" onClick={menu.open} sx={{ p: 0.25 }}>
         <Avatar src={user?.photoURL ?? undefined} alt={displayName} sx={{ width: 36, height: 36, bgcolor: 'primary.main', fontSize: 14 }}>
           {initials(displayName)}
         </Avatar>
       </IconButton>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { width: LAYOUT.accountMenuWidth, p: 0 } } }}
-      >
+      <AnchoredPopover popover={menu} paperSx={{ width: LAYOUT.accountMenuWidth, p: 0 }}>
         <Box sx={{ p: 2, pb: 1.5 }}>
           <Typography variant="subtitle2" noWrap data-testid="account-name">
             {displayName}
@@ -65,7 +57,7 @@ export function AccountPopover() {
             {t('header.logout')}
           </MenuItem>
         </MenuList>
-      </Popover>
+      </AnchoredPopover>
     </>
   );
 }

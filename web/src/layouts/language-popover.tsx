@@ -1,25 +1,24 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Avatar from '@mui/material/Avatar';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import MenuList from '@mui/material/MenuList';
-import Popover from '@mui/material/Popover';
 import Tooltip from '@mui/material/Tooltip';
 import { useAuth } from '../auth/context';
 import { toast } from '../components/snackbar';
 import { LANGUAGES, type UiLanguage } from '../locales/i18n';
+import { AnchoredPopover, usePopover } from './anchored-popover';
 import { LAYOUT } from './config';
 
 /** Header language switcher: the UI changes at once, the choice is saved for the signed-in user. */
 export function LanguagePopover() {
   const { t, i18n } = useTranslation();
   const { switchLanguage } = useAuth();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menu = usePopover();
   const current = LANGUAGES.find((language) => language.code === i18n.language) ?? LANGUAGES[0];
 
   const choose = async (code: UiLanguage) => {
-    setAnchor(null);
+    menu.close();
     try {
       await switchLanguage(code);
     } catch (error) {
@@ -33,7 +32,7 @@ export function LanguagePopover() {
         <IconButton
           aria-label={t('header.language')}
           data-testid="language-button"
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={menu.open}
           sx={{ width: 40, height: 40 }}
         >
           <Avatar
@@ -44,14 +43,7 @@ export function LanguagePopover() {
           </Avatar>
         </IconButton>
       </Tooltip>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { width: LAYOUT.menuWidth, p: 0.5 } } }}
-      >
+      <AnchoredPopover popover={menu} paperSx={{ width: LAYOUT.menuWidth, p: 0.5 }}>
         <MenuList disablePadding>
         {LANGUAGES.map((language) => (
           <MenuItem
@@ -69,7 +61,7 @@ export function LanguagePopover() {
           </MenuItem>
         ))}
         </MenuList>
-      </Popover>
+      </AnchoredPopover>
     </>
   );
 }

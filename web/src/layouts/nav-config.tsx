@@ -28,6 +28,18 @@ export interface NavGroup {
   items: NavItem[];
 }
 
+/** The pages the menu can list, by name: a page's title is `nav.<name>`. */
+const PAGES = { ...paths.report, ...paths.planning, ...paths.settings };
+
+type Page = {
+  [P in keyof typeof PAGES]: (typeof PAGES)[P] extends string ? (`nav.${P}` extends I18nKey ? P : never) : never;
+}[keyof typeof PAGES];
+
+/** Menu entries for pages, in order, each given by its name and its permission (module) key. */
+function pages(entries: [page: Page, key: string][]): NavItem[] {
+  return entries.map(([page, key]) => ({ title: `nav.${page}`, path: PAGES[page], key }));
+}
+
 export const navConfig: NavGroup[] = [
   {
     subheader: 'nav.overview',
@@ -40,37 +52,37 @@ export const navConfig: NavGroup[] = [
         title: 'nav.reports',
         path: paths.report.root,
         icon: <ReportsIcon />,
-        children: [
-          { title: 'nav.salesOverview', path: paths.report.salesOverview, key: 'reports.sales_overview.list' },
-          { title: 'nav.encashment', path: paths.report.encashment, key: 'reports.encashment.list' },
-          { title: 'nav.refillLog', path: paths.report.refillLog, key: 'reports.refill_log.list' },
-          { title: 'nav.reportGenerator', path: paths.report.reportGenerator, key: 'reports.report_generator.reports_list' },
-          { title: 'nav.inventoryReport', path: paths.report.inventoryReport, key: 'reports.inventory_report.products_list' },
-          { title: 'nav.transactionLog', path: paths.report.transactionLog, key: 'reports.transaction_log.list' },
-        ],
+        children: pages([
+          ['salesOverview', 'reports.sales_overview.list'],
+          ['encashment', 'reports.encashment.list'],
+          ['refillLog', 'reports.refill_log.list'],
+          ['reportGenerator', 'reports.report_generator.reports_list'],
+          ['inventoryReport', 'reports.inventory_report.products_list'],
+          ['transactionLog', 'reports.transaction_log.list'],
+        ]),
       },
       {
         title: 'nav.planning',
         path: '/planning',
         icon: <PlanningIcon />,
-        children: [
-          { title: 'nav.routePlanning', path: paths.planning.routePlanning, key: 'planning.route_planning.list' },
-          { title: 'nav.plannedRoutes', path: paths.planning.plannedRoutes, key: 'planning.planned_routes.list' },
-        ],
+        children: pages([
+          ['routePlanning', 'planning.route_planning.list'],
+          ['plannedRoutes', 'planning.planned_routes.list'],
+        ]),
       },
       {
         title: 'nav.settings',
         path: '/settings',
         icon: <SettingsIcon />,
-        children: [
-          { title: 'nav.userManagement', path: paths.settings.userManagement, key: 'settings.users.list' },
-          { title: 'nav.clientManagement', path: paths.settings.clientManagement, key: 'settings.clients.list' },
-          { title: 'nav.locationManagement', path: paths.settings.locationManagement, key: 'settings.locations.list' },
-          { title: 'nav.queryScheduler', path: paths.settings.queryScheduler, key: 'settings.query_scheduler.list' },
-          { title: 'nav.modelManagement', path: paths.settings.modelManagement, key: 'settings.models.list' },
-          { title: 'nav.machineManagement', path: paths.settings.machineManagement, key: 'settings.machines.list' },
-          { title: 'nav.productManagement', path: paths.settings.productManagement, key: 'settings.products.list' },
-        ],
+        children: pages([
+          ['userManagement', 'settings.users.list'],
+          ['clientManagement', 'settings.clients.list'],
+          ['locationManagement', 'settings.locations.list'],
+          ['queryScheduler', 'settings.query_scheduler.list'],
+          ['modelManagement', 'settings.models.list'],
+          ['machineManagement', 'settings.machines.list'],
+          ['productManagement', 'settings.products.list'],
+        ]),
       },
     ],
   },

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -8,11 +8,12 @@ import List from '@mui/material/List';
 import ListSubheader from '@mui/material/ListSubheader';
 import MenuItem from '@mui/material/MenuItem';
 import MenuList from '@mui/material/MenuList';
-import Popover from '@mui/material/Popover';
+import type { PopoverProps } from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
-import { alpha, type Theme } from '@mui/material/styles';
+import { alpha, type CSSObject, type Theme } from '@mui/material/styles';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import { AnchoredPopover, usePopover, type PopoverState } from './anchored-popover';
 import type { NavGroup, NavItem } from './nav-config';
 import { LAYOUT } from './config';
 
@@ -130,25 +131,18 @@ export function NavSectionVertical({ data, onNavigate }: { data: NavGroup[]; onN
   );
 }
 
-function ChildrenMenu({ item, anchor, onClose }: { item: NavItem; anchor: HTMLElement | null; onClose: () => void }) {
+function ChildrenMenu({ item, popover, placement }: { item: NavItem; popover: PopoverState; placement: MenuPlacement }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
-    <Popover
-      open={Boolean(anchor)}
-      anchorEl={anchor}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'left' }}
-      slotProps={{ paper: { sx: { minWidth: LAYOUT.menuWidth, p: 0.5 } } }}
-    >
+    <AnchoredPopover popover={popover} paperSx={{ minWidth: LAYOUT.menuWidth, p: 0.5 }} {...placement}>
       <MenuList disablePadding>
       {item.children?.map((child) => (
         <MenuItem
           key={child.path}
           component={RouterLink}
           to={child.path}
-          onClick={onClose}
+          onClick={popover.close}
           selected={isActive(pathname, child)}
           sx={{ borderRadius: 0.75, typography: 'body2' }}
         >
@@ -156,40 +150,44 @@ function ChildrenMenu({ item, anchor, onClose }: { item: NavItem; anchor: HTMLEl
         </MenuItem>
       ))}
       </MenuList>
-    </Popover>
+    </AnchoredPopover>
   );
 }
 
-function MiniItem({ item }: { item: NavItem }) {
+/** Where a parent's menu opens on it. */
+type MenuPlacement = Pick<PopoverProps, 'anchorOrigin' | 'transformOrigin'>;
+
+/** How the items of a menu whose parents open a popover (mini, horizontal) look. */
+interface ItemLook {
+  sx: CSSObject;
+  label: (title: string) => ReactNode;
+  /** After a parent's label. */
+  expandIcon: ReactNode;
+  placement: MenuPlacement;
+}
+
+/** An item of the mini or horizontal menu: a link, or a parent whose children open in a menu. */
+function PopoverItem({ item, look }: { item: NavItem; look: ItemLook }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menu = usePopover();
   const active = isActive(pathname, item);
   const sx = {
-    width: 1,
-    py: 1,
-    px: 0.5,
-    flexDirection: 'column',
-    gap: 0.5,
+    ...look.sx,
     borderRadius: 1,
     color: active ? 'primary.main' : 'text.secondary',
     bgcolor: (theme: Theme) => (active ? alpha(theme.palette.primary.main, 0.08) : 'transparent'),
-    '& svg': { fontSize: 22 },
   } as const;
-  const label = (
-    <Typography component="span" variant="caption" sx={{ fontSize: 10, fontWeight: 600, lineHeight: 1.2, textAlign: 'center' }}>
-      {t(item.title)}
-    </Typography>
-  );
+  const label = look.label(t(item.title));
   if (item.children?.length) {
     return (
       <li>
-        <ButtonBase aria-haspopup="menu" onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)} sx={sx}>
+        <ButtonBase aria-haspopup="menu" onClick={menu.open} sx={sx}>
           {item.icon}
           {label}
-          <ChevronRightIcon sx={{ position: 'absolute', right: 2, top: 10, fontSize: '14px !important' }} />
+          {look.expandIcon}
         </ButtonBase>
-        <ChildrenMenu item={item} anchor={anchor} onClose={() => setAnchor(null)} />
+        <ChildrenMenu item={item} popover={menu} placement={look.placement} />
       </li>
     );
   }
@@ -203,77 +201,36 @@ function MiniItem({ item }: { item: NavItem }) {
   );
 }
 
+const miniLook: ItemLook = {
+  sx: { width: 1, py: 1, px: 0.5, flexDirection: 'column', gap: 0.5, '& svg': { fontSize: 22 } },
+  label: (title) => (
+    <Typography component="span" variant="caption" sx={{ fontSize: 10, fontWeight: 600, lineHeight: 1.2, textAlign: 'center' }}>
+      {title}
+    </Typography>
+  ),
+  expandIcon: <ChevronRightIcon sx={{ position: 'absolute', right: 2, top: 10, fontSize: '14px !important' }} />,
+  placement: { anchorOrigin: { vertical: 'top', horizontal: 'right' }, transformOrigin: { vertical: 'top', horizontal: 'left' } },
+};
+
 /** Mini menu: icons with short labels; a parent's children open in a menu. */
 export function NavSectionMini({ data }: { data: NavGroup[] }) {
   return (
     <Box component="nav" aria-label="main" sx={{ px: 0.75 }}>
       <List disablePadding sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
         {data.flatMap((group) => group.items).map((item) => (
-          <MiniItem key={item.path} item={item} />
+          <PopoverItem key={item.path} item={item} look={miniLook} />
         ))}
       </List>
     </Box>
   );
 }
 
-function HorizontalItem({ item }: { item: NavItem }) {
-  const { t } = useTranslation();
-  const { pathname } = useLocation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const active = isActive(pathname, item);
-  const sx = {
-    px: 1.5,
-    height: 36,
-    gap: 1,
-    borderRadius: 1,
-    typography: 'body2',
-    fontWeight: 600,
-    color: active ? 'primary.main' : 'text.secondary',
-    bgcolor: (theme: Theme) => (active ? alpha(theme.palette.primary.main, 0.08) : 'transparent'),
-    '& svg': { fontSize: 20 },
-  } as const;
-  if (item.children?.length) {
-    return (
-      <li>
-        <ButtonBase aria-haspopup="menu" onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)} sx={sx}>
-          {item.icon}
-          {t(item.title)}
-          <ExpandMoreIcon fontSize="small" />
-        </ButtonBase>
-        <Popover
-          open={Boolean(anchor)}
-          anchorEl={anchor}
-          onClose={() => setAnchor(null)}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
-          slotProps={{ paper: { sx: { minWidth: LAYOUT.menuWidth, p: 0.5 } } }}
-        >
-          <MenuList disablePadding>
-          {item.children.map((child) => (
-            <MenuItem
-              key={child.path}
-              component={RouterLink}
-              to={child.path}
-              onClick={() => setAnchor(null)}
-              selected={isActive(pathname, child)}
-              sx={{ borderRadius: 0.75, typography: 'body2' }}
-            >
-              {t(child.title)}
-            </MenuItem>
-          ))}
-          </MenuList>
-        </Popover>
-      </li>
-    );
-  }
-  return (
-    <li>
-      <ButtonBase component={RouterLink} to={item.path} aria-current={active ? 'page' : undefined} sx={sx}>
-        {item.icon}
-        {t(item.title)}
-      </ButtonBase>
-    </li>
-  );
-}
+const horizontalLook: ItemLook = {
+  sx: { px: 1.5, height: 36, gap: 1, typography: 'body2', fontWeight: 600, '& svg': { fontSize: 20 } },
+  label: (title) => title,
+  expandIcon: <ExpandMoreIcon fontSize="small" />,
+  placement: { anchorOrigin: { vertical: 'bottom', horizontal: 'left' }, transformOrigin: { vertical: 'top', horizontal: 'left' } },
+};
 
 /** Horizontal menu: one bar under the header, parents open a menu. */
 export function NavSectionHorizontal({ data }: { data: NavGroup[] }) {
@@ -281,7 +238,7 @@ export function NavSectionHorizontal({ data }: { data: NavGroup[] }) {
     <Box component="nav" aria-label="main">
       <Box component="ul" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, listStyle: 'none', m: 0, p: 0 }}>
         {data.flatMap((group) => group.items).map((item) => (
-          <HorizontalItem key={item.path} item={item} />
+          <PopoverItem key={item.path} item={item} look={horizontalLook} />
         ))}
       </Box>
     </Box>

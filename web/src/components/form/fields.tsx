@@ -8,7 +8,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import type { Option } from '../../api/types';
-import { FreeSoloField, OptionPicker } from '../fields';
+import { FreeSoloField, OptionPicker, optionOf } from '../fields';
 import { useFieldMessage } from './form';
 
 type SelectInputProps = Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'error' | 'select'> & {
@@ -80,8 +80,10 @@ type OptionInputProps = {
   name: string;
   label: string;
   options: Option[];
+  /** Names for ids that are not among the options (e.g. from the record). */
+  known?: Option[];
   currentName?: string | null;
-  noneLabel: string;
+  noneLabel?: string;
   loading?: boolean;
   testId: string;
 };
@@ -108,9 +110,7 @@ export function MultiOptionInput({ name, label, options, known = [], loading, te
   const { t } = useTranslation();
   const { field } = useController({ name });
   const message = useFieldMessage(name);
-  const chosen: Option[] = ((field.value ?? []) as string[]).map(
-    (id) => options.find((option) => option.id === id) ?? known.find((option) => option.id === id) ?? { id, name: id },
-  );
+  const chosen: Option[] = ((field.value ?? []) as string[]).map((id) => optionOf(id, options, known));
   return (
     <Autocomplete
       multiple

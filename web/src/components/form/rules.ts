@@ -9,6 +9,7 @@ import type { I18nKey } from '../../locales/keys';
 import { percentToBps } from '../percent';
 import { parseDecimal, type FieldProblem } from '../validation';
 import { problem, readProblem } from './problem';
+import { byField } from './values';
 
 export const PASSWORD_MIN = 8;
 
@@ -63,6 +64,11 @@ export function text(limits: FieldLimits, rule: TextRule = {}) {
       if (found) fail(ctx, found.key, found.values);
     }),
   );
+}
+
+/** Plain text fields (`text`), each with the document's limits: part of a form's schema. */
+export function texts<const K extends string>(limits: NoInfer<(field: K) => FieldLimits>, fields: readonly K[]) {
+  return byField(fields, (field) => text(limits(field)));
 }
 
 /** An e-mail address (required or optional as the document says). */

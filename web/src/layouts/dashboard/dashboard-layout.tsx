@@ -7,7 +7,6 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
-import Popover from '@mui/material/Popover';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -23,6 +22,7 @@ import { useSettings } from '../../settings/context';
 import { SettingsDrawer } from '../../settings/settings-drawer';
 import { STRETCH_MIN_WIDTH } from '../../settings/types';
 import { AccountPopover } from '../account-popover';
+import { AnchoredPopover, usePopover } from '../anchored-popover';
 import { LAYOUT } from '../config';
 import { LanguagePopover } from '../language-popover';
 import { Logo } from '../logo';
@@ -33,22 +33,15 @@ import { RouteGate } from './route-gate';
 
 function HelpLink() {
   const { t } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const help = usePopover();
   return (
     <>
-      <Button size="small" color="inherit" onClick={(event) => setAnchor(event.currentTarget)} sx={{ display: { xs: 'none', sm: 'inline-flex' } }}>
+      <Button size="small" color="inherit" onClick={help.open} sx={{ display: { xs: 'none', sm: 'inline-flex' } }}>
         {t('app.needHelp')}
       </Button>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { p: 2, maxWidth: 280 } } }}
-      >
+      <AnchoredPopover popover={help} paperSx={{ p: 2, maxWidth: 280 }}>
         <Typography variant="body2">{t('header.helpText')}</Typography>
-      </Popover>
+      </AnchoredPopover>
     </>
   );
 }

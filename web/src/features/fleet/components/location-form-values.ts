@@ -1,10 +1,16 @@
 import * as z from 'zod/mini';
 import { limitsOf } from '../../../api/limits';
 import type { Location, LocationForm } from '../../../api/types';
-import { addProblem, decimal, problemsOf, text } from '../../../components/form/rules';
+import { addProblem, decimal, problemsOf, text, texts } from '../../../components/form/rules';
+import { blankTexts, idsOrNull, textsOf, trimmedTexts, withVersion } from '../../../components/form/values';
 import { parseDecimal } from '../../../components/validation';
 
 const limits = limitsOf('LocationForm');
+
+/** The location's free texts (trimmed when sent). */
+const TEXTS = ['name', 'address', 'type', 'region', 'time_zone'] as const;
+/** Its links to other records: '' = none. */
+const LINKS = ['client_id', 'refiller_id'] as const;
 
 /**
  * The location form's checks. `zones`: the known IANA zones, when loaded; a zone outside them is
@@ -13,10 +19,7 @@ const limits = limitsOf('LocationForm');
 export function locationSchema(zones?: readonly string[]) {
   return z
     .object({
-      name: text(limits('name')),
-      address: text(limits('address')),
-      type: text(limits('type')),
-      region: text(limits('region')),
+      ...texts(limits, ['name', 'address', 'type', 'region']),
       /** '' = no client. */
       client_id: z.string(),
       /** '' = no refiller. */
@@ -52,30 +55,14 @@ export function browserTimeZone(): string {
 }
 
 export function emptyLocationValues(timeZone = browserTimeZone()): LocationFormValues {
-  return {
-    name: '',
-    address: '',
-    type: '',
-    region: '',
-    client_id: '',
-    refiller_id: '',
-    latitude: '',
-    longitude: '',
-    time_zone: timeZone,
-  };
+  return { ...blankTexts([...TEXTS, ...LINKS]), latitude: '', longitude: '', time_zone: timeZone };
 }
 
 export function valuesFromLocation(location: Location): LocationFormValues {
   return {
-    name: location.name ?? '',
-    address: location.address ?? '',
-    type: location.type ?? '',
-    region: location.region ?? '',
-    client_id: location.client_id ?? '',
-    refiller_id: location.refiller_id ?? '',
+    ...textsOf(location, [...TEXTS, ...LINKS]),
     latitude: location.latitude == null ? '' : String(location.latitude),
     longitude: location.longitude == null ? '' : String(location.longitude),
-    time_zone: location.time_zone ?? '',
   };
 }
 
@@ -87,17 +74,13 @@ export function validateLocation(values: LocationFormValues, zones?: readonly st
 export function toLocationForm(values: LocationFormValues, version?: number): LocationForm {
   const latitude = parseDecimal(values.latitude);
   const longitude = parseDecimal(values.longitude);
-  const form: LocationForm = {
-    name: values.name.trim(),
-    address: values.address.trim(),
-    type: values.type.trim(),
-    region: values.region.trim(),
-    client_id: values.client_id || null,
-    refiller_id: values.refiller_id || null,
-    latitude: latitude === null || Number.isNaN(latitude) ? null : latitude,
-    longitude: longitude === null || Number.isNaN(longitude) ? null : longitude,
-    time_zone: values.time_zone.trim(),
-  };
-  if (version !== undefined) form.version = version;
-  return form;
+  return withVersion(
+    {
+      ...trimmedTexts(values, TEXTS),
+      ...idsOrNull(values, LINKS),
+      latitude: latitude === null || Number.isNaN(latitude) ? null : latitude,
+      longitude: longitude === null || Number.isNaN(longitude) ? null : longitude,
+    },
+    version,
+  );
 }

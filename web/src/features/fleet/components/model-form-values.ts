@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
 import { limitsOf } from '../../../api/limits';
 import type { MachineModel, MachineModelForm } from '../../../api/types';
-import { problemsOf, text } from '../../../components/form/rules';
+import { problemsOf, texts } from '../../../components/form/rules';
+import { blankTexts, textsOf, trimmedTexts, withVersion } from '../../../components/form/values';
 
 const limits = limitsOf('ModelForm');
 
+/** A model's fields: all texts. */
+const FIELDS = ['name', 'type', 'manufacturer'] as const;
+
 /** The model form's checks: required fields and lengths as the server declares them. */
-export const modelSchema = z.object({
-  name: text(limits('name')),
-  type: text(limits('type')),
-  manufacturer: text(limits('manufacturer')),
-});
+export const modelSchema = z.object(texts(limits, FIELDS));
 
 export type ModelFormValues = z.infer<typeof modelSchema>;
 
@@ -19,11 +19,11 @@ export type ModelField = keyof ModelFormValues;
 export const MODEL_ERROR_ALIASES = { model_type: 'type' };
 
 export function emptyModelValues(): ModelFormValues {
-  return { name: '', type: '', manufacturer: '' };
+  return blankTexts(FIELDS);
 }
 
 export function valuesFromModel(model: MachineModel): ModelFormValues {
-  return { name: model.name ?? '', type: model.type ?? '', manufacturer: model.manufacturer ?? '' };
+  return textsOf(model, FIELDS);
 }
 
 export function validateModel(values: ModelFormValues) {
@@ -31,11 +31,5 @@ export function validateModel(values: ModelFormValues) {
 }
 
 export function toModelForm(values: ModelFormValues, version?: number): MachineModelForm {
-  const form: MachineModelForm = {
-    name: values.name.trim(),
-    type: values.type.trim(),
-    manufacturer: values.manufacturer.trim(),
-  };
-  if (version !== undefined) form.version = version;
-  return form;
+  return withVersion(trimmedTexts(values, FIELDS), version);
 }

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { limitsOf } from '../../../api/limits';
 import type { Device, Machine, MachineForm, SalesSource } from '../../../api/types';
-import { ids, problemsOf, text } from '../../../components/form/rules';
+import { ids, problemsOf, text, texts } from '../../../components/form/rules';
+import { blankTexts, idsOrNull, textsOf, trimmedTexts, withVersion } from '../../../components/form/values';
 import { currencyDecimals } from '../../../components/money';
 
 export const DEVICES = ['coin_changer', 'bill_validator', 'cashless'] as const;
@@ -13,6 +14,11 @@ export const SALES_SOURCES = ['events', 'audit'] as const satisfies readonly Sal
 const limits = limitsOf('MachineForm');
 const deviceLimits = limitsOf('DeviceDto');
 
+/** The machine's free texts (trimmed when sent); the currency has its own default. */
+const TEXTS = ['name', 'serial', 'mcu_serial', 'firmware', 'connection_method', 'protocol'] as const;
+/** Its links to other records: '' = none. */
+const LINKS = ['model_id', 'location_id'] as const;
+
 const deviceSchema = z.object({
   fitted: z.boolean(),
   serial: text(deviceLimits('serial')),
@@ -23,17 +29,13 @@ export type DeviceValues = z.infer<typeof deviceSchema>;
 
 /** The machine form's checks (create and settings). */
 export const machineSchema = z.object({
-  name: text(limits('name')),
-  serial: text(limits('serial')),
-  mcu_serial: text(limits('mcu_serial')),
+  ...texts(limits, ['name', 'serial', 'mcu_serial']),
   /** '' = none. */
   model_id: z.string(),
   /** '' = none. */
   location_id: z.string(),
   tag_ids: ids(limits('tag_ids')),
-  firmware: text(limits('firmware')),
-  connection_method: text(limits('connection_method')),
-  protocol: text(limits('protocol')),
+  ...texts(limits, ['firmware', 'connection_method', 'protocol']),
   currency: text(limits('currency'), { pattern: /^[A-Z]{3}$/, patternMessage: 'validation.currency' }),
   inactive: z.boolean(),
   sales_source: z.enum(SALES_SOURCES),
@@ -52,15 +54,8 @@ function emptyDevice(): DeviceValues {
 
 export function emptyMachineValues(): MachineFormValues {
   return {
-    name: '',
-    serial: '',
-    mcu_serial: '',
-    model_id: '',
-    location_id: '',
+    ...blankTexts([...TEXTS, ...LINKS]),
     tag_ids: [],
-    firmware: '',
-    connection_method: '',
-    protocol: '',
     currency: 'EUR',
     inactive: false,
     sales_source: 'events',
@@ -74,15 +69,8 @@ function deviceValues(device: Device | undefined): DeviceValues {
 
 export function valuesFromMachine(machine: Machine): MachineFormValues {
   return {
-    name: machine.name ?? '',
-    serial: machine.serial ?? '',
-    mcu_serial: machine.mcu_serial ?? '',
-    model_id: machine.model_id ?? '',
-    location_id: machine.location_id ?? '',
+    ...textsOf(machine, [...TEXTS, ...LINKS]),
     tag_ids: [...(machine.tag_ids ?? [])],
-    firmware: machine.firmware ?? '',
-    connection_method: machine.connection_method ?? '',
-    protocol: machine.protocol ?? '',
     currency: machine.currency || 'EUR',
     inactive: Boolean(machine.inactive),
     sales_source: machine.sales_source === 'audit' ? 'audit' : 'events',
@@ -109,15 +97,9 @@ function deviceForm(device: DeviceValues): Device {
 export function toMachineForm(values: MachineFormValues, version?: number): MachineForm {
   const currency = values.currency.trim() || 'EUR';
   const form: MachineForm = {
-    name: values.name.trim(),
-    serial: values.serial.trim(),
-    mcu_serial: values.mcu_serial.trim(),
-    model_id: values.model_id || null,
-    location_id: values.location_id || null,
+    ...trimmedTexts(values, TEXTS),
+    ...idsOrNull(values, LINKS),
     tag_ids: values.tag_ids,
-    firmware: values.firmware.trim(),
-    connection_method: values.connection_method.trim(),
-    protocol: values.protocol.trim(),
     currency,
     decimal_places: currencyDecimals(currency),
     inactive: values.inactive,
@@ -128,6 +110,5 @@ export function toMachineForm(values: MachineFormValues, version?: number): Mach
       cashless: deviceForm(values.peripherals.cashless),
     },
   };
-  if (version !== undefined) form.version = version;
-  return form;
+  return withVersion(form, version);
 }

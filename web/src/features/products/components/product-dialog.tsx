@@ -2,11 +2,6 @@ import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import InputAdornment from '@mui/material/InputAdornment';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -15,10 +10,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Product } from '../../../api/types';
-import { Form, FormAlerts, MultiOptionInput, SwitchInput, TextInput, useServerForm } from '../../../components/form';
+import { MultiOptionInput, SwitchInput, TextInput, useServerForm } from '../../../components/form';
+import { FormDialog } from '../../../components/form/form-dialog';
 import { formatDateTime } from '../../../components/format';
 import { formatMoney } from '../../../components/money';
-import { toast } from '../../../components/snackbar';
 import { useProductDetail, useProductTagOptions, useSaveProduct } from '../api/products';
 import { RecipeLines } from './recipe-dialog';
 import {
@@ -111,65 +106,54 @@ export function ProductDialog({ product, composite, onClose }: Props) {
   });
   const tags = useProductTagOptions();
   const save = useSaveProduct(composite);
-  const saving = form.formState.isSubmitting;
-
-  const submit = form.submitWith(
-    async (values) => {
-      await save.mutateAsync({
-        id: product?.id,
-        form: toProductForm(values, product?.version, composite, withRecipe ? toRecipeLines(values.recipe) : undefined),
-      });
-      toast.success(creating ? t('success.productCreated') : t('success.productUpdated'));
-      onClose();
-    },
-    { onError: () => toast.error(creating ? t('errors.productCreate') : t('errors.productUpdate')) },
-  );
 
   const title = composite ? (creating ? t('products.newComposite') : t('products.editComposite')) : creating ? t('products.newProduct') : t('products.editProduct');
 
   return (
-    <Dialog open onClose={saving ? undefined : onClose} fullWidth maxWidth="md">
-      <Form form={form} onSubmit={submit} data-testid="product-dialog">
-        <DialogTitle>{title}</DialogTitle>
-        <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2.5, pt: '8px !important' }}>
-          <FormAlerts stale={form.stale} />
-          <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
-            <TextInput name="name" label={t('products.name')} required />
-            <TextInput name="sku" label={t('products.sku')} />
-          </Box>
-          <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' } }}>
-            <PriceInput />
-            <TextInput name="currency" label={t('products.currency')} normalize={upper} />
-            <TextInput
-              name="vat"
-              label={t('products.vat')}
-              helperText={t('products.vatHint')}
-              slotProps={{ htmlInput: { inputMode: 'decimal' }, input: { endAdornment: <InputAdornment position="end">%</InputAdornment> } }}
-            />
-          </Box>
-          <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-            <TextInput name="units" label={t('products.units')} />
-            <TextInput name="max_quantity" label={t('products.maxQuantity')} helperText={t('products.maxQuantityHint')} />
-          </Box>
-          <MultiOptionInput name="tag_ids" label={t('products.tags')} options={tags.data ?? []} known={product?.tags} loading={tags.isLoading} />
-          <SwitchInput name="inactive" label={t('products.inactive')} />
-          {withRecipe ? (
-            <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="recipe-editor">
-              <Typography variant="subtitle2">{t('products.recipe')}</Typography>
-              <RecipeLines />
-            </Box>
-          ) : null}
-          {product ? <PriceHistory id={product.id} /> : null}
-        </DialogContent>
-        <DialogActions>
-          <Button variant="outlined" color="inherit" onClick={onClose} disabled={saving}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" loading={saving} data-testid="product-submit">
-            {creating ? title : t('common.saveChanges')}
-          </Button>
-        </DialogActions>
-      </Form>
-    </Dialog>
+    <FormDialog
+      form={form}
+      save={(values) =>
+        save.mutateAsync({
+          id: product?.id,
+          form: toProductForm(values, product?.version, composite, withRecipe ? toRecipeLines(values.recipe) : undefined),
+        })
+      }
+      success={creating ? t('success.productCreated') : t('success.productUpdated')}
+      failure={creating ? t('errors.productCreate') : t('errors.productUpdate')}
+      onClose={onClose}
+      title={title}
+      maxWidth="md"
+      testId="product-dialog"
+      submitLabel={creating ? title : t('common.saveChanges')}
+      submitTestId="product-submit"
+    >
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
+        <TextInput name="name" label={t('products.name')} required />
+        <TextInput name="sku" label={t('products.sku')} />
+      </Box>
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' } }}>
+        <PriceInput />
+        <TextInput name="currency" label={t('products.currency')} normalize={upper} />
+        <TextInput
+          name="vat"
+          label={t('products.vat')}
+          helperText={t('products.vatHint')}
+          slotProps={{ htmlInput: { inputMode: 'decimal' }, input: { endAdornment: <InputAdornment position="end">%</InputAdornment> } }}
+        />
+      </Box>
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+        <TextInput name="units" label={t('products.units')} />
+        <TextInput name="max_quantity" label={t('products.maxQuantity')} helperText={t('products.maxQuantityHint')} />
+      </Box>
+      <MultiOptionInput name="tag_ids" label={t('products.tags')} options={tags.data ?? []} known={product?.tags} loading={tags.isLoading} />
+      <SwitchInput name="inactive" label={t('products.inactive')} />
+      {withRecipe ? (
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="recipe-editor">
+          <Typography variant="subtitle2">{t('products.recipe')}</Typography>
+          <RecipeLines />
+        </Box>
+      ) : null}
+      {product ? <PriceHistory id={product.id} /> : null}
+    </FormDialog>
   );
 }

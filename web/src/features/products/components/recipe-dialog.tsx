@@ -1,23 +1,21 @@
-import { useController, useFieldArray, useWatch } from 'react-hook-form';
+import { useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import type { Option, Product, Recipe } from '../../../api/types';
-import { Form, FormAlerts, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, OptionInput, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
+import { FormDialogActions } from '../../../components/form/form-dialog';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { toast } from '../../../components/snackbar';
 import { useComponentOptions, useRecipe, useSaveRecipe } from '../api/products';
@@ -25,45 +23,14 @@ import { recipeRows, recipeSchema, toRecipeLines, type RecipeRow } from './produ
 
 type RecipeValues = { recipe: RecipeRow[] };
 
-function ComponentInput({ index, options, names, loading }: { index: number; options: Option[]; names: Map<string, string>; loading: boolean }) {
-  const { t } = useTranslation();
-  const name = `recipe.${index}.component_id` as const;
-  const { field } = useController<RecipeValues, typeof name>({ name });
-  const message = useFieldMessage(name);
-  const chosen = field.value
-    ? (options.find((option) => option.id === field.value) ?? { id: field.value, name: names.get(field.value) ?? field.value })
-    : null;
-  return (
-    <Autocomplete
-      options={options}
-      value={chosen}
-      loading={loading}
-      noOptionsText={t('users.noOptions')}
-      getOptionLabel={(option) => option.name}
-      isOptionEqualToValue={(option, value) => option.id === value.id}
-      onChange={(_event, next) => field.onChange(next?.id ?? '')}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          name={name}
-          label={t('products.component')}
-          error={Boolean(message)}
-          helperText={message}
-          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': `recipe-component-${index}` } }}
-        />
-      )}
-    />
-  );
-}
-
 interface LinesProps {
-  /** Names and units of the components already in the recipe (shown before the options load). */
-  names?: Map<string, string>;
+  /** The components already in the recipe and their units (shown before the options load). */
+  known?: Option[];
   units?: Map<string, string>;
 }
 
 /** The rows of the form's `recipe`: component and quantity, add and remove. */
-export function RecipeLines({ names = new Map(), units = new Map() }: LinesProps) {
+export function RecipeLines({ known, units = new Map() }: LinesProps) {
   const { t } = useTranslation();
   const components = useComponentOptions();
   const options = components.data ?? [];
@@ -83,7 +50,14 @@ export function RecipeLines({ names = new Map(), units = new Map() }: LinesProps
         const unit = units.get(rows[index]?.component_id ?? '');
         return (
           <Box key={row.id} sx={{ display: 'grid', gap: 2, gridTemplateColumns: '1fr 160px auto', alignItems: 'flex-start' }} data-testid="recipe-row">
-            <ComponentInput index={index} options={options} names={names} loading={components.isLoading} />
+            <OptionInput
+              name={`recipe.${index}.component_id`}
+              label={t('products.component')}
+              options={options}
+              known={known}
+              loading={components.isLoading}
+              testId={`recipe-component-${index}`}
+            />
             <TextInput
               name={`recipe.${index}.quantity`}
               label={t('products.quantity')}
@@ -116,7 +90,7 @@ function RecipeEditor({ product, recipe, onClose }: { product: Product; recipe: 
   const save = useSaveRecipe(product.id);
   const form = useServerForm({ schema: editorSchema, defaultValues: { recipe: recipeRows(recipe.recipe) }, versioned: true });
   const units = new Map(recipe.recipe.map((line) => [line.component_id, line.unit]));
-  const names = new Map(recipe.recipe.map((line) => [line.component_id, line.component_name]));
+  const known = recipe.recipe.map((line) => ({ id: line.component_id, name: line.component_name }));
   const saving = form.formState.isSubmitting;
 
   const submit = form.submitWith(
@@ -132,16 +106,9 @@ function RecipeEditor({ product, recipe, onClose }: { product: Product; recipe: 
     <Form form={form} onSubmit={submit}>
       <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }} data-testid="recipe-editor">
         <FormAlerts stale={form.stale} />
-        <RecipeLines names={names} units={units} />
+        <RecipeLines known={known} units={units} />
       </DialogContent>
-      <DialogActions>
-        <Button variant="outlined" color="inherit" onClick={onClose} disabled={saving}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={saving} data-testid="recipe-submit">
-          {t('common.save')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions saving={saving} onCancel={onClose} submitLabel={t('common.save')} submitTestId="recipe-submit" />
     </Form>
   );
 }

@@ -1,13 +1,9 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import { fieldLimits } from '../../../api/limits';
-import { Form, FormAlerts, SwitchInput, TextInput, useServerForm } from '../../../components/form';
+import { SwitchInput, TextInput, useServerForm } from '../../../components/form';
+import { FormDialog } from '../../../components/form/form-dialog';
 import { text } from '../../../components/form/rules';
 
 /** Components (`ComponentForm`) have a unit and an inactive flag; tags (`ProductTagForm`) only a name. */
@@ -40,32 +36,21 @@ export function SimpleDialog({ title, submitLabel, initial, withUnit, versioned,
   const { t } = useTranslation();
   const schema = useMemo(() => simpleSchema(withUnit), [withUnit]);
   const form = useServerForm({ schema, defaultValues: initial, versioned });
-  const saving = form.formState.isSubmitting;
-
-  const submit = form.submitWith(async (values) => {
-    await onSave({ ...values, name: values.name.trim(), unit: values.unit.trim() });
-    onClose();
-  });
 
   return (
-    <Dialog open onClose={saving ? undefined : onClose} fullWidth maxWidth="xs">
-      <Form form={form} onSubmit={submit} data-testid={testId}>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2.5, pt: '8px !important' }}>
-          <FormAlerts stale={form.stale} />
-          <TextInput name="name" label={withUnit ? t('products.name') : t('products.tagName')} required />
-          {withUnit ? <TextInput name="unit" label={t('products.unit')} required /> : null}
-          {withUnit ? <SwitchInput name="inactive" label={t('products.inactive')} /> : null}
-        </DialogContent>
-        <DialogActions>
-          <Button variant="outlined" color="inherit" onClick={onClose} disabled={saving}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" loading={saving} data-testid={`${testId}-submit`}>
-            {submitLabel}
-          </Button>
-        </DialogActions>
-      </Form>
-    </Dialog>
+    <FormDialog
+      form={form}
+      save={(values) => onSave({ ...values, name: values.name.trim(), unit: values.unit.trim() })}
+      onClose={onClose}
+      title={title}
+      maxWidth="xs"
+      testId={testId}
+      submitLabel={submitLabel}
+      submitTestId={`${testId}-submit`}
+    >
+      <TextInput name="name" label={withUnit ? t('products.name') : t('products.tagName')} required />
+      {withUnit ? <TextInput name="unit" label={t('products.unit')} required /> : null}
+      {withUnit ? <SwitchInput name="inactive" label={t('products.inactive')} /> : null}
+    </FormDialog>
   );
 }
