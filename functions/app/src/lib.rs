@@ -10,6 +10,7 @@ pub mod machines;
 pub mod ports;
 pub mod products;
 pub mod records;
+pub mod sales;
 pub mod settings;
 pub mod users;
 
@@ -29,6 +30,7 @@ pub struct App {
     pub machines: machines::MachinesService,
     pub products: products::ProductsService,
     pub events: events::EventsService,
+    pub sales: sales::SalesService,
     pub jobs: jobs::JobsService,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
@@ -97,6 +99,14 @@ impl App {
             settings::SettingsService::new(store.clone(), directory.clone(), clock.clone());
         let machines =
             machines::MachinesService::new(store.clone(), settings.clone(), calendar.clone());
+        let products = products::ProductsService::new(store.clone(), clock.clone());
+        let sales = sales::SalesService::new(
+            adapters.sales.clone(),
+            machines.clone(),
+            settings.clone(),
+            products.clone(),
+            calendar.clone(),
+        );
         let events = events::EventsService::new(
             store.clone(),
             adapters.sales,
@@ -117,7 +127,8 @@ impl App {
                 Arc::new(machines.clone()),
             ),
             machines,
-            products: products::ProductsService::new(store.clone(), clock.clone()),
+            products,
+            sales,
             settings,
             clock,
             calendar,

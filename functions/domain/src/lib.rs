@@ -7,6 +7,7 @@ pub mod dex;
 pub mod events;
 pub mod language;
 pub mod permissions;
+pub mod report;
 pub mod sales;
 pub mod validation;
 

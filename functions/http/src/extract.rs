@@ -309,3 +309,14 @@ pub mod machines_perm {
         ReadEvaDts => MachinesReadEvaDts;
     }
 }
+
+/// The requirement types of the sales area: each permission, or the sales overview's full access.
+pub mod sales_perm {
+    use super::*;
+    require! {
+        Graph => SalesOverviewGraph | SalesOverviewFullAccess;
+        List => SalesOverviewList | SalesOverviewFullAccess;
+        TotalList => SalesOverviewTotalList | SalesOverviewFullAccess;
+        Export => SalesOverviewExport | SalesOverviewFullAccess;
+    }
+}

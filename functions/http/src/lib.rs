@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod machines;
 pub mod products;
 pub mod reply;
+pub mod sales;
 pub mod settings;
 pub mod state;
 pub mod users;
@@ -49,6 +50,8 @@ pub enum Area {
     Events,
     /// Background jobs' status (served by the catch-all function).
     Jobs,
+    /// The sales overview (sales journal, table header, graphs).
+    Sales,
 }
 
 /// How an area is served: its OpenAPI tag, its routes, and the option lists it adds under
@@ -96,6 +99,12 @@ const AREAS: &[AreaSpec] = &[
         tag: "products",
         routes: products::router,
         filters: products::filters_router,
+    },
+    AreaSpec {
+        area: Area::Sales,
+        tag: "sales",
+        routes: sales::router,
+        filters: sales::filters_router,
     },
     AreaSpec {
         area: Area::Events,

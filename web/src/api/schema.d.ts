@@ -58,6 +58,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/display/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the sales overview can display. */
+        get: operations["display"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/employees/": {
         parameters: {
             query?: never;
@@ -84,6 +101,23 @@ export interface paths {
         };
         /** The positions employees hold. */
         get: operations["positions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/grouping-periods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a sales report's days are bucketed (`grouping_period`). */
+        get: operations["grouping_periods"];
         put?: never;
         post?: never;
         delete?: never;
@@ -333,6 +367,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/reports/generator/group-by/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a generated report's rows can be (the sales overview's groupings). */
+        get: operations["generator_group_by"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/roles/": {
         parameters: {
             query?: never;
@@ -367,6 +418,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/sales-journal/group-by/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the sales overview's rows can be (`group_by`). */
+        get: operations["group_by"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/timezones/": {
         parameters: {
             query?: never;
@@ -376,6 +444,23 @@ export interface paths {
         };
         /** Every IANA time zone. */
         get: operations["timezones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/values/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The values a sales report can show (`value`). */
+        get: operations["values"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1124,6 +1209,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sales-journal/detail-table/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The detail table: a row a group, a column a period, paged. */
+        get: operations["detail_table"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-journal/detail-table/count/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many rows the detail table has (after search). */
+        get: operations["detail_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-journal/detail-table/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The detail table as a file (every row; the search and ordering of the screen). */
+        get: operations["detail_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-journal/graphs/bar-chart/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chosen value by group, largest first (20 groups, then the others summed). */
+        get: operations["bar_chart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-journal/graphs/line-chart/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chosen value over time. */
+        get: operations["line_chart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-journal/total-table/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The totals of the span and the span before, and of each group. */
+        get: operations["total_table"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/languges/": {
         parameters: {
             query?: never;
@@ -1167,6 +1354,23 @@ export interface paths {
         };
         /** The operator's time zone and today's local date (set by configuration, read-only here). */
         get: operations["operator_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/table/header/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The columns of the detail table for the chosen grouping and span. */
+        get: operations["table_header"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1408,6 +1612,16 @@ export interface components {
             content: string;
             machine_id: string;
         };
+        /** @description One bar: a group's value over the span and over the span before. */
+        BarDto: {
+            /** Format: int64 */
+            current: number;
+            /** @description The group's id; `others` for the sum of the groups past the first 20. */
+            id: string;
+            name: string;
+            /** Format: int64 */
+            previous: number;
+        };
         /** @description A node of the permission catalogue. */
         CatalogueNodeDto: {
             children?: components["schemas"]["CatalogueNodeDto"][];
@@ -1458,6 +1672,20 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description A column of the detail table. */
+        ColumnDto: {
+            /**
+             * Format: date
+             * @description A period column's first day.
+             */
+            date?: string | null;
+            /** @description `name`, a bucket's first day (YYYY-MM-DD), or `total`: the key of the row's value. */
+            field: string;
+            /** @description The column's title in the user's language. */
+            header_name: string;
+            /** @description `group`, `period` or `total`. */
+            kind: string;
+        };
         /** @description A component of composite products. */
         ComponentDto: {
             /** Format: date-time */
@@ -1485,6 +1713,10 @@ export interface components {
         CopyProductsRequest: {
             from_machine_id: string;
             to_machine_ids: string[];
+        };
+        /** @description `{"count": N}`. */
+        CountDto: {
+            count: number;
         };
         /** @description `{"data": ...}`. */
         Data_ClientDto: {
@@ -1526,6 +1758,13 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_CountDto: {
+            /** @description `{"count": N}`. */
+            data: {
+                count: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_JobDto: {
             /** @description A background job. */
             data: {
@@ -1551,6 +1790,22 @@ export interface components {
                 total: number;
                 /** Format: date-time */
                 updated_at: string;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_LineChartDto: {
+            /**
+             * @description The chosen value over time: one point a period of the span, and the span before, period by
+             *     period (its periods are as many days earlier).
+             */
+            data: {
+                current: number[];
+                /** @description Each period's first day. */
+                dates: string[];
+                labels: string[];
+                previous: number[];
+                /** @description The same periods of the span before (as many as it has; shorter when it has fewer). */
+                previous_dates: string[];
             };
         };
         /** @description `{"data": ...}`. */
@@ -1813,6 +2068,29 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_TotalTableDto: {
+            /**
+             * @description The total table: the span's totals, the previous span's, and one row a group (largest first
+             *     by the chosen value).
+             */
+            data: {
+                /** Format: date */
+                date_from: string;
+                /** Format: date */
+                date_to: string;
+                previous: components["schemas"]["SalesFiguresDto"];
+                /**
+                 * Format: date
+                 * @description The span `previous` covers: as many days, just before.
+                 */
+                previous_from: string;
+                /** Format: date */
+                previous_to: string;
+                rows: components["schemas"]["SalesRowDto"][];
+                total: components["schemas"]["SalesFiguresDto"];
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_UserDto: {
             /** @description A user as the administration screens see it. */
             data: {
@@ -1875,11 +2153,39 @@ export interface components {
             }[];
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_BarDto: {
+            data: {
+                /** Format: int64 */
+                current: number;
+                /** @description The group's id; `others` for the sum of the groups past the first 20. */
+                id: string;
+                name: string;
+                /** Format: int64 */
+                previous: number;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_CatalogueNodeDto: {
             data: {
                 children?: components["schemas"]["CatalogueNodeDto"][];
                 key: string;
                 name: string;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
+        Data_Vec_ColumnDto: {
+            data: {
+                /**
+                 * Format: date
+                 * @description A period column's first day.
+                 */
+                date?: string | null;
+                /** @description `name`, a bucket's first day (YYYY-MM-DD), or `total`: the key of the row's value. */
+                field: string;
+                /** @description The column's title in the user's language. */
+                header_name: string;
+                /** @description `group`, `period` or `total`. */
+                kind: string;
             }[];
         };
         /** @description `{"data": ...}`. */
@@ -1986,6 +2292,17 @@ export interface components {
         DeleteUsersRequest: {
             user_ids: string[];
         };
+        /** @description One row of the detail table: a group's value (the chosen one) in each period, and in all. */
+        DetailRowDto: {
+            id: string;
+            name: string;
+            /** Format: int64 */
+            total: number;
+            /** @description By period column field (a bucket's first day, YYYY-MM-DD). */
+            values: {
+                [key: string]: number;
+            };
+        };
         /** @description A fitted device. */
         DeviceDto: {
             fitted?: boolean;
@@ -2048,6 +2365,19 @@ export interface components {
             code: "en" | "fr" | "it";
             name: string;
         };
+        /**
+         * @description The chosen value over time: one point a period of the span, and the span before, period by
+         *     period (its periods are as many days earlier).
+         */
+        LineChartDto: {
+            current: number[];
+            /** @description Each period's first day. */
+            dates: string[];
+            labels: string[];
+            previous: number[];
+            /** @description The same periods of the span before (as many as it has; shorter when it has fewer). */
+            previous_dates: string[];
+        };
         /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_ClientDto: {
             data: {
@@ -2084,6 +2414,20 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_DetailRowDto: {
+            data: {
+                id: string;
+                name: string;
+                /** Format: int64 */
+                total: number;
+                /** @description By period column field (a bucket's first day, YYYY-MM-DD). */
+                values: {
+                    [key: string]: number;
+                };
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -3452,6 +3796,29 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description Sales figures, in minor units of the machines' currency (quantities in units). */
+        SalesFiguresDto: {
+            /** Format: int64 */
+            cash_minor: number;
+            /** Format: int64 */
+            cashless_minor: number;
+            /**
+             * Format: int64
+             * @description Units sold (free and test vends are never sales).
+             */
+            quantity: number;
+            /** Format: int64 */
+            sales_excl_tax_minor: number;
+            /** Format: int64 */
+            sales_minor: number;
+        };
+        /** @description One group of the total table: its figures over the span and over the span before. */
+        SalesRowDto: components["schemas"]["SalesFiguresDto"] & {
+            /** @description The group's id (machine, location, client, product or tag); empty for sales of none. */
+            id: string;
+            name: string;
+            previous: components["schemas"]["SalesFiguresDto"];
+        };
         /**
          * @description Where a machine's sales come from: its vend events (audits only reconcile), or the
          *     differences between its EVA-DTS audit reads.
@@ -3552,6 +3919,26 @@ export interface components {
         TokenDto: {
             access: string;
             refresh: string;
+        };
+        /**
+         * @description The total table: the span's totals, the previous span's, and one row a group (largest first
+         *     by the chosen value).
+         */
+        TotalTableDto: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            previous: components["schemas"]["SalesFiguresDto"];
+            /**
+             * Format: date
+             * @description The span `previous` covers: as many days, just before.
+             */
+            previous_from: string;
+            /** Format: date */
+            previous_to: string;
+            rows: components["schemas"]["SalesRowDto"][];
+            total: components["schemas"]["SalesFiguresDto"];
         };
         /** @description A user as the administration screens see it. */
         UserDto: {
@@ -3918,6 +4305,27 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    display: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     employees: {
         parameters: {
             query?: never;
@@ -3953,6 +4361,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_Vec_String"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    grouping_periods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4252,6 +4681,27 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    generator_group_by: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     roles: {
         parameters: {
             query?: never;
@@ -4305,6 +4755,27 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    group_by: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     timezones: {
         parameters: {
             query?: never;
@@ -4322,6 +4793,27 @@ export interface operations {
                     "application/json": components["schemas"]["Data_Vec_String"];
                 };
             };
+        };
+    };
+    values: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     get_job: {
@@ -6924,6 +7416,428 @@ export interface operations {
             };
         };
     };
+    detail_table: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                search?: string;
+                ordering?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_DetailRowDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    detail_count: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                search?: string;
+                ordering?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_CountDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    detail_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                search?: string;
+                ordering?: string;
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bar_chart: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_BarDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    line_chart: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_LineChartDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    total_table: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_TotalTableDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     languages: {
         parameters: {
             query?: never;
@@ -7002,6 +7916,72 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    table_header: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_ColumnDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,484 @@
+//! Sales area: the sales overview's figures, drawn from the sales store's rollups (never the
+//! ledger), for the machines the user may see.
+//!
+//! A sale is counted where its machine stands now: grouping or filtering by location, client,
+//! region or machine tag uses the machine's current location and tags (as the machine scope
+//! does), so a scoped user's figures are exactly those of their machines.
+
+use crate::auth::Principal;
+use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
+use crate::machines::{Machine, MachinesService};
+use crate::ports::{Grain, RollupQuery, SalesStore};
+use crate::products::ProductsService;
+use crate::settings::{Location, SettingsService};
+use crate::{AppResult, Calendar};
+use chrono::NaiveDate;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+use vendfleet_domain::calendar::previous_span;
+use vendfleet_domain::report::{Choice, Cube, GroupBy, Grouping, Value};
+use vendfleet_domain::sales::split_range;
+use vendfleet_domain::{FieldErrors, Period};
+
+/// The longest span a sales query covers, in days (about three years).
+pub const MAX_SPAN_DAYS: i64 = 1100;
+
+/// The key and name of the group of sales that have none (no location, no tag …).
+pub const NO_GROUP: &str = "";
+
+/// The query parameters every sales endpoint takes, as sent (ids comma-separated).
+#[derive(Debug, Clone, Default)]
+pub struct SalesParams {
+    pub period: Option<String>,
+    pub date_from: Option<String>,
+    pub date_to: Option<String>,
+    pub clients: Option<String>,
+    pub locations: Option<String>,
+    pub regions: Option<String>,
+    pub machine_tags: Option<String>,
+    pub machines: Option<String>,
+    pub products: Option<String>,
+    pub product_tags: Option<String>,
+    pub value: Option<String>,
+    pub group_by: Option<String>,
+    pub grouping_period: Option<String>,
+}
+
+/// A checked sales query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SalesQuery {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub value: Value,
+    pub group_by: GroupBy,
+    pub grouping: Grouping,
+    pub clients: BTreeSet<String>,
+    pub locations: BTreeSet<String>,
+    pub regions: BTreeSet<String>,
+    pub machine_tags: BTreeSet<String>,
+    pub machines: BTreeSet<String>,
+    pub products: BTreeSet<String>,
+    pub product_tags: BTreeSet<String>,
+}
+
+/// A sales report: the chosen span and the same number of days just before it.
+#[derive(Debug, Clone)]
+pub struct SalesReport {
+    pub query: SalesQuery,
+    pub current: Cube,
+    /// The span before: `previous_span(from, to)`.
+    pub previous_from: NaiveDate,
+    pub previous_to: NaiveDate,
+    pub previous: Cube,
+    /// The name of every group key of either cube (the empty key: no such group).
+    pub names: BTreeMap<String, String>,
+}
+
+impl SalesReport {
+    /// Group keys by the chosen value over the span, largest first, then by name.
+    pub fn ranked_groups(&self) -> Vec<&String> {
+        let value = self.query.value;
+        let mut keys: Vec<&String> = self.current.groups.keys().collect();
+        keys.sort_by(|a, b| {
+            let (va, vb) = (
+                value.of(&self.current.groups[*a]),
+                value.of(&self.current.groups[*b]),
+            );
+            vb.cmp(&va).then_with(|| self.name(a).cmp(self.name(b)))
+        });
+        keys
+    }
+
+    /// The name of a group key.
+    pub fn name<'a>(&'a self, key: &'a str) -> &'a str {
+        self.names.get(key).map_or(key, String::as_str)
+    }
+}
+
+/// One row of the detail table: a group's value in each bucket of the span, and in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetailRow {
+    pub key: String,
+    pub name: String,
+    /// The value in each bucket of [`SalesReport::buckets`], in order.
+    pub values: Vec<i64>,
+    pub total: i64,
+}
+
+impl SalesReport {
+    /// The first days of the buckets of the span, in order.
+    pub fn buckets(&self) -> Vec<NaiveDate> {
+        self.query.grouping.buckets(self.query.from, self.query.to)
+    }
+
+    /// Every detail row: searched by name, ordered by `name` or `total` (default: `-total`).
+    pub fn detail_rows(&self, list: &ListParams) -> AppResult<(Vec<DetailRow>, Paging)> {
+        let mut errors = FieldErrors::new();
+        let pg = paging(list, &["name", "total"], &mut errors);
+        errors.into_result()?;
+        let value = self.query.value;
+        let buckets = self.buckets();
+        let mut rows: Vec<DetailRow> = self
+            .current
+            .groups
+            .iter()
+            .map(|(key, f)| DetailRow {
+                key: key.clone(),
+                name: self.name(key).to_string(),
+                values: buckets
+                    .iter()
+                    .map(|b| {
+                        self.current
+                            .cells
+                            .get(&(key.clone(), *b))
+                            .map_or(0, |f| value.of(f))
+                    })
+                    .collect(),
+                total: value.of(f),
+            })
+            .filter(|r| pg.search.is_empty() || r.name.to_lowercase().contains(&pg.search))
+            .collect();
+        let (field, desc) = pg.ordering.clone().unwrap_or(("total".into(), true));
+        rows.sort_by(|a, b| {
+            let o = if field == "name" {
+                a.name.to_lowercase().cmp(&b.name.to_lowercase())
+            } else {
+                a.total.cmp(&b.total)
+            };
+            let o = if desc { o.reverse() } else { o };
+            o.then_with(|| a.key.cmp(&b.key))
+        });
+        Ok((rows, pg))
+    }
+
+    /// A page of the detail table.
+    pub fn detail(&self, list: &ListParams) -> AppResult<ListPage<DetailRow>> {
+        let (rows, pg) = self.detail_rows(list)?;
+        Ok(page_of(rows, &pg))
+    }
+}
+
+fn ids(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> BTreeSet<String> {
+    let set: BTreeSet<String> = v
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if set.len() > 1000 || set.iter().any(|s| s.len() > 255) {
+        errors.add(field, "Give at most 1000 ids of at most 255 characters.");
+    }
+    set
+}
+
+fn choice<C: Choice>(errors: &mut FieldErrors, field: &str, v: &Option<String>, default: C) -> C {
+    match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => default,
+        Some(k) => C::from_key(k).unwrap_or_else(|| {
+            let keys: Vec<&str> = C::ALL.iter().map(|c| c.key()).collect();
+            errors.add(field, format!("Choose one of: {}.", keys.join(", ")));
+            default
+        }),
+    }
+}
+
+fn date(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> Option<NaiveDate> {
+    let s = v.as_deref().map(str::trim).filter(|s| !s.is_empty())?;
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .map_err(|_| errors.add(field, "Give a date as YYYY-MM-DD."))
+        .ok()
+}
+
+impl SalesParams {
+    /// The checked query, the period's dates taken on the operator's `today`.
+    pub fn check(&self, today: NaiveDate) -> Result<SalesQuery, FieldErrors> {
+        let mut errors = FieldErrors::new();
+        let from = date(&mut errors, "date_from", &self.date_from);
+        let to = date(&mut errors, "date_to", &self.date_to);
+        let period = match self
+            .period
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            None if from.is_some() || to.is_some() => Period::Custom,
+            None => Period::CurrentMonth,
+            Some(k) => Period::from_key(k).unwrap_or_else(|| {
+                let keys: Vec<&str> = Period::ALL.iter().map(|p| p.key()).collect();
+                errors.add("period", format!("Choose one of: {}.", keys.join(", ")));
+                Period::CurrentMonth
+            }),
+        };
+        let (from, to) = match period.range(today) {
+            Some(range) => range,
+            None => match (from, to) {
+                (Some(f), Some(t)) => (f, t),
+                _ => {
+                    for (field, v) in [("date_from", from), ("date_to", to)] {
+                        if v.is_none() && errors.is_empty() {
+                            errors.add(field, "A custom period needs date_from and date_to.");
+                        }
+                    }
+                    (today, today)
+                }
+            },
+        };
+        if from > to {
+            errors.add("date_to", "Must not be before date_from.");
+        } else if (to - from).num_days() >= MAX_SPAN_DAYS {
+            errors.add(
+                "date_to",
+                format!("A report covers at most {MAX_SPAN_DAYS} days."),
+            );
+        }
+        let query = SalesQuery {
+            from,
+            to,
+            value: choice(&mut errors, "value", &self.value, Value::Sales),
+            group_by: choice(&mut errors, "group_by", &self.group_by, GroupBy::Machine),
+            grouping: choice(
+                &mut errors,
+                "grouping_period",
+                &self.grouping_period,
+                Grouping::Day,
+            ),
+            clients: ids(&mut errors, "clients", &self.clients),
+            locations: ids(&mut errors, "locations", &self.locations),
+            regions: ids(&mut errors, "regions", &self.regions),
+            machine_tags: ids(&mut errors, "machine_tags", &self.machine_tags),
+            machines: ids(&mut errors, "machines", &self.machines),
+            products: ids(&mut errors, "products", &self.products),
+            product_tags: ids(&mut errors, "product_tags", &self.product_tags),
+        };
+        errors.into_result().map(|()| query)
+    }
+}
+
+/// What a report needs to know of the catalogue.
+struct Catalogue {
+    machines: Vec<Machine>,
+    locations: HashMap<String, Location>,
+    /// Product filter: `None` for every product.
+    products: Option<BTreeSet<String>>,
+    /// Tags of each product.
+    product_tags: HashMap<String, Vec<String>>,
+    names: BTreeMap<String, String>,
+}
+
+/// The sales overview's figures.
+#[derive(Clone)]
+pub struct SalesService {
+    sales: Arc<dyn SalesStore>,
+    machines: MachinesService,
+    settings: SettingsService,
+    products: ProductsService,
+    calendar: Calendar,
+}
+
+impl SalesService {
+    pub fn new(
+        sales: Arc<dyn SalesStore>,
+        machines: MachinesService,
+        settings: SettingsService,
+        products: ProductsService,
+        calendar: Calendar,
+    ) -> Self {
+        SalesService {
+            sales,
+            machines,
+            settings,
+            products,
+            calendar,
+        }
+    }
+
+    /// The report of a query for the machines `p` may see.
+    pub async fn report(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
+        let query = params.check(self.calendar.today())?;
+        let cat = self.catalogue(p, &query).await?;
+        let (previous_from, previous_to) = previous_span(query.from, query.to);
+        let current = self.cube(&query, &cat, query.from, query.to).await?;
+        let previous = self.cube(&query, &cat, previous_from, previous_to).await?;
+        Ok(SalesReport {
+            query,
+            current,
+            previous_from,
+            previous_to,
+            previous,
+            names: cat.names,
+        })
+    }
+
+    async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
+        let locations: HashMap<String, Location> = self
+            .settings
+            .locations()
+            .all()
+            .await?
+            .into_iter()
+            .map(|l| (l.id.clone(), l))
+            .collect();
+        let client_of = |m: &Machine| {
+            m.location_id
+                .as_ref()
+                .and_then(|l| locations.get(l))
+                .and_then(|l| l.client_id.clone())
+        };
+        let any = |set: &BTreeSet<String>, v: Option<&String>| {
+            set.is_empty() || v.is_some_and(|v| set.contains(v))
+        };
+        let machines: Vec<Machine> = self
+            .machines
+            .visible(p)
+            .await?
+            .into_iter()
+            .filter(|m| any(&q.machines, Some(&m.id)))
+            .filter(|m| any(&q.locations, m.location_id.as_ref()))
+            .filter(|m| any(&q.clients, client_of(m).as_ref()))
+            .filter(|m| {
+                let region = m
+                    .location_id
+                    .as_ref()
+                    .and_then(|l| locations.get(l))
+                    .map(|l| &l.region);
+                any(&q.regions, region)
+            })
+            .filter(|m| {
+                q.machine_tags.is_empty() || m.tag_ids.iter().any(|t| q.machine_tags.contains(t))
+            })
+            .collect();
+        let all_products = self.products.products().all().await?;
+        let products = (!q.products.is_empty() || !q.product_tags.is_empty()).then(|| {
+            all_products
+                .iter()
+                .filter(|p| {
+                    q.products.contains(&p.id)
+                        || p.tag_ids.iter().any(|t| q.product_tags.contains(t))
+                })
+                .map(|p| p.id.clone())
+                .collect()
+        });
+        let mut names = BTreeMap::from([(NO_GROUP.to_string(), "—".to_string())]);
+        match q.group_by {
+            GroupBy::Machine => {
+                names.extend(machines.iter().map(|m| (m.id.clone(), m.name.clone())));
+            }
+            GroupBy::Location => {
+                names.extend(locations.values().map(|l| (l.id.clone(), l.name.clone())));
+            }
+            GroupBy::Client => {
+                let clients = self.settings.clients().all().await?;
+                names.extend(clients.into_iter().map(|c| (c.id, c.name)));
+            }
+            GroupBy::Product => {
+                names.extend(all_products.iter().map(|p| (p.id.clone(), p.name.clone())));
+            }
+            GroupBy::ProductTag => {
+                let tags = self.products.tags().all().await?;
+                names.extend(tags.into_iter().map(|t| (t.id, t.name)));
+            }
+            GroupBy::MachineTag => {
+                let tags = self.machines.tags().all().await?;
+                names.extend(tags.into_iter().map(|t| (t.id, t.name)));
+            }
+        }
+        Ok(Catalogue {
+            machines,
+            product_tags: all_products
+                .into_iter()
+                .map(|p| (p.id, p.tag_ids))
+                .collect(),
+            locations,
+            products,
+            names,
+        })
+    }
+
+    /// The figures of `from..=to`: whole months from month rollups where the buckets are months,
+    /// every other day from day rollups; product rollups when products matter.
+    async fn cube(
+        &self,
+        q: &SalesQuery,
+        cat: &Catalogue,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> AppResult<Cube> {
+        let mut cube = Cube::default();
+        if cat.machines.is_empty() {
+            return Ok(cube);
+        }
+        let by_product = q.group_by.by_product() || cat.products.is_some();
+        let (day, month) = if by_product {
+            (Grain::DayProduct, Grain::MonthProduct)
+        } else {
+            (Grain::Day, Grain::Month)
+        };
+        let mut reads: Vec<(Grain, NaiveDate, NaiveDate)> = Vec::new();
+        if q.grouping == Grouping::Month {
+            let (months, edges) = split_range(from, to);
+            if let (Some(a), Some(b)) = (months.first(), months.last()) {
+                reads.push((month, a.first_day(), b.last_day()));
+            }
+            reads.extend(edges.into_iter().map(|(a, b)| (day, a, b)));
+        } else {
+            reads.push((day, from, to));
+        }
+        let machines: HashMap<&str, &Machine> =
+            cat.machines.iter().map(|m| (m.id.as_str(), m)).collect();
+        let none = vec![NO_GROUP.to_string()];
+        for (grain, a, b) in reads {
+            let rows = self
+                .sales
+                .rollups(&RollupQuery {
+                    machine_ids: machines.keys().map(|s| s.to_string()).collect(),
+                    from: a,
+                    to: b,
+                    grain,
+                })
+                .await?;
+            for r in rows {
+                let Some(m) = machines.get(r.machine_id.as_str()) else {
+                    continue;
+                };
+                let product = r.product_id.as_deref().unwrap_or(NO_GROUP);
+                if cat
+                    .products
+                    .as_ref()
+                    .is_some_and(|set| !set.contains(product))
+                {
+                    continue;
+                }
+                let location = m.location_id.as_ref().and_then(|l| cat.locations.get(l));
+                let or_none = |tags: &'_ [String]| -> Vec<String> {
+                    if tags.is_empty() {
+                        none.clone()
+                    } else {
+                        tags.to_vec()
+                    }
+                };
+                let groups: Vec<String> = match q.group_by {
+                    GroupBy::Machine => vec![m.id.clone()],
+                    GroupBy::Location => vec![m.location_id.clone().unwrap_or_default()],
+                    GroupBy::Client => {
+                        vec![location
+                            .and_then(|l| l.client_id.clone())
+                            .unwrap_or_default()]
+                    }
+                    GroupBy::Product => vec![product.to_string()],
+                    GroupBy::ProductTag => {
+                        or_none(cat.product_tags.get(product).map_or(&[][..], Vec::as_slice))
+                    }
+                    GroupBy::MachineTag => or_none(&m.tag_ids),
+                };
+                cube.add(
+                    q.grouping.bucket(r.date),
+                    groups.iter().map(String::as_str),
+                    &r.figures,
+                );
+            }
+        }
+        Ok(cube)
+    }
+}

@@ -1,0 +1,6 @@
+//! The sales area on Lambda: the sales overview (sales journal, table header, graphs).
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    vendfleet_lambdas::run(vendfleet_http::Area::Sales).await
+}
