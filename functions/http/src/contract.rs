@@ -63,6 +63,11 @@ pub const SIGNED_IN_ONLY: &[&str] = &[
     "tag_options",
     "tags_by_permissions",
     "mcu_options",
+    "values",
+    "grouping_periods",
+    "group_by",
+    "generator_group_by",
+    "display",
 ];
 
 /// The reusable error answers: (status, component name, description).
