@@ -79,25 +79,10 @@ pub struct SalesQuery {
     pub grouping_period: Option<String>,
 }
 
-impl From<SalesQuery> for SalesParams {
-    fn from(q: SalesQuery) -> Self {
-        SalesParams {
-            period: q.period,
-            date_from: q.date_from,
-            date_to: q.date_to,
-            clients: q.clients,
-            locations: q.locations,
-            regions: q.regions,
-            machine_tags: q.machine_tags,
-            machines: q.machines,
-            products: q.products,
-            product_tags: q.product_tags,
-            value: q.value,
-            group_by: q.group_by,
-            grouping_period: q.grouping_period,
-        }
-    }
-}
+crud::from_fields!(SalesQuery => SalesParams {
+    period, date_from, date_to, clients, locations, regions, machine_tags, machines, products,
+    product_tags, value, group_by, grouping_period,
+});
 
 /// The detail table's paging, search (by group name) and ordering (`name`, `total`; `-` for
 /// descending; default `-total`).
@@ -112,16 +97,7 @@ pub struct DetailPaging {
     pub ordering: Option<String>,
 }
 
-impl From<DetailPaging> for ListParams {
-    fn from(p: DetailPaging) -> Self {
-        ListParams {
-            page: p.page,
-            page_size: p.page_size,
-            search: p.search,
-            ordering: p.ordering,
-        }
-    }
-}
+crud::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
 
 async fn report(s: &AppState, p: &Principal, q: SalesQuery) -> ApiResult<SalesReport> {
     Ok(s.app.sales.report(p, &q.into()).await?)
