@@ -306,6 +306,8 @@ pub mod machines_perm {
         TagsNew => MachineTagsNew;
         TagsDelete => MachineTagsDelete;
         RefillLog => RefillLogList;
+        RefillTotals => RefillLogTotalList;
+        RefillExport => RefillLogExport;
         ReadEvaDts => MachinesReadEvaDts;
     }
 }

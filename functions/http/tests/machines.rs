@@ -448,6 +448,51 @@ async fn planogram_stock_and_refill_log(b: Backend) {
     assert_eq!(fleet["pagination"]["count"], 5);
     let r = h.get("/api/refills/?from=2026-13-01", &admin).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    // The totals by product add up the same lines; the export carries every line.
+    let totals = h
+        .get(
+            &format!("/api/refills/products/total/?machine={id}"),
+            &admin,
+        )
+        .await
+        .json();
+    let mut want: std::collections::BTreeMap<String, (i64, i64)> = Default::default();
+    for line in log["data"].as_array().unwrap() {
+        let e = want
+            .entry(line["product_id"].as_str().unwrap().into())
+            .or_default();
+        e.0 += line["amount_added"].as_i64().unwrap();
+        e.1 += line["amount_removed"].as_i64().unwrap();
+    }
+    let got: std::collections::BTreeMap<String, (i64, i64)> = totals["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert_eq!(
+                t["net"],
+                t["amount_added"].as_i64().unwrap() - t["amount_removed"].as_i64().unwrap()
+            );
+            (
+                t["product_id"].as_str().unwrap().to_string(),
+                (
+                    t["amount_added"].as_i64().unwrap(),
+                    t["amount_removed"].as_i64().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(got, want, "{totals}");
+    let csv = h
+        .get(
+            &format!("/api/refills/export/?machine={id}&format=csv"),
+            &admin,
+        )
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let csv = String::from_utf8(csv.bytes).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 5, "{csv}");
+    assert!(csv.contains("empty-stock") && csv.contains("Water 50 cl"));
     let o = h
         .get(&format!("/api/machines/{id}/dashboard/overview/"), &admin)
         .await
@@ -796,6 +841,16 @@ async fn a_scoped_user_sees_and_changes_only_their_machines(b: Backend) {
             Some(json!({"machine_ids": [theirs], "add": [tag]})),
         ),
         (Method::GET, format!("/api/refills/?machine={theirs}"), None),
+        (
+            Method::GET,
+            format!("/api/refills/products/total/?machine={theirs}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/refills/export/?machine={theirs}"),
+            None,
+        ),
         (Method::GET, format!("/api/machines/{theirs}/prices/"), None),
     ];
     for (method, path, body) in calls {
@@ -821,6 +876,8 @@ async fn a_scoped_user_sees_and_changes_only_their_machines(b: Backend) {
         log["pagination"]["count"], 0,
         "the fill of their machine is not mine to see"
     );
+    let totals = h.get("/api/refills/products/total/", &crew).await.json();
+    assert_eq!(totals["data"], json!([]), "nor its totals");
     // Nor may the crew move a machine out of their reach.
     let r = h
         .put(

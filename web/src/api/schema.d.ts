@@ -1209,6 +1209,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/refills/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refill log of the query as a file (every line; paging ignored). */
+        get: operations["export_refills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refills/products/total/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refill log's totals by product over the same query (largest net first; paging ignored). */
+        get: operations["refill_totals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-journal/detail-table/": {
         parameters: {
             query?: never;
@@ -2242,6 +2276,24 @@ export interface components {
                 old_price_minor?: number | null;
                 product_id: string;
                 selection: string;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
+        Data_Vec_ProductRefillsDto: {
+            data: {
+                /** Format: int64 */
+                amount_added: number;
+                /** Format: int64 */
+                amount_removed: number;
+                /** @description Refill-log lines. */
+                lines: number;
+                /**
+                 * Format: int64
+                 * @description Added less removed.
+                 */
+                net: number;
+                product_id: string;
+                product_name: string;
             }[];
         };
         /** @description `{"data": ...}`. */
@@ -3652,6 +3704,22 @@ export interface components {
             /** Format: int64 */
             old_price_minor?: number | null;
         };
+        /** @description What a period's refills added and removed of one product. */
+        ProductRefillsDto: {
+            /** Format: int64 */
+            amount_added: number;
+            /** Format: int64 */
+            amount_removed: number;
+            /** @description Refill-log lines. */
+            lines: number;
+            /**
+             * Format: int64
+             * @description Added less removed.
+             */
+            net: number;
+            product_id: string;
+            product_name: string;
+        };
         /** @description A product tag. */
         ProductTagDto: {
             /** Format: date-time */
@@ -4323,7 +4391,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
         };
     };
     employees: {
@@ -4385,7 +4452,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
         };
     };
     location_options: {
@@ -4699,7 +4765,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
         };
     };
     roles: {
@@ -4773,7 +4838,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
         };
     };
     timezones: {
@@ -4813,7 +4877,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
         };
     };
     get_job: {
@@ -7394,6 +7457,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListReply_RefillDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_refills: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                machine?: string;
+                location?: string;
+                /** @description First local day, YYYY-MM-DD (default: 30 days before `to`). */
+                from?: string;
+                /** @description Last local day, YYYY-MM-DD (default: today). */
+                to?: string;
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refill_totals: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                machine?: string;
+                location?: string;
+                /** @description First local day, YYYY-MM-DD (default: 30 days before `to`). */
+                from?: string;
+                /** @description Last local day, YYYY-MM-DD (default: today). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_ProductRefillsDto"];
                 };
             };
             400: {

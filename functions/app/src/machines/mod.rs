@@ -10,6 +10,6 @@ pub use model::{
     SelectionPriceChange, SCHEMA,
 };
 pub use service::{
-    MachineContext, MachineInput, MachineListParams, MachinesService, Overview, RefillListParams,
-    SelectionInput, SelectionView, MAX_SELECTIONS,
+    MachineContext, MachineInput, MachineListParams, MachinesService, Overview, ProductRefills,
+    RefillListParams, SelectionInput, SelectionView, MAX_SELECTIONS,
 };

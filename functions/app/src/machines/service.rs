@@ -23,6 +23,7 @@ mod refills;
 mod tags;
 
 pub use intake::MachineContext;
+pub use refills::ProductRefills;
 
 /// The machine form.
 #[derive(Debug, Clone, Default)]

@@ -4,7 +4,10 @@ use super::*;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(refills))
+    OpenApiRouter::new()
+        .routes(routes!(refills))
+        .routes(routes!(refill_totals))
+        .routes(routes!(export_refills))
 }
 
 /// A line of the refill log.
@@ -76,14 +79,110 @@ async fn refills(
     a: Authorized<perm::RefillLog>,
     Query(q): Query<RefillsQuery>,
 ) -> ApiResult<axum::Json<ListReply<RefillDto>>> {
-    let params = RefillListParams {
-        page: q.page,
-        page_size: q.page_size,
-        machine: q.machine,
-        location: q.location,
-        from: q.from,
-        to: q.to,
-    };
-    let page = s.app.machines.refills(a.principal(), &params).await?;
+    let page = s.app.machines.refills(a.principal(), &q.into()).await?;
     Ok(axum::Json(ListReply::from_page(page, RefillDto::from)))
+}
+
+crud::from_fields!(RefillsQuery => RefillListParams { page, page_size, machine, location, from, to });
+
+/// What a period's refills added and removed of one product.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProductRefillsDto {
+    pub product_id: String,
+    pub product_name: String,
+    pub amount_added: i64,
+    pub amount_removed: i64,
+    /// Added less removed.
+    pub net: i64,
+    /// Refill-log lines.
+    pub lines: usize,
+}
+
+/// The refill log's totals by product over the same query (largest net first; paging ignored).
+#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery),
+    responses((status = 200, body = Data<Vec<ProductRefillsDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn refill_totals(
+    State(s): State<AppState>,
+    a: Authorized<perm::RefillTotals>,
+    Query(q): Query<RefillsQuery>,
+) -> ApiResult<axum::Json<Data<Vec<ProductRefillsDto>>>> {
+    let totals = s
+        .app
+        .machines
+        .refill_totals(a.principal(), &q.into())
+        .await?;
+    Ok(axum::Json(Data {
+        data: totals
+            .into_iter()
+            .map(|t| ProductRefillsDto {
+                net: t.added - t.removed,
+                product_id: t.product_id,
+                product_name: t.product_name,
+                amount_added: t.added,
+                amount_removed: t.removed,
+                lines: t.lines,
+            })
+            .collect(),
+    }))
+}
+
+/// The refill log of the query as a file (every line; paging ignored).
+#[utoipa::path(get, path = "/api/refills/export/", tag = "machines", security(("bearer" = [])),
+    params(RefillsQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn export_refills(
+    State(s): State<AppState>,
+    a: Authorized<perm::RefillExport>,
+    Query(q): Query<RefillsQuery>,
+    Query(e): Query<crate::export::ExportQuery>,
+) -> ApiResult<Response> {
+    let format = Format::parse(e.format.as_deref())?;
+    let lang = a.principal().user.language;
+    let (entries, _) = s
+        .app
+        .machines
+        .refill_entries(a.principal(), &q.into())
+        .await?;
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    let header = vec![
+        t("Date", "Date", "Data"),
+        t("Local day", "Jour local", "Giorno locale"),
+        t("Machine", "Machine", "Macchina"),
+        t("Location", "Emplacement", "Ubicazione"),
+        t("Employee", "Employé", "Dipendente"),
+        t("Source", "Source", "Origine"),
+        t("Selection", "Sélection", "Selezione"),
+        t("Product", "Produit", "Prodotto"),
+        t("Added", "Ajouté", "Aggiunto"),
+        t("Removed", "Retiré", "Rimosso"),
+    ];
+    let rows = entries
+        .into_iter()
+        .map(|e| {
+            vec![
+                e.at.into(),
+                Cell::Date(e.local_date),
+                e.machine_name.into(),
+                e.location_name.unwrap_or_default().into(),
+                e.employee_name.into(),
+                e.source.into(),
+                e.selection.into(),
+                e.product_name.into(),
+                e.added.into(),
+                e.removed.into(),
+            ]
+        })
+        .collect();
+    Table {
+        sheet: t(
+            "Refill log",
+            "Journal des réassorts",
+            "Registro rifornimenti",
+        ),
+        header,
+        rows,
+    }
+    .answer(&s, a.principal(), format, "refill-log", lang)
+    .await
 }

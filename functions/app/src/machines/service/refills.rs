@@ -3,12 +3,52 @@
 use super::*;
 
 impl MachinesService {
-    /// Refill-log entries the user may see, newest first.
+    /// A page of the refill-log entries the user may see, newest first.
     pub async fn refills(
         &self,
         p: &Principal,
         params: &RefillListParams,
     ) -> AppResult<ListPage<RefillEntry>> {
+        let (entries, pg) = self.refill_entries(p, params).await?;
+        Ok(page_of(entries, &pg))
+    }
+
+    /// What the period's refills added and removed, by product (largest net first), with the
+    /// products' names as the log recorded them.
+    pub async fn refill_totals(
+        &self,
+        p: &Principal,
+        params: &RefillListParams,
+    ) -> AppResult<Vec<ProductRefills>> {
+        let (entries, _) = self.refill_entries(p, params).await?;
+        let mut by_product: BTreeMap<String, ProductRefills> = BTreeMap::new();
+        for e in entries {
+            let t = by_product
+                .entry(e.product_id.clone())
+                .or_insert_with(|| ProductRefills {
+                    product_id: e.product_id.clone(),
+                    product_name: e.product_name.clone(),
+                    ..ProductRefills::default()
+                });
+            t.added += e.added;
+            t.removed += e.removed;
+            t.lines += 1;
+        }
+        let mut out: Vec<ProductRefills> = by_product.into_values().collect();
+        out.sort_by(|a, b| {
+            (b.added - b.removed)
+                .cmp(&(a.added - a.removed))
+                .then_with(|| a.product_name.cmp(&b.product_name))
+        });
+        Ok(out)
+    }
+
+    /// Every refill-log entry of the query the user may see, newest first, and the paging.
+    pub async fn refill_entries(
+        &self,
+        p: &Principal,
+        params: &RefillListParams,
+    ) -> AppResult<(Vec<RefillEntry>, Paging)> {
         let mut errors = FieldErrors::new();
         let pg = paging(
             &ListParams {
@@ -76,7 +116,7 @@ impl MachinesService {
             entries.retain(|e| e.location_id.as_deref() == Some(l));
         }
         entries.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
-        Ok(page_of(entries, &pg))
+        Ok((entries, pg))
     }
 
     /// The price changes of a machine's selections, newest first (at most `limit`).
@@ -97,4 +137,15 @@ impl MachinesService {
             .map(|i| i.to_value().map_err(AppError::from))
             .collect()
     }
+}
+
+/// A product's refills over a period.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProductRefills {
+    pub product_id: String,
+    pub product_name: String,
+    pub added: i64,
+    pub removed: i64,
+    /// Refill-log lines.
+    pub lines: usize,
 }
