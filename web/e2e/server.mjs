@@ -37,7 +37,9 @@ async function waitFor(url, timeoutMs) {
 
 /**
  * Starts the server; `options.env` adds variables to its environment (e.g.
- * `{ VENDFLEET_EXPORT_INLINE_ROWS: '1' }` to queue every export as a background job).
+ * `{ VENDFLEET_EXPORT_INLINE_ROWS: '1' }` to queue every export as a background job), and
+ * `options.seed` (`{ machines: 4, days: 20 }`) seeds a demo fleet with that many days of sales
+ * ending now (`seed-demo`, always with seed 1, acting as ADMIN).
  */
 export async function startServer(options = {}) {
   const bin = resolve(process.env.VENDFLEET_BIN ?? '../target/debug/vendfleet');
@@ -56,6 +58,15 @@ export async function startServer(options = {}) {
     encoding: 'utf8',
   });
   if (created.status !== 0) throw new Error(`create-admin failed: ${created.stderr}`);
+  if (options.seed) {
+    const { machines = 4, days = 20 } = options.seed;
+    const seeded = spawnSync(
+      bin,
+      ['seed-demo', '--data', data, '--machines', String(machines), '--days', String(days), '--seed', '1', '--email', ADMIN.email],
+      { env, encoding: 'utf8' },
+    );
+    if (seeded.status !== 0) throw new Error(`seed-demo failed: ${seeded.stderr}`);
+  }
   const port = await freePort();
   const logs = [];
   const child = spawn(bin, ['serve', '--data', data, '--port', String(port), '--web', web], {

@@ -57,6 +57,17 @@ export type Component = Schemas['ComponentDto'];
 export type Job = Schemas['JobDto'];
 export type JobStatus = Schemas['JobStatusDto'];
 export type ComponentForm = Schemas['ComponentForm'];
+/** A period preset of the reports with the dates it stands for today. */
+export type PeriodPreset = Schemas['PeriodDto'];
+/** Sales figures in minor units (quantities in units). */
+export type SalesFigures = Schemas['SalesFiguresDto'];
+export type SalesRow = Schemas['SalesRowDto'];
+export type SalesTotalTable = Schemas['TotalTableDto'];
+/** A column of a report's detail table. */
+export type ReportColumn = Schemas['ColumnDto'];
+export type SalesDetailRow = Schemas['DetailRowDto'];
+export type SalesLineChart = Schemas['LineChartDto'];
+export type SalesBar = Schemas['BarDto'];
 
 /**
  * One change of a product's default price. Written out because the OpenAPI document has a single

@@ -9,6 +9,9 @@ import { it as machinesIt } from '../features/machines/locales/it';
 import { en as productsEn } from '../features/products/locales/en';
 import { fr as productsFr } from '../features/products/locales/fr';
 import { it as productsIt } from '../features/products/locales/it';
+import { en as salesEn } from '../features/sales/locales/en';
+import { fr as salesFr } from '../features/sales/locales/fr';
+import { it as salesIt } from '../features/sales/locales/it';
 import { en as usersEn } from '../features/users/locales/en';
 import { fr as usersFr } from '../features/users/locales/fr';
 import { it as usersIt } from '../features/users/locales/it';
@@ -50,13 +53,13 @@ function initialLanguage(): UiLanguage {
 }
 
 /** The whole English catalogue: the shared strings and every area's, under their usual keys. */
-export type Catalogue = typeof commonEn & typeof usersEn & typeof fleetEn & typeof machinesEn & typeof productsEn;
+export type Catalogue = typeof commonEn & typeof usersEn & typeof fleetEn & typeof machinesEn & typeof productsEn & typeof salesEn;
 
 /** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
 export const catalogues = {
-  en: mergeCatalogues([commonEn, usersEn, fleetEn, machinesEn, productsEn]) as Catalogue,
-  fr: mergeCatalogues([commonFr, usersFr, fleetFr, machinesFr, productsFr]) as Shape<Catalogue>,
-  it: mergeCatalogues([commonIt, usersIt, fleetIt, machinesIt, productsIt]) as Shape<Catalogue>,
+  en: mergeCatalogues([commonEn, usersEn, fleetEn, machinesEn, productsEn, salesEn]) as Catalogue,
+  fr: mergeCatalogues([commonFr, usersFr, fleetFr, machinesFr, productsFr, salesFr]) as Shape<Catalogue>,
+  it: mergeCatalogues([commonIt, usersIt, fleetIt, machinesIt, productsIt, salesIt]) as Shape<Catalogue>,
 };
 
 export const resources = {

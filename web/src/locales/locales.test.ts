@@ -8,6 +8,9 @@ import * as machinesIt from '../features/machines/locales/it';
 import * as productsEn from '../features/products/locales/en';
 import * as productsFr from '../features/products/locales/fr';
 import * as productsIt from '../features/products/locales/it';
+import * as salesEn from '../features/sales/locales/en';
+import * as salesFr from '../features/sales/locales/fr';
+import * as salesIt from '../features/sales/locales/it';
 import * as usersEn from '../features/users/locales/en';
 import * as usersFr from '../features/users/locales/fr';
 import * as usersIt from '../features/users/locales/it';
@@ -34,6 +37,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   fleet: { en: fleetEn.en, fr: fleetFr.fr, it: fleetIt.it },
   machines: { en: machinesEn.en, fr: machinesFr.fr, it: machinesIt.it },
   products: { en: productsEn.en, fr: productsFr.fr, it: productsIt.it },
+  sales: { en: salesEn.en, fr: salesFr.fr, it: salesIt.it },
 };
 
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };

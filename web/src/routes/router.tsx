@@ -35,7 +35,16 @@ export const protectedRoutes: RouteObject[] = [
   { path: '/dashboard/group/six', element: <Navigate to={paths.dashboard.root} replace /> },
 
   { path: paths.report.root, element: <Navigate to={paths.report.salesOverview} replace /> },
-  screen(paths.report.salesOverview, { title: 'nav.salesOverview', crumbs: [REPORTS], permission: 'reports.sales_overview.list' }),
+  screen(
+    paths.report.salesOverview,
+    {
+      title: 'nav.salesOverview',
+      crumbs: [REPORTS],
+      // Each part of the screen has its own key; any of them opens it.
+      permission: ['list', 'total_list', 'graph', 'export', 'full_access'].map((part) => `reports.sales_overview.${part}`),
+    },
+    lazyPage(() => import('../features/sales/pages/sales-overview-page')),
+  ),
   screen(paths.report.encashment, { title: 'nav.encashment', crumbs: [REPORTS], permission: 'reports.encashment.list' }),
   screen(paths.report.refillLog, { title: 'nav.refillLog', crumbs: [REPORTS], permission: 'reports.refill_log.list' }),
   screen(paths.report.reportGenerator, { title: 'nav.reportGenerator', crumbs: [REPORTS], permission: 'reports.report_generator.reports_list' }),

@@ -94,6 +94,11 @@ export interface ServerListProps<R extends { id: string }, F extends string> {
   deletion?: ListDeletion<R>;
   /** Rows as tall as their content (two-line cells, chips). */
   autoRowHeight?: boolean;
+  /**
+   * Many columns (a report's periods): each keeps the room of its title and its own minimum, and
+   * the grid scrolls sideways, rather than every column being squeezed into the grid's width.
+   */
+  wide?: boolean;
 }
 
 /** The grid's sort model for an `ordering` value (`-name` → name descending). */
@@ -119,7 +124,7 @@ function orderingFor(model: GridSortModel, sortable: Record<string, string> | un
  */
 export function ServerList<R extends { id: string }, F extends string>(props: ServerListProps<R, F>) {
   const { list, query, columns, name, noRowsLabel, rowLabel, sortable, paging = 'server', searchable = true } = props;
-  const { filters, toolbar, selectable, onExport, actions = [], deletion, autoRowHeight } = props;
+  const { filters, toolbar, selectable, onExport, actions = [], deletion, autoRowHeight, wide } = props;
   const { t } = useTranslation();
   const localeText = useGridLocaleText();
   const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
@@ -186,7 +191,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
   const actionsColumnWidth = actionsWidth(rowActions.length, t('common.actions'));
   const allColumns: GridColDef<R>[] = fitColumns(
     columns.map((column) => ({ ...column, flex: column.flex ?? 0.5, sortable: sorts(column as GridColDef) })),
-    { available: gridWidth, reserved: (checkboxes ? CHECKBOX_WIDTH : 0) + (rowActions.length > 0 ? actionsColumnWidth : 0), sorts },
+    { available: wide ? undefined : gridWidth, reserved: (checkboxes ? CHECKBOX_WIDTH : 0) + (rowActions.length > 0 ? actionsColumnWidth : 0), sorts },
   );
   if (rowActions.length > 0) {
     allColumns.push({

@@ -1,0 +1,153 @@
+// The filters of a report screen (period, grouping, value and the fleet/product pickers), kept in
+// the URL's query string: a report is bookmarkable, reload keeps it and Back undoes a change. The
+// query string is the only state; every change pushes a history entry. Paging, ordering and search
+// of the report's detail table live in the same query string (see `useListState`).
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { Query } from '../../api/client';
+import { withChanges } from '../server-list/use-list-state';
+
+export const PERIODS = ['current_month', 'previous_month', 'current_and_previous_month', 'current_year', 'previous_year', 'custom'] as const;
+export const VALUES = ['sales', 'quantity', 'sales_excl_tax'] as const;
+export const GROUP_BYS = ['machine', 'location', 'client', 'product', 'product_tag', 'machine_tag'] as const;
+export const GROUPING_PERIODS = ['day', 'week', 'month'] as const;
+/** The multi-choice filters: ids (names for regions), comma-separated in the URL and the API. */
+export const LIST_FILTERS = ['clients', 'locations', 'regions', 'machine_tags', 'machines', 'products', 'product_tags'] as const;
+
+export type Period = (typeof PERIODS)[number];
+export type ReportValue = (typeof VALUES)[number];
+export type GroupBy = (typeof GROUP_BYS)[number];
+export type GroupingPeriod = (typeof GROUPING_PERIODS)[number];
+export type ListFilter = (typeof LIST_FILTERS)[number];
+
+export interface ReportFilters extends Record<ListFilter, string[]> {
+  period: Period;
+  /** `YYYY-MM-DD`; only with the `custom` period. */
+  date_from: string;
+  date_to: string;
+  value: ReportValue;
+  group_by: GroupBy;
+  grouping_period: GroupingPeriod;
+}
+
+export const DEFAULT_REPORT_FILTERS: ReportFilters = {
+  period: 'current_month',
+  date_from: '',
+  date_to: '',
+  value: 'sales',
+  group_by: 'machine',
+  grouping_period: 'day',
+  clients: [],
+  locations: [],
+  regions: [],
+  machine_tags: [],
+  machines: [],
+  products: [],
+  product_tags: [],
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function oneOf<T extends string>(allowed: readonly T[], raw: string | null, fallback: T): T {
+  return allowed.find((value) => value === raw) ?? fallback;
+}
+
+function isDate(raw: string | null): raw is string {
+  return Boolean(raw && DATE.test(raw) && !Number.isNaN(new Date(`${raw}T00:00:00Z`).getTime()));
+}
+
+/** `a,b,,b` → `['a', 'b']`. */
+export function splitList(raw: string | null): string[] {
+  const out: string[] = [];
+  for (const part of (raw ?? '').split(',')) {
+    const value = part.trim();
+    if (value && !out.includes(value)) out.push(value);
+  }
+  return out;
+}
+
+/** Reads a report's filters from the query string; whatever is missing or invalid takes its default. */
+export function readReportFilters(query: URLSearchParams): ReportFilters {
+  const period = oneOf(PERIODS, query.get('period'), DEFAULT_REPORT_FILTERS.period);
+  const dateFrom = query.get('date_from');
+  const dateTo = query.get('date_to');
+  const lists = Object.fromEntries(LIST_FILTERS.map((name) => [name, splitList(query.get(name))])) as Record<ListFilter, string[]>;
+  return {
+    period,
+    date_from: period === 'custom' && isDate(dateFrom) ? dateFrom : '',
+    date_to: period === 'custom' && isDate(dateTo) ? dateTo : '',
+    value: oneOf(VALUES, query.get('value'), DEFAULT_REPORT_FILTERS.value),
+    group_by: oneOf(GROUP_BYS, query.get('group_by'), DEFAULT_REPORT_FILTERS.group_by),
+    grouping_period: oneOf(GROUPING_PERIODS, query.get('grouping_period'), DEFAULT_REPORT_FILTERS.grouping_period),
+    ...lists,
+  };
+}
+
+/** What is wrong with a custom span (none, or a reason the screen explains instead of asking). */
+export function spanProblem(filters: ReportFilters): 'missingDates' | 'datesReversed' | null {
+  if (filters.period !== 'custom') return null;
+  if (!filters.date_from || !filters.date_to) return 'missingDates';
+  if (filters.date_from > filters.date_to) return 'datesReversed';
+  return null;
+}
+
+/** The query parameters every report endpoint takes, for these filters. */
+export function reportQuery(filters: ReportFilters): Query {
+  const custom = filters.period === 'custom';
+  const query: Query = {
+    period: filters.period,
+    date_from: custom ? filters.date_from : undefined,
+    date_to: custom ? filters.date_to : undefined,
+    value: filters.value,
+    group_by: filters.group_by,
+    grouping_period: filters.grouping_period,
+  };
+  for (const name of LIST_FILTERS) query[name] = filters[name].join(',') || undefined;
+  return query;
+}
+
+/**
+ * The query-string changes for a change of filters: defaults and empty lists leave the URL (short
+ * URLs), the dates go with a period other than custom, and the detail table goes back to page 1.
+ */
+export function reportChanges(change: Partial<ReportFilters>): Record<string, string | null> {
+  const out: Record<string, string | null> = { page: null };
+  for (const [key, value] of Object.entries(change) as [keyof ReportFilters, ReportFilters[keyof ReportFilters] | undefined][]) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(',') : value;
+    const fallback = DEFAULT_REPORT_FILTERS[key];
+    out[key] = text === (Array.isArray(fallback) ? fallback.join(',') : fallback) ? null : text;
+  }
+  if (change.period && change.period !== 'custom') {
+    out.date_from = null;
+    out.date_to = null;
+  }
+  return out;
+}
+
+export interface ReportFilterState {
+  filters: ReportFilters;
+  /** The API parameters of the filters. */
+  query: Query;
+  /** Set when the filters cannot be asked about yet (custom span without valid dates). */
+  problem: ReturnType<typeof spanProblem>;
+  /** A filter differs from its default. */
+  changed: boolean;
+  setFilters: (change: Partial<ReportFilters>) => void;
+  reset: () => void;
+}
+
+/** A report's filters in the URL, with their API parameters and a setter that pushes history. */
+export function useReportFilters(): ReportFilterState {
+  const [search, setSearch] = useSearchParams();
+  const key = search.toString();
+  const filters = useMemo(() => readReportFilters(new URLSearchParams(key)), [key]);
+  const query = useMemo(() => reportQuery(filters), [filters]);
+  const setFilters = useCallback(
+    (change: Partial<ReportFilters>) => setSearch((current) => withChanges(current, reportChanges(change))),
+    [setSearch],
+  );
+  const reset = useCallback(() => setFilters(DEFAULT_REPORT_FILTERS), [setFilters]);
+  const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_REPORT_FILTERS);
+  return { filters, query, problem: spanProblem(filters), changed, setFilters, reset };
+}

@@ -1,0 +1,86 @@
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import Grid from '@mui/material/Grid';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import TrendingDownIcon from '@mui/icons-material/TrendingDown';
+import TrendingFlatIcon from '@mui/icons-material/TrendingFlat';
+import TrendingUpIcon from '@mui/icons-material/TrendingUp';
+import type { SalesFigures } from '../../../api/types';
+import type { I18nKey } from '../../../locales/keys';
+import { changeOf, formatChange, formatFigure, KPIS, type KpiKey, type Trend } from '../sales-logic';
+
+const TITLES: Record<KpiKey, I18nKey> = {
+  sales_minor: 'sales.kpiSales',
+  sales_excl_tax_minor: 'sales.kpiSalesExclTax',
+  quantity: 'sales.kpiQuantity',
+  cash_minor: 'sales.kpiCash',
+  cashless_minor: 'sales.kpiCashless',
+};
+
+const TREND_TEXT: Record<Trend, I18nKey> = {
+  up: 'sales.changeUp',
+  down: 'sales.changeDown',
+  flat: 'sales.changeFlat',
+  new: 'sales.changeNew',
+};
+
+export const trendColor = (trend: Trend) => (trend === 'up' ? 'success.main' : trend === 'down' ? 'error.main' : 'text.secondary');
+
+/** The change of a figure, coloured by its direction, with a spoken description. */
+export function ChangeBadge({ current, previous, testId }: { current: number; previous: number; testId?: string }) {
+  const { t, i18n } = useTranslation();
+  const change = changeOf(current, previous);
+  const text = formatChange(change, i18n.language);
+  const Icon = change.trend === 'up' ? TrendingUpIcon : change.trend === 'down' ? TrendingDownIcon : TrendingFlatIcon;
+  return (
+    <Box
+      component="span"
+      data-testid={testId}
+      data-trend={change.trend}
+      title={t(TREND_TEXT[change.trend], { change: text })}
+      aria-label={t(TREND_TEXT[change.trend], { change: text })}
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: trendColor(change.trend), fontWeight: 600, typography: 'body2' }}
+    >
+      <Icon fontSize="small" aria-hidden />
+      <span aria-hidden>{text}</span>
+    </Box>
+  );
+}
+
+const CARD_SIZE = { xs: 12, sm: 6, md: 4, lg: 2.4 } as const;
+
+/** Sales, sales excl. tax, quantity, cash and cashless of the span, each against the span before. */
+export function KpiCards({ total, previous, loading }: { total?: SalesFigures; previous?: SalesFigures; loading: boolean }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Grid container spacing={2} data-testid="sales-kpis">
+      {KPIS.map(({ key, money }) => (
+        <Grid key={key} size={CARD_SIZE}>
+          <Card sx={{ p: 2.5, height: 1 }} data-testid={`kpi-${key}`}>
+            <Typography variant="subtitle2" sx={{ color: 'text.secondary' }}>
+              {t(TITLES[key])}
+            </Typography>
+            {total && previous && !loading ? (
+              <>
+                <Typography variant="h5" component="p" sx={{ my: 0.5, whiteSpace: 'nowrap' }} data-testid={`kpi-${key}-value`}>
+                  {formatFigure(total[key], money, i18n.language)}
+                </Typography>
+                <ChangeBadge current={total[key]} previous={previous[key]} testId={`kpi-${key}-change`} />
+                <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }} data-testid={`kpi-${key}-previous`}>
+                  {t('sales.previous', { value: formatFigure(previous[key], money, i18n.language) })}
+                </Typography>
+              </>
+            ) : (
+              <>
+                <Skeleton variant="text" sx={{ typography: 'h5' }} />
+                <Skeleton variant="text" width="60%" />
+              </>
+            )}
+          </Card>
+        </Grid>
+      ))}
+    </Grid>
+  );
+}

@@ -1,0 +1,131 @@
+// The sales overview's charts (loaded on their own, after the rest of the screen): the chosen value
+// over time against the span before, and by group against the span before.
+import { useTranslation } from 'react-i18next';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { LineChart } from '@mui/x-charts/LineChart';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardHeader from '@mui/material/CardHeader';
+import Grid from '@mui/material/Grid';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import type { Query } from '../../../api/client';
+import type { SalesBar, SalesLineChart } from '../../../api/types';
+import type { GroupingPeriod, ReportValue } from '../../../components/report-filters/report-filter-state';
+import { useSalesBarChart, useSalesLineChart } from '../api/sales';
+import { formatPeriodDate, formatValue, SALES_CURRENCY } from '../sales-logic';
+
+const LINE_HEIGHT = 320;
+const BAR_ROW = 28;
+
+export interface SalesChartsProps {
+  query: Query;
+  enabled: boolean;
+  value: ReportValue;
+  grouping: GroupingPeriod;
+  groupLabel: string;
+}
+
+function ChartState({ loading, error, empty, onRetry, height }: { loading: boolean; error: boolean; empty: boolean; onRetry: () => void; height: number }) {
+  const { t } = useTranslation();
+  if (error)
+    return (
+      <Alert
+        severity="error"
+        sx={{ mx: 2.5, mb: 2.5 }}
+        action={
+          <Button color="inherit" size="small" onClick={onRetry}>
+            {t('common.retry')}
+          </Button>
+        }
+      >
+        {t('sales.loadFailed')}
+      </Alert>
+    );
+  if (loading) return <Skeleton variant="rounded" sx={{ mx: 2.5, mb: 2.5 }} height={height} />;
+  if (empty)
+    return (
+      <Box sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+        <Typography sx={{ color: 'text.secondary' }}>{t('sales.noSales')}</Typography>
+      </Box>
+    );
+  return null;
+}
+
+/** An axis tick: short ("€1.2K", "1.5K"). */
+function formatTick(figure: number, value: ReportValue, language: string): string {
+  const compact: Intl.NumberFormatOptions = { notation: 'compact', maximumFractionDigits: 1 };
+  const amount = value === 'quantity' ? figure : figure / 100;
+  return new Intl.NumberFormat(language, value === 'quantity' ? compact : { ...compact, style: 'currency', currency: SALES_CURRENCY }).format(amount);
+}
+
+const hasSales = (values: number[]) => values.some((value) => value !== 0);
+
+function OverTime({ data, value, grouping }: { data: SalesLineChart; value: ReportValue; grouping: GroupingPeriod }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const labels = data.dates.map((date, index) => (grouping === 'week' ? (data.labels[index] ?? date) : formatPeriodDate(date, grouping, language)));
+  const previous = data.dates.map((_date, index) => data.previous[index] ?? null);
+  const format = (figure: number | null) => (figure === null ? '—' : formatValue(figure, value, language));
+  return (
+    <LineChart
+      height={LINE_HEIGHT}
+      xAxis={[{ scaleType: 'point', data: labels }]}
+      yAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language), width: 64 }]}
+      series={[
+        { id: 'current', data: data.current, label: t('sales.currentPeriod'), valueFormatter: format, showMark: false, curve: 'linear' },
+        { id: 'previous', data: previous, label: t('sales.previousPeriod'), valueFormatter: format, showMark: false, curve: 'linear', color: '#919EAB' },
+      ]}
+      grid={{ horizontal: true }}
+    />
+  );
+}
+
+function ByGroup({ bars, value }: { bars: SalesBar[]; value: ReportValue }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const names = bars.map((bar) => (bar.id === 'others' ? t('sales.others') : bar.name || t('sales.noGroup')));
+  const format = (figure: number | null) => (figure === null ? '—' : formatValue(figure, value, language));
+  return (
+    <BarChart
+      layout="horizontal"
+      height={Math.max(LINE_HEIGHT, bars.length * BAR_ROW + 80)}
+      yAxis={[{ scaleType: 'band', data: names, width: 140 }]}
+      xAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language) }]}
+      series={[
+        { id: 'current', data: bars.map((bar) => bar.current), label: t('sales.currentPeriod'), valueFormatter: format },
+        { id: 'previous', data: bars.map((bar) => bar.previous), label: t('sales.previousPeriod'), valueFormatter: format, color: '#919EAB' },
+      ]}
+      grid={{ vertical: true }}
+    />
+  );
+}
+
+/** The line chart and the bar chart, side by side on a wide screen. */
+export default function SalesCharts({ query, enabled, value, grouping, groupLabel }: SalesChartsProps) {
+  const { t } = useTranslation();
+  const line = useSalesLineChart(query, enabled);
+  const bars = useSalesBarChart(query, enabled);
+  const lineEmpty = !line.data || (!hasSales(line.data.current) && !hasSales(line.data.previous));
+  const barsEmpty = !bars.data || bars.data.length === 0;
+  return (
+    <Grid container spacing={2}>
+      <Grid size={{ xs: 12, lg: 7 }}>
+        <Card data-testid="sales-line-chart" aria-busy={line.isFetching} sx={{ height: 1 }}>
+          <CardHeader title={t('sales.overTime')} />
+          <ChartState loading={line.isPending && enabled} error={line.isError} empty={lineEmpty} onRetry={() => void line.refetch()} height={LINE_HEIGHT} />
+          {line.data && !lineEmpty && !line.isError ? <OverTime data={line.data} value={value} grouping={grouping} /> : null}
+        </Card>
+      </Grid>
+      <Grid size={{ xs: 12, lg: 5 }}>
+        <Card data-testid="sales-bar-chart" aria-busy={bars.isFetching} sx={{ height: 1 }}>
+          <CardHeader title={t('sales.byGroup', { group: groupLabel.toLowerCase() })} />
+          <ChartState loading={bars.isPending && enabled} error={bars.isError} empty={barsEmpty} onRetry={() => void bars.refetch()} height={LINE_HEIGHT} />
+          {bars.data && !barsEmpty && !bars.isError ? <ByGroup bars={bars.data} value={value} /> : null}
+        </Card>
+      </Grid>
+    </Grid>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Shape } from '../../../locales/shape';
+
+// The sales overview's strings and the report filter bar's (English, the reference); merged into
+// the app's catalogue in `locales/i18n.ts` under the same keys.
+export const en = {
+  reports: {
+    filters: 'Filters',
+    period: 'Period',
+    dateFrom: 'From',
+    dateTo: 'To',
+    groupBy: 'Group by',
+    groupingPeriod: 'Grouping period',
+    value: 'Value',
+    clients: 'Clients',
+    locations: 'Locations',
+    regions: 'Regions',
+    machineTags: 'Machine tags',
+    machines: 'Machines',
+    products: 'Products',
+    productTags: 'Product tags',
+    all: 'All',
+    reset: 'Reset filters',
+    noOptions: 'Nothing to choose',
+    missingDates: 'Choose the first and the last day of the custom period.',
+    datesReversed: 'The first day of the period comes after the last one.',
+    periods: {
+      current_month: 'Current month',
+      previous_month: 'Previous month',
+      current_and_previous_month: 'Current and previous month',
+      current_year: 'Current year',
+      previous_year: 'Previous year',
+      custom: 'Custom',
+    },
+    values: {
+      sales: 'Sales',
+      quantity: 'Quantity',
+      sales_excl_tax: 'Sales excl. tax',
+    },
+    groupBys: {
+      machine: 'Machine',
+      location: 'Location',
+      client: 'Client',
+      product: 'Product',
+      product_tag: 'Product tag',
+      machine_tag: 'Machine tag',
+    },
+    groupingPeriods: {
+      day: 'Day',
+      week: 'Week',
+      month: 'Month',
+    },
+  },
+  sales: {
+    span: '{{from}} – {{to}}, compared with {{previousFrom}} – {{previousTo}}',
+    kpiSales: 'Sales',
+    kpiSalesExclTax: 'Sales excl. tax',
+    kpiQuantity: 'Quantity',
+    kpiCash: 'Cash',
+    kpiCashless: 'Cashless',
+    previous: 'Previous period: {{value}}',
+    changeUp: 'Up {{change}} on the previous period',
+    changeDown: 'Down {{change}} on the previous period',
+    changeFlat: 'No change on the previous period',
+    changeNew: 'Nothing in the previous period',
+    noSales: 'No sales in this period',
+    noSalesHint: 'Choose another period or fewer filters.',
+    loadFailed: 'The sales could not be loaded.',
+    overTime: 'Over time',
+    byGroup: 'By {{group}}',
+    currentPeriod: 'This period',
+    previousPeriod: 'Previous period',
+    others: 'Others',
+    totals: 'Totals by {{group}}',
+    detail: 'Detail by period',
+    group: 'Group',
+    change: 'Change',
+    noGroup: 'None',
+  },
+};
+
+/** The shape the other languages of the area must fill. */
+export type Translations = Shape<typeof en>;

@@ -1,0 +1,71 @@
+// Figures of the sales overview: the KPI cards' change against the span before, and the
+// formatting of money (minor units, EUR), quantities and period labels in the user's language.
+import type { SalesFigures } from '../../api/types';
+import type { GroupingPeriod, ReportValue } from '../../components/report-filters/report-filter-state';
+import { formatMoney } from '../../components/money';
+
+/** The machines' currency: the sales API sums amounts in minor units of euros. */
+export const SALES_CURRENCY = 'EUR';
+
+export type Trend = 'up' | 'down' | 'flat' | 'new';
+
+export interface Change {
+  /** (current − previous) / previous; null when there was nothing before to compare with. */
+  ratio: number | null;
+  trend: Trend;
+}
+
+/** The change of a figure against the span before. */
+export function changeOf(current: number, previous: number): Change {
+  if (previous === 0) return { ratio: null, trend: current === 0 ? 'flat' : 'new' };
+  const ratio = (current - previous) / Math.abs(previous);
+  return { ratio, trend: ratio > 0 ? 'up' : ratio < 0 ? 'down' : 'flat' };
+}
+
+/** "+12.5%", "−3%", "0%"; "—" when there is nothing to compare with. */
+export function formatChange(change: Change, language: string): string {
+  if (change.ratio === null) return '—';
+  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change.ratio);
+}
+
+export function formatCount(value: number, language: string): string {
+  return new Intl.NumberFormat(language).format(value);
+}
+
+export function formatEuros(minor: number, language: string): string {
+  return formatMoney(minor, SALES_CURRENCY, language);
+}
+
+/** A figure of the chosen value: money for sales, a count for quantities. */
+export function formatValue(value: number, kind: ReportValue, language: string): string {
+  return kind === 'quantity' ? formatCount(value, language) : formatEuros(value, language);
+}
+
+export type KpiKey = keyof SalesFigures;
+
+/** The KPI cards, in order, with what their figure is. */
+export const KPIS: { key: KpiKey; money: boolean }[] = [
+  { key: 'sales_minor', money: true },
+  { key: 'sales_excl_tax_minor', money: true },
+  { key: 'quantity', money: false },
+  { key: 'cash_minor', money: true },
+  { key: 'cashless_minor', money: true },
+];
+
+export function formatFigure(value: number, money: boolean, language: string): string {
+  return money ? formatEuros(value, language) : formatCount(value, language);
+}
+
+/** Nothing sold in the span. */
+export function isEmptySpan(totals: SalesFigures): boolean {
+  return totals.quantity === 0 && totals.sales_minor === 0;
+}
+
+/** A bare date (`YYYY-MM-DD`) in the user's language, short ("3 Nov", "Nov 2026" for months). */
+export function formatPeriodDate(date: string, grouping: GroupingPeriod | 'span', language: string): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime())) return date;
+  const options: Intl.DateTimeFormatOptions =
+    grouping === 'month' ? { month: 'short', year: 'numeric' } : grouping === 'span' ? { dateStyle: 'medium' } : { day: 'numeric', month: 'short' };
+  return new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }).format(parsed);
+}
