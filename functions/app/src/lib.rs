@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod config;
+pub mod dashboard;
 pub mod error;
 pub mod events;
 pub mod jobs;
@@ -31,6 +32,7 @@ pub struct App {
     pub products: products::ProductsService,
     pub events: events::EventsService,
     pub sales: sales::SalesService,
+    pub dashboard: dashboard::DashboardService,
     pub jobs: jobs::JobsService,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
@@ -115,6 +117,12 @@ impl App {
             calendar.clone(),
             adapters.events_handoff,
         );
+        let dashboard = dashboard::DashboardService::new(
+            sales.clone(),
+            machines.clone(),
+            events.clone(),
+            calendar.clone(),
+        );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
@@ -129,6 +137,7 @@ impl App {
             machines,
             products,
             sales,
+            dashboard,
             settings,
             clock,
             calendar,

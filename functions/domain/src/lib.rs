@@ -1,6 +1,7 @@
 //! Vendfleet's pure domain rules: no IO, no async.
 
 pub mod access;
+pub mod attention;
 pub mod audit;
 pub mod calendar;
 pub mod dex;

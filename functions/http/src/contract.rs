@@ -38,6 +38,18 @@ pub enum Flag {
     False,
 }
 
+/// Why a machine needs attention (the dashboard).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionReason {
+    Offline,
+    SoldOut,
+    Low,
+    Expiring,
+    CashBoxFull,
+    HeldAudits,
+}
+
 /// An interface language.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -68,6 +80,7 @@ pub const SIGNED_IN_ONLY: &[&str] = &[
     "group_by",
     "generator_group_by",
     "display",
+    "dashboard",
 ];
 
 /// The reusable error answers: (status, component name, description).

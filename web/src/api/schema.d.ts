@@ -41,6 +41,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboard of the signed-in user, within their machine scope. */
+        get: operations["dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/clients/": {
         parameters: {
             query?: never;
@@ -1598,6 +1615,13 @@ export interface components {
         ActiveRequest: {
             active: boolean;
         };
+        /** @description A machine that needs attention. */
+        AttentionDto: {
+            findings: components["schemas"]["FindingDto"][];
+            location_id?: string | null;
+            machine_id: string;
+            machine_name: string;
+        };
         /** @description One selection's sales between two reads. */
         AuditDeltaDto: {
             selection: string;
@@ -1752,6 +1776,20 @@ export interface components {
         CountDto: {
             count: number;
         };
+        /**
+         * @description The dashboard; a part is null when the user may not see the report behind it (sales: any
+         *     sales overview permission; attention: the machines list).
+         */
+        DashboardDto: {
+            /** @description Machines needing attention, most findings first. */
+            attention?: components["schemas"]["AttentionDto"][] | null;
+            month?: null | components["schemas"]["SpanFiguresDto"];
+            today?: null | components["schemas"]["SpanFiguresDto"];
+            /** @description This month's five best-selling machines. */
+            top_machines?: components["schemas"]["TopDto"][] | null;
+            /** @description This month's five best-selling products. */
+            top_products?: components["schemas"]["TopDto"][] | null;
+        };
         /** @description `{"data": ...}`. */
         Data_ClientDto: {
             /** @description A client. */
@@ -1796,6 +1834,23 @@ export interface components {
             /** @description `{"count": N}`. */
             data: {
                 count: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_DashboardDto: {
+            /**
+             * @description The dashboard; a part is null when the user may not see the report behind it (sales: any
+             *     sales overview permission; attention: the machines list).
+             */
+            data: {
+                /** @description Machines needing attention, most findings first. */
+                attention?: components["schemas"]["AttentionDto"][] | null;
+                month?: null | components["schemas"]["SpanFiguresDto"];
+                today?: null | components["schemas"]["SpanFiguresDto"];
+                /** @description This month's five best-selling machines. */
+                top_machines?: components["schemas"]["TopDto"][] | null;
+                /** @description This month's five best-selling products. */
+                top_products?: components["schemas"]["TopDto"][] | null;
             };
         };
         /** @description `{"data": ...}`. */
@@ -2369,6 +2424,17 @@ export interface components {
             };
             /** @description What went wrong, for people. */
             message: string;
+        };
+        /** @description One reason a machine needs attention. */
+        FindingDto: {
+            /**
+             * Format: int64
+             * @description Selections (sold out, low, expiring), minor units in the cash box, held reads, or hours
+             *     since the last event (none when the machine never reported).
+             */
+            amount?: number | null;
+            /** @description `offline`, `sold_out`, `low`, `expiring`, `cash_box_full` or `held_audits`. */
+            reason: "offline" | "sold_out" | "low" | "expiring" | "cash_box_full" | "held_audits";
         };
         /** @description A background job. */
         JobDto: {
@@ -3949,6 +4015,15 @@ export interface components {
             /** @description Selection codes; for fill and empty, none means all. */
             selections?: string[];
         };
+        /** @description A span's sales and those of the span of as many days just before. */
+        SpanFiguresDto: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            figures: components["schemas"]["SalesFiguresDto"];
+            previous: components["schemas"]["SalesFiguresDto"];
+        };
         /** @description Quantity and expiry of one selection. */
         StockForm: {
             /**
@@ -3987,6 +4062,11 @@ export interface components {
         TokenDto: {
             access: string;
             refresh: string;
+        };
+        /** @description A product or machine of a top list, with its figures this month. */
+        TopDto: components["schemas"]["SalesFiguresDto"] & {
+            id: string;
+            name: string;
         };
         /**
          * @description The total table: the span's totals, the previous span's, and one row a group (largest first
@@ -4350,6 +4430,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_DashboardDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     client_options: {
