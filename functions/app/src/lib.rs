@@ -11,6 +11,7 @@ pub mod machines;
 pub mod ports;
 pub mod products;
 pub mod records;
+pub mod reports;
 pub mod sales;
 pub mod settings;
 pub mod users;
@@ -33,6 +34,7 @@ pub struct App {
     pub events: events::EventsService,
     pub sales: sales::SalesService,
     pub dashboard: dashboard::DashboardService,
+    pub reports: reports::ReportsService,
     pub jobs: jobs::JobsService,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
@@ -123,6 +125,7 @@ impl App {
             events.clone(),
             calendar.clone(),
         );
+        let reports = reports::ReportsService::new(sales.clone(), events.clone(), calendar.clone());
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
@@ -138,6 +141,7 @@ impl App {
             products,
             sales,
             dashboard,
+            reports,
             settings,
             clock,
             calendar,

@@ -306,3 +306,59 @@ mod tests {
         assert_eq!(m.last_day(), d("2026-12-31"));
     }
 }
+
+/// What a collection's figures say about the cash customers paid since the previous collection.
+pub mod cash {
+    /// The coin and note figures of one collection, minor units.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct Counts {
+        pub cash_box_minor: i64,
+        pub bill_stacker_minor: i64,
+        /// The value in the coin tubes when the collection was made.
+        pub tubes_minor: i64,
+        /// Coins taken out of the tubes by hand at the collection.
+        pub ejected_minor: i64,
+        /// Coins put into the tubes at the collection (the float).
+        pub refilled_coins_minor: i64,
+    }
+
+    impl Counts {
+        /// What the tubes held when the collector left.
+        pub fn tubes_left_minor(&self) -> i64 {
+            self.tubes_minor - self.ejected_minor + self.refilled_coins_minor
+        }
+    }
+
+    /// The cash customers paid between two collections (net of change): what went to the cash
+    /// box and bill stacker, plus what the tubes gained since the previous collector left them.
+    pub fn taken_since(previous: &Counts, current: &Counts) -> i64 {
+        current.cash_box_minor + current.bill_stacker_minor + current.tubes_minor
+            - previous.tubes_left_minor()
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn cash_taken_counts_what_the_tubes_gained_since_the_collector_left() {
+            // Left with 30.00 in the tubes (35.00 found, 10.00 ejected, 5.00 refilled).
+            let previous = Counts {
+                cash_box_minor: 4_000,
+                bill_stacker_minor: 0,
+                tubes_minor: 3_500,
+                ejected_minor: 1_000,
+                refilled_coins_minor: 500,
+            };
+            assert_eq!(previous.tubes_left_minor(), 3_000);
+            // Since: 12.00 in the box, 20.00 in notes, tubes at 31.50 (change given lowered them).
+            let current = Counts {
+                cash_box_minor: 1_200,
+                bill_stacker_minor: 2_000,
+                tubes_minor: 3_150,
+                ..Counts::default()
+            };
+            assert_eq!(taken_since(&previous, &current), 1_200 + 2_000 + 150);
+        }
+    }
+}

@@ -322,3 +322,13 @@ pub mod sales_perm {
         Export => SalesOverviewExport | SalesOverviewFullAccess;
     }
 }
+
+/// The requirement types of the reports area.
+pub mod reports_perm {
+    use super::*;
+    require! {
+        EncashmentList => EncashmentList;
+        EncashmentTotal => EncashmentTotal;
+        EncashmentExport => EncashmentExport;
+    }
+}

@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod machines;
 pub mod products;
 pub mod reply;
+pub mod reports;
 pub mod sales;
 pub mod settings;
 pub mod state;
@@ -50,8 +51,10 @@ pub enum Area {
     Events,
     /// Background jobs' status (served by the catch-all function).
     Jobs,
-    /// The sales overview (sales journal, table header, graphs).
+    /// The sales overview (sales journal, table header, graphs) and the dashboard.
     Sales,
+    /// The reports: encashments.
+    Reports,
 }
 
 /// How an area is served: its OpenAPI tag, its routes, and the option lists it adds under
@@ -105,6 +108,12 @@ const AREAS: &[AreaSpec] = &[
         tag: "sales",
         routes: sales::router,
         filters: sales::filters_router,
+    },
+    AreaSpec {
+        area: Area::Reports,
+        tag: "reports",
+        routes: reports::router,
+        filters: no_routes,
     },
     AreaSpec {
         area: Area::Events,

@@ -58,6 +58,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/encashments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The period's collections of the machines the user may see, newest first. */
+        get: operations["encashments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encashments/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The encashment report as a file (every collection of the query; paging ignored). */
+        get: operations["export_encashments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encashments/total/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The encashment report's totals and summaries. */
+        get: operations["encashment_totals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/clients/": {
         parameters: {
             query?: never;
@@ -1854,6 +1905,18 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_EncashmentTotalsDto: {
+            /**
+             * @description The encashment report's totals, with overs and shorts by employee and by machine (most
+             *     short first): patterns matter, one short proves nothing.
+             */
+            data: {
+                by_employee: components["schemas"]["OverShortDto"][];
+                by_machine: components["schemas"]["OverShortDto"][];
+                total: components["schemas"]["OverShortDto"];
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_JobDto: {
             /** @description A background job. */
             data: {
@@ -2416,6 +2479,67 @@ export interface components {
             model?: string;
             serial?: string;
         };
+        /** @description One collection (spec section 3) with what it should have held. */
+        EncashmentDto: {
+            bag_no: string;
+            /** Format: int64 */
+            bill_stacker_minor: number;
+            /** Format: int64 */
+            cash_box_minor: number;
+            /** Format: int64 */
+            collected_minor: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            /** Format: int64 */
+            ejected_minor: number;
+            employee?: string | null;
+            employee_id?: string | null;
+            /**
+             * Format: int64
+             * @description Cash sales recorded (vends, or audits for audit machines) since the previous collection.
+             */
+            expected_minor?: number | null;
+            id: string;
+            /** Format: date */
+            local_date: string;
+            location?: string | null;
+            location_id?: string | null;
+            machine: string;
+            machine_id: string;
+            /**
+             * Format: int64
+             * @description `taken − expected`: over when positive, short when negative.
+             */
+            over_short_minor?: number | null;
+            /**
+             * Format: date-time
+             * @description The machine's previous collection (null for its first: nothing to compare with).
+             */
+            previous_date?: string | null;
+            /** Format: int64 */
+            refilled_coins_minor: number;
+            /**
+             * Format: int64
+             * @description Cash customers paid since the previous collection, by this collection's figures: cash
+             *     box + bill stacker + what the tubes gained since the collector last left them.
+             */
+            taken_minor?: number | null;
+            /**
+             * Format: int64
+             * @description The value in the coin tubes at the collection.
+             */
+            tubes_minor: number;
+        };
+        /**
+         * @description The encashment report's totals, with overs and shorts by employee and by machine (most
+         *     short first): patterns matter, one short proves nothing.
+         */
+        EncashmentTotalsDto: {
+            by_employee: components["schemas"]["OverShortDto"][];
+            by_machine: components["schemas"]["OverShortDto"][];
+            total: components["schemas"]["OverShortDto"];
+        };
         /** @description The body of every error answer. */
         ErrorBody: {
             /** @description Messages per field of the request when the input was at fault; empty otherwise. */
@@ -2546,6 +2670,61 @@ export interface components {
                 values: {
                     [key: string]: number;
                 };
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_EncashmentDto: {
+            data: {
+                bag_no: string;
+                /** Format: int64 */
+                bill_stacker_minor: number;
+                /** Format: int64 */
+                cash_box_minor: number;
+                /** Format: int64 */
+                collected_minor: number;
+                currency: string;
+                /** Format: date-time */
+                date: string;
+                /** Format: int64 */
+                ejected_minor: number;
+                employee?: string | null;
+                employee_id?: string | null;
+                /**
+                 * Format: int64
+                 * @description Cash sales recorded (vends, or audits for audit machines) since the previous collection.
+                 */
+                expected_minor?: number | null;
+                id: string;
+                /** Format: date */
+                local_date: string;
+                location?: string | null;
+                location_id?: string | null;
+                machine: string;
+                machine_id: string;
+                /**
+                 * Format: int64
+                 * @description `taken − expected`: over when positive, short when negative.
+                 */
+                over_short_minor?: number | null;
+                /**
+                 * Format: date-time
+                 * @description The machine's previous collection (null for its first: nothing to compare with).
+                 */
+                previous_date?: string | null;
+                /** Format: int64 */
+                refilled_coins_minor: number;
+                /**
+                 * Format: int64
+                 * @description Cash customers paid since the previous collection, by this collection's figures: cash
+                 *     box + bill stacker + what the tubes gained since the collector last left them.
+                 */
+                taken_minor?: number | null;
+                /**
+                 * Format: int64
+                 * @description The value in the coin tubes at the collection.
+                 */
+                tubes_minor: number;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -3618,6 +3797,23 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description Overs and shorts of an employee or a machine (or of all) over the period. */
+        OverShortDto: {
+            /** Format: int64 */
+            collected_minor: number;
+            collections: number;
+            /** @description Collections compared with an expectation (a machine's first is not). */
+            compared: number;
+            /** Format: int64 */
+            expected_minor: number;
+            /** @description The employee or machine (empty for collections of no known employee, and for the total). */
+            id: string;
+            name: string;
+            /** Format: int64 */
+            over_short_minor: number;
+            /** @description Compared collections that came up short. */
+            shorts: number;
+        };
         /** @description The machine overview (spec section 3); telemetry fields are null until events arrive. */
         OverviewDto: {
             /** Format: int64 */
@@ -4450,6 +4646,230 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    encashments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                /** @description Employee ids, comma-separated. */
+                employees?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_EncashmentDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_encashments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                /** @description Employee ids, comma-separated. */
+                employees?: string;
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    encashment_totals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                /** @description Employee ids, comma-separated. */
+                employees?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_EncashmentTotalsDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     client_options: {

@@ -471,6 +471,24 @@ impl EventsService {
         Ok(out)
     }
 
+    /// The machine's collection before `row` (in time), if any.
+    pub async fn previous_encashment(&self, row: &Encashment) -> AppResult<Option<Encashment>> {
+        let item = row.to_item()?;
+        let q = Query::partition(Index::Primary, item.key.pk.clone())
+            .sk(SortKey::Between(
+                Encashment::PREFIX.to_string(),
+                item.key.sk.clone(),
+            ))
+            .backward()
+            .limit(2);
+        let page = self.store.query(q).await?;
+        page.items
+            .iter()
+            .find(|i| i.key.sk != item.key.sk)
+            .map(|i| i.to_value().map_err(AppError::from))
+            .transpose()
+    }
+
     /// Takes in an audit file a user read by hand, as a `dex` event of the machine at this
     /// instant whose id is the file's SHA-256 (so the same file twice is taken in once); answers
     /// the reads it made (none when the file was taken in before).

@@ -311,7 +311,13 @@ impl SalesService {
         })
     }
 
-    async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
+    /// The machines `p` may see that the query's machine filters choose (by their current
+    /// location, client, region and tags), and every location by id.
+    pub async fn chosen_machines(
+        &self,
+        p: &Principal,
+        q: &SalesQuery,
+    ) -> AppResult<(Vec<Machine>, HashMap<String, Location>)> {
         let locations: HashMap<String, Location> = self
             .settings
             .locations()
@@ -320,12 +326,7 @@ impl SalesService {
             .into_iter()
             .map(|l| (l.id.clone(), l))
             .collect();
-        let client_of = |m: &Machine| {
-            m.location_id
-                .as_ref()
-                .and_then(|l| locations.get(l))
-                .and_then(|l| l.client_id.clone())
-        };
+        let location = |m: &Machine| m.location_id.as_ref().and_then(|l| locations.get(l));
         let any = |set: &BTreeSet<String>, v: Option<&String>| {
             set.is_empty() || v.is_some_and(|v| set.contains(v))
         };
@@ -336,19 +337,17 @@ impl SalesService {
             .into_iter()
             .filter(|m| any(&q.machines, Some(&m.id)))
             .filter(|m| any(&q.locations, m.location_id.as_ref()))
-            .filter(|m| any(&q.clients, client_of(m).as_ref()))
-            .filter(|m| {
-                let region = m
-                    .location_id
-                    .as_ref()
-                    .and_then(|l| locations.get(l))
-                    .map(|l| &l.region);
-                any(&q.regions, region)
-            })
+            .filter(|m| any(&q.clients, location(m).and_then(|l| l.client_id.as_ref())))
+            .filter(|m| any(&q.regions, location(m).map(|l| &l.region)))
             .filter(|m| {
                 q.machine_tags.is_empty() || m.tag_ids.iter().any(|t| q.machine_tags.contains(t))
             })
             .collect();
+        Ok((machines, locations))
+    }
+
+    async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
+        let (machines, locations) = self.chosen_machines(p, q).await?;
         let all_products = self.products.products().all().await?;
         let products = (!q.products.is_empty() || !q.product_tags.is_empty()).then(|| {
             all_products

@@ -1,0 +1,274 @@
+//! Reports area: the encashment report (cash collections with the cash expected from the vends
+//! since the machine's previous collection, and the over/short), within the user's scope.
+
+use crate::auth::Principal;
+use crate::events::{Encashment, EventsService};
+use crate::listing::{page_of, paging, ListPage, ListParams};
+use crate::ports::{Grain, RollupQuery};
+use crate::sales::{SalesParams, SalesService};
+use crate::{AppResult, Calendar};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use std::collections::{BTreeMap, BTreeSet};
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::sales::cash::{taken_since, Counts};
+use vendfleet_domain::FieldErrors;
+
+/// One collection and what it should have held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollectionRow {
+    pub row: Encashment,
+    /// The machine's collection before this one (`None` for its first: nothing to compare).
+    pub previous_at: Option<DateTime<Utc>>,
+    /// Cash paid by customers since the previous collection, from the collection's figures.
+    pub taken_minor: Option<i64>,
+    /// Cash sales recorded between the previous collection and this one.
+    pub expected_minor: Option<i64>,
+    /// `taken − expected`: over when positive, short when negative.
+    pub over_short_minor: Option<i64>,
+}
+
+/// Overs and shorts of one employee or machine over the period.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OverShort {
+    pub id: String,
+    pub name: String,
+    pub collections: usize,
+    /// Collections with an expectation (not a machine's first).
+    pub compared: usize,
+    pub collected_minor: i64,
+    pub expected_minor: i64,
+    pub over_short_minor: i64,
+    /// Compared collections that came up short.
+    pub shorts: usize,
+}
+
+/// The encashment report's totals and summaries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EncashmentTotals {
+    pub all: OverShort,
+    pub by_employee: Vec<OverShort>,
+    pub by_machine: Vec<OverShort>,
+}
+
+/// The encashment report's query: the sales filters' period and machines, an employee filter
+/// (comma-separated ids) and the list's paging.
+#[derive(Debug, Clone, Default)]
+pub struct EncashmentParams {
+    pub sales: SalesParams,
+    pub employees: Option<String>,
+    pub list: ListParams,
+}
+
+/// The reports' service.
+#[derive(Clone)]
+pub struct ReportsService {
+    sales: SalesService,
+    events: EventsService,
+    calendar: Calendar,
+}
+
+impl ReportsService {
+    pub fn new(sales: SalesService, events: EventsService, calendar: Calendar) -> Self {
+        ReportsService {
+            sales,
+            events,
+            calendar,
+        }
+    }
+
+    /// The period's collections of the chosen machines, newest first.
+    async fn rows(&self, p: &Principal, params: &EncashmentParams) -> AppResult<Vec<Encashment>> {
+        let q = params.sales.check(self.calendar.today())?;
+        let employees: BTreeSet<String> = params
+            .employees
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        let (machines, _) = self.sales.chosen_machines(p, &q).await?;
+        let ids: BTreeSet<String> = machines.into_iter().map(|m| m.id).collect();
+        let mut rows = self.events.encashments(&ids, q.from, q.to).await?;
+        rows.retain(|r| {
+            employees.is_empty()
+                || r.employee_id
+                    .as_ref()
+                    .is_some_and(|e| employees.contains(e))
+        });
+        Ok(rows)
+    }
+
+    /// A page of the encashment report.
+    pub async fn encashments(
+        &self,
+        p: &Principal,
+        params: &EncashmentParams,
+    ) -> AppResult<ListPage<CollectionRow>> {
+        let mut errors = FieldErrors::new();
+        let pg = paging(&params.list, &[], &mut errors);
+        errors.into_result()?;
+        let page = page_of(self.rows(p, params).await?, &pg);
+        let mut items = Vec::with_capacity(page.items.len());
+        for row in page.items {
+            items.push(self.compare(row).await?);
+        }
+        Ok(ListPage {
+            items,
+            count: page.count,
+            page: page.page,
+            page_size: page.page_size,
+        })
+    }
+
+    /// Every collection of the report, compared.
+    pub async fn all_encashments(
+        &self,
+        p: &Principal,
+        params: &EncashmentParams,
+    ) -> AppResult<Vec<CollectionRow>> {
+        let mut out = Vec::new();
+        for row in self.rows(p, params).await? {
+            out.push(self.compare(row).await?);
+        }
+        Ok(out)
+    }
+
+    /// The totals of the report, and its overs and shorts by employee and by machine (most
+    /// short first).
+    pub async fn encashment_totals(
+        &self,
+        p: &Principal,
+        params: &EncashmentParams,
+    ) -> AppResult<EncashmentTotals> {
+        let rows = self.all_encashments(p, params).await?;
+        let mut all = OverShort::default();
+        let mut by_employee: BTreeMap<String, OverShort> = BTreeMap::new();
+        let mut by_machine: BTreeMap<String, OverShort> = BTreeMap::new();
+        for r in &rows {
+            let employee = r.row.employee_id.clone().unwrap_or_default();
+            let employee_name = r.row.employee_name.clone().unwrap_or_default();
+            for (sum, id, name) in [
+                (&mut all, None, None),
+                (
+                    by_employee.entry(employee.clone()).or_default(),
+                    Some(&employee),
+                    Some(&employee_name),
+                ),
+                (
+                    by_machine.entry(r.row.machine_id.clone()).or_default(),
+                    Some(&r.row.machine_id),
+                    Some(&r.row.machine_name),
+                ),
+            ] {
+                if let (Some(id), Some(name)) = (id, name) {
+                    sum.id = id.clone();
+                    sum.name = name.clone();
+                }
+                sum.collections += 1;
+                sum.collected_minor += r.row.collected_minor;
+                if let (Some(e), Some(os)) = (r.expected_minor, r.over_short_minor) {
+                    sum.compared += 1;
+                    sum.expected_minor += e;
+                    sum.over_short_minor += os;
+                    sum.shorts += usize::from(os < 0);
+                }
+            }
+        }
+        let ranked = |m: BTreeMap<String, OverShort>| {
+            let mut v: Vec<OverShort> = m.into_values().collect();
+            v.sort_by(|a, b| {
+                a.over_short_minor
+                    .cmp(&b.over_short_minor)
+                    .then_with(|| a.name.cmp(&b.name))
+            });
+            v
+        };
+        Ok(EncashmentTotals {
+            all,
+            by_employee: ranked(by_employee),
+            by_machine: ranked(by_machine),
+        })
+    }
+
+    /// A collection beside the previous one of its machine and the cash sales in between.
+    async fn compare(&self, row: Encashment) -> AppResult<CollectionRow> {
+        let Some(prev) = self.events.previous_encashment(&row).await? else {
+            return Ok(CollectionRow {
+                row,
+                previous_at: None,
+                taken_minor: None,
+                expected_minor: None,
+                over_short_minor: None,
+            });
+        };
+        let counts = |e: &Encashment| Counts {
+            cash_box_minor: e.cash_box_minor,
+            bill_stacker_minor: e.bill_stacker_minor,
+            tubes_minor: e.tubes_minor,
+            ejected_minor: e.ejected_minor,
+            refilled_coins_minor: e.refilled_coins_minor,
+        };
+        let taken = taken_since(&counts(&prev), &counts(&row));
+        let expected = self
+            .cash_sales(
+                &row.machine_id,
+                (prev.at, prev.local_date),
+                (row.at, row.local_date),
+            )
+            .await?;
+        Ok(CollectionRow {
+            previous_at: Some(prev.at),
+            taken_minor: Some(taken),
+            expected_minor: Some(expected),
+            over_short_minor: Some(taken - expected),
+            row,
+        })
+    }
+
+    /// Cash sales of a machine after `from` up to and including `to` (instants with their local
+    /// days): the ledger on the two edge days, the day rollups for the whole days between.
+    async fn cash_sales(
+        &self,
+        machine_id: &str,
+        from: (DateTime<Utc>, NaiveDate),
+        to: (DateTime<Utc>, NaiveDate),
+    ) -> AppResult<i64> {
+        let sales = self.events.sales();
+        let cash = |v: &vendfleet_domain::sales::VendFact| {
+            let counted = v.class == VendClass::Sale
+                && v.payment == Payment::Cash
+                && v.at > from.0
+                && v.at <= to.0;
+            if counted {
+                v.revenue_minor
+            } else {
+                0
+            }
+        };
+        let mut total = 0;
+        let edges: BTreeSet<NaiveDate> = [from.1, to.1].into();
+        for day in edges {
+            total += sales
+                .ledger(machine_id, day, day)
+                .await?
+                .iter()
+                .map(cash)
+                .sum::<i64>();
+        }
+        let (a, b) = (from.1 + Duration::days(1), to.1 - Duration::days(1));
+        if a <= b {
+            let rows = sales
+                .rollups(&RollupQuery {
+                    machine_ids: vec![machine_id.to_string()],
+                    from: a,
+                    to: b,
+                    grain: Grain::Day,
+                })
+                .await?;
+            total += rows.iter().map(|r| r.figures.cash_minor).sum::<i64>();
+        }
+        Ok(total)
+    }
+}
