@@ -1,6 +1,6 @@
 // End-to-end flow of the sales overview against the real `vendfleet serve` with a seeded demo
 // fleet (4 machines, 20 days of sales ending now): KPI cards, filters kept in the URL across a
-// reload, the CSV export of the detail table, and the screen in French.
+// reload, the CSV export of the detail table, the screen in French, and the dashboard's link to it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -152,6 +152,29 @@ describe('vendfleet sales overview', { concurrency: false }, () => {
     await page.getByTestId('language-button').click();
     await page.getByTestId('language-en').click();
     await page.getByTestId('report-filters').getByText('Group by').first().waitFor();
+  });
+
+  test('the dashboard leads from the month’s sales to the same figure on the sales overview', async () => {
+    await page.goto(`${server.baseUrl}/dashboard`);
+    const monthSales = page.getByTestId('dashboard-month-sales_minor-value');
+    await monthSales.waitFor();
+    // The seeded sales end now: this month has some.
+    await page.waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="dashboard-month-sales_minor-value"]')?.textContent ?? ''));
+    const total = await monthSales.textContent();
+    assert.match(total, /^€[\d,]+\.\d{2}$/);
+    await page.getByTestId('dashboard-today-sales_minor-value').waitFor();
+    // The attention list renders (the demo's stock varies: machines or "nothing needs attention").
+    await page.getByTestId('dashboard-attention').waitFor();
+    await page.locator('[data-testid="dashboard-attention-machine"], [data-testid="dashboard-attention-empty"]').first().waitFor();
+    await page.getByTestId('dashboard-top-products-row').first().waitFor();
+
+    await page.getByTestId('dashboard-month-sales_minor-link').click();
+    await page.waitForURL((url) => url.pathname === SCREEN && url.searchParams.get('period') === 'current_month');
+    await page.getByTestId('report-period').filter({ hasText: 'Current month' }).waitFor();
+    await page.waitForFunction(
+      (expected) => document.querySelector('[data-testid="kpi-sales_minor-value"]')?.textContent === expected,
+      total,
+    );
   });
 
   test('no console errors', () => {

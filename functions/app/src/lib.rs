@@ -125,7 +125,13 @@ impl App {
             events.clone(),
             calendar.clone(),
         );
-        let reports = reports::ReportsService::new(sales.clone(), events.clone(), calendar.clone());
+        let reports = reports::ReportsService::new(
+            sales.clone(),
+            events.clone(),
+            machines.clone(),
+            products.clone(),
+            calendar.clone(),
+        );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {

@@ -330,5 +330,8 @@ pub mod reports_perm {
         EncashmentList => EncashmentList;
         EncashmentTotal => EncashmentTotal;
         EncashmentExport => EncashmentExport;
+        InventoryProducts => InventoryProductsList;
+        InventoryComponents => InventoryComponentsList;
+        InventoryExport => InventoryProductsExport | InventoryComponentsExport;
     }
 }

@@ -1,6 +1,7 @@
 //! Reports area: the encashment report (collections beside the cash expected from the vends
 //! since the machine's previous collection, the over/short, and summaries by employee and
-//! machine), within the user's scope.
+//! machine), and the inventory report (products and components tabs, a machine's detail, export),
+//! within the user's scope.
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
@@ -15,8 +16,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::listing::ListParams;
-use vendfleet_app::reports::{CollectionRow, EncashmentParams, OverShort};
+use vendfleet_app::listing::{page_of, paging, ListPage, ListParams};
+use vendfleet_app::reports::{
+    CollectionRow, ComponentStock, EncashmentParams, OverShort, ProductStock,
+};
 
 /// The reports area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -24,6 +27,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(encashments))
         .routes(routes!(encashment_totals))
         .routes(routes!(export_encashments))
+        .routes(routes!(product_inventory))
+        .routes(routes!(component_inventory))
+        .routes(routes!(machine_inventory))
+        .routes(routes!(export_inventory))
 }
 
 /// The encashment report's own parameters, beside the sales query's period and machine
@@ -263,4 +270,293 @@ async fn export_encashments(
     }
     .answer(&s, a.principal(), format, "encashment", lang)
     .await
+}
+
+/// The inventory lists' paging and search (by name).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct InventoryQuery {
+    #[param(minimum = 1)]
+    pub page: Option<i64>,
+    #[param(minimum = 1, maximum = 200)]
+    pub page_size: Option<i64>,
+    pub search: Option<String>,
+}
+
+/// A page of `rows` whose name matches the search.
+fn inventory_page<T>(
+    rows: Vec<T>,
+    q: InventoryQuery,
+    name: fn(&T) -> &str,
+) -> ApiResult<ListPage<T>> {
+    let mut errors = vendfleet_domain::FieldErrors::new();
+    let pg = paging(
+        &ListParams {
+            page: q.page,
+            page_size: q.page_size,
+            search: q.search,
+            ordering: None,
+        },
+        &[],
+        &mut errors,
+    );
+    errors
+        .into_result()
+        .map_err(vendfleet_app::AppError::from)?;
+    let rows = rows
+        .into_iter()
+        .filter(|r| pg.search.is_empty() || name(r).to_lowercase().contains(&pg.search))
+        .collect();
+    Ok(page_of(rows, &pg))
+}
+
+/// A product's stock in the chosen machines.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProductStockDto {
+    pub product_id: String,
+    pub name: String,
+    pub units: String,
+    pub quantity: i64,
+    /// Σ units × the selection's price, minor units.
+    pub value_minor: i64,
+    pub capacity: i64,
+    pub machines: usize,
+    pub selections: usize,
+    pub sold_out: usize,
+    /// Selections below a quarter of their max.
+    pub low: usize,
+    pub next_expiry: Option<NaiveDate>,
+}
+
+impl From<ProductStock> for ProductStockDto {
+    fn from(t: ProductStock) -> Self {
+        ProductStockDto {
+            product_id: t.product_id,
+            name: t.name,
+            units: t.units,
+            quantity: t.quantity,
+            value_minor: t.value_minor,
+            capacity: t.capacity,
+            machines: t.machines,
+            selections: t.selections,
+            sold_out: t.sold_out,
+            low: t.low,
+            next_expiry: t.next_expiry,
+        }
+    }
+}
+
+/// The product tab: stock by product in the machines the user may see (the sales query's
+/// machine filters), most units first.
+#[utoipa::path(get, path = "/api/inventories/", tag = "reports", security(("bearer" = [])), params(SalesQuery, InventoryQuery),
+    responses((status = 200, body = ListReply<ProductStockDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn product_inventory(
+    State(s): State<AppState>,
+    a: Authorized<perm::InventoryProducts>,
+    Query(q): Query<SalesQuery>,
+    Query(i): Query<InventoryQuery>,
+) -> ApiResult<axum::Json<ListReply<ProductStockDto>>> {
+    let rows = s
+        .app
+        .reports
+        .product_stock(a.principal(), &q.into())
+        .await?;
+    let page = inventory_page(rows, i, |r| &r.name)?;
+    Ok(axum::Json(ListReply::from_page(
+        page,
+        ProductStockDto::from,
+    )))
+}
+
+/// A component's stock: the composite products' units × their recipes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ComponentStockDto {
+    pub component_id: String,
+    pub name: String,
+    pub unit: String,
+    pub quantity: i64,
+    pub machines: usize,
+}
+
+impl From<ComponentStock> for ComponentStockDto {
+    fn from(c: ComponentStock) -> Self {
+        ComponentStockDto {
+            component_id: c.component_id,
+            name: c.name,
+            unit: c.unit,
+            quantity: c.quantity,
+            machines: c.machines,
+        }
+    }
+}
+
+/// The component tab: stock by component, most first.
+#[utoipa::path(get, path = "/api/inventories/components/", tag = "reports", security(("bearer" = [])), params(SalesQuery, InventoryQuery),
+    responses((status = 200, body = ListReply<ComponentStockDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn component_inventory(
+    State(s): State<AppState>,
+    a: Authorized<perm::InventoryComponents>,
+    Query(q): Query<SalesQuery>,
+    Query(i): Query<InventoryQuery>,
+) -> ApiResult<axum::Json<ListReply<ComponentStockDto>>> {
+    let rows = s
+        .app
+        .reports
+        .component_stock(a.principal(), &q.into())
+        .await?;
+    let page = inventory_page(rows, i, |r| &r.name)?;
+    Ok(axum::Json(ListReply::from_page(
+        page,
+        ComponentStockDto::from,
+    )))
+}
+
+/// One selection of a machine's stock.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SelectionStockDto {
+    pub selection: String,
+    pub product_id: String,
+    pub product_name: String,
+    pub current: i64,
+    pub max: i64,
+    pub price_minor: i64,
+    pub value_minor: i64,
+    pub expiry_date: Option<NaiveDate>,
+    pub sold_out: bool,
+    pub low: bool,
+}
+
+/// One machine's stock, expiring soonest first (404 outside the user's scope).
+#[utoipa::path(get, path = "/api/inventories/machines/{id}/", tag = "reports", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<Vec<SelectionStockDto>>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn machine_inventory(
+    State(s): State<AppState>,
+    a: Authorized<perm::InventoryProducts>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> ApiResult<axum::Json<Data<Vec<SelectionStockDto>>>> {
+    let rows = s.app.reports.machine_stock(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: rows
+            .into_iter()
+            .map(|r| SelectionStockDto {
+                selection: r.selection.selection,
+                product_id: r.selection.product_id,
+                product_name: r.product_name,
+                current: r.selection.current,
+                max: r.selection.max,
+                price_minor: r.selection.price_minor,
+                value_minor: r.value_minor,
+                expiry_date: r.selection.expiry_date,
+                sold_out: r.sold_out,
+                low: r.low,
+            })
+            .collect(),
+    }))
+}
+
+/// `?tab=` of the inventory export.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct InventoryTab {
+    /// `products` (default) or `components`.
+    pub tab: Option<String>,
+}
+
+/// The inventory's product or component tab as a file (needs that tab's export permission).
+#[utoipa::path(get, path = "/api/inventory/export/", tag = "reports", security(("bearer" = [])),
+    params(SalesQuery, InventoryTab, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn export_inventory(
+    State(s): State<AppState>,
+    a: Authorized<perm::InventoryExport>,
+    Query(q): Query<SalesQuery>,
+    Query(tab): Query<InventoryTab>,
+    Query(x): Query<crate::export::ExportQuery>,
+) -> ApiResult<Response> {
+    use vendfleet_domain::Permission;
+    let format = Format::parse(x.format.as_deref())?;
+    let p = a.principal();
+    let lang = p.user.language;
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    let components = match tab.tab.as_deref().map(str::trim).unwrap_or("products") {
+        "products" | "" => false,
+        "components" => true,
+        _ => {
+            return Err(vendfleet_app::AppError::invalid_field(
+                "tab",
+                "Choose one of: products, components.",
+            )
+            .into())
+        }
+    };
+    let needs = if components {
+        Permission::InventoryComponentsExport
+    } else {
+        Permission::InventoryProductsExport
+    };
+    if !p.can(needs) {
+        return Err(crate::error::ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            format!("You need the permission {}", needs.key()),
+        ));
+    }
+    let table = if components {
+        let rows = s.app.reports.component_stock(p, &q.into()).await?;
+        Table {
+            sheet: t("Components", "Composants", "Componenti"),
+            header: vec![
+                t("Component", "Composant", "Componente"),
+                t("Unit", "Unité", "Unità"),
+                t("Quantity", "Quantité", "Quantità"),
+                t("Machines", "Machines", "Macchine"),
+            ],
+            rows: rows
+                .into_iter()
+                .map(|r| {
+                    vec![
+                        r.name.into(),
+                        r.unit.into(),
+                        r.quantity.into(),
+                        (r.machines as i64).into(),
+                    ]
+                })
+                .collect(),
+        }
+    } else {
+        let rows = s.app.reports.product_stock(p, &q.into()).await?;
+        Table {
+            sheet: t("Products", "Produits", "Prodotti"),
+            header: vec![
+                t("Product", "Produit", "Prodotto"),
+                t("Quantity", "Quantité", "Quantità"),
+                t("Value", "Valeur", "Valore"),
+                t("Capacity", "Capacité", "Capacità"),
+                t("Machines", "Machines", "Macchine"),
+                t("Sold out", "Épuisées", "Esaurite"),
+                t("Low", "Basses", "Basse"),
+                t("Next expiry", "Prochaine péremption", "Prossima scadenza"),
+            ],
+            rows: rows
+                .into_iter()
+                .map(|r| {
+                    vec![
+                        r.name.into(),
+                        r.quantity.into(),
+                        Cell::Money {
+                            minor: r.value_minor,
+                            exponent: 2,
+                            currency: "EUR".into(),
+                        },
+                        r.capacity.into(),
+                        (r.machines as i64).into(),
+                        (r.sold_out as i64).into(),
+                        (r.low as i64).into(),
+                        r.next_expiry.map_or(Cell::Empty, Cell::Date),
+                    ]
+                })
+                .collect(),
+        }
+    };
+    table.answer(&s, p, format, "inventory", lang).await
 }

@@ -220,4 +220,191 @@ async fn collections_are_compared_with_the_cash_sales_between_them(b: Backend) {
     }
 }
 
-on_both_stores!(collections_are_compared_with_the_cash_sales_between_them);
+async fn inventory_by_product_component_and_machine(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let admin = h.admin().await;
+    let water = create(
+        &h,
+        &admin,
+        "/api/products/",
+        json!({"name": "Water", "price_minor": 150, "vat_bps": 550, "units": "pcs"}),
+    )
+    .await;
+    let cup = create(
+        &h,
+        &admin,
+        "/api/products/components/",
+        json!({"name": "Cup", "unit": "pcs"}),
+    )
+    .await;
+    let coffee = create(
+        &h,
+        &admin,
+        "/api/products/components/",
+        json!({"name": "Coffee", "unit": "g"}),
+    )
+    .await;
+    let espresso = create(
+        &h,
+        &admin,
+        "/api/products/composite-products/",
+        json!({"name": "Espresso", "price_minor": 80, "vat_bps": 1000, "units": "cup",
+               "is_composite": true, "recipe": [{"component_id": cup, "quantity": 1},
+                                                 {"component_id": coffee, "quantity": 7}]}),
+    )
+    .await;
+    let mut machines = Vec::new();
+    let mut locations = Vec::new();
+    for name in ["Gare", "Quai"] {
+        let loc = create(
+            &h,
+            &admin,
+            "/api/locations/",
+            json!({"name": name, "time_zone": "Europe/Paris"}),
+        )
+        .await;
+        machines.push(
+            create(
+                &h,
+                &admin,
+                "/api/machines/",
+                json!({"name": format!("M-{name}"), "location_id": loc}),
+            )
+            .await,
+        );
+        locations.push(loc);
+    }
+    let soon = h.app.calendar.today() + Duration::days(1);
+    for (m, code, product, current, max, price, expiry) in [
+        (0, "S0", &water, 10, 20, 150, Some(soon)),
+        (0, "S1", &espresso, 30, 100, 80, None),
+        (0, "S2", &water, 0, 10, 150, None),
+        (1, "S0", &water, 4, 20, 150, None),
+    ] {
+        let r = h
+            .post(
+                "/api/machines/products/",
+                &admin,
+                json!({"machine_id": machines[m], "selection": code, "product_id": product,
+                       "max": max, "price_minor": price, "current": current,
+                       "expiry_date": expiry.map(|d| d.to_string())}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    }
+    let products = h.get("/api/inventories/", &admin).await;
+    assert_eq!(products.status, StatusCode::OK, "{}", products.json());
+    let rows = products.json()["data"].clone();
+    assert_eq!(rows[0]["name"], "Espresso");
+    assert_eq!(rows[0]["value_minor"], 30 * 80);
+    let w = &rows[1];
+    assert_eq!(
+        (
+            w["quantity"].clone(),
+            w["value_minor"].clone(),
+            w["capacity"].clone()
+        ),
+        (json!(14), json!(14 * 150), json!(50))
+    );
+    assert_eq!(
+        (
+            w["machines"].clone(),
+            w["selections"].clone(),
+            w["sold_out"].clone(),
+            w["low"].clone()
+        ),
+        (json!(2), json!(3), json!(1), json!(1))
+    );
+    assert_eq!(w["next_expiry"], json!(soon));
+    let components = h.get("/api/inventories/components/", &admin).await.json();
+    let got: Vec<(Value, Value)> = components["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].clone(), c["quantity"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(json!("Coffee"), json!(210)), (json!("Cup"), json!(30))]
+    );
+    let detail = h
+        .get(
+            &format!("/api/inventories/machines/{}/", machines[0]),
+            &admin,
+        )
+        .await
+        .json();
+    let codes: Vec<&str> = detail["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["selection"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes[0], "S0", "expiring soonest first: {detail}");
+    assert_eq!(codes, vec!["S0", "S1", "S2"]);
+    assert_eq!(detail["data"][2]["sold_out"], true);
+    assert_eq!(detail["data"][0]["value_minor"], 10 * 150);
+    let csv = h
+        .get("/api/inventory/export/?tab=products&format=csv", &admin)
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert_eq!(String::from_utf8(csv.bytes).unwrap().lines().count(), 3);
+    assert_eq!(
+        h.get("/api/inventory/export/?tab=shelves", &admin)
+            .await
+            .status,
+        StatusCode::BAD_REQUEST
+    );
+
+    // A user of the product tab scoped to the second location: its stock only, no other machine.
+    let role = h
+        .role(
+            &admin,
+            "Stock",
+            &[
+                "reports.inventory_report.products_list",
+                "reports.inventory_report.products_export",
+            ],
+        )
+        .await;
+    let body = json!({"name": "S", "email": "stock@example.com", "password": "password-123",
+                      "role_id": role, "location_ids": [locations[1]]});
+    assert_eq!(
+        h.post("/api/users/", &admin, body).await.status,
+        StatusCode::CREATED
+    );
+    let token = h.token("stock@example.com", "password-123").await;
+    let mine = h.get("/api/inventories/", &token).await.json();
+    assert_eq!(mine["pagination"]["count"], 1);
+    assert_eq!(mine["data"][0]["quantity"], 4);
+    assert_eq!(
+        h.get(
+            &format!("/api/inventories/machines/{}/", machines[0]),
+            &token
+        )
+        .await
+        .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        h.get("/api/inventories/components/", &token).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        h.get("/api/inventory/export/?tab=components", &token)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        h.get("/api/inventory/export/?tab=products", &token)
+            .await
+            .status,
+        StatusCode::OK
+    );
+}
+
+on_both_stores!(
+    collections_are_compared_with_the_cash_sales_between_them,
+    inventory_by_product_component_and_machine
+);

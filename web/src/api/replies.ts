@@ -12,6 +12,12 @@ export function expectList<T>(reply: ListReply<T> | null): ListReply<T> {
   return reply;
 }
 
+/** The `data` of a `{data}` reply (reports, dashboard); a reply without it is a broken server. */
+export function expectData<T>(reply: { data?: T | null } | null): T {
+  if (!reply || reply.data === undefined || reply.data === null) throw malformed();
+  return reply.data;
+}
+
 /** A get-by-id (or create/update) reply must carry `data.id`. */
 export function expectItem<T extends { id: string }>(reply: ItemReply<T> | null): ItemReply<T> {
   if (!reply || !reply.data || typeof reply.data.id !== 'string') throw malformed();

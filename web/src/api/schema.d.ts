@@ -537,6 +537,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inventories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product tab: stock by product in the machines the user may see (the sales query's
+         *     machine filters), most units first.
+         */
+        get: operations["product_inventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventories/components/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The component tab: stock by component, most first. */
+        get: operations["component_inventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventories/machines/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One machine's stock, expiring soonest first (404 outside the user's scope). */
+        get: operations["machine_inventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The inventory's product or component tab as a file (needs that tab's export permission). */
+        get: operations["export_inventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{id}/": {
         parameters: {
             query?: never;
@@ -1818,6 +1889,15 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description A component's stock: the composite products' units × their recipes. */
+        ComponentStockDto: {
+            component_id: string;
+            machines: number;
+            name: string;
+            /** Format: int64 */
+            quantity: number;
+            unit: string;
+        };
         /** @description `POST /api/machines/copy-products/`. */
         CopyProductsRequest: {
             from_machine_id: string;
@@ -2443,6 +2523,26 @@ export interface components {
             }[];
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_SelectionStockDto: {
+            data: {
+                /** Format: int64 */
+                current: number;
+                /** Format: date */
+                expiry_date?: string | null;
+                low: boolean;
+                /** Format: int64 */
+                max: number;
+                /** Format: int64 */
+                price_minor: number;
+                product_id: string;
+                product_name: string;
+                selection: string;
+                sold_out: boolean;
+                /** Format: int64 */
+                value_minor: number;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_String: {
             data: string[];
         };
@@ -2660,6 +2760,18 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ComponentStockDto: {
+            data: {
+                component_id: string;
+                machines: number;
+                name: string;
+                /** Format: int64 */
+                quantity: number;
+                unit: string;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_DetailRowDto: {
             data: {
                 id: string;
@@ -2842,6 +2954,31 @@ export interface components {
                 vat_bps: number;
                 /** Format: int64 */
                 version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ProductStockDto: {
+            data: {
+                /** Format: int64 */
+                capacity: number;
+                /** @description Selections below a quarter of their max. */
+                low: number;
+                machines: number;
+                name: string;
+                /** Format: date */
+                next_expiry?: string | null;
+                product_id: string;
+                /** Format: int64 */
+                quantity: number;
+                selections: number;
+                sold_out: number;
+                units: string;
+                /**
+                 * Format: int64
+                 * @description Σ units × the selection's price, minor units.
+                 */
+                value_minor: number;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -3982,6 +4119,28 @@ export interface components {
             product_id: string;
             product_name: string;
         };
+        /** @description A product's stock in the chosen machines. */
+        ProductStockDto: {
+            /** Format: int64 */
+            capacity: number;
+            /** @description Selections below a quarter of their max. */
+            low: number;
+            machines: number;
+            name: string;
+            /** Format: date */
+            next_expiry?: string | null;
+            product_id: string;
+            /** Format: int64 */
+            quantity: number;
+            selections: number;
+            sold_out: number;
+            units: string;
+            /**
+             * Format: int64
+             * @description Σ units × the selection's price, minor units.
+             */
+            value_minor: number;
+        };
         /** @description A product tag. */
         ProductTagDto: {
             /** Format: date-time */
@@ -4204,6 +4363,24 @@ export interface components {
             product_id: string;
             /** @description Up to 10 letters, digits or dashes. */
             selection: string;
+        };
+        /** @description One selection of a machine's stock. */
+        SelectionStockDto: {
+            /** Format: int64 */
+            current: number;
+            /** Format: date */
+            expiry_date?: string | null;
+            low: boolean;
+            /** Format: int64 */
+            max: number;
+            /** Format: int64 */
+            price_minor: number;
+            product_id: string;
+            product_name: string;
+            selection: string;
+            sold_out: boolean;
+            /** Format: int64 */
+            value_minor: number;
         };
         /** @description Selections of one machine. */
         SelectionsRequest: {
@@ -5397,6 +5574,264 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    product_inventory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ProductStockDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    component_inventory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                page_size?: number;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ComponentStockDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    machine_inventory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_SelectionStockDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_inventory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                /** @description `products` (default) or `components`. */
+                tab?: string;
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_job: {

@@ -68,6 +68,13 @@ export type ReportColumn = Schemas['ColumnDto'];
 export type SalesDetailRow = Schemas['DetailRowDto'];
 export type SalesLineChart = Schemas['LineChartDto'];
 export type SalesBar = Schemas['BarDto'];
+/** The dashboard: a part is null when the user may not see the report behind it. */
+export type Dashboard = Schemas['DashboardDto'];
+export type DashboardSpan = Schemas['SpanFiguresDto'];
+export type DashboardTop = Schemas['TopDto'];
+export type AttentionMachine = Schemas['AttentionDto'];
+export type AttentionFinding = Schemas['FindingDto'];
+export type AttentionReason = AttentionFinding['reason'];
 
 /**
  * One change of a product's default price. Written out because the OpenAPI document has a single

@@ -177,17 +177,6 @@ export const en = {
     back: 'Back',
     retry: 'Retry',
   },
-  dashboard: {
-    welcome: 'Welcome back, {{name}}',
-    intro: 'Your fleet at a glance. Reports, planning and settings are in the menu on the left.',
-    role: 'Role',
-    modules: 'Modules',
-    allModules: 'All modules',
-    machines: 'Machines',
-    allMachines: 'All machines',
-    scopedMachines: 'Limited by client, location, tag or machine',
-    language: 'Language',
-  },
   exports: {
     preparing: 'Preparing {{file}}… {{progress}} %',
     rows_one: '{{rows}} row',

@@ -174,17 +174,6 @@ export const fr: Translations = {
     back: 'Retour',
     retry: 'Réessayer',
   },
-  dashboard: {
-    welcome: 'Bon retour, {{name}}',
-    intro: 'Votre parc en un coup d’œil. Rapports, planification et paramètres sont dans le menu de gauche.',
-    role: 'Rôle',
-    modules: 'Modules',
-    allModules: 'Tous les modules',
-    machines: 'Machines',
-    allMachines: 'Toutes les machines',
-    scopedMachines: 'Limité par client, emplacement, étiquette ou machine',
-    language: 'Langue',
-  },
   exports: {
     preparing: 'Préparation de {{file}}… {{progress}} %',
     rows_one: '{{rows}} ligne',

@@ -1,5 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { en as dashboardEn } from '../features/dashboard/locales/en';
+import { fr as dashboardFr } from '../features/dashboard/locales/fr';
+import { it as dashboardIt } from '../features/dashboard/locales/it';
 import { en as fleetEn } from '../features/fleet/locales/en';
 import { fr as fleetFr } from '../features/fleet/locales/fr';
 import { it as fleetIt } from '../features/fleet/locales/it';
@@ -53,13 +56,13 @@ function initialLanguage(): UiLanguage {
 }
 
 /** The whole English catalogue: the shared strings and every area's, under their usual keys. */
-export type Catalogue = typeof commonEn & typeof usersEn & typeof fleetEn & typeof machinesEn & typeof productsEn & typeof salesEn;
+export type Catalogue = typeof commonEn & typeof usersEn & typeof fleetEn & typeof machinesEn & typeof productsEn & typeof salesEn & typeof dashboardEn;
 
 /** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
 export const catalogues = {
-  en: mergeCatalogues([commonEn, usersEn, fleetEn, machinesEn, productsEn, salesEn]) as Catalogue,
-  fr: mergeCatalogues([commonFr, usersFr, fleetFr, machinesFr, productsFr, salesFr]) as Shape<Catalogue>,
-  it: mergeCatalogues([commonIt, usersIt, fleetIt, machinesIt, productsIt, salesIt]) as Shape<Catalogue>,
+  en: mergeCatalogues([commonEn, usersEn, fleetEn, machinesEn, productsEn, salesEn, dashboardEn]) as Catalogue,
+  fr: mergeCatalogues([commonFr, usersFr, fleetFr, machinesFr, productsFr, salesFr, dashboardFr]) as Shape<Catalogue>,
+  it: mergeCatalogues([commonIt, usersIt, fleetIt, machinesIt, productsIt, salesIt, dashboardIt]) as Shape<Catalogue>,
 };
 
 export const resources = {

@@ -174,17 +174,6 @@ export const it: Translations = {
     back: 'Indietro',
     retry: 'Riprova',
   },
-  dashboard: {
-    welcome: 'Bentornato, {{name}}',
-    intro: 'La tua flotta a colpo d’occhio. Report, pianificazione e impostazioni sono nel menu a sinistra.',
-    role: 'Ruolo',
-    modules: 'Moduli',
-    allModules: 'Tutti i moduli',
-    machines: 'Macchine',
-    allMachines: 'Tutte le macchine',
-    scopedMachines: 'Limitato per cliente, postazione, etichetta o macchina',
-    language: 'Lingua',
-  },
   exports: {
     preparing: 'Preparazione di {{file}}… {{progress}} %',
     rows_one: '{{rows}} riga',

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import * as dashboardEn from '../features/dashboard/locales/en';
+import * as dashboardFr from '../features/dashboard/locales/fr';
+import * as dashboardIt from '../features/dashboard/locales/it';
 import * as fleetEn from '../features/fleet/locales/en';
 import * as fleetFr from '../features/fleet/locales/fr';
 import * as fleetIt from '../features/fleet/locales/it';
@@ -38,6 +41,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   machines: { en: machinesEn.en, fr: machinesFr.fr, it: machinesIt.it },
   products: { en: productsEn.en, fr: productsFr.fr, it: productsIt.it },
   sales: { en: salesEn.en, fr: salesFr.fr, it: salesIt.it },
+  dashboard: { en: dashboardEn.en, fr: dashboardFr.fr, it: dashboardIt.it },
 };
 
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };

@@ -1,10 +1,17 @@
 //! Reports area: the encashment report (cash collections with the cash expected from the vends
-//! since the machine's previous collection, and the over/short), within the user's scope.
+//! since the machine's previous collection, and the over/short) and the inventory report
+//! (`inventory`), within the user's scope.
+
+mod inventory;
+
+pub use inventory::{ComponentStock, ProductStock, SelectionStock};
 
 use crate::auth::Principal;
 use crate::events::{Encashment, EventsService};
 use crate::listing::{page_of, paging, ListPage, ListParams};
+use crate::machines::MachinesService;
 use crate::ports::{Grain, RollupQuery};
+use crate::products::ProductsService;
 use crate::sales::{SalesParams, SalesService};
 use crate::{AppResult, Calendar};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -64,14 +71,24 @@ pub struct EncashmentParams {
 pub struct ReportsService {
     sales: SalesService,
     events: EventsService,
+    machines: MachinesService,
+    products: ProductsService,
     calendar: Calendar,
 }
 
 impl ReportsService {
-    pub fn new(sales: SalesService, events: EventsService, calendar: Calendar) -> Self {
+    pub fn new(
+        sales: SalesService,
+        events: EventsService,
+        machines: MachinesService,
+        products: ProductsService,
+        calendar: Calendar,
+    ) -> Self {
         ReportsService {
             sales,
             events,
+            machines,
+            products,
             calendar,
         }
     }
@@ -79,15 +96,9 @@ impl ReportsService {
     /// The period's collections of the chosen machines, newest first.
     async fn rows(&self, p: &Principal, params: &EncashmentParams) -> AppResult<Vec<Encashment>> {
         let q = params.sales.check(self.calendar.today())?;
-        let employees: BTreeSet<String> = params
-            .employees
-            .as_deref()
-            .unwrap_or("")
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect();
+        let mut errors = FieldErrors::new();
+        let employees = crate::sales::ids(&mut errors, "employees", &params.employees);
+        errors.into_result()?;
         let (machines, _) = self.sales.chosen_machines(p, &q).await?;
         let ids: BTreeSet<String> = machines.into_iter().map(|m| m.id).collect();
         let mut rows = self.events.encashments(&ids, q.from, q.to).await?;

@@ -158,7 +158,8 @@ impl SalesReport {
     }
 }
 
-fn ids(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> BTreeSet<String> {
+/// The ids of a comma-separated list (400 on `field` for more than 1000, or overlong ones).
+pub(crate) fn ids(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> BTreeSet<String> {
     let set: BTreeSet<String> = v
         .as_deref()
         .unwrap_or("")

@@ -125,6 +125,22 @@ export function reportChanges(change: Partial<ReportFilters>): Record<string, st
   return out;
 }
 
+/**
+ * The address of a report showing these filters (the others at their defaults), for links from
+ * other screens. The period and grouping a link names stay in the URL even when they are the
+ * defaults, so the address says what it opens.
+ */
+export function reportHref(path: string, filters: Partial<ReportFilters>): string {
+  const changes = reportChanges(filters);
+  delete changes.page;
+  for (const key of ['period', 'group_by'] as const) {
+    const value = filters[key];
+    if (value) changes[key] = value;
+  }
+  const search = withChanges(new URLSearchParams(), changes).toString();
+  return search ? `${path}?${search}` : path;
+}
+
 export interface ReportFilterState {
   filters: ReportFilters;
   /** The API parameters of the filters. */

@@ -1,25 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, type Query } from '../../../api/client';
+import { api, type Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
-import { expectList } from '../../../api/replies';
+import { expectData, expectList } from '../../../api/replies';
 import type { ListReply, ReportColumn, SalesBar, SalesDetailRow, SalesLineChart, SalesTotalTable } from '../../../api/types';
 import type { ListParams } from '../../../components/server-list/use-list-state';
 import { salesKeys } from './keys';
 
 const base = '/api/sales-journal/';
 
-/** The `data` of a `{data}` reply; a reply without it is a broken server. */
-function dataOf<T>(reply: { data?: T } | null): T {
-  if (!reply || reply.data === undefined || reply.data === null) throw new ApiError(0, 'Unexpected reply from the server');
-  return reply.data;
-}
-
 /** The span's totals, the span before and one row a group. */
 export function useSalesTotals(query: Query, enabled: boolean) {
   return useQuery({
     queryKey: salesKeys.totals(query),
-    queryFn: async () => dataOf(await api.get<{ data: SalesTotalTable }>(`${base}total-table/`, { query })),
+    queryFn: async () => expectData(await api.get<{ data: SalesTotalTable }>(`${base}total-table/`, { query })),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -30,7 +24,7 @@ export function useSalesColumns(query: Query, enabled: boolean) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: salesKeys.header(query, i18n.language),
-    queryFn: async () => dataOf(await api.get<{ data: ReportColumn[] }>('/api/table/header/', { query })),
+    queryFn: async () => expectData(await api.get<{ data: ReportColumn[] }>('/api/table/header/', { query })),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -50,7 +44,7 @@ export function useSalesDetail(query: Query, list: ListParams, enabled: boolean)
 export function useSalesLineChart(query: Query, enabled: boolean) {
   return useQuery({
     queryKey: salesKeys.line(query),
-    queryFn: async () => dataOf(await api.get<{ data: SalesLineChart }>(`${base}graphs/line-chart/`, { query })),
+    queryFn: async () => expectData(await api.get<{ data: SalesLineChart }>(`${base}graphs/line-chart/`, { query })),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -59,7 +53,7 @@ export function useSalesLineChart(query: Query, enabled: boolean) {
 export function useSalesBarChart(query: Query, enabled: boolean) {
   return useQuery({
     queryKey: salesKeys.bars(query),
-    queryFn: async () => dataOf(await api.get<{ data: SalesBar[] }>(`${base}graphs/bar-chart/`, { query })),
+    queryFn: async () => expectData(await api.get<{ data: SalesBar[] }>(`${base}graphs/bar-chart/`, { query })),
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -1,7 +1,9 @@
+import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
-import Grid from '@mui/material/Grid';
+import CardActionArea from '@mui/material/CardActionArea';
+import Grid, { type GridProps } from '@mui/material/Grid';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import TrendingDownIcon from '@mui/icons-material/TrendingDown';
@@ -51,25 +53,49 @@ export function ChangeBadge({ current, previous, testId }: { current: number; pr
 
 const CARD_SIZE = { xs: 12, sm: 6, md: 4, lg: 2.4 } as const;
 
+export interface KpiCardsProps {
+  total?: SalesFigures;
+  previous?: SalesFigures;
+  loading: boolean;
+  /** Which figures, in order (all five by default). */
+  kpis?: readonly KpiKey[];
+  /** The cards' test ids: `<prefix>-<figure>`, `<prefix>-<figure>-value`… */
+  prefix?: string;
+  /** The caption of the previous span's figure (`{{value}}`). */
+  previousText?: I18nKey;
+  /** Where each card leads (the report behind the figures); none for plain cards. */
+  href?: string;
+  size?: GridProps['size'];
+}
+
 /** Sales, sales excl. tax, quantity, cash and cashless of the span, each against the span before. */
-export function KpiCards({ total, previous, loading }: { total?: SalesFigures; previous?: SalesFigures; loading: boolean }) {
+export function KpiCards({
+  total,
+  previous,
+  loading,
+  kpis = KPIS.map(({ key }) => key),
+  prefix = 'kpi',
+  previousText = 'sales.previous',
+  href,
+  size = CARD_SIZE,
+}: KpiCardsProps) {
   const { t, i18n } = useTranslation();
   return (
-    <Grid container spacing={2} data-testid="sales-kpis">
-      {KPIS.map(({ key, money }) => (
-        <Grid key={key} size={CARD_SIZE}>
-          <Card sx={{ p: 2.5, height: 1 }} data-testid={`kpi-${key}`}>
+    <Grid container spacing={2} data-testid={prefix === 'kpi' ? 'sales-kpis' : `${prefix}s`}>
+      {KPIS.filter(({ key }) => kpis.includes(key)).map(({ key, money }) => {
+        const body = (
+          <>
             <Typography variant="subtitle2" sx={{ color: 'text.secondary' }}>
               {t(TITLES[key])}
             </Typography>
             {total && previous && !loading ? (
               <>
-                <Typography variant="h5" component="p" sx={{ my: 0.5, whiteSpace: 'nowrap' }} data-testid={`kpi-${key}-value`}>
+                <Typography variant="h5" component="p" sx={{ my: 0.5, whiteSpace: 'nowrap' }} data-testid={`${prefix}-${key}-value`}>
                   {formatFigure(total[key], money, i18n.language)}
                 </Typography>
-                <ChangeBadge current={total[key]} previous={previous[key]} testId={`kpi-${key}-change`} />
-                <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }} data-testid={`kpi-${key}-previous`}>
-                  {t('sales.previous', { value: formatFigure(previous[key], money, i18n.language) })}
+                <ChangeBadge current={total[key]} previous={previous[key]} testId={`${prefix}-${key}-change`} />
+                <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }} data-testid={`${prefix}-${key}-previous`}>
+                  {t(previousText, { value: formatFigure(previous[key], money, i18n.language) })}
                 </Typography>
               </>
             ) : (
@@ -78,9 +104,22 @@ export function KpiCards({ total, previous, loading }: { total?: SalesFigures; p
                 <Skeleton variant="text" width="60%" />
               </>
             )}
-          </Card>
-        </Grid>
-      ))}
+          </>
+        );
+        return (
+          <Grid key={key} size={size}>
+            <Card sx={{ height: 1 }} data-testid={`${prefix}-${key}`}>
+              {href ? (
+                <CardActionArea component={RouterLink} to={href} sx={{ p: 2.5, height: 1 }} data-testid={`${prefix}-${key}-link`}>
+                  {body}
+                </CardActionArea>
+              ) : (
+                <Box sx={{ p: 2.5 }}>{body}</Box>
+              )}
+            </Card>
+          </Grid>
+        );
+      })}
     </Grid>
   );
 }

@@ -3,9 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardHeader from '@mui/material/CardHeader';
 import Grid from '@mui/material/Grid';
@@ -14,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import type { Query } from '../../../api/client';
 import type { SalesBar, SalesLineChart } from '../../../api/types';
 import type { GroupingPeriod, ReportValue } from '../../../components/report-filters/report-filter-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { useSalesBarChart, useSalesLineChart } from '../api/sales';
 import { formatPeriodDate, formatValue, SALES_CURRENCY } from '../sales-logic';
 
@@ -32,17 +31,9 @@ function ChartState({ loading, error, empty, onRetry, height }: { loading: boole
   const { t } = useTranslation();
   if (error)
     return (
-      <Alert
-        severity="error"
-        sx={{ mx: 2.5, mb: 2.5 }}
-        action={
-          <Button color="inherit" size="small" onClick={onRetry}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert sx={{ mx: 2.5, mb: 2.5 }} onRetry={onRetry}>
         {t('sales.loadFailed')}
-      </Alert>
+      </RetryAlert>
     );
   if (loading) return <Skeleton variant="rounded" sx={{ mx: 2.5, mb: 2.5 }} height={height} />;
   if (empty)

@@ -2,13 +2,13 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { isApiError } from '../../../api/client';
 import { usePermission } from '../../../auth/use-permission';
 import { useReportFilters } from '../../../components/report-filters/report-filter-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { ScreenHeader } from '../../../components/screen-header';
 import { useSalesTotals } from '../api/sales';
 import { DetailTable } from '../components/detail-table';
@@ -70,17 +70,9 @@ export default function SalesOverviewPage() {
               </Typography>
             ) : null}
             {totals.isError ? (
-              <Alert
-                severity="error"
-                data-testid="sales-error"
-                action={
-                  <Button color="inherit" size="small" onClick={() => void totals.refetch()}>
-                    {t('common.retry')}
-                  </Button>
-                }
-              >
+              <RetryAlert testId="sales-error" onRetry={() => void totals.refetch()}>
                 {failureText(totals.error, t('sales.loadFailed'))}
-              </Alert>
+              </RetryAlert>
             ) : null}
             {span && isEmptySpan(span.total) && !totals.isFetching ? (
               <Alert severity="info" data-testid="sales-empty">
