@@ -117,15 +117,15 @@ impl DashboardService {
             };
             let day = self
                 .sales
-                .report(p, &of("custom", GroupBy::Machine, Some(&today)))
+                .totals(p, &of("custom", GroupBy::Machine, Some(&today)))
                 .await?;
             let products = self
                 .sales
-                .report(p, &of("current_month", GroupBy::Product, None))
+                .totals(p, &of("current_month", GroupBy::Product, None))
                 .await?;
             let machines = self
                 .sales
-                .report(p, &of("current_month", GroupBy::Machine, None))
+                .totals(p, &of("current_month", GroupBy::Machine, None))
                 .await?;
             out.today = Some(span(&day));
             out.month = Some(span(&machines));

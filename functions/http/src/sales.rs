@@ -106,6 +106,11 @@ async fn report(s: &AppState, p: &Principal, q: SalesQuery) -> ApiResult<SalesRe
     Ok(s.app.sales.report(p, &q.into()).await?)
 }
 
+/// The report's totals and groups, without periods.
+async fn totals(s: &AppState, p: &Principal, q: SalesQuery) -> ApiResult<SalesReport> {
+    Ok(s.app.sales.totals(p, &q.into()).await?)
+}
+
 /// Sales figures, in minor units of the machines' currency (quantities in units).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 pub struct SalesFiguresDto {
@@ -162,7 +167,7 @@ async fn total_table(
     a: Authorized<perm::TotalList>,
     Query(q): Query<SalesQuery>,
 ) -> ApiResult<axum::Json<Data<TotalTableDto>>> {
-    let r = report(&s, a.principal(), q).await?;
+    let r = totals(&s, a.principal(), q).await?;
     let zero = Figures::default();
     let rows = r
         .ranked_groups()
@@ -439,7 +444,7 @@ async fn bar_chart(
     a: Authorized<perm::Graph>,
     Query(q): Query<SalesQuery>,
 ) -> ApiResult<axum::Json<Data<Vec<BarDto>>>> {
-    let r = report(&s, a.principal(), q).await?;
+    let r = totals(&s, a.principal(), q).await?;
     let value = r.query.value;
     let of = |cube: &vendfleet_domain::report::Cube, k: &str| {
         cube.groups.get(k).map_or(0, |f| value.of(f))

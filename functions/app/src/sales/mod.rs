@@ -295,13 +295,33 @@ impl SalesService {
         }
     }
 
-    /// The report of a query for the machines `p` may see.
+    /// The report of a query for the machines `p` may see, by group and period.
     pub async fn report(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
+        self.build(p, params, true).await
+    }
+
+    /// The report's totals and groups only: its one bucket is the span's first day, so whole
+    /// months are read from month rollups whatever the grouping period (the total table, the
+    /// bar chart and the dashboard need no periods).
+    pub async fn totals(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
+        self.build(p, params, false).await
+    }
+
+    async fn build(
+        &self,
+        p: &Principal,
+        params: &SalesParams,
+        by_period: bool,
+    ) -> AppResult<SalesReport> {
         let query = params.check(self.calendar.today())?;
         let cat = self.catalogue(p, &query).await?;
         let (previous_from, previous_to) = previous_span(query.from, query.to);
-        let current = self.cube(&query, &cat, query.from, query.to).await?;
-        let previous = self.cube(&query, &cat, previous_from, previous_to).await?;
+        let current = self
+            .cube(&query, &cat, (query.from, query.to), by_period)
+            .await?;
+        let previous = self
+            .cube(&query, &cat, (previous_from, previous_to), by_period)
+            .await?;
         Ok(SalesReport {
             query,
             current,
@@ -396,14 +416,15 @@ impl SalesService {
         })
     }
 
-    /// The figures of `from..=to`: whole months from month rollups where the buckets are months,
-    /// every other day from day rollups; product rollups when products matter.
+    /// The figures of `from..=to`: whole months from month rollups where the buckets are months
+    /// (or there are no periods: one bucket, `from`), every other day from day rollups; product
+    /// rollups when products matter.
     async fn cube(
         &self,
         q: &SalesQuery,
         cat: &Catalogue,
-        from: NaiveDate,
-        to: NaiveDate,
+        (from, to): (NaiveDate, NaiveDate),
+        by_period: bool,
     ) -> AppResult<Cube> {
         let mut cube = Cube::default();
         if cat.machines.is_empty() {
@@ -416,7 +437,7 @@ impl SalesService {
             (Grain::Day, Grain::Month)
         };
         let mut reads: Vec<(Grain, NaiveDate, NaiveDate)> = Vec::new();
-        if q.grouping == Grouping::Month {
+        if q.grouping == Grouping::Month || !by_period {
             let (months, edges) = split_range(from, to);
             if let (Some(a), Some(b)) = (months.first(), months.last()) {
                 reads.push((month, a.first_day(), b.last_day()));
@@ -472,11 +493,12 @@ impl SalesService {
                     }
                     GroupBy::MachineTag => or_none(&m.tag_ids),
                 };
-                cube.add(
-                    q.grouping.bucket(r.date),
-                    groups.iter().map(String::as_str),
-                    &r.figures,
-                );
+                let bucket = if by_period {
+                    q.grouping.bucket(r.date)
+                } else {
+                    from
+                };
+                cube.add(bucket, groups.iter().map(String::as_str), &r.figures);
             }
         }
         Ok(cube)
