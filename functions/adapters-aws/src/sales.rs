@@ -35,6 +35,10 @@ impl DynamoSalesStore {
     }
 }
 
+/// Up to this many machines, a ledger read queries each machine's day partitions; beyond, the
+/// fleet-wide day index.
+const FEW_MACHINES: usize = 8;
+
 fn receipt_key(machine_id: &str, event_id: &str) -> Key {
     Key::new(format!("RECEIPT#{machine_id}"), event_id)
 }
@@ -257,6 +261,34 @@ impl SalesStore for DynamoSalesStore {
                 Some(d) => d,
                 None => break,
             };
+        }
+        Ok(out)
+    }
+
+    /// Few machines: their day partitions; many: the fleet-wide day index, filtered.
+    async fn ledger_of(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        if machine_ids.len() <= FEW_MACHINES {
+            let mut out = Vec::new();
+            for m in machine_ids {
+                out.extend(self.ledger(m, from, to).await?);
+            }
+            return Ok(out);
+        }
+        let wanted: HashSet<&str> = machine_ids.iter().map(String::as_str).collect();
+        let mut out = Vec::new();
+        for day in from.iter_days().take_while(|d| *d <= to) {
+            let q = Query::partition(Index::Gsi1, format!("LEDGERDAY#{day}"));
+            for item in query_all(&self.items, q).await? {
+                let v = item.to_value::<VendFact>()?;
+                if wanted.contains(v.machine_id.as_str()) {
+                    out.push(v);
+                }
+            }
         }
         Ok(out)
     }

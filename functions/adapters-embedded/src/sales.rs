@@ -203,9 +203,11 @@ fn figures_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Figures> 
     Ok(Figures::from_array(a))
 }
 
+/// Ledger rows of the machines of a JSON array over days `from..=to`, each machine's in time
+/// order.
 fn read_ledger(
     c: &Connection,
-    machine_id: &str,
+    machines: &str,
     from: i64,
     to: i64,
 ) -> Result<Vec<VendFact>, StoreError> {
@@ -213,11 +215,12 @@ fn read_ledger(
         .prepare_cached(
             "SELECT machine_id, day, at, event_id, location_id, selection, product_id, quantity, \
              revenue, net, payment, class FROM sales_ledger \
-             WHERE machine_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, at, event_id",
+             WHERE machine_id IN (SELECT value FROM json_each(?1)) AND day BETWEEN ?2 AND ?3 \
+             ORDER BY machine_id, day, at, event_id",
         )
         .map_err(backend)?;
     let rows = stmt
-        .query_map(params![machine_id, from, to], |r| {
+        .query_map(params![machines, from, to], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, i64>(1)?,
@@ -382,10 +385,22 @@ impl SalesStore for SqliteSalesStore {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<VendFact>, StoreError> {
-        let machine_id = machine_id.to_string();
+        self.ledger_of(&[machine_id.to_string()], from, to).await
+    }
+
+    async fn ledger_of(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        if machine_ids.is_empty() || from > to {
+            return Ok(Vec::new());
+        }
+        let machines = serde_json::to_string(machine_ids).map_err(backend)?;
         let (from, to) = (day_number(from), day_number(to));
         self.db
-            .read(move |c| read_ledger(c, &machine_id, from, to))
+            .read(move |c| read_ledger(c, &machines, from, to))
             .await
             .map_err(backend)?
     }

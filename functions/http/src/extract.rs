@@ -333,5 +333,7 @@ pub mod reports_perm {
         InventoryProducts => InventoryProductsList;
         InventoryComponents => InventoryComponentsList;
         InventoryExport => InventoryProductsExport | InventoryComponentsExport;
+        TransactionList => TransactionLogList | TransactionLogFullAccess;
+        TransactionExport => TransactionLogExport | TransactionLogFullAccess;
     }
 }

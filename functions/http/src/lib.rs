@@ -18,6 +18,7 @@ pub mod reports;
 pub mod sales;
 pub mod settings;
 pub mod state;
+pub mod transaction_log;
 pub mod users;
 
 use axum::extract::DefaultBodyLimit;
@@ -53,7 +54,7 @@ pub enum Area {
     Jobs,
     /// The sales overview (sales journal, table header, graphs) and the dashboard.
     Sales,
-    /// The reports: encashments.
+    /// The reports: encashments, inventory and the transaction log.
     Reports,
 }
 

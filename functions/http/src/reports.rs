@@ -1,7 +1,7 @@
 //! Reports area: the encashment report (collections beside the cash expected from the vends
 //! since the machine's previous collection, the over/short, and summaries by employee and
 //! machine), and the inventory report (products and components tabs, a machine's detail, export),
-//! within the user's scope.
+//! and the transaction log (`crate::transaction_log`), within the user's scope.
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
@@ -31,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(component_inventory))
         .routes(routes!(machine_inventory))
         .routes(routes!(export_inventory))
+        .merge(crate::transaction_log::router())
 }
 
 /// The encashment report's own parameters, beside the sales query's period and machine

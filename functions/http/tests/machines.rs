@@ -493,6 +493,40 @@ async fn planogram_stock_and_refill_log(b: Backend) {
     let csv = String::from_utf8(csv.bytes).unwrap();
     assert_eq!(csv.lines().count(), 1 + 5, "{csv}");
     assert!(csv.contains("empty-stock") && csv.contains("Water 50 cl"));
+    // A line's refill: the fill's three lines together; the manual count and the emptying
+    // are visits of their own.
+    let fill = log["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["source"] == "fill-stock")
+        .unwrap();
+    let visit = h
+        .get(
+            &format!("/api/refills/{}/products", fill["id"].as_str().unwrap()),
+            &admin,
+        )
+        .await
+        .json();
+    let lines = visit["data"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{visit}");
+    assert!(lines
+        .iter()
+        .all(|l| l["source"] == "fill-stock" && l["machine_id"] == id));
+    let own = h
+        .get(
+            &format!("/api/refills/{}/products", newest["id"].as_str().unwrap()),
+            &admin,
+        )
+        .await
+        .json();
+    assert_eq!(own["data"].as_array().unwrap().len(), 1, "{own}");
+    for missing in ["01ARZ3NDEKTSV4RRFFQ69G5FAV", "not-an-id"] {
+        let r = h
+            .get(&format!("/api/refills/{missing}/products"), &admin)
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND);
+    }
     let o = h
         .get(&format!("/api/machines/{id}/dashboard/overview/"), &admin)
         .await
@@ -878,6 +912,18 @@ async fn a_scoped_user_sees_and_changes_only_their_machines(b: Backend) {
     );
     let totals = h.get("/api/refills/products/total/", &crew).await.json();
     assert_eq!(totals["data"], json!([]), "nor its totals");
+    let their_log = h
+        .get(&format!("/api/refills/?machine={theirs}"), &admin)
+        .await
+        .json();
+    let line = their_log["data"][0]["id"].as_str().unwrap();
+    let visit = format!("/api/refills/{line}/products");
+    assert_eq!(h.get(&visit, &admin).await.status, StatusCode::OK);
+    assert_eq!(
+        h.get(&visit, &crew).await.status,
+        StatusCode::NOT_FOUND,
+        "nor the products of its refill"
+    );
     // Nor may the crew move a machine out of their reach.
     let r = h
         .put(

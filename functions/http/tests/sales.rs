@@ -12,11 +12,12 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use vendfleet_domain::calendar::{previous_span, Period};
-use vendfleet_domain::events::MachineEvent;
+use vendfleet_domain::events::{MachineEvent, Payment, VendClass};
 use vendfleet_domain::report::{Choice, GroupBy, Grouping, Value as Shown};
 use vendfleet_domain::sales::{Figures, VendFact};
 
-const SALES_PERMISSIONS: [&str; 4] = [
+const SALES_PERMISSIONS: [&str; 5] = [
+    "reports.transaction_log.list",
     "reports.sales_overview.graph",
     "reports.sales_overview.list",
     "reports.sales_overview.total_list",
@@ -250,6 +251,9 @@ struct Brute {
     groups: BTreeMap<String, Figures>,
     cells: BTreeMap<(String, NaiveDate), Figures>,
     buckets: BTreeMap<NaiveDate, Figures>,
+    /// The sales in the transaction log's order: newest local day first, then newest first,
+    /// machine id, event id.
+    sales: Vec<VendFact>,
 }
 
 fn brute(
@@ -303,6 +307,9 @@ fn brute(
                 GroupBy::MachineTag => or_none(&m.tags),
             };
             let bucket = q.grouping.bucket(v.local_date);
+            if v.class == VendClass::Sale {
+                out.sales.push(v.clone());
+            }
             out.total.add(&fig);
             out.buckets.entry(bucket).or_default().add(&fig);
             for g in groups {
@@ -311,6 +318,11 @@ fn brute(
             }
         }
     }
+    out.sales.sort_by(|a, b| {
+        (b.local_date, b.at)
+            .cmp(&(a.local_date, a.at))
+            .then_with(|| (&a.machine_id, &a.event_id).cmp(&(&b.machine_id, &b.event_id)))
+    });
     out
 }
 
@@ -440,6 +452,55 @@ async fn check(
         let id = b["id"].as_str().unwrap();
         assert_eq!(b["current"], value(&want.groups[id]), "{qs}");
     }
+
+    check_transaction_log(h, token, &qs, &want, &before).await;
+}
+
+/// The transaction log of the query: every sale in order over its pages, the exact count on
+/// each, the totals beside the span before.
+async fn check_transaction_log(h: &Harness, token: &str, qs: &str, want: &Brute, before: &Brute) {
+    let expected: Vec<Value> = want
+        .sales
+        .iter()
+        .map(|v| {
+            json!({"id": format!("{}/{}", v.machine_id, v.event_id), "quantity": v.quantity,
+                   "revenue_minor": v.revenue_minor, "local_date": v.local_date,
+                   "payment": if v.payment == Payment::Cash { "cash" } else { "cashless" },
+                   "product_id": v.product_id, "machine_id": v.machine_id})
+        })
+        .collect();
+    let size = 13;
+    let mut got = Vec::new();
+    for page in 1..=expected.len().div_ceil(size) + 1 {
+        let r = h
+            .get(
+                &format!("/api/transaction-logs/?{qs}&page={page}&page_size={size}"),
+                token,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{qs}: {}", r.json());
+        let body = r.json();
+        assert_eq!(body["pagination"]["count"], expected.len(), "{qs}");
+        let rows = body["data"].as_array().unwrap();
+        assert!(rows.len() <= size);
+        got.extend(rows.iter().map(|t| {
+            json!({"id": t["id"], "quantity": t["quantity"], "revenue_minor": t["revenue_minor"],
+                   "local_date": t["local_date"], "payment": t["payment"],
+                   "product_id": t["product_id"], "machine_id": t["machine_id"]})
+        }));
+    }
+    assert_eq!(got, expected, "{qs}");
+    let r = h
+        .get(&format!("/api/transaction-logs/total-table/?{qs}"), token)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{qs}: {}", r.json());
+    let d = &r.json()["data"];
+    for (side, b) in [("total", want), ("previous", before)] {
+        let mut fig = figures_json(&b.total);
+        fig["transactions"] = json!(b.total.transactions);
+        assert_eq!(d[side], fig, "{qs} {side}");
+    }
+    assert_eq!(d["total"]["transactions"], expected.len(), "{qs}");
 }
 
 async fn reports_equal_the_ledger_recomputed(b: Backend) {
@@ -614,6 +675,131 @@ async fn presets_bad_input_and_permissions(b: Backend) {
         let total = line.rsplit([',', ';']).next().unwrap();
         assert_eq!(total, row["total"].to_string(), "{line}");
     }
+}
+
+async fn transaction_log_permissions_export_and_bad_input(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let f = fleet(&h, 7, 30).await;
+    let long_id = format!("machines={}", "x".repeat(300));
+    for (qs, field, paths) in [
+        ("page=0", "page", &[""][..]),
+        ("page_size=500", "page_size", &[""][..]),
+        (
+            "date_from=2026-02-30&date_to=2026-03-01",
+            "date_from",
+            &["", "total-table/", "export/"][..],
+        ),
+        (
+            long_id.as_str(),
+            "machines",
+            &["", "total-table/", "export/"][..],
+        ),
+    ] {
+        for path in paths {
+            let r = h
+                .get(&format!("/api/transaction-logs/{path}?{qs}"), &f.admin)
+                .await;
+            assert_eq!(r.status, StatusCode::BAD_REQUEST, "{path}?{qs}");
+            assert!(
+                r.json()["errors"][field].is_array(),
+                "{path}?{qs}: {}",
+                r.json()
+            );
+        }
+    }
+    let mut tokens = BTreeMap::new();
+    for (i, perm) in [
+        "transaction_log.list",
+        "transaction_log.export",
+        "transaction_log.full_access",
+        "sales_overview.full_access",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let key = format!("reports.{perm}");
+        let role = h.role(&f.admin, &format!("T{i}"), &[key.as_str()]).await;
+        let email = format!("t{i}@example.com");
+        let body = json!({"name": "T", "email": email, "password": "password-123",
+                          "role_id": role, "access_all_machines": true});
+        assert_eq!(
+            h.post("/api/users/", &f.admin, body).await.status,
+            StatusCode::CREATED
+        );
+        tokens.insert(*perm, h.token(&email, "password-123").await);
+    }
+    for (path, needs) in [
+        ("", "transaction_log.list"),
+        ("total-table/", "transaction_log.list"),
+        ("export/", "transaction_log.export"),
+    ] {
+        for (who, token) in &tokens {
+            let r = h
+                .get(
+                    &format!("/api/transaction-logs/{path}?period=current_month"),
+                    token,
+                )
+                .await;
+            let allowed = *who == needs || *who == "transaction_log.full_access";
+            let want = if allowed {
+                StatusCode::OK
+            } else {
+                StatusCode::FORBIDDEN
+            };
+            assert_eq!(r.status, want, "{who} on {path}");
+        }
+        assert_eq!(
+            h.get(&format!("/api/transaction-logs/{path}"), "")
+                .await
+                .status,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    // The export holds every row of the log, in its order, with the same quantities.
+    let qs = "period=current_and_previous_month";
+    let count = h
+        .get(
+            &format!("/api/transaction-logs/?{qs}&page_size=1"),
+            &f.admin,
+        )
+        .await
+        .json()["pagination"]["count"]
+        .as_u64()
+        .unwrap() as usize;
+    assert!(count > 0);
+    let mut rows = Vec::new();
+    for page in 1..=count.div_ceil(200) {
+        let r = h
+            .get(
+                &format!("/api/transaction-logs/?{qs}&page={page}&page_size=200"),
+                &f.admin,
+            )
+            .await;
+        rows.extend(r.json()["data"].as_array().unwrap().clone());
+    }
+    let r = h
+        .get(
+            &format!("/api/transaction-logs/export/?{qs}&format=csv"),
+            &tokens["transaction_log.export"],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let csv = String::from_utf8(r.bytes.clone()).unwrap();
+    let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(lines.len(), 1 + count, "{csv}");
+    for (line, row) in lines[1..].iter().zip(&rows) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells[5], row["quantity"].to_string(), "{line}");
+        assert_eq!(cells[1], row["machine"].as_str().unwrap(), "{line}");
+    }
+    let r = h
+        .get(
+            &format!("/api/transaction-logs/export/?{qs}&format=xlsx"),
+            &f.admin,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.bytes.starts_with(b"PK"), "an XLSX is a zip");
 }
 
 /// One vend at `at` on machine `m` (selection S0).
@@ -819,6 +1005,7 @@ async fn the_dashboard_agrees_with_the_reports_and_the_scope(b: Backend) {
 
 on_both_stores!(
     the_dashboard_agrees_with_the_reports_and_the_scope,
+    transaction_log_permissions_export_and_bad_input,
     reports_equal_the_ledger_recomputed,
     presets_bad_input_and_permissions,
     local_days_months_and_daylight_saving

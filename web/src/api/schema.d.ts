@@ -1382,6 +1382,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/refills/{id}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products of the refill a log line belongs to: the lines of the same machine, employee
+         *     and source within 15 minutes of it, by selection. 404 for a line the user may not see.
+         */
+        get: operations["refill_visit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-journal/detail-table/": {
         parameters: {
             query?: never;
@@ -1544,6 +1564,63 @@ export interface paths {
         };
         /** The columns of the detail table for the chosen grouping and span. */
         get: operations["table_header"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transaction-logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the transaction log: the sales of the query's period, machines and products
+         *     (`value`, `group_by` and `grouping_period` are ignored); `pagination.count` is exact.
+         */
+        get: operations["transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transaction-logs/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log as a file (every sale of the query, at most 200,000: a larger one is a 400 that says
+         *     how many there are).
+         */
+        get: operations["export_transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transaction-logs/total-table/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The log's totals over the query, and over as many days just before. */
+        get: operations["transaction_totals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2323,6 +2400,22 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_TransactionTotalsDto: {
+            /** @description The log's totals and the same span just before. */
+            data: {
+                /** Format: date */
+                date_from: string;
+                /** Format: date */
+                date_to: string;
+                previous: components["schemas"]["TransactionFiguresDto"];
+                /** Format: date */
+                previous_from: string;
+                /** Format: date */
+                previous_to: string;
+                total: components["schemas"]["TransactionFiguresDto"];
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_UserDto: {
             /** @description A user as the administration screens see it. */
             data: {
@@ -2492,6 +2585,31 @@ export interface components {
                 net: number;
                 product_id: string;
                 product_name: string;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
+        Data_Vec_RefillDto: {
+            data: {
+                /** Format: int64 */
+                amount_added: number;
+                /** Format: int64 */
+                amount_removed: number;
+                /** Format: date-time */
+                date: string;
+                employee: string;
+                employee_id: string;
+                id: string;
+                /** Format: date */
+                local_date: string;
+                location?: string | null;
+                location_id?: string | null;
+                machine: string;
+                machine_id: string;
+                product_id: string;
+                product_name: string;
+                selection: string;
+                /** @description manual, fill-stock, empty-stock, copy-products, or machine (a refill the machine reported). */
+                source: string;
             }[];
         };
         /** @description `{"data": ...}`. */
@@ -3052,6 +3170,40 @@ export interface components {
                 /** @description Machines carrying the tag, among those the caller may see. */
                 machines_count: number;
                 name: string;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_TransactionDto: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                currency: string;
+                /** @description `{machine id}/{event id}`: unique and stable. */
+                id: string;
+                /**
+                 * Format: date
+                 * @description The day of `at` where the machine stands.
+                 */
+                local_date: string;
+                location?: string | null;
+                /** @description Where the machine stood when it sold. */
+                location_id?: string | null;
+                machine: string;
+                machine_id: string;
+                payment: components["schemas"]["PaymentMethod"];
+                product: string;
+                product_id: string;
+                /** Format: int32 */
+                quantity: number;
+                /** Format: int64 */
+                revenue_excl_tax_minor: number;
+                /**
+                 * Format: int64
+                 * @description Price × quantity, minor units of `currency`.
+                 */
+                revenue_minor: number;
+                selection: string;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -3983,6 +4135,11 @@ export interface components {
             page: number;
             page_size: number;
         };
+        /**
+         * @description How a sale was paid.
+         * @enum {string}
+         */
+        PaymentMethod: "cash" | "cashless";
         /** @description A period preset with the operator-local dates it stands for today. */
         PeriodDto: {
             /**
@@ -4460,6 +4617,58 @@ export interface components {
             previous_to: string;
             rows: components["schemas"]["SalesRowDto"][];
             total: components["schemas"]["SalesFiguresDto"];
+        };
+        /** @description One sale. */
+        TransactionDto: {
+            /** Format: date-time */
+            at: string;
+            currency: string;
+            /** @description `{machine id}/{event id}`: unique and stable. */
+            id: string;
+            /**
+             * Format: date
+             * @description The day of `at` where the machine stands.
+             */
+            local_date: string;
+            location?: string | null;
+            /** @description Where the machine stood when it sold. */
+            location_id?: string | null;
+            machine: string;
+            machine_id: string;
+            payment: components["schemas"]["PaymentMethod"];
+            product: string;
+            product_id: string;
+            /** Format: int32 */
+            quantity: number;
+            /** Format: int64 */
+            revenue_excl_tax_minor: number;
+            /**
+             * Format: int64
+             * @description Price × quantity, minor units of `currency`.
+             */
+            revenue_minor: number;
+            selection: string;
+        };
+        /** @description Sales figures with the number of sales. */
+        TransactionFiguresDto: components["schemas"]["SalesFiguresDto"] & {
+            /**
+             * Format: int64
+             * @description Sales (a vend of several units counts once): the log's row count.
+             */
+            transactions: number;
+        };
+        /** @description The log's totals and the same span just before. */
+        TransactionTotalsDto: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            previous: components["schemas"]["TransactionFiguresDto"];
+            /** Format: date */
+            previous_from: string;
+            /** Format: date */
+            previous_to: string;
+            total: components["schemas"]["TransactionFiguresDto"];
         };
         /** @description A user as the administration screens see it. */
         UserDto: {
@@ -8540,6 +8749,45 @@ export interface operations {
             };
         };
     };
+    refill_visit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A refill-log line's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_RefillDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     detail_table: {
         parameters: {
             query?: {
@@ -9094,6 +9342,221 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_Vec_ColumnDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    transactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                page?: number;
+                /** @description Rows a page, 1 to 200 (default 25). */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_TransactionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_transactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    transaction_totals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_TransactionTotalsDto"];
                 };
             };
             400: {

@@ -107,6 +107,20 @@ pub trait SalesStore: Send + Sync {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<VendFact>, StoreError>;
+    /// Ledger rows of several machines over local days `from..=to`, in no particular order.
+    /// The default reads machine by machine; an adapter with a fleet-wide day index overrides it.
+    async fn ledger_of(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        let mut out = Vec::new();
+        for m in machine_ids {
+            out.extend(self.ledger(m, from, to).await?);
+        }
+        Ok(out)
+    }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;
 }

@@ -20,6 +20,9 @@ use vendfleet_domain::report::{Choice, Cube, GroupBy, Grouping, Value};
 use vendfleet_domain::sales::split_range;
 use vendfleet_domain::{FieldErrors, Period};
 
+mod transactions;
+pub use transactions::Transaction;
+
 /// The longest span a sales query covers, in days (about three years).
 pub const MAX_SPAN_DAYS: i64 = 1100;
 

@@ -7,6 +7,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(refills))
         .routes(routes!(refill_totals))
+        .routes(routes!(refill_visit))
         .routes(routes!(export_refills))
 }
 
@@ -123,6 +124,22 @@ async fn refill_totals(
                 lines: t.lines,
             })
             .collect(),
+    }))
+}
+
+/// The products of the refill a log line belongs to: the lines of the same machine, employee
+/// and source within 15 minutes of it, by selection. 404 for a line the user may not see.
+#[utoipa::path(get, path = "/api/refills/{id}/products", tag = "machines", security(("bearer" = [])),
+    params(("id" = String, Path, description = "A refill-log line's id")),
+    responses((status = 200, body = Data<Vec<RefillDto>>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn refill_visit(
+    State(s): State<AppState>,
+    a: Authorized<perm::RefillLog>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<Vec<RefillDto>>>> {
+    let lines = s.app.machines.refill_visit(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: lines.into_iter().map(RefillDto::from).collect(),
     }))
 }
 

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Refill-log lines of one machine, employee and source this close in time are one visit.
+pub const VISIT_MINUTES: i64 = 15;
+
 impl MachinesService {
     /// A page of the refill-log entries the user may see, newest first.
     pub async fn refills(
@@ -117,6 +120,48 @@ impl MachinesService {
         }
         entries.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
         Ok((entries, pg))
+    }
+
+    /// The lines of the refill visit a refill-log line belongs to: the lines of the same
+    /// machine, employee and source within [`VISIT_MINUTES`] of it, by selection. 404 for a line
+    /// that does not exist or whose machine the user may not see.
+    pub async fn refill_visit(&self, p: &Principal, id: &str) -> AppResult<Vec<RefillEntry>> {
+        let missing = || AppError::NotFound("Refill not found".into());
+        let at = ulid::Ulid::from_string(id)
+            .ok()
+            .and_then(|u| {
+                chrono::DateTime::from_timestamp_millis(i64::try_from(u.timestamp_ms()).ok()?)
+            })
+            .ok_or_else(missing)?;
+        // The line's local day lies within a day of its UTC day.
+        let day = at.date_naive();
+        let mut lines: Vec<RefillEntry> = Vec::new();
+        for d in [day.pred_opt(), Some(day), day.succ_opt()]
+            .into_iter()
+            .flatten()
+        {
+            let q = Query::partition(Index::Gsi1, format!("REFILLDAY#{d}"));
+            for item in query_all(self.store.as_ref(), q).await? {
+                lines.push(item.to_value()?);
+            }
+        }
+        let line = lines
+            .iter()
+            .find(|e| e.id == id)
+            .cloned()
+            .ok_or_else(missing)?;
+        self.machine_for(p, &line.machine_id)
+            .await
+            .map_err(|_| missing())?;
+        let window = chrono::Duration::minutes(VISIT_MINUTES);
+        lines.retain(|e| {
+            e.machine_id == line.machine_id
+                && e.employee_id == line.employee_id
+                && e.source == line.source
+                && (e.at - line.at).abs() <= window
+        });
+        lines.sort_by(|a, b| a.selection.cmp(&b.selection).then_with(|| a.at.cmp(&b.at)));
+        Ok(lines)
     }
 
     /// The price changes of a machine's selections, newest first (at most `limit`).

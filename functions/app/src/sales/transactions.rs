@@ -1,0 +1,320 @@
+//! The transaction log: every sale of the chosen machines, newest local day first and newest
+//! first within a day (then by machine and event id, a total order).
+//!
+//! A page is found without reading what lies before it: the rollups count each span's sales
+//! (`Figures::transactions`), so a request sums month counts to find the month its first row
+//! lies in, then that month's day counts to find the day, and reads the ledger of that day and
+//! the days after it that the page needs. The cost of a page does not grow with its depth, and
+//! the count is the rollups' exact one. Free and test vends are not transactions.
+
+use super::{Catalogue, SalesParams, SalesQuery, SalesService};
+use crate::auth::Principal;
+use crate::listing::{paging, ListPage, ListParams};
+use crate::ports::{Grain, RollupQuery};
+use crate::AppResult;
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::{BTreeMap, HashMap};
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::report::GroupBy;
+use vendfleet_domain::sales::{split_range, VendFact};
+use vendfleet_domain::FieldErrors;
+
+/// One sale of the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    pub machine_id: String,
+    pub machine_name: String,
+    pub event_id: String,
+    pub at: DateTime<Utc>,
+    pub local_date: NaiveDate,
+    /// Where the machine stood when it sold.
+    pub location_id: Option<String>,
+    pub location_name: Option<String>,
+    pub selection: String,
+    pub product_id: String,
+    /// The product's name ("—" for a vend of no known product).
+    pub product_name: String,
+    pub quantity: u32,
+    pub revenue_minor: i64,
+    pub net_minor: i64,
+    pub payment: Payment,
+    /// The machine's currency (ISO 4217).
+    pub currency: String,
+}
+
+/// A span of days and its number of sales; `day` when it is one day.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    from: NaiveDate,
+    to: NaiveDate,
+    count: i64,
+    day: bool,
+}
+
+/// The chosen machines and products of a transaction query, with the names a row shows.
+struct Chosen {
+    query: SalesQuery,
+    cat: Catalogue,
+    /// Each machine's name and currency.
+    machine_names: HashMap<String, (String, String)>,
+}
+
+impl Chosen {
+    fn machine_ids(&self) -> Vec<String> {
+        self.cat.machines.iter().map(|m| m.id.clone()).collect()
+    }
+
+    fn wants_product(&self, product: &str) -> bool {
+        self.cat
+            .products
+            .as_ref()
+            .is_none_or(|set| set.contains(product))
+    }
+
+    fn grains(&self) -> (Grain, Grain) {
+        if self.cat.products.is_some() {
+            (Grain::DayProduct, Grain::MonthProduct)
+        } else {
+            (Grain::Day, Grain::Month)
+        }
+    }
+
+    fn row(&self, v: VendFact) -> Transaction {
+        let (machine_name, currency) = self
+            .machine_names
+            .get(&v.machine_id)
+            .cloned()
+            .unwrap_or_default();
+        let location_name = v
+            .location_id
+            .as_ref()
+            .and_then(|l| self.cat.locations.get(l))
+            .map(|l| l.name.clone());
+        let product_name = self
+            .cat
+            .names
+            .get(&v.product_id)
+            .cloned()
+            .unwrap_or_else(|| "—".into());
+        Transaction {
+            machine_id: v.machine_id,
+            machine_name,
+            event_id: v.event_id,
+            at: v.at,
+            local_date: v.local_date,
+            location_id: v.location_id,
+            location_name,
+            selection: v.selection,
+            product_id: v.product_id,
+            product_name,
+            quantity: v.quantity,
+            revenue_minor: v.revenue_minor,
+            net_minor: v.net_minor,
+            payment: v.payment,
+            currency,
+        }
+    }
+}
+
+/// The log's order within a day: newest first, then machine and event id.
+fn newest_first(a: &VendFact, b: &VendFact) -> std::cmp::Ordering {
+    b.at.cmp(&a.at)
+        .then_with(|| a.machine_id.cmp(&b.machine_id))
+        .then_with(|| a.event_id.cmp(&b.event_id))
+}
+
+impl SalesService {
+    async fn chosen(&self, p: &Principal, params: &SalesParams) -> AppResult<Chosen> {
+        let query = params.check(self.calendar.today())?;
+        // Product names are what a row shows.
+        let named = SalesQuery {
+            group_by: GroupBy::Product,
+            ..query.clone()
+        };
+        let cat = self.catalogue(p, &named).await?;
+        let machine_names = cat
+            .machines
+            .iter()
+            .map(|m| (m.id.clone(), (m.name.clone(), m.currency.clone())))
+            .collect();
+        Ok(Chosen {
+            query,
+            cat,
+            machine_names,
+        })
+    }
+
+    /// Sales per rollup row of a read, by date, for the chosen machines and products.
+    async fn counts(
+        &self,
+        c: &Chosen,
+        grain: Grain,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> AppResult<BTreeMap<NaiveDate, i64>> {
+        let rows = self
+            .sales
+            .rollups(&RollupQuery {
+                machine_ids: c.machine_ids(),
+                from,
+                to,
+                grain,
+            })
+            .await?;
+        let mut out = BTreeMap::new();
+        for r in rows {
+            if c.wants_product(r.product_id.as_deref().unwrap_or_default()) {
+                *out.entry(r.date).or_insert(0) += r.figures.transactions;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The span's blocks, newest first: whole months from month rollups, edge days from day
+    /// rollups.
+    async fn blocks(&self, c: &Chosen) -> AppResult<Vec<Block>> {
+        let (day, month) = c.grains();
+        let (months, edges) = split_range(c.query.from, c.query.to);
+        let mut blocks = Vec::new();
+        if let (Some(a), Some(b)) = (months.first(), months.last()) {
+            let counts = self.counts(c, month, a.first_day(), b.last_day()).await?;
+            blocks.extend(months.iter().map(|m| Block {
+                from: m.first_day(),
+                to: m.last_day(),
+                count: counts.get(&m.first_day()).copied().unwrap_or(0),
+                day: false,
+            }));
+        }
+        for (a, b) in edges {
+            let counts = self.counts(c, day, a, b).await?;
+            blocks.extend(a.iter_days().take_while(|d| *d <= b).map(|d| Block {
+                from: d,
+                to: d,
+                count: counts.get(&d).copied().unwrap_or(0),
+                day: true,
+            }));
+        }
+        blocks.retain(|b| b.count > 0);
+        blocks.sort_by_key(|b| std::cmp::Reverse(b.from));
+        Ok(blocks)
+    }
+
+    /// The month's days with sales, newest first.
+    async fn days_of(&self, c: &Chosen, month: Block) -> AppResult<Vec<Block>> {
+        let counts = self.counts(c, c.grains().0, month.from, month.to).await?;
+        Ok(counts
+            .into_iter()
+            .rev()
+            .filter(|(_, n)| *n > 0)
+            .map(|(d, count)| Block {
+                from: d,
+                to: d,
+                count,
+                day: true,
+            })
+            .collect())
+    }
+
+    /// Up to `take` sales after the first `skip` of the span, in the log's order.
+    async fn slice(
+        &self,
+        c: &Chosen,
+        mut skip: i64,
+        take: usize,
+    ) -> AppResult<(Vec<Transaction>, i64)> {
+        let mut blocks = self.blocks(c).await?;
+        let count: i64 = blocks.iter().map(|b| b.count).sum();
+        blocks.reverse(); // popped newest first
+        let mut out = Vec::new();
+        while out.len() < take {
+            let Some(b) = blocks.pop() else { break };
+            if skip >= b.count {
+                skip -= b.count;
+                continue;
+            }
+            if !b.day {
+                let mut days = self.days_of(c, b).await?;
+                days.reverse();
+                blocks.extend(days);
+                continue;
+            }
+            let mut vends: Vec<VendFact> = self
+                .sales
+                .ledger_of(&c.machine_ids(), b.from, b.to)
+                .await?
+                .into_iter()
+                .filter(|v| v.class == VendClass::Sale && c.wants_product(&v.product_id))
+                .collect();
+            vends.sort_by(newest_first);
+            let skipped = usize::try_from(skip).unwrap_or(usize::MAX);
+            skip = 0;
+            let room = take - out.len();
+            out.extend(vends.into_iter().skip(skipped).take(room).map(|v| c.row(v)));
+        }
+        Ok((out, count))
+    }
+
+    /// A page of the transaction log of the machines `p` may see (`page`/`page_size` of the
+    /// list; search and ordering are not offered: the log's order is fixed).
+    pub async fn transactions(
+        &self,
+        p: &Principal,
+        params: &SalesParams,
+        list: &ListParams,
+    ) -> AppResult<ListPage<Transaction>> {
+        let mut errors = FieldErrors::new();
+        let pg = paging(list, &[], &mut errors);
+        errors.into_result()?;
+        let c = self.chosen(p, params).await?;
+        let skip = (pg.page - 1).saturating_mul(pg.page_size);
+        let (items, count) = self
+            .slice(&c, i64::try_from(skip).unwrap_or(i64::MAX), pg.page_size)
+            .await?;
+        Ok(ListPage {
+            items,
+            count: usize::try_from(count).unwrap_or(0),
+            page: pg.page,
+            page_size: pg.page_size,
+        })
+    }
+
+    /// Every sale of the query, for an export: at most `limit`, else a 400 on `date_from` that
+    /// says how many there are.
+    pub async fn all_transactions(
+        &self,
+        p: &Principal,
+        params: &SalesParams,
+        limit: usize,
+    ) -> AppResult<Vec<Transaction>> {
+        let c = self.chosen(p, params).await?;
+        let blocks = self.blocks(&c).await?;
+        let count: i64 = blocks.iter().map(|b| b.count).sum();
+        if usize::try_from(count).unwrap_or(usize::MAX) > limit {
+            return Err(FieldErrors::single(
+                "date_from",
+                format!(
+                    "The export would hold {count} transactions; at most {limit} fit in one \
+                     file. Choose a shorter period or fewer machines."
+                ),
+            )
+            .into());
+        }
+        let mut out = Vec::new();
+        for b in blocks {
+            let mut vends: Vec<VendFact> = self
+                .sales
+                .ledger_of(&c.machine_ids(), b.from, b.to)
+                .await?
+                .into_iter()
+                .filter(|v| v.class == VendClass::Sale && c.wants_product(&v.product_id))
+                .collect();
+            vends.sort_by(|a, b| {
+                b.local_date
+                    .cmp(&a.local_date)
+                    .then_with(|| newest_first(a, b))
+            });
+            out.extend(vends.into_iter().map(|v| c.row(v)));
+        }
+        Ok(out)
+    }
+}

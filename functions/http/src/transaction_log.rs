@@ -1,0 +1,235 @@
+//! The transaction log (reports area): every sale of the machines the user may see, newest
+//! first, paged without slowing down however deep the page (the service seeks through the
+//! rollups' counts), its totals beside the span before, and its export.
+
+use crate::dto::{Data, ListReply};
+use crate::error::{ApiResult, ErrorBody};
+use crate::export::{Cell, Format, Table};
+use crate::extract::{reports_perm as perm, Authorized, Query};
+use crate::reply::tr;
+use crate::sales::{SalesFiguresDto, SalesQuery};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::response::Response;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::listing::ListParams;
+use vendfleet_app::sales::Transaction;
+use vendfleet_domain::events::Payment;
+
+/// The most rows one export file holds.
+pub const MAX_EXPORT_ROWS: usize = 200_000;
+
+/// The transaction log's routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(transactions))
+        .routes(routes!(transaction_totals))
+        .routes(routes!(export_transactions))
+}
+
+/// How a sale was paid.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentMethod {
+    Cash,
+    Cashless,
+}
+
+impl From<Payment> for PaymentMethod {
+    fn from(p: Payment) -> Self {
+        match p {
+            Payment::Cash => PaymentMethod::Cash,
+            Payment::Cashless => PaymentMethod::Cashless,
+        }
+    }
+}
+
+/// One sale.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TransactionDto {
+    /// `{machine id}/{event id}`: unique and stable.
+    pub id: String,
+    pub at: DateTime<Utc>,
+    /// The day of `at` where the machine stands.
+    pub local_date: NaiveDate,
+    pub machine_id: String,
+    pub machine: String,
+    /// Where the machine stood when it sold.
+    pub location_id: Option<String>,
+    pub location: Option<String>,
+    pub selection: String,
+    pub product_id: String,
+    pub product: String,
+    pub quantity: u32,
+    /// Price × quantity, minor units of `currency`.
+    pub revenue_minor: i64,
+    pub revenue_excl_tax_minor: i64,
+    pub currency: String,
+    pub payment: PaymentMethod,
+}
+
+impl From<Transaction> for TransactionDto {
+    fn from(t: Transaction) -> Self {
+        TransactionDto {
+            id: format!("{}/{}", t.machine_id, t.event_id),
+            at: t.at,
+            local_date: t.local_date,
+            machine_id: t.machine_id,
+            machine: t.machine_name,
+            location_id: t.location_id,
+            location: t.location_name,
+            selection: t.selection,
+            product_id: t.product_id,
+            product: t.product_name,
+            quantity: t.quantity,
+            revenue_minor: t.revenue_minor,
+            revenue_excl_tax_minor: t.net_minor,
+            currency: t.currency,
+            payment: t.payment.into(),
+        }
+    }
+}
+
+/// The log's paging (its order is fixed: newest local day first, newest first within it).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LogPaging {
+    #[param(minimum = 1)]
+    pub page: Option<i64>,
+    /// Rows a page, 1 to 200 (default 25).
+    #[param(minimum = 1, maximum = 200)]
+    pub page_size: Option<i64>,
+}
+
+/// A page of the transaction log: the sales of the query's period, machines and products
+/// (`value`, `group_by` and `grouping_period` are ignored); `pagination.count` is exact.
+#[utoipa::path(get, path = "/api/transaction-logs/", tag = "reports", security(("bearer" = [])), params(SalesQuery, LogPaging),
+    responses((status = 200, body = ListReply<TransactionDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn transactions(
+    State(s): State<AppState>,
+    a: Authorized<perm::TransactionList>,
+    Query(q): Query<SalesQuery>,
+    Query(pg): Query<LogPaging>,
+) -> ApiResult<axum::Json<ListReply<TransactionDto>>> {
+    let list = ListParams {
+        page: pg.page,
+        page_size: pg.page_size,
+        ..ListParams::default()
+    };
+    let page = s
+        .app
+        .sales
+        .transactions(a.principal(), &q.into(), &list)
+        .await?;
+    Ok(axum::Json(ListReply::from_page(page, TransactionDto::from)))
+}
+
+/// Sales figures with the number of sales.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TransactionFiguresDto {
+    #[serde(flatten)]
+    pub figures: SalesFiguresDto,
+    /// Sales (a vend of several units counts once): the log's row count.
+    pub transactions: i64,
+}
+
+/// The log's totals and the same span just before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TransactionTotalsDto {
+    pub total: TransactionFiguresDto,
+    pub previous: TransactionFiguresDto,
+    pub date_from: NaiveDate,
+    pub date_to: NaiveDate,
+    pub previous_from: NaiveDate,
+    pub previous_to: NaiveDate,
+}
+
+/// The log's totals over the query, and over as many days just before.
+#[utoipa::path(get, path = "/api/transaction-logs/total-table/", tag = "reports", security(("bearer" = [])), params(SalesQuery),
+    responses((status = 200, body = Data<TransactionTotalsDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn transaction_totals(
+    State(s): State<AppState>,
+    a: Authorized<perm::TransactionList>,
+    Query(q): Query<SalesQuery>,
+) -> ApiResult<axum::Json<Data<TransactionTotalsDto>>> {
+    let r = s.app.sales.totals(a.principal(), &q.into()).await?;
+    let figures = |f: &vendfleet_domain::sales::Figures| TransactionFiguresDto {
+        figures: f.into(),
+        transactions: f.transactions,
+    };
+    Ok(axum::Json(Data {
+        data: TransactionTotalsDto {
+            total: figures(&r.current.total),
+            previous: figures(&r.previous.total),
+            date_from: r.query.from,
+            date_to: r.query.to,
+            previous_from: r.previous_from,
+            previous_to: r.previous_to,
+        },
+    }))
+}
+
+/// The log as a file (every sale of the query, at most 200,000: a larger one is a 400 that says
+/// how many there are).
+#[utoipa::path(get, path = "/api/transaction-logs/export/", tag = "reports", security(("bearer" = [])),
+    params(SalesQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn export_transactions(
+    State(s): State<AppState>,
+    a: Authorized<perm::TransactionExport>,
+    Query(q): Query<SalesQuery>,
+    Query(x): Query<crate::export::ExportQuery>,
+) -> ApiResult<Response> {
+    let format = Format::parse(x.format.as_deref())?;
+    let lang = a.principal().user.language;
+    let rows = s
+        .app
+        .sales
+        .all_transactions(a.principal(), &q.into(), MAX_EXPORT_ROWS)
+        .await?;
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    let header = vec![
+        t("Date and time", "Date et heure", "Data e ora"),
+        t("Machine", "Machine", "Macchina"),
+        t("Location", "Emplacement", "Ubicazione"),
+        t("Selection", "Sélection", "Selezione"),
+        t("Product", "Produit", "Prodotto"),
+        t("Quantity", "Quantité", "Quantità"),
+        t("Revenue", "Chiffre d'affaires", "Ricavo"),
+        t("Payment method", "Moyen de paiement", "Metodo di pagamento"),
+    ];
+    let table_rows = rows
+        .into_iter()
+        .map(|r| {
+            let payment = match r.payment {
+                Payment::Cash => t("Cash", "Espèces", "Contanti"),
+                Payment::Cashless => t("Cashless", "Sans espèces", "Senza contanti"),
+            };
+            vec![
+                r.at.into(),
+                r.machine_name.into(),
+                r.location_name.unwrap_or_default().into(),
+                r.selection.into(),
+                r.product_name.into(),
+                Cell::Int(i64::from(r.quantity)),
+                Cell::Money {
+                    minor: r.revenue_minor,
+                    exponent: 2,
+                    currency: r.currency,
+                },
+                payment.into(),
+            ]
+        })
+        .collect();
+    Table {
+        sheet: t("Transactions", "Transactions", "Transazioni"),
+        header,
+        rows: table_rows,
+    }
+    .answer(&s, a.principal(), format, "transaction-log", lang)
+    .await
+}
