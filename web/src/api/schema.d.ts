@@ -2706,6 +2706,18 @@ export interface components {
             cash_box_minor: number;
             /** Format: int64 */
             collected_minor: number;
+            /**
+             * Format: int64
+             * @description Cash the machine's own counters took in net of change (DEX `CA3` less `CA4` change)
+             *     between the audit reads taken at the previous collection and this one (within two hours
+             *     of each); null without such reads.
+             */
+            counted_minor?: number | null;
+            /**
+             * Format: int64
+             * @description `taken − counted`.
+             */
+            counted_over_short_minor?: number | null;
             currency: string;
             /** Format: date-time */
             date: string;
@@ -2913,6 +2925,18 @@ export interface components {
                 cash_box_minor: number;
                 /** Format: int64 */
                 collected_minor: number;
+                /**
+                 * Format: int64
+                 * @description Cash the machine's own counters took in net of change (DEX `CA3` less `CA4` change)
+                 *     between the audit reads taken at the previous collection and this one (within two hours
+                 *     of each); null without such reads.
+                 */
+                counted_minor?: number | null;
+                /**
+                 * Format: int64
+                 * @description `taken − counted`.
+                 */
+                counted_over_short_minor?: number | null;
                 currency: string;
                 /** Format: date-time */
                 date: string;

@@ -68,6 +68,24 @@ export type ReportColumn = Schemas['ColumnDto'];
 export type SalesDetailRow = Schemas['DetailRowDto'];
 export type SalesLineChart = Schemas['LineChartDto'];
 export type SalesBar = Schemas['BarDto'];
+/** A cash collection of the encashment report, with what was expected and the over or short. */
+export type Encashment = Schemas['EncashmentDto'];
+/** Overs and shorts of an employee, a machine or the whole period. */
+export type OverShort = Schemas['OverShortDto'];
+export type EncashmentTotals = Schemas['EncashmentTotalsDto'];
+/** What a period's refills added and removed of one product. */
+export type ProductRefills = Schemas['ProductRefillsDto'];
+/** The inventory report's product tab: a product's stock in the chosen machines. */
+export type ProductStock = Schemas['ProductStockDto'];
+export type ComponentStock = Schemas['ComponentStockDto'];
+/** One selection of a machine's stock (the inventory's machine detail). */
+export type SelectionStock = Schemas['SelectionStockDto'];
+/** One vend of the transaction log. */
+export type Transaction = Schemas['TransactionDto'];
+export type PaymentMethod = Schemas['PaymentMethod'];
+/** Sales figures with the number of sales (the log's rows). */
+export type TransactionFigures = Schemas['TransactionFiguresDto'];
+export type TransactionTotals = Schemas['TransactionTotalsDto'];
 /** The dashboard: a part is null when the user may not see the report behind it. */
 export type Dashboard = Schemas['DashboardDto'];
 export type DashboardSpan = Schemas['SpanFiguresDto'];

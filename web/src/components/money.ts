@@ -4,6 +4,9 @@
  * so "0.29" is exactly 29 and "19.99" exactly 1999.
  */
 
+/** The currency of the reports' sums (the server adds up amounts in minor units of euros). */
+export const REPORT_CURRENCY = 'EUR';
+
 /** The largest amount in minor units the server accepts for a price. */
 export const MAX_PRICE_MINOR = 100_000_000;
 

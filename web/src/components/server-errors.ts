@@ -18,3 +18,10 @@ export function fieldMessages(error: unknown, aliases: Record<string, string> = 
 export function isStaleVersion(error: unknown): boolean {
   return isApiError(error) && error.status === 409 && Object.keys(error.errors ?? {}).length === 0;
 }
+
+/** The server's reasons for a refused request (400: a report's filters), else `fallback`. */
+export function failureText(error: unknown, fallback: string): string {
+  if (!isApiError(error) || error.status !== 400) return fallback;
+  const reasons = Object.values(error.errors ?? {}).flat();
+  return reasons.length ? reasons.join(' ') : error.message || fallback;
+}

@@ -3,6 +3,7 @@ import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import ReportsIcon from '@mui/icons-material/AssessmentOutlined';
 import PlanningIcon from '@mui/icons-material/RouteOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
+import { reportKeys } from '../auth/permissions';
 import type { I18nKey } from '../locales/keys';
 import { paths } from '../routes/paths';
 
@@ -11,8 +12,8 @@ export interface NavItem {
   title: I18nKey;
   path: string;
   icon?: ReactNode;
-  /** Permission (module) key; an item without one is always visible. */
-  key?: string;
+  /** Permission (module) key, or keys of which any will do; an item without one is always visible. */
+  key?: string | readonly string[];
   /** When set, only these roles see the item. */
   roles?: string[];
   children?: NavItem[];
@@ -35,8 +36,8 @@ type Page = {
   [P in keyof typeof PAGES]: (typeof PAGES)[P] extends string ? (`nav.${P}` extends I18nKey ? P : never) : never;
 }[keyof typeof PAGES];
 
-/** Menu entries for pages, in order, each given by its name and its permission (module) key. */
-function pages(entries: [page: Page, key: string][]): NavItem[] {
+/** Menu entries for pages, in order, each given by its name and its permission (module) key or keys. */
+function pages(entries: [page: Page, key: string | readonly string[]][]): NavItem[] {
   return entries.map(([page, key]) => ({ title: `nav.${page}`, path: PAGES[page], key }));
 }
 
@@ -53,12 +54,13 @@ export const navConfig: NavGroup[] = [
         path: paths.report.root,
         icon: <ReportsIcon />,
         children: pages([
-          ['salesOverview', 'reports.sales_overview.list'],
-          ['encashment', 'reports.encashment.list'],
-          ['refillLog', 'reports.refill_log.list'],
-          ['reportGenerator', 'reports.report_generator.reports_list'],
-          ['inventoryReport', 'reports.inventory_report.products_list'],
-          ['transactionLog', 'reports.transaction_log.list'],
+          // A report shows with any of its keys (a user with only its export or full access too).
+          ['salesOverview', reportKeys('sales_overview')],
+          ['encashment', reportKeys('encashment')],
+          ['refillLog', reportKeys('refill_log')],
+          ['reportGenerator', reportKeys('report_generator')],
+          ['inventoryReport', reportKeys('inventory_report')],
+          ['transactionLog', reportKeys('transaction_log')],
         ]),
       },
       {

@@ -76,6 +76,25 @@ describe('navigation visibility (spec section 4)', () => {
     expect(result[0].children).toEqual([]);
   });
 
+  it('shows a report with any key of its area (full access, export or totals alone)', () => {
+    const reports = (modules: string[]) => titles(filterNavGroups(navConfig, profile({}, modules)).flatMap((group) => group.items));
+    expect(reports(['reports.sales_overview.full_access'])).toEqual(['nav.dashboard', 'nav.reports', 'nav.salesOverview']);
+    expect(reports(['reports.sales_overview.graph'])).toContain('nav.salesOverview');
+    expect(reports(['reports.encashment.total'])).toEqual(['nav.dashboard', 'nav.reports', 'nav.encashment']);
+    expect(reports(['reports.refill_log.export'])).toContain('nav.refillLog');
+    expect(reports(['reports.inventory_report.components_list'])).toEqual(['nav.dashboard', 'nav.reports', 'nav.inventoryReport']);
+    expect(reports(['reports.transaction_log.full_access'])).toEqual(['nav.dashboard', 'nav.reports', 'nav.transactionLog']);
+    expect(reports(['reports.report_generator.templates_list'])).toContain('nav.reportGenerator');
+    // A key of another area does not open it.
+    expect(reports(['reports.encashment.list'])).not.toContain('nav.salesOverview');
+  });
+
+  it('takes one key or a list of which any will do', () => {
+    const item: NavItem = { title: 'nav.encashment', path: '/e', key: ['reports.encashment.list', 'reports.encashment.export'] };
+    expect(isItemVisible(item, profile({}, ['reports.encashment.export']))).toBe(true);
+    expect(isItemVisible(item, profile({}, ['reports.refill_log.export']))).toBe(false);
+  });
+
   it('also accepts keys from the effective permission list', () => {
     const item: NavItem = { title: 'nav.refillLog', path: '/r', key: 'reports.refill_log.list' };
     expect(isItemVisible(item, profile({ permission: ['reports.refill_log.list'] }))).toBe(true);

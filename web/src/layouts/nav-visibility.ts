@@ -3,7 +3,8 @@ import { currentRole, hasModule } from '../auth/permissions';
 
 /** The part of a navigation item that decides whether it shows. */
 export interface Visible {
-  key?: string;
+  /** One key, or several of which any will do. */
+  key?: string | readonly string[];
   roles?: string[];
   forceShow?: boolean;
   children?: Visible[];
@@ -14,15 +15,16 @@ export interface VisibleGroup<T extends Visible> {
 }
 
 /**
- * Spec section 4 and 6: an item shows when the user has all-modules access or its key in the
- * modules list; an item with a `roles` list only for those roles; a parent when any child shows.
+ * Spec section 4 and 6: an item shows when the user has all-modules access or its key (any of
+ * its keys) in the modules list; an item with a `roles` list only for those roles; a parent when any child shows.
  */
 export function isItemVisible(item: Visible, user: Profile | null): boolean {
   if (item.forceShow) return true;
   if (item.roles && !item.roles.includes(currentRole(user))) return false;
   if (item.children && item.children.length > 0) return item.children.some((child) => isItemVisible(child, user));
   if (!item.key) return true;
-  return hasModule(user, item.key);
+  const keys = typeof item.key === 'string' ? [item.key] : item.key;
+  return keys.some((key) => hasModule(user, key));
 }
 
 /** The items the user may see, children pruned the same way. */

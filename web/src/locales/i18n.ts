@@ -1,5 +1,20 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { en as reportFiltersEn } from '../components/report-filters/locales/en';
+import { fr as reportFiltersFr } from '../components/report-filters/locales/fr';
+import { it as reportFiltersIt } from '../components/report-filters/locales/it';
+import { en as encashmentEn } from '../features/encashment/locales/en';
+import { fr as encashmentFr } from '../features/encashment/locales/fr';
+import { it as encashmentIt } from '../features/encashment/locales/it';
+import { en as refillLogEn } from '../features/refill-log/locales/en';
+import { fr as refillLogFr } from '../features/refill-log/locales/fr';
+import { it as refillLogIt } from '../features/refill-log/locales/it';
+import { en as inventoryEn } from '../features/inventory/locales/en';
+import { fr as inventoryFr } from '../features/inventory/locales/fr';
+import { it as inventoryIt } from '../features/inventory/locales/it';
+import { en as transactionLogEn } from '../features/transaction-log/locales/en';
+import { fr as transactionLogFr } from '../features/transaction-log/locales/fr';
+import { it as transactionLogIt } from '../features/transaction-log/locales/it';
 import { en as dashboardEn } from '../features/dashboard/locales/en';
 import { fr as dashboardFr } from '../features/dashboard/locales/fr';
 import { it as dashboardIt } from '../features/dashboard/locales/it';
@@ -56,13 +71,63 @@ function initialLanguage(): UiLanguage {
 }
 
 /** The whole English catalogue: the shared strings and every area's, under their usual keys. */
-export type Catalogue = typeof commonEn & typeof usersEn & typeof fleetEn & typeof machinesEn & typeof productsEn & typeof salesEn & typeof dashboardEn;
+export type Catalogue = typeof commonEn &
+  typeof usersEn &
+  typeof fleetEn &
+  typeof machinesEn &
+  typeof productsEn &
+  typeof reportFiltersEn &
+  typeof salesEn &
+  typeof encashmentEn &
+  typeof refillLogEn &
+  typeof inventoryEn &
+  typeof transactionLogEn &
+  typeof dashboardEn;
 
 /** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
 export const catalogues = {
-  en: mergeCatalogues([commonEn, usersEn, fleetEn, machinesEn, productsEn, salesEn, dashboardEn]) as Catalogue,
-  fr: mergeCatalogues([commonFr, usersFr, fleetFr, machinesFr, productsFr, salesFr, dashboardFr]) as Shape<Catalogue>,
-  it: mergeCatalogues([commonIt, usersIt, fleetIt, machinesIt, productsIt, salesIt, dashboardIt]) as Shape<Catalogue>,
+  en: mergeCatalogues([
+    commonEn,
+    usersEn,
+    fleetEn,
+    machinesEn,
+    productsEn,
+    reportFiltersEn,
+    salesEn,
+    encashmentEn,
+    refillLogEn,
+    inventoryEn,
+    transactionLogEn,
+    dashboardEn,
+  ]) as Catalogue,
+  fr: mergeCatalogues([
+    commonFr,
+    usersFr,
+    fleetFr,
+    machinesFr,
+    productsFr,
+    reportFiltersFr,
+    salesFr,
+    encashmentFr,
+    refillLogFr,
+    inventoryFr,
+    transactionLogFr,
+    dashboardFr,
+  ]) as Shape<Catalogue>,
+  it: mergeCatalogues([
+    commonIt,
+    usersIt,
+    fleetIt,
+    machinesIt,
+    productsIt,
+    reportFiltersIt,
+    salesIt,
+    encashmentIt,
+    refillLogIt,
+    inventoryIt,
+    transactionLogIt,
+    dashboardIt,
+  ]) as Shape<Catalogue>,
 };
 
 export const resources = {

@@ -1,4 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import * as reportFiltersEn from '../components/report-filters/locales/en';
+import * as reportFiltersFr from '../components/report-filters/locales/fr';
+import * as reportFiltersIt from '../components/report-filters/locales/it';
+import * as encashmentEn from '../features/encashment/locales/en';
+import * as encashmentFr from '../features/encashment/locales/fr';
+import * as encashmentIt from '../features/encashment/locales/it';
+import * as refillLogEn from '../features/refill-log/locales/en';
+import * as refillLogFr from '../features/refill-log/locales/fr';
+import * as refillLogIt from '../features/refill-log/locales/it';
+import * as inventoryEn from '../features/inventory/locales/en';
+import * as inventoryFr from '../features/inventory/locales/fr';
+import * as inventoryIt from '../features/inventory/locales/it';
+import * as transactionLogEn from '../features/transaction-log/locales/en';
+import * as transactionLogFr from '../features/transaction-log/locales/fr';
+import * as transactionLogIt from '../features/transaction-log/locales/it';
 import * as dashboardEn from '../features/dashboard/locales/en';
 import * as dashboardFr from '../features/dashboard/locales/fr';
 import * as dashboardIt from '../features/dashboard/locales/it';
@@ -42,6 +57,11 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   products: { en: productsEn.en, fr: productsFr.fr, it: productsIt.it },
   sales: { en: salesEn.en, fr: salesFr.fr, it: salesIt.it },
   dashboard: { en: dashboardEn.en, fr: dashboardFr.fr, it: dashboardIt.it },
+  reportFilters: { en: reportFiltersEn.en, fr: reportFiltersFr.fr, it: reportFiltersIt.it },
+  encashment: { en: encashmentEn.en, fr: encashmentFr.fr, it: encashmentIt.it },
+  refillLog: { en: refillLogEn.en, fr: refillLogFr.fr, it: refillLogIt.it },
+  inventory: { en: inventoryEn.en, fr: inventoryFr.fr, it: inventoryIt.it },
+  transactionLog: { en: transactionLogEn.en, fr: transactionLogFr.fr, it: transactionLogIt.it },
 };
 
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };

@@ -1,5 +1,6 @@
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router';
 import { AuthGuard, GuestGuard } from '../auth/guards';
+import { reportKeys } from '../auth/permissions';
 import { LoadingScreen } from '../components/loading-screen';
 import { NavigationProgress } from '../components/navigation-progress';
 import { RouteErrorView } from '../components/error-views';
@@ -40,18 +41,34 @@ export const protectedRoutes: RouteObject[] = [
     {
       title: 'nav.salesOverview',
       crumbs: [REPORTS],
-      // Each part of the screen has its own key; any of them opens it.
-      permission: ['list', 'total_list', 'graph', 'export', 'full_access'].map((part) => `reports.sales_overview.${part}`),
+      // Each part of a report has its own key; any of them opens the screen.
+      permission: reportKeys('sales_overview'),
     },
     lazyPage(() => import('../features/sales/pages/sales-overview-page')),
   ),
-  screen(paths.report.encashment, { title: 'nav.encashment', crumbs: [REPORTS], permission: 'reports.encashment.list' }),
-  screen(paths.report.refillLog, { title: 'nav.refillLog', crumbs: [REPORTS], permission: 'reports.refill_log.list' }),
-  screen(paths.report.reportGenerator, { title: 'nav.reportGenerator', crumbs: [REPORTS], permission: 'reports.report_generator.reports_list' }),
+  screen(
+    paths.report.encashment,
+    { title: 'nav.encashment', crumbs: [REPORTS], permission: reportKeys('encashment') },
+    lazyPage(() => import('../features/encashment/pages/encashment-page')),
+  ),
+  screen(
+    paths.report.refillLog,
+    { title: 'nav.refillLog', crumbs: [REPORTS], permission: reportKeys('refill_log') },
+    lazyPage(() => import('../features/refill-log/pages/refill-log-page')),
+  ),
+  screen(paths.report.reportGenerator, { title: 'nav.reportGenerator', crumbs: [REPORTS], permission: reportKeys('report_generator') }),
   screen(paths.report.createReport, { title: 'nav.createReport', crumbs: [REPORTS, { title: 'nav.reportGenerator', href: paths.report.reportGenerator }], permission: 'reports.report_generator.reports_list' }),
   screen(`${paths.report.createReport}/:templateId`, { title: 'nav.createReport', crumbs: [REPORTS, { title: 'nav.reportGenerator', href: paths.report.reportGenerator }], permission: 'reports.report_generator.reports_list' }),
-  screen(paths.report.inventoryReport, { title: 'nav.inventoryReport', crumbs: [REPORTS], permission: 'reports.inventory_report.products_list' }),
-  screen(paths.report.transactionLog, { title: 'nav.transactionLog', crumbs: [REPORTS], permission: 'reports.transaction_log.list' }),
+  screen(
+    paths.report.inventoryReport,
+    { title: 'nav.inventoryReport', crumbs: [REPORTS], permission: reportKeys('inventory_report') },
+    lazyPage(() => import('../features/inventory/pages/inventory-page')),
+  ),
+  screen(
+    paths.report.transactionLog,
+    { title: 'nav.transactionLog', crumbs: [REPORTS], permission: reportKeys('transaction_log') },
+    lazyPage(() => import('../features/transaction-log/pages/transaction-log-page')),
+  ),
 
   screen(paths.planning.routePlanning, { title: 'nav.routePlanning', crumbs: [PLANNING], permission: 'planning.route_planning.list' }),
   screen(paths.planning.plannedRoutes, { title: 'nav.plannedRoutes', crumbs: [PLANNING], permission: 'planning.planned_routes.list' }),

@@ -10,6 +10,7 @@ import {
   spanProblem,
   splitList,
   useReportFilters,
+  type ReportControl,
   type ReportFilterState,
 } from './report-filter-state';
 
@@ -68,6 +69,14 @@ describe('report filters in the URL', () => {
     expect(reportQuery(read('period=custom&date_from=2026-01-01&date_to=2026-01-31'))).toMatchObject({ date_from: '2026-01-01', date_to: '2026-01-31' });
   });
 
+  it('carry only the parameters of the screen’s controls', () => {
+    const filters = read('period=custom&date_from=2026-01-01&date_to=2026-01-31&value=quantity&machines=m1&employees=e1&products=p1');
+    expect(reportQuery(filters, ['period', 'machines', 'employees'])).toEqual({ period: 'custom', date_from: '2026-01-01', date_to: '2026-01-31', machines: 'm1', employees: 'e1' });
+    expect(reportQuery(filters, ['machines', 'products'])).toEqual({ machines: 'm1', products: 'p1' });
+    // The sales overview's default leaves the employees out.
+    expect(reportQuery(filters)).not.toHaveProperty('employees');
+  });
+
   it('write short URLs: defaults and empty lists leave, the table goes back to page 1, dates leave with custom', () => {
     const current = new URLSearchParams('period=custom&date_from=2026-01-01&date_to=2026-01-31&page=3&search=cola&clients=c1');
     const next = withChanges(current, reportChanges({ period: 'current_month', group_by: 'product', clients: [], machines: ['m1', 'm2'] }));
@@ -76,8 +85,8 @@ describe('report filters in the URL', () => {
   });
 });
 
-function Probe({ onState }: { onState: (state: ReportFilterState) => void }) {
-  const state = useReportFilters();
+function Probe({ onState, controls }: { onState: (state: ReportFilterState) => void; controls?: readonly ReportControl[] }) {
+  const state = useReportFilters(controls);
   const location = useLocation();
   onState(state);
   return <output data-testid="search">{location.search}</output>;
@@ -105,5 +114,20 @@ describe('useReportFilters', () => {
     act(() => state?.reset());
     expect(screen.getByTestId('search').textContent).toBe('');
     expect(state?.changed).toBe(false);
+  });
+
+  it('judges only the screen’s controls: changes, and the custom span’s dates', () => {
+    let state: ReportFilterState | undefined;
+    const controls: readonly ReportControl[] = ['machines'];
+    const router = createMemoryRouter([{ path: '/report', element: <Probe controls={controls} onState={(next) => (state = next)} /> }], {
+      initialEntries: ['/report?value=quantity&period=custom'],
+    });
+    render(<RouterProvider router={router} />);
+    expect(state?.changed).toBe(false);
+    expect(state?.problem).toBeNull();
+    expect(state?.query).toEqual({ machines: undefined });
+    act(() => state?.setFilters({ machines: ['m1'] }));
+    expect(state?.changed).toBe(true);
+    expect(state?.query).toEqual({ machines: 'm1' });
   });
 });

@@ -1,7 +1,9 @@
 // The filters of a report screen (period, grouping, value and the fleet/product pickers), kept in
 // the URL's query string: a report is bookmarkable, reload keeps it and Back undoes a change. The
 // query string is the only state; every change pushes a history entry. Paging, ordering and search
-// of the report's detail table live in the same query string (see `useListState`).
+// of the report's detail table live in the same query string (see `useListState`). Each screen
+// names the controls it uses (`ReportControl`): its filter bar shows those and its requests carry
+// only their parameters.
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Query } from '../../api/client';
@@ -12,13 +14,20 @@ export const VALUES = ['sales', 'quantity', 'sales_excl_tax'] as const;
 export const GROUP_BYS = ['machine', 'location', 'client', 'product', 'product_tag', 'machine_tag'] as const;
 export const GROUPING_PERIODS = ['day', 'week', 'month'] as const;
 /** The multi-choice filters: ids (names for regions), comma-separated in the URL and the API. */
-export const LIST_FILTERS = ['clients', 'locations', 'regions', 'machine_tags', 'machines', 'products', 'product_tags'] as const;
+export const LIST_FILTERS = ['clients', 'locations', 'regions', 'machine_tags', 'machines', 'products', 'product_tags', 'employees'] as const;
+/** The fleet pickers (which machines a report covers). */
+export const FLEET_FILTERS = ['clients', 'locations', 'regions', 'machine_tags', 'machines'] as const;
 
 export type Period = (typeof PERIODS)[number];
 export type ReportValue = (typeof VALUES)[number];
 export type GroupBy = (typeof GROUP_BYS)[number];
 export type GroupingPeriod = (typeof GROUPING_PERIODS)[number];
 export type ListFilter = (typeof LIST_FILTERS)[number];
+/** A control of the filter bar: the period (with its dates), a fixed choice or a picker. */
+export type ReportControl = 'period' | 'value' | 'group_by' | 'grouping_period' | ListFilter;
+
+/** The sales overview's controls: every one but the employees. */
+export const SALES_CONTROLS: readonly ReportControl[] = ['period', 'group_by', 'grouping_period', 'value', ...FLEET_FILTERS, 'products', 'product_tags'];
 
 export interface ReportFilters extends Record<ListFilter, string[]> {
   period: Period;
@@ -44,6 +53,7 @@ export const DEFAULT_REPORT_FILTERS: ReportFilters = {
   machines: [],
   products: [],
   product_tags: [],
+  employees: [],
 };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -91,19 +101,27 @@ export function spanProblem(filters: ReportFilters): 'missingDates' | 'datesReve
   return null;
 }
 
-/** The query parameters every report endpoint takes, for these filters. */
-export function reportQuery(filters: ReportFilters): Query {
-  const custom = filters.period === 'custom';
-  const query: Query = {
-    period: filters.period,
-    date_from: custom ? filters.date_from : undefined,
-    date_to: custom ? filters.date_to : undefined,
-    value: filters.value,
-    group_by: filters.group_by,
-    grouping_period: filters.grouping_period,
-  };
-  for (const name of LIST_FILTERS) query[name] = filters[name].join(',') || undefined;
+/** The query parameters of a report's controls (the sales overview's by default), for these filters. */
+export function reportQuery(filters: ReportFilters, controls: readonly ReportControl[] = SALES_CONTROLS): Query {
+  const query: Query = {};
+  if (controls.includes('period')) {
+    const custom = filters.period === 'custom';
+    query.period = filters.period;
+    query.date_from = custom ? filters.date_from : undefined;
+    query.date_to = custom ? filters.date_to : undefined;
+  }
+  for (const name of ['value', 'group_by', 'grouping_period'] as const) if (controls.includes(name)) query[name] = filters[name];
+  for (const name of LIST_FILTERS) if (controls.includes(name)) query[name] = filters[name].join(',') || undefined;
   return query;
+}
+
+/** Whether a control the screen shows differs from its default. */
+function differs(filters: ReportFilters, controls: readonly ReportControl[]): boolean {
+  return controls.some((control) =>
+    control === 'period'
+      ? filters.period !== DEFAULT_REPORT_FILTERS.period
+      : JSON.stringify(filters[control]) !== JSON.stringify(DEFAULT_REPORT_FILTERS[control]),
+  );
 }
 
 /**
@@ -147,23 +165,28 @@ export interface ReportFilterState {
   query: Query;
   /** Set when the filters cannot be asked about yet (custom span without valid dates). */
   problem: ReturnType<typeof spanProblem>;
-  /** A filter differs from its default. */
+  /** The controls the screen shows. */
+  controls: readonly ReportControl[];
+  /** A filter the screen shows differs from its default. */
   changed: boolean;
   setFilters: (change: Partial<ReportFilters>) => void;
   reset: () => void;
 }
 
-/** A report's filters in the URL, with their API parameters and a setter that pushes history. */
-export function useReportFilters(): ReportFilterState {
+/**
+ * A report's filters in the URL, with the API parameters of its controls (`controls`: a constant
+ * of the screen) and a setter that pushes history.
+ */
+export function useReportFilters(controls: readonly ReportControl[] = SALES_CONTROLS): ReportFilterState {
   const [search, setSearch] = useSearchParams();
   const key = search.toString();
   const filters = useMemo(() => readReportFilters(new URLSearchParams(key)), [key]);
-  const query = useMemo(() => reportQuery(filters), [filters]);
+  const query = useMemo(() => reportQuery(filters, controls), [filters, controls]);
   const setFilters = useCallback(
     (change: Partial<ReportFilters>) => setSearch((current) => withChanges(current, reportChanges(change))),
     [setSearch],
   );
   const reset = useCallback(() => setFilters(DEFAULT_REPORT_FILTERS), [setFilters]);
-  const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_REPORT_FILTERS);
-  return { filters, query, problem: spanProblem(filters), changed, setFilters, reset };
+  const problem = controls.includes('period') ? spanProblem(filters) : null;
+  return { filters, query, problem, controls, changed: differs(filters, controls), setFilters, reset };
 }

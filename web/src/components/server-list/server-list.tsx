@@ -6,25 +6,22 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import type { ExportOutcome } from '../../api/download';
 import type { ListReply } from '../../api/types';
 import { ConfirmDialog } from '../confirm-dialog';
+import { ExportMenu, type ExportFormat } from '../export-menu';
 import { deletionFailure, SearchField } from '../fields';
 import { EMPTY_SELECTION, PAGE_SIZES, selectedIds } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
-import { trackExportJob } from '../export-jobs';
 import { toast } from '../snackbar';
 import { actionsWidth, CHECKBOX_WIDTH, fitColumns, HEADER_SX, useWidth } from './column-widths';
 import type { ListState } from './use-list-state';
 
 export { replyMessage } from './reply-message';
 
-export type ExportFormat = 'csv' | 'xlsx';
+export type { ExportFormat } from '../export-menu';
 
 /** An icon button in a row's Actions column. */
 export interface RowAction<R> {
@@ -92,6 +89,8 @@ export interface ServerListProps<R extends { id: string }, F extends string> {
   onExport?: (format: ExportFormat) => Promise<ExportOutcome | void>;
   actions?: RowAction<R>[];
   deletion?: ListDeletion<R>;
+  /** Opens a row (its detail); the row shows it can be clicked. */
+  onRowClick?: (row: R) => void;
   /** Rows as tall as their content (two-line cells, chips). */
   autoRowHeight?: boolean;
   /**
@@ -124,13 +123,11 @@ function orderingFor(model: GridSortModel, sortable: Record<string, string> | un
  */
 export function ServerList<R extends { id: string }, F extends string>(props: ServerListProps<R, F>) {
   const { list, query, columns, name, noRowsLabel, rowLabel, sortable, paging = 'server', searchable = true } = props;
-  const { filters, toolbar, selectable, onExport, actions = [], deletion, autoRowHeight, wide } = props;
+  const { filters, toolbar, selectable, onExport, actions = [], deletion, autoRowHeight, wide, onRowClick } = props;
   const { t } = useTranslation();
   const localeText = useGridLocaleText();
   const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
   const [confirming, setConfirming] = useState<R[] | null>(null);
-  const [exportAnchor, setExportAnchor] = useState<HTMLElement | null>(null);
-  const [exporting, setExporting] = useState(false);
   const [gridBox, setGridBox] = useState<HTMLDivElement | null>(null);
   const gridWidth = useWidth(gridBox);
   const rows = useMemo(() => query.data?.data ?? [], [query.data]);
@@ -163,20 +160,6 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
       toast.error(deletionFailure(error, t('errors.deletion')));
     } finally {
       setConfirming(null);
-    }
-  };
-
-  const runExport = async (format: ExportFormat) => {
-    if (!onExport) return;
-    setExportAnchor(null);
-    setExporting(true);
-    try {
-      const outcome = await onExport(format);
-      if (outcome?.kind === 'queued') trackExportJob(outcome.job, outcome.reply);
-    } catch {
-      toast.error(t('errors.unexpected'));
-    } finally {
-      setExporting(false);
     }
   };
 
@@ -234,24 +217,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
           {t('common.delete')} ({t('common.selected', { count: chosen.ids.length })})
         </Button>
       ) : null}
-      {onExport ? (
-        <>
-          <Button
-            color="inherit"
-            variant="outlined"
-            startIcon={<DownloadIcon />}
-            loading={exporting}
-            onClick={(event) => setExportAnchor(event.currentTarget)}
-            data-testid={`${name}-export`}
-          >
-            {t('common.export')}
-          </Button>
-          <Menu anchorEl={exportAnchor} open={Boolean(exportAnchor)} onClose={() => setExportAnchor(null)}>
-            <MenuItem onClick={() => void runExport('csv')}>{t('common.exportCsv')}</MenuItem>
-            <MenuItem onClick={() => void runExport('xlsx')}>{t('common.exportXlsx')}</MenuItem>
-          </Menu>
-        </>
-      ) : null}
+      {onExport ? <ExportMenu onExport={onExport} testId={`${name}-export`} /> : null}
     </>
   );
   const hasToolbar = Boolean(filters) || searchable || Boolean(toolbar) || bulkDelete || Boolean(onExport);
@@ -292,9 +258,16 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
           rowSelectionModel={selection}
           onRowSelectionModelChange={setSelection}
           getRowHeight={autoRowHeight ? () => 'auto' : undefined}
+          onRowClick={onRowClick ? ({ row }) => onRowClick(row as R) : undefined}
           localeText={{ ...localeText, noRowsLabel }}
           autoHeight
-          sx={{ border: 'none', '--DataGrid-overlayHeight': '200px', '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' }, ...HEADER_SX }}
+          sx={{
+            border: 'none',
+            '--DataGrid-overlayHeight': '200px',
+            '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' },
+            ...(onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}),
+            ...HEADER_SX,
+          }}
         />
       </Box>
       {deletion ? (

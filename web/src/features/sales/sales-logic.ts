@@ -1,11 +1,14 @@
 // Figures of the sales overview: the KPI cards' change against the span before, and the
 // formatting of money (minor units, EUR), quantities and period labels in the user's language.
 import type { SalesFigures } from '../../api/types';
-import type { GroupingPeriod, ReportValue } from '../../components/report-filters/report-filter-state';
-import { formatMoney } from '../../components/money';
+import type { ReportValue } from '../../components/report-filters/report-filter-state';
+import { formatCount } from '../../components/format';
+import { formatMoney, REPORT_CURRENCY } from '../../components/money';
+
+export { formatCount, formatPeriodDate } from '../../components/format';
 
 /** The machines' currency: the sales API sums amounts in minor units of euros. */
-export const SALES_CURRENCY = 'EUR';
+export const SALES_CURRENCY = REPORT_CURRENCY;
 
 export type Trend = 'up' | 'down' | 'flat' | 'new';
 
@@ -26,10 +29,6 @@ export function changeOf(current: number, previous: number): Change {
 export function formatChange(change: Change, language: string): string {
   if (change.ratio === null) return '—';
   return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change.ratio);
-}
-
-export function formatCount(value: number, language: string): string {
-  return new Intl.NumberFormat(language).format(value);
 }
 
 export function formatEuros(minor: number, language: string): string {
@@ -59,13 +58,4 @@ export function formatFigure(value: number, money: boolean, language: string): s
 /** Nothing sold in the span. */
 export function isEmptySpan(totals: SalesFigures): boolean {
   return totals.quantity === 0 && totals.sales_minor === 0;
-}
-
-/** A bare date (`YYYY-MM-DD`) in the user's language, short ("3 Nov", "Nov 2026" for months). */
-export function formatPeriodDate(date: string, grouping: GroupingPeriod | 'span', language: string): string {
-  const parsed = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime())) return date;
-  const options: Intl.DateTimeFormatOptions =
-    grouping === 'month' ? { month: 'short', year: 'numeric' } : grouping === 'span' ? { dateStyle: 'medium' } : { day: 'numeric', month: 'short' };
-  return new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }).format(parsed);
 }

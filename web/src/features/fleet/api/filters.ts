@@ -19,10 +19,10 @@ function textList(queryKey: readonly string[], path: string, staleTime = 60_000)
   };
 }
 
-export const useClientOptions = () => useQuery(optionList(fleetFilterKeys.clients, '/api/filters/clients/'));
-export const useEmployeeOptions = () => useQuery(optionList(fleetFilterKeys.employees, '/api/filters/employees/'));
+export const useClientOptions = (enabled = true) => useQuery({ ...optionList(fleetFilterKeys.clients, '/api/filters/clients/'), enabled });
+export const useEmployeeOptions = (enabled = true) => useQuery({ ...optionList(fleetFilterKeys.employees, '/api/filters/employees/'), enabled });
 export const useLocationTypes = () => useQuery(textList(fleetFilterKeys.locationTypes, '/api/filters/locations/types/'));
-export const useRegions = () => useQuery(textList(fleetFilterKeys.regions, '/api/filters/regions/'));
+export const useRegions = (enabled = true) => useQuery({ ...textList(fleetFilterKeys.regions, '/api/filters/regions/'), enabled });
 /** Every IANA zone; it does not change while the app runs. */
 export const useTimeZones = () => useQuery(textList(fleetFilterKeys.timeZones, '/api/filters/timezones/', Infinity));
 export const useModelTypes = () => useQuery(textList(fleetFilterKeys.modelTypes, '/api/filters/machines/models/types/'));

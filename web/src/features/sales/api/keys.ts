@@ -10,9 +10,3 @@ export const salesKeys = {
   line: (query: Query) => ['sales', 'line', query] as const,
   bars: (query: Query) => ['sales', 'bars', query] as const,
 };
-
-/** The reports' own choice lists; the fleet and product lists share the keys of their areas. */
-export const reportFilterKeys = {
-  periods: ['filters', 'reports', 'periods'] as const,
-  choices: (path: string, language: string) => ['filters', 'reports', path, language] as const,
-};

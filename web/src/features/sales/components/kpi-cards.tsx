@@ -9,7 +9,6 @@ import Typography from '@mui/material/Typography';
 import TrendingDownIcon from '@mui/icons-material/TrendingDown';
 import TrendingFlatIcon from '@mui/icons-material/TrendingFlat';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
-import type { SalesFigures } from '../../../api/types';
 import type { I18nKey } from '../../../locales/keys';
 import { changeOf, formatChange, formatFigure, KPIS, type KpiKey, type Trend } from '../sales-logic';
 
@@ -53,12 +52,24 @@ export function ChangeBadge({ current, previous, testId }: { current: number; pr
 
 const CARD_SIZE = { xs: 12, sm: 6, md: 4, lg: 2.4 } as const;
 
-export interface KpiCardsProps {
-  total?: SalesFigures;
-  previous?: SalesFigures;
+/** A figure of the cards: its key in the totals, its title, and whether it is money. */
+export interface KpiFigure<K extends string = KpiKey> {
+  key: K;
+  title: I18nKey;
+  money: boolean;
+}
+
+/** The sales figures, in order. */
+export const SALES_KPIS: readonly KpiFigure[] = KPIS.map(({ key, money }) => ({ key, money, title: TITLES[key] }));
+
+export interface KpiCardsProps<K extends string = KpiKey> {
+  total?: Record<K, number>;
+  previous?: Record<K, number>;
   loading: boolean;
-  /** Which figures, in order (all five by default). */
-  kpis?: readonly KpiKey[];
+  /** The figures there are (the five sales figures by default)… */
+  figures?: readonly KpiFigure<K>[];
+  /** …and which of them show (all by default). */
+  kpis?: readonly K[];
   /** The cards' test ids: `<prefix>-<figure>`, `<prefix>-<figure>-value`… */
   prefix?: string;
   /** The caption of the previous span's figure (`{{value}}`). */
@@ -68,25 +79,26 @@ export interface KpiCardsProps {
   size?: GridProps['size'];
 }
 
-/** Sales, sales excl. tax, quantity, cash and cashless of the span, each against the span before. */
-export function KpiCards({
+/** Sales, sales excl. tax, quantity, cash and cashless of the span (or `figures`), each against the span before. */
+export function KpiCards<K extends string = KpiKey>({
   total,
   previous,
   loading,
-  kpis = KPIS.map(({ key }) => key),
+  figures = SALES_KPIS as readonly KpiFigure<string>[] as readonly KpiFigure<K>[],
+  kpis,
   prefix = 'kpi',
   previousText = 'sales.previous',
   href,
   size = CARD_SIZE,
-}: KpiCardsProps) {
+}: KpiCardsProps<K>) {
   const { t, i18n } = useTranslation();
   return (
     <Grid container spacing={2} data-testid={prefix === 'kpi' ? 'sales-kpis' : `${prefix}s`}>
-      {KPIS.filter(({ key }) => kpis.includes(key)).map(({ key, money }) => {
+      {figures.filter(({ key }) => !kpis || kpis.includes(key)).map(({ key, money, title }) => {
         const body = (
           <>
             <Typography variant="subtitle2" sx={{ color: 'text.secondary' }}>
-              {t(TITLES[key])}
+              {t(title)}
             </Typography>
             {total && previous && !loading ? (
               <>

@@ -1,14 +1,11 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import Card from '@mui/material/Card';
-import CardHeader from '@mui/material/CardHeader';
+import type { GridColDef } from '@mui/x-data-grid';
 import type { SalesRow } from '../../../api/types';
-import { PAGE_SIZES } from '../../../components/grid';
-import { useGridLocaleText } from '../../../components/grid-locale';
-import { HEADER_SX } from '../../../components/server-list/column-widths';
 import type { ReportValue } from '../../../components/report-filters/report-filter-state';
-import { formatCount, formatEuros, type KpiKey } from '../sales-logic';
+import { reportColumns } from '../../../components/reports/report-columns';
+import { SummaryTable } from '../../../components/reports/summary-table';
+import type { KpiKey } from '../sales-logic';
 import { ChangeBadge } from './kpi-cards';
 
 /** The row id of the sales of no group (the server's id is empty). */
@@ -27,25 +24,16 @@ interface TotalTableProps {
 /** One row a group with its five figures and the change of the chosen value; the grid pages and sorts them itself. */
 export function TotalTable({ rows, groupLabel, value, loading }: TotalTableProps) {
   const { t, i18n } = useTranslation();
-  const localeText = useGridLocaleText();
-  const language = i18n.language;
   const gridRows = useMemo(() => rows.map((row) => ({ ...row, id: row.id || NO_GROUP_ID })), [rows]);
   const figure = VALUE_FIGURE[value];
-  const money = (field: KpiKey, headerName: string): GridColDef<SalesRow> => ({
-    field,
-    headerName,
-    type: 'number',
-    flex: 1,
-    minWidth: 120,
-    valueFormatter: (cell: number) => formatEuros(cell, language),
-  });
+  const col = reportColumns<SalesRow>(i18n.language);
   const columns: GridColDef<SalesRow>[] = [
-    { field: 'name', headerName: groupLabel, flex: 1.6, minWidth: 160 },
-    money('sales_minor', t('sales.kpiSales')),
-    money('sales_excl_tax_minor', t('sales.kpiSalesExclTax')),
-    { field: 'quantity', headerName: t('sales.kpiQuantity'), type: 'number', flex: 0.8, minWidth: 100, valueFormatter: (cell: number) => formatCount(cell, language) },
-    money('cash_minor', t('sales.kpiCash')),
-    money('cashless_minor', t('sales.kpiCashless')),
+    col.text('name', groupLabel, { flex: 1.6, minWidth: 160 }),
+    col.money('sales_minor', t('sales.kpiSales'), { flex: 1, minWidth: 120 }),
+    col.money('sales_excl_tax_minor', t('sales.kpiSalesExclTax'), { flex: 1, minWidth: 120 }),
+    col.count('quantity', t('sales.kpiQuantity'), { flex: 0.8, minWidth: 100 }),
+    col.money('cash_minor', t('sales.kpiCash'), { flex: 1, minWidth: 120 }),
+    col.money('cashless_minor', t('sales.kpiCashless'), { flex: 1, minWidth: 120 }),
     {
       field: 'change',
       headerName: t('sales.change'),
@@ -57,20 +45,13 @@ export function TotalTable({ rows, groupLabel, value, loading }: TotalTableProps
     },
   ];
   return (
-    <Card data-testid="sales-total-table">
-      <CardHeader title={t('sales.totals', { group: groupLabel.toLowerCase() })} />
-      <DataGrid
-        rows={gridRows}
-        columns={columns}
-        loading={loading}
-        autoHeight
-        disableColumnFilter
-        disableRowSelectionOnClick
-        pageSizeOptions={PAGE_SIZES}
-        initialState={{ pagination: { paginationModel: { pageSize: 10 } } }}
-        localeText={{ ...localeText, noRowsLabel: t('sales.noSales') }}
-        sx={{ border: 'none', '--DataGrid-overlayHeight': '160px', ...HEADER_SX }}
-      />
-    </Card>
+    <SummaryTable
+      testId="sales-total-table"
+      title={t('sales.totals', { group: groupLabel.toLowerCase() })}
+      rows={gridRows}
+      columns={columns}
+      loading={loading}
+      noRowsLabel={t('sales.noSales')}
+    />
   );
 }

@@ -1,55 +1,8 @@
 import type { Shape } from '../../../locales/shape';
 
-// The sales overview's strings and the report filter bar's (English, the reference); merged into
-// the app's catalogue in `locales/i18n.ts` under the same keys.
+// The sales overview's strings (English, the reference); merged into the app's catalogue in
+// `locales/i18n.ts` under the same keys. The filter bar's are in `components/report-filters/locales/`.
 export const en = {
-  reports: {
-    filters: 'Filters',
-    period: 'Period',
-    dateFrom: 'From',
-    dateTo: 'To',
-    groupBy: 'Group by',
-    groupingPeriod: 'Grouping period',
-    value: 'Value',
-    clients: 'Clients',
-    locations: 'Locations',
-    regions: 'Regions',
-    machineTags: 'Machine tags',
-    machines: 'Machines',
-    products: 'Products',
-    productTags: 'Product tags',
-    all: 'All',
-    reset: 'Reset filters',
-    noOptions: 'Nothing to choose',
-    missingDates: 'Choose the first and the last day of the custom period.',
-    datesReversed: 'The first day of the period comes after the last one.',
-    periods: {
-      current_month: 'Current month',
-      previous_month: 'Previous month',
-      current_and_previous_month: 'Current and previous month',
-      current_year: 'Current year',
-      previous_year: 'Previous year',
-      custom: 'Custom',
-    },
-    values: {
-      sales: 'Sales',
-      quantity: 'Quantity',
-      sales_excl_tax: 'Sales excl. tax',
-    },
-    groupBys: {
-      machine: 'Machine',
-      location: 'Location',
-      client: 'Client',
-      product: 'Product',
-      product_tag: 'Product tag',
-      machine_tag: 'Machine tag',
-    },
-    groupingPeriods: {
-      day: 'Day',
-      week: 'Week',
-      month: 'Month',
-    },
-  },
   sales: {
     span: '{{from}} – {{to}}, compared with {{previousFrom}} – {{previousTo}}',
     kpiSales: 'Sales',

@@ -1,53 +1,6 @@
 import type { Translations } from './en';
 
 export const fr: Translations = {
-  reports: {
-    filters: 'Filtres',
-    period: 'Période',
-    dateFrom: 'Du',
-    dateTo: 'Au',
-    groupBy: 'Regrouper par',
-    groupingPeriod: 'Découpage',
-    value: 'Valeur',
-    clients: 'Clients',
-    locations: 'Emplacements',
-    regions: 'Régions',
-    machineTags: 'Étiquettes de machines',
-    machines: 'Machines',
-    products: 'Produits',
-    productTags: 'Étiquettes de produits',
-    all: 'Tous',
-    reset: 'Réinitialiser les filtres',
-    noOptions: 'Rien à choisir',
-    missingDates: 'Choisissez le premier et le dernier jour de la période personnalisée.',
-    datesReversed: 'Le premier jour de la période est après le dernier.',
-    periods: {
-      current_month: 'Mois en cours',
-      previous_month: 'Mois précédent',
-      current_and_previous_month: 'Mois en cours et précédent',
-      current_year: 'Année en cours',
-      previous_year: 'Année précédente',
-      custom: 'Personnalisée',
-    },
-    values: {
-      sales: 'Ventes',
-      quantity: 'Quantité',
-      sales_excl_tax: 'Ventes HT',
-    },
-    groupBys: {
-      machine: 'Machine',
-      location: 'Emplacement',
-      client: 'Client',
-      product: 'Produit',
-      product_tag: 'Étiquette de produit',
-      machine_tag: 'Étiquette de machine',
-    },
-    groupingPeriods: {
-      day: 'Jour',
-      week: 'Semaine',
-      month: 'Mois',
-    },
-  },
   sales: {
     span: '{{from}} – {{to}}, comparé au {{previousFrom}} – {{previousTo}}',
     kpiSales: 'Ventes',

@@ -1,53 +1,6 @@
 import type { Translations } from './en';
 
 export const it: Translations = {
-  reports: {
-    filters: 'Filtri',
-    period: 'Periodo',
-    dateFrom: 'Dal',
-    dateTo: 'Al',
-    groupBy: 'Raggruppa per',
-    groupingPeriod: 'Suddivisione',
-    value: 'Valore',
-    clients: 'Clienti',
-    locations: 'Posizioni',
-    regions: 'Regioni',
-    machineTags: 'Tag delle macchine',
-    machines: 'Macchine',
-    products: 'Prodotti',
-    productTags: 'Tag dei prodotti',
-    all: 'Tutti',
-    reset: 'Reimposta i filtri',
-    noOptions: 'Niente da scegliere',
-    missingDates: 'Scegli il primo e l’ultimo giorno del periodo personalizzato.',
-    datesReversed: 'Il primo giorno del periodo viene dopo l’ultimo.',
-    periods: {
-      current_month: 'Mese corrente',
-      previous_month: 'Mese precedente',
-      current_and_previous_month: 'Mese corrente e precedente',
-      current_year: 'Anno corrente',
-      previous_year: 'Anno precedente',
-      custom: 'Personalizzato',
-    },
-    values: {
-      sales: 'Vendite',
-      quantity: 'Quantità',
-      sales_excl_tax: 'Vendite al netto IVA',
-    },
-    groupBys: {
-      machine: 'Macchina',
-      location: 'Posizione',
-      client: 'Cliente',
-      product: 'Prodotto',
-      product_tag: 'Tag del prodotto',
-      machine_tag: 'Tag della macchina',
-    },
-    groupingPeriods: {
-      day: 'Giorno',
-      week: 'Settimana',
-      month: 'Mese',
-    },
-  },
   sales: {
     span: '{{from}} – {{to}}, rispetto a {{previousFrom}} – {{previousTo}}',
     kpiSales: 'Vendite',

@@ -1,5 +1,6 @@
 // The filter bar of the report screens: period (with its own dates when custom), grouping, value
-// and the fleet and product pickers. Its state is the URL's query string (`useReportFilters`).
+// and the fleet, product and employee pickers, each shown when the screen's controls name it
+// (`useReportFilters(controls)`). Its state is the URL's query string.
 import { useTranslation } from 'react-i18next';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
@@ -11,23 +12,24 @@ import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import RestartIcon from '@mui/icons-material/RestartAlt';
-import type { Option } from '../../../api/types';
-import { optionOf } from '../../../components/fields';
+import type { Option } from '../../api/types';
+import type { I18nKey } from '../../locales/keys';
+import { useClientOptions, useEmployeeOptions, useRegions } from '../../features/fleet/api/filters';
+import { useLocationOptions, useMachineOptions, useMachineTagOptions, useProductOptions } from '../../features/machines/api/filters';
+import { useProductTagOptions } from '../../features/products/api/products';
+import { optionOf } from '../fields';
+import { formatPeriodDate } from '../format';
+import { usePeriodPresets, useReportChoices, type CHOICE_ENDPOINTS } from './report-filter-api';
 import {
   GROUP_BYS,
   GROUPING_PERIODS,
+  LIST_FILTERS,
   PERIODS,
   VALUES,
   type ListFilter,
   type ReportFilterState,
   type ReportFilters,
-} from '../../../components/report-filters/report-filter-state';
-import type { I18nKey } from '../../../locales/keys';
-import { useClientOptions, useRegions } from '../../fleet/api/filters';
-import { useLocationOptions, useMachineOptions, useMachineTagOptions, useProductOptions } from '../../machines/api/filters';
-import { useProductTagOptions } from '../../products/api/products';
-import { usePeriodPresets, useReportChoices, type CHOICE_ENDPOINTS } from '../api/filters';
-import { formatPeriodDate } from '../sales-logic';
+} from './report-filter-state';
 
 interface Choice {
   id: string;
@@ -69,12 +71,14 @@ interface MultiPickerProps {
   value: string[];
   options: Option[];
   loading: boolean;
+  /** At most one id: a new choice replaces the one before. */
+  single: boolean;
   onChange: (ids: string[]) => void;
   testId: string;
 }
 
-/** Any number of ids among id + name options; none means all. */
-function MultiPicker({ label, value, options, loading, onChange, testId }: MultiPickerProps) {
+/** Any number of ids among id + name options (or one, when `single`); none means all. */
+function MultiPicker({ label, value, options, loading, single, onChange, testId }: MultiPickerProps) {
   const { t } = useTranslation();
   const chosen = value.map((id) => optionOf(id, options));
   return (
@@ -85,11 +89,11 @@ function MultiPicker({ label, value, options, loading, onChange, testId }: Multi
       options={options}
       value={chosen}
       loading={loading}
-      disableCloseOnSelect
+      disableCloseOnSelect={!single}
       noOptionsText={t('reports.noOptions')}
       getOptionLabel={(option) => option.name}
       isOptionEqualToValue={(option, selected) => option.id === selected.id}
-      onChange={(_event, next) => onChange(next.map((option) => option.id))}
+      onChange={(_event, next) => onChange((single ? next.slice(-1) : next).map((option) => option.id))}
       renderValue={(selected, getItemProps) =>
         selected.map((option, index) => {
           const { key, ...itemProps } = getItemProps({ index });
@@ -101,6 +105,7 @@ function MultiPicker({ label, value, options, loading, onChange, testId }: Multi
           {...params}
           label={label}
           placeholder={value.length === 0 ? t('reports.all') : undefined}
+          helperText={single ? t('reports.oneAtATime') : undefined}
           slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': testId } }}
         />
       )}
@@ -109,38 +114,51 @@ function MultiPicker({ label, value, options, loading, onChange, testId }: Multi
 }
 
 /** The choices of a fixed list, in the order the server gives (its ids we know), labelled in the UI language. */
-function useChoices<T extends string>(kind: keyof typeof CHOICE_ENDPOINTS, known: readonly T[], label: (id: T) => string): Choice[] {
-  const served = useReportChoices(kind).data;
+function useChoices<T extends string>(kind: keyof typeof CHOICE_ENDPOINTS, known: readonly T[], shown: boolean, label: (id: T) => string): Choice[] {
+  const served = useReportChoices(kind, shown).data;
   const ids = served?.length ? served.map((option) => option.id).filter((id): id is T => known.includes(id as T)) : [...known];
   return (ids.length ? ids : [...known]).map((id) => ({ id, label: label(id) }));
 }
 
-const PICKERS: { name: ListFilter; label: I18nKey }[] = [
-  { name: 'clients', label: 'reports.clients' },
-  { name: 'locations', label: 'reports.locations' },
-  { name: 'regions', label: 'reports.regions' },
-  { name: 'machine_tags', label: 'reports.machineTags' },
-  { name: 'machines', label: 'reports.machines' },
-  { name: 'products', label: 'reports.products' },
-  { name: 'product_tags', label: 'reports.productTags' },
-];
+const PICKER_LABELS: Record<ListFilter, I18nKey> = {
+  clients: 'reports.clients',
+  locations: 'reports.locations',
+  regions: 'reports.regions',
+  machine_tags: 'reports.machineTags',
+  machines: 'reports.machines',
+  products: 'reports.products',
+  product_tags: 'reports.productTags',
+  employees: 'reports.employees',
+};
 
 const asOptions = (names: string[] | undefined): Option[] => (names ?? []).map((name) => ({ id: name, name }));
 
-/** The report filter bar; `state` is the screen's `useReportFilters()`. */
-export function ReportFilterBar({ state }: { state: ReportFilterState }) {
+const CELL = { xs: 12, sm: 6, md: 4, lg: 3 } as const;
+const DATE_CELL = { xs: 6, sm: 3, md: 2, lg: 1.5 } as const;
+
+export interface ReportFilterBarProps {
+  /** The screen's `useReportFilters(controls)`: which controls show, and their values. */
+  state: ReportFilterState;
+  /** Pickers that take one id at a time (an endpoint that filters by one machine or location). */
+  single?: readonly ListFilter[];
+}
+
+/** The report filter bar; it stacks on narrow screens (one control a row on a phone, two on a tablet). */
+export function ReportFilterBar({ state, single = [] }: ReportFilterBarProps) {
   const { t, i18n } = useTranslation();
-  const { filters, setFilters, problem } = state;
+  const { filters, setFilters, problem, controls } = state;
   const language = i18n.language;
+  const shows = (control: (typeof controls)[number]) => controls.includes(control);
 
   const presets = usePeriodPresets().data ?? [];
-  const clients = useClientOptions();
-  const locations = useLocationOptions();
-  const regions = useRegions();
-  const machineTags = useMachineTagOptions();
-  const machines = useMachineOptions();
-  const products = useProductOptions();
-  const productTags = useProductTagOptions();
+  const clients = useClientOptions(shows('clients'));
+  const locations = useLocationOptions(shows('locations'));
+  const regions = useRegions(shows('regions'));
+  const machineTags = useMachineTagOptions(shows('machine_tags'));
+  const machines = useMachineOptions(shows('machines'));
+  const products = useProductOptions(shows('products'));
+  const productTags = useProductTagOptions(shows('product_tags'));
+  const employees = useEmployeeOptions(shows('employees'));
   const lists: Record<ListFilter, { data?: Option[]; isLoading: boolean }> = {
     clients,
     locations,
@@ -149,6 +167,7 @@ export function ReportFilterBar({ state }: { state: ReportFilterState }) {
     machines,
     products,
     product_tags: productTags,
+    employees,
   };
 
   const periodChoices: Choice[] = PERIODS.map((id) => {
@@ -159,9 +178,9 @@ export function ReportFilterBar({ state }: { state: ReportFilterState }) {
         : undefined;
     return { id, label: t(`reports.periods.${id}`), detail };
   });
-  const groupByChoices = useChoices('groupBy', GROUP_BYS, (id) => t(`reports.groupBys.${id}`));
-  const groupingChoices = useChoices('groupingPeriod', GROUPING_PERIODS, (id) => t(`reports.groupingPeriods.${id}`));
-  const valueChoices = useChoices('value', VALUES, (id) => t(`reports.values.${id}`));
+  const groupByChoices = useChoices('groupBy', GROUP_BYS, shows('group_by'), (id) => t(`reports.groupBys.${id}`));
+  const groupingChoices = useChoices('groupingPeriod', GROUPING_PERIODS, shows('grouping_period'), (id) => t(`reports.groupingPeriods.${id}`));
+  const valueChoices = useChoices('value', VALUES, shows('value'), (id) => t(`reports.values.${id}`));
 
   const choosePeriod = (period: string) => {
     const next = PERIODS.find((id) => id === period);
@@ -185,59 +204,53 @@ export function ReportFilterBar({ state }: { state: ReportFilterState }) {
     />
   );
 
-  const custom = filters.period === 'custom';
+  const choices = [
+    { name: 'group_by', label: t('reports.groupBy'), choices: groupByChoices, known: GROUP_BYS },
+    { name: 'grouping_period', label: t('reports.groupingPeriod'), choices: groupingChoices, known: GROUPING_PERIODS },
+    { name: 'value', label: t('reports.value'), choices: valueChoices, known: VALUES },
+  ] as const;
+
   return (
-    <Card sx={{ p: 2.5 }} data-testid="report-filters" component="section" aria-label={t('reports.filters')}>
+    <Card sx={{ p: { xs: 2, md: 2.5 } }} data-testid="report-filters" component="section" aria-label={t('reports.filters')}>
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, sm: 6, md: custom ? 4 : 3 }}>
-          <ChoiceSelect label={t('reports.period')} value={filters.period} choices={periodChoices} onChange={choosePeriod} testId="report-period" />
-        </Grid>
-        {custom ? (
+        {shows('period') ? (
+          <Grid size={CELL}>
+            <ChoiceSelect label={t('reports.period')} value={filters.period} choices={periodChoices} onChange={choosePeriod} testId="report-period" />
+          </Grid>
+        ) : null}
+        {shows('period') && filters.period === 'custom' ? (
           <>
-            <Grid size={{ xs: 6, sm: 3, md: 2 }}>{dateField('date_from', t('reports.dateFrom'))}</Grid>
-            <Grid size={{ xs: 6, sm: 3, md: 2 }}>{dateField('date_to', t('reports.dateTo'))}</Grid>
+            <Grid size={DATE_CELL}>{dateField('date_from', t('reports.dateFrom'))}</Grid>
+            <Grid size={DATE_CELL}>{dateField('date_to', t('reports.dateTo'))}</Grid>
           </>
         ) : null}
-        <Grid size={{ xs: 12, sm: 4, md: custom ? 4 : 3 }}>
-          <ChoiceSelect
-            label={t('reports.groupBy')}
-            value={filters.group_by}
-            choices={groupByChoices}
-            onChange={(id) => setFilters({ group_by: GROUP_BYS.find((known) => known === id) })}
-            testId="report-group-by"
-          />
-        </Grid>
-        <Grid size={{ xs: 6, sm: 4, md: custom ? 6 : 3 }}>
-          <ChoiceSelect
-            label={t('reports.groupingPeriod')}
-            value={filters.grouping_period}
-            choices={groupingChoices}
-            onChange={(id) => setFilters({ grouping_period: GROUPING_PERIODS.find((known) => known === id) })}
-            testId="report-grouping-period"
-          />
-        </Grid>
-        <Grid size={{ xs: 6, sm: 4, md: custom ? 6 : 3 }}>
-          <ChoiceSelect
-            label={t('reports.value')}
-            value={filters.value}
-            choices={valueChoices}
-            onChange={(id) => setFilters({ value: VALUES.find((known) => known === id) })}
-            testId="report-value"
-          />
-        </Grid>
-        {PICKERS.map(({ name, label }) => (
-          <Grid key={name} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
+        {choices.map(({ name, label, choices: list, known }) =>
+          shows(name) ? (
+            <Grid key={name} size={CELL}>
+              <ChoiceSelect
+                label={label}
+                value={filters[name]}
+                choices={list}
+                onChange={(id) => setFilters({ [name]: (known as readonly string[]).find((item) => item === id) } as Partial<ReportFilters>)}
+                testId={`report-${name.replace('_', '-')}`}
+              />
+            </Grid>
+          ) : null,
+        )}
+        {LIST_FILTERS.filter(shows).map((name) => (
+          <Grid key={name} size={CELL}>
             <MultiPicker
-              label={t(label)}
+              label={t(PICKER_LABELS[name])}
               value={filters[name]}
               options={lists[name].data ?? []}
               loading={lists[name].isLoading}
+              single={single.includes(name)}
               onChange={(ids) => setFilters({ [name]: ids } as Partial<ReportFilters>)}
               testId={`report-${name}`}
             />
           </Grid>
         ))}
-        <Grid size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
+        <Grid size={CELL}>
           <Box sx={{ display: 'flex', alignItems: 'center', height: 1 }}>
             <Button color="inherit" startIcon={<RestartIcon />} disabled={!state.changed} onClick={state.reset} data-testid="report-reset">
               {t('reports.reset')}

@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next';
+import type { GridColDef } from '@mui/x-data-grid';
+import type { Query } from '../../../api/client';
+import type { Encashment } from '../../../api/types';
+import { reportColumns } from '../../../components/reports/report-columns';
+import { ReportList } from '../../../components/reports/report-list';
+import { useListState } from '../../../components/server-list/use-list-state';
+import { useEncashments } from '../api/encashment';
+import { OverShort } from './over-short';
+
+/** Every collection of the period, newest first, with what was expected and the over or short. */
+export function EncashmentList({ query }: { query: Query }) {
+  const { t, i18n } = useTranslation();
+  const list = useListState();
+  const encashments = useEncashments(query, list.params);
+  const col = reportColumns<Encashment>(i18n.language);
+  const money = (field: keyof Encashment, title: string) => col.money(field, title, { currency: (row) => row.currency });
+  const columns: GridColDef<Encashment>[] = [
+    // Who collected what against what was expected first (the columns a 1280 px screen shows),
+    // then how the cash was made up, then where.
+    col.dateTime('date', t('encashment.date')),
+    col.text('machine', t('encashment.machine'), { minWidth: 120 }),
+    col.text('employee', t('encashment.employee'), { minWidth: 130 }),
+    money('collected_minor', t('encashment.collected')),
+    money('expected_minor', t('encashment.expected')),
+    {
+      field: 'over_short_minor',
+      headerName: t('encashment.overShort'),
+      type: 'number',
+      minWidth: 130,
+      renderCell: ({ row }) => <OverShort minor={row.over_short_minor} currency={row.currency} />,
+    },
+    // The machine's own cash counters (DEX CA3 less CA4 change), where audits were read at both
+    // collections.
+    money('counted_minor', t('encashment.counted')),
+    {
+      field: 'counted_over_short_minor',
+      headerName: t('encashment.countedOverShort'),
+      type: 'number',
+      minWidth: 150,
+      renderCell: ({ row }) => <OverShort minor={row.counted_over_short_minor ?? null} currency={row.currency} />,
+    },
+    col.text('bag_no', t('encashment.bagNo'), { minWidth: 170 }),
+    money('cash_box_minor', t('encashment.cashBox')),
+    money('bill_stacker_minor', t('encashment.billStacker')),
+    money('tubes_minor', t('encashment.tubes')),
+    money('ejected_minor', t('encashment.ejected')),
+    money('refilled_coins_minor', t('encashment.refilledCoins')),
+    col.text('location', t('encashment.location'), { minWidth: 220 }),
+  ];
+  return (
+    <ReportList
+      title={t('encashment.collections')}
+      name="encashment-list"
+      list={list}
+      query={encashments}
+      columns={columns}
+      noRowsLabel={t('encashment.noCollections')}
+    />
+  );
+}

@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next';
+import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
+import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
+import { formatOverShort, overShortTone, TONE_COLOR } from '../encashment-logic';
+
+/** A collection's (or a sum's) over or short, coloured; "—" when there was nothing to compare with. */
+export function OverShort({ minor, currency = REPORT_CURRENCY }: { minor: number | null | undefined; currency?: string }) {
+  const { t, i18n } = useTranslation();
+  const tone = overShortTone(minor);
+  if (minor === null || minor === undefined) {
+    return (
+      <Tooltip title={t('encashment.notCompared')}>
+        <span data-tone={tone} data-testid="over-short" aria-label={t('encashment.notCompared')}>
+          —
+        </span>
+      </Tooltip>
+    );
+  }
+  const amount = formatMoney(Math.abs(minor), currency, i18n.language);
+  const spoken = tone === 'short' ? t('encashment.shortBy', { amount }) : tone === 'over' ? t('encashment.overBy', { amount }) : t('encashment.exact');
+  return (
+    <Chip
+      size="small"
+      color={TONE_COLOR[tone]}
+      variant={tone === 'exact' ? 'outlined' : 'filled'}
+      label={formatOverShort(minor, currency, i18n.language)}
+      aria-label={spoken}
+      title={spoken}
+      data-tone={tone}
+      data-testid="over-short"
+    />
+  );
+}

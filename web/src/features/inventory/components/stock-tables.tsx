@@ -1,0 +1,70 @@
+import { useTranslation } from 'react-i18next';
+import type { GridColDef } from '@mui/x-data-grid';
+import type { Query } from '../../../api/client';
+import type { ComponentStock, ProductStock } from '../../../api/types';
+import { reportColumns } from '../../../components/reports/report-columns';
+import { ReportList } from '../../../components/reports/report-list';
+import { useListState } from '../../../components/server-list/use-list-state';
+import { useComponentStock, useProductStock } from '../api/inventory';
+import { AlertCount, ExpiryCell, FillCell } from './stock-cells';
+
+type ProductRow = ProductStock & { id: string };
+type ComponentRow = ComponentStock & { id: string };
+
+/** The stock of each product in the chosen machines: units, value, fill, selections to visit, soonest expiry. */
+export function ProductStockTable({ query }: { query: Query }) {
+  const { t, i18n } = useTranslation();
+  const list = useListState();
+  const stock = useProductStock(query, list.params);
+  const col = reportColumns<ProductRow>(i18n.language);
+  const columns: GridColDef<ProductRow>[] = [
+    // How much and what needs a visit first (the columns a 1280 px screen shows), then the rest.
+    col.text('name', t('inventory.product'), { minWidth: 180, flex: 2 }),
+    col.count('quantity', t('inventory.quantity')),
+    col.count('capacity', t('inventory.capacity')),
+    { field: 'fill', headerName: t('inventory.fill'), minWidth: 130, sortable: false, renderCell: ({ row }) => <FillCell quantity={row.quantity} capacity={row.capacity} /> },
+    { field: 'sold_out', headerName: t('inventory.soldOut'), type: 'number', minWidth: 100, renderCell: ({ row }) => <AlertCount count={row.sold_out} color="error" /> },
+    { field: 'low', headerName: t('inventory.low'), type: 'number', minWidth: 90, renderCell: ({ row }) => <AlertCount count={row.low} color="warning" /> },
+    { field: 'next_expiry', headerName: t('inventory.nextExpiry'), minWidth: 130, renderCell: ({ row }) => <ExpiryCell date={row.next_expiry} /> },
+    col.money('value_minor', t('inventory.value')),
+    col.count('selections', t('inventory.selections')),
+    col.count('machines', t('inventory.machines')),
+    col.text('units', t('inventory.units'), { minWidth: 80, flex: 0.5 }),
+  ];
+  return (
+    <ReportList
+      title={t('inventory.byProduct')}
+      name="inventory-products"
+      list={list}
+      query={stock}
+      columns={columns}
+      noRowsLabel={t('inventory.noStock')}
+      searchable
+    />
+  );
+}
+
+/** The stock of each component (cups, grams of coffee…) in the chosen machines. */
+export function ComponentStockTable({ query }: { query: Query }) {
+  const { t, i18n } = useTranslation();
+  const list = useListState();
+  const stock = useComponentStock(query, list.params);
+  const col = reportColumns<ComponentRow>(i18n.language);
+  const columns: GridColDef<ComponentRow>[] = [
+    col.text('name', t('inventory.component'), { minWidth: 180, flex: 2 }),
+    col.text('unit', t('inventory.units'), { minWidth: 80, flex: 0.5 }),
+    col.count('quantity', t('inventory.quantity')),
+    col.count('machines', t('inventory.machines')),
+  ];
+  return (
+    <ReportList
+      title={t('inventory.byComponent')}
+      name="inventory-components"
+      list={list}
+      query={stock}
+      columns={columns}
+      noRowsLabel={t('inventory.noStock')}
+      searchable
+    />
+  );
+}

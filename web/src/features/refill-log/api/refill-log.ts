@@ -1,0 +1,57 @@
+// The refill log's endpoints filter by `from`/`to` days and one `machine` and one `location`, not by
+// the reports' period and lists: the screen keeps the shared filters in its URL and maps them here.
+import { useQuery } from '@tanstack/react-query';
+import { api, type Query } from '../../../api/client';
+import { requestExport } from '../../../api/download';
+import { reportKeys, useReportData, useReportList } from '../../../api/report-queries';
+import { expectData } from '../../../api/replies';
+import type { PeriodPreset, ProductRefills, Refill } from '../../../api/types';
+import type { ExportFormat } from '../../../components/export-menu';
+import type { ListFilter, ReportControl, ReportFilters } from '../../../components/report-filters/report-filter-state';
+import type { ListParams } from '../../../components/server-list/use-list-state';
+
+const base = '/api/refills/';
+
+export const REFILL_CONTROLS: readonly ReportControl[] = ['period', 'locations', 'machines'];
+/** The endpoints take one machine and one location. */
+export const REFILL_SINGLE: readonly ListFilter[] = ['locations', 'machines'];
+
+/** The refill endpoints' parameters. */
+export type RefillQuery = { from: string; to: string; machine: string | undefined; location: string | undefined };
+
+/**
+ * The refill endpoints' parameters for the filters: the period's first and last day (a preset's
+ * from today's presets), the chosen machine and location; null until the presets are known.
+ */
+export function refillQuery(filters: ReportFilters, presets: PeriodPreset[] | undefined): RefillQuery | null {
+  const preset = presets?.find((item) => item.key === filters.period);
+  const from = filters.period === 'custom' ? filters.date_from : preset?.date_from;
+  const to = filters.period === 'custom' ? filters.date_to : preset?.date_to;
+  if (!from || !to) return null;
+  return { from, to, machine: filters.machines[0], location: filters.locations[0] };
+}
+
+/** One page of the refill log, newest first. */
+export function useRefillLog(query: Query, list: ListParams) {
+  return useReportList<Refill>(base, { ...query, page: list.page, page_size: list.page_size }, true);
+}
+
+/** What the period's refills added and removed of each product (largest net first). */
+export function useRefillTotals(query: Query) {
+  return useReportData<ProductRefills[]>(`${base}products/total/`, query, true);
+}
+
+/** The lines of the refill visit a log line belongs to (same machine, employee and source, within minutes), by selection. */
+export function useRefillVisit(lineId: string | null) {
+  const path = `${base}${encodeURIComponent(lineId ?? '')}/products`;
+  return useQuery({
+    queryKey: reportKeys.read(path, {}),
+    queryFn: async () => expectData(await api.get<{ data: Refill[] }>(path)),
+    enabled: Boolean(lineId),
+  });
+}
+
+/** Every line of the refill log of the filters as CSV or XLSX; a large file is queued as a job. */
+export function exportRefills(format: ExportFormat, query: Query) {
+  return requestExport(`${base}export/`, { ...query, format }, `refill-log.${format}`);
+}

@@ -1,0 +1,28 @@
+// The transaction log: every vend of the chosen machines and products, newest first (millions of
+// rows: the grid asks for one page at a time), its totals against the span before, and its export.
+import type { Query } from '../../../api/client';
+import { requestExport } from '../../../api/download';
+import { useReportData, useReportList } from '../../../api/report-queries';
+import type { Transaction, TransactionTotals } from '../../../api/types';
+import type { ExportFormat } from '../../../components/export-menu';
+import { FLEET_FILTERS, type ReportControl } from '../../../components/report-filters/report-filter-state';
+import type { ListParams } from '../../../components/server-list/use-list-state';
+
+const base = '/api/transaction-logs/';
+
+export const TRANSACTION_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];
+
+/** One page of the log. */
+export function useTransactions(query: Query, list: ListParams) {
+  return useReportList<Transaction>(base, { ...query, page: list.page, page_size: list.page_size }, true);
+}
+
+/** The span's totals and the span before's. */
+export function useTransactionTotals(query: Query) {
+  return useReportData<TransactionTotals>(`${base}total-table/`, query, true);
+}
+
+/** Every transaction of the filters as CSV or XLSX; a large file is queued as a job. */
+export function exportTransactions(format: ExportFormat, query: Query) {
+  return requestExport(`${base}export/`, { ...query, format }, `transaction-log.${format}`);
+}

@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import type { GridColDef } from '@mui/x-data-grid';
+import Chip from '@mui/material/Chip';
+import type { Query } from '../../../api/client';
+import { reportColumns } from '../../../components/reports/report-columns';
+import { ReportList } from '../../../components/reports/report-list';
+import { useListState } from '../../../components/server-list/use-list-state';
+import type { Transaction } from '../../../api/types';
+import { useTransactions } from '../api/transaction-log';
+
+/** Every vend of the span, newest first, one server page at a time. */
+export function TransactionList({ query }: { query: Query }) {
+  const { t, i18n } = useTranslation();
+  const list = useListState();
+  const transactions = useTransactions(query, list.params);
+  const col = reportColumns<Transaction>(i18n.language);
+  const columns: GridColDef<Transaction>[] = [
+    col.dateTime('at', t('transactionLog.at')),
+    col.text('machine', t('transactionLog.machine'), { minWidth: 120 }),
+    col.text('selection', t('transactionLog.selection'), { minWidth: 90, flex: 0.5 }),
+    col.text('product', t('transactionLog.product'), { minWidth: 180, flex: 1.5 }),
+    col.count('quantity', t('transactionLog.quantity')),
+    col.money('revenue_minor', t('transactionLog.revenue'), { currency: (row) => row.currency }),
+    col.money('revenue_excl_tax_minor', t('transactionLog.revenueExclTax'), { currency: (row) => row.currency, minWidth: 130 }),
+    {
+      field: 'payment',
+      headerName: t('transactionLog.payment'),
+      minWidth: 120,
+      renderCell: ({ row }) => (
+        <Chip size="small" variant="outlined" color={row.payment === 'cash' ? 'default' : 'info'} label={t(`transactionLog.payments.${row.payment}`)} />
+      ),
+    },
+    col.text('location', t('transactionLog.location'), { minWidth: 220 }),
+  ];
+  return (
+    <ReportList
+      title={t('transactionLog.detail')}
+      name="transaction-list"
+      list={list}
+      query={transactions}
+      columns={columns}
+      noRowsLabel={t('transactionLog.noTransactions')}
+    />
+  );
+}
