@@ -59,8 +59,11 @@ e2e: chromium web
 	$(CARGO) build -p vendfleet-local
 	cd web && VENDFLEET_BIN=../target/debug/vendfleet npm run e2e
 
-## bench: performance figures (medians), never timed tests
+## bench: performance figures (medians), never timed tests. The reports part seeds a
+## 1,000-machine x 365-day fleet into target/bench-fleet/ once (about 8 minutes, 5 GB) and compares
+## with DuckDB (PyPI, in .venv-bench).
 bench:
+	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 
 clean-data:

@@ -106,6 +106,14 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (machine_id, month, product_id)
     ) WITHOUT ROWID;
     "#,
+    // 4: selections fleet-wide in GSI1, held audit reads in a sparse GSI2 (as the app now
+    // writes them), for the dashboard's attention list.
+    r#"
+    UPDATE items SET gsi1pk = 'SELECTIONS', gsi1sk = substr(pk, 9) || '#' || substr(sk, 5)
+        WHERE pk LIKE 'MACHINE#%' AND sk LIKE 'SEL#%' AND gsi1pk IS NULL;
+    UPDATE items SET gsi2pk = 'AUDITS#HELD', gsi2sk = substr(pk, 9) || '#' || sk
+        WHERE pk LIKE 'MACHINE#%' AND sk LIKE 'AUDIT#%' AND json_extract(attrs, '$.state') = 'held';
+    "#,
 ];
 
 /// The embedded database; cheap to clone (all clones share the connections).

@@ -3,7 +3,7 @@
 //! each part only for a user who may see the report behind it.
 
 use crate::auth::Principal;
-use crate::events::{AuditState, EventsService};
+use crate::events::EventsService;
 use crate::machines::{Machine, MachinesService};
 use crate::sales::{SalesParams, SalesReport, SalesService};
 use crate::{AppResult, Calendar};
@@ -115,18 +115,16 @@ impl DashboardService {
                 group_by: Some(group_by.key().into()),
                 ..SalesParams::default()
             };
-            let day = self
-                .sales
-                .totals(p, &of("custom", GroupBy::Machine, Some(&today)))
-                .await?;
-            let products = self
-                .sales
-                .totals(p, &of("current_month", GroupBy::Product, None))
-                .await?;
-            let machines = self
-                .sales
-                .totals(p, &of("current_month", GroupBy::Machine, None))
-                .await?;
+            let queries = [
+                of("custom", GroupBy::Machine, Some(&today)),
+                of("current_month", GroupBy::Product, None),
+                of("current_month", GroupBy::Machine, None),
+            ];
+            let (day, products, machines) = tokio::try_join!(
+                self.sales.totals(p, &queries[0]),
+                self.sales.totals(p, &queries[1]),
+                self.sales.totals(p, &queries[2]),
+            )?;
             out.today = Some(span(&day));
             out.month = Some(span(&machines));
             out.top_products = Some(top(&products));
@@ -138,38 +136,41 @@ impl DashboardService {
         Ok(out)
     }
 
-    /// The machines `p` sees that need attention, most findings first, then by name.
+    /// The machines `p` sees that need attention, most findings first, then by name. Their
+    /// facts come in three reads whatever the fleet's size: the statuses (batched), the
+    /// selections (the fleet-wide index) and the held audit reads (a sparse index).
     pub async fn attention(&self, p: &Principal) -> AppResult<Vec<Attention>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
+        let machines: Vec<Machine> = self
+            .machines
+            .visible(p)
+            .await?
+            .into_iter()
+            .filter(|m| !m.inactive)
+            .collect();
+        let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
+        let (mut statuses, mut selections, held) = tokio::try_join!(
+            self.events.statuses(&ids),
+            self.machines.selections_of(&ids),
+            self.events.held_audit_counts(),
+        )?;
         let mut out = Vec::new();
-        for machine in self.machines.visible(p).await? {
-            if machine.inactive {
-                continue;
-            }
-            let status = self.events.status(&machine.id).await?;
-            let selections = self
-                .machines
-                .raw_selections(&machine.id)
-                .await?
-                .into_iter()
-                .map(|s| SelectionFacts {
-                    current: s.current,
-                    max: s.max,
-                    expiry: s.expiry_date,
-                })
-                .collect();
-            let held_audits = self
-                .events
-                .audit_reads(&machine.id)
-                .await?
-                .iter()
-                .filter(|r| r.state == AuditState::Held)
-                .count();
+        for machine in machines {
+            let status = statuses.remove(&machine.id);
             let facts = MachineFacts {
                 last_updated: status.as_ref().and_then(|s| s.last_updated),
                 cash_box_minor: status.as_ref().and_then(|s| s.int("cash_box_minor")),
-                selections,
-                held_audits,
+                selections: selections
+                    .remove(&machine.id)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|s| SelectionFacts {
+                        current: s.current,
+                        max: s.max,
+                        expiry: s.expiry_date,
+                    })
+                    .collect(),
+                held_audits: held.get(&machine.id).copied().unwrap_or(0),
             };
             let found = findings(&facts, now, today);
             if !found.is_empty() {

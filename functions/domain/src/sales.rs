@@ -336,9 +336,58 @@ pub mod cash {
             - previous.tubes_left_minor()
     }
 
+    /// The cash a machine's own counters took in between two audit reads, net of the change it
+    /// paid out: the rise of `CA305` (cash in since initialisation) less the rise of `CA403`
+    /// (change since initialisation). `None` when the reads lack `CA305` or a counter went back
+    /// (a reset or board change: no comparison rather than a wrong one).
+    pub fn counted_since(previous: &crate::dex::Audit, current: &crate::dex::Audit) -> Option<i64> {
+        let cash_in = |a: &crate::dex::Audit| a.cash_in.as_ref()?.since_init_minor;
+        let change = |a: &crate::dex::Audit| {
+            a.cash_out
+                .as_ref()
+                .and_then(|c| c.change_since_init_minor)
+                .unwrap_or(0)
+        };
+        let taken_in = cash_in(current)?.checked_sub(cash_in(previous)?)?;
+        let change = change(current).checked_sub(change(previous))?;
+        i64::try_from(taken_in)
+            .ok()?
+            .checked_sub(i64::try_from(change).ok()?)
+    }
+
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        fn audit(cash_in: Option<u64>, change: Option<u64>) -> crate::dex::Audit {
+            crate::dex::Audit {
+                cash_in: cash_in.map(|v| crate::dex::CashIn {
+                    since_init_minor: Some(v),
+                    ..Default::default()
+                }),
+                cash_out: change.map(|v| crate::dex::CashOut {
+                    change_since_init_minor: Some(v),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+        }
+
+        #[test]
+        fn counters_count_cash_in_less_change_and_refuse_a_reset() {
+            let a = audit(Some(10_000), Some(2_000));
+            assert_eq!(
+                counted_since(&a, &audit(Some(13_500), Some(2_300))),
+                Some(3_500 - 300)
+            );
+            assert_eq!(counted_since(&a, &audit(Some(9_000), Some(2_300))), None);
+            assert_eq!(counted_since(&a, &audit(Some(13_500), Some(100))), None);
+            assert_eq!(counted_since(&audit(None, None), &a), None);
+            assert_eq!(
+                counted_since(&audit(Some(100), None), &audit(Some(400), None)),
+                Some(300)
+            );
+        }
 
         #[test]
         fn cash_taken_counts_what_the_tubes_gained_since_the_collector_left() {

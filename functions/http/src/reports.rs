@@ -89,6 +89,12 @@ pub struct EncashmentDto {
     pub expected_minor: Option<i64>,
     /// `taken − expected`: over when positive, short when negative.
     pub over_short_minor: Option<i64>,
+    /// Cash the machine's own counters took in net of change (DEX `CA3` less `CA4` change)
+    /// between the audit reads taken at the previous collection and this one (within two hours
+    /// of each); null without such reads.
+    pub counted_minor: Option<i64>,
+    /// `taken − counted`.
+    pub counted_over_short_minor: Option<i64>,
 }
 
 impl From<CollectionRow> for EncashmentDto {
@@ -116,6 +122,8 @@ impl From<CollectionRow> for EncashmentDto {
             taken_minor: c.taken_minor,
             expected_minor: c.expected_minor,
             over_short_minor: c.over_short_minor,
+            counted_minor: c.counted_minor,
+            counted_over_short_minor: c.counted_over_short_minor,
         }
     }
 }
@@ -236,6 +244,8 @@ async fn export_encashments(
         t("Taken", "Encaissé", "Incassato"),
         t("Expected", "Attendu", "Previsto"),
         t("Over/short", "Écart", "Differenza"),
+        t("Counted (audit)", "Compté (audit)", "Contato (audit)"),
+        t("Over/short (audit)", "Écart (audit)", "Differenza (audit)"),
     ];
     let table_rows = rows
         .into_iter()
@@ -261,6 +271,8 @@ async fn export_encashments(
                 maybe(c.taken_minor),
                 maybe(c.expected_minor),
                 maybe(c.over_short_minor),
+                maybe(c.counted_minor),
+                maybe(c.counted_over_short_minor),
             ]
         })
         .collect();

@@ -142,6 +142,18 @@ async fn audits(h: &Harness, s: &Setup) -> Vec<Value> {
     r.json()["data"].as_array().unwrap().clone()
 }
 
+/// Whether the dashboard's attention list names the machine for held audit reads.
+async fn held_on_dashboard(h: &Harness, s: &Setup) -> bool {
+    let d = h.get("/api/dashboard/", &s.admin).await.json();
+    d["data"]["attention"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["machine_id"] == s.machine.as_str())
+        .flat_map(|a| a["findings"].as_array().unwrap().clone())
+        .any(|f| f["reason"] == "held_audits")
+}
+
 async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
     let h = Harness::on_store(b).await;
     let s = setup(&h, "audit").await;
@@ -194,10 +206,14 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
     assert_eq!(list[1]["vends"], 15);
     assert_eq!(list[1]["checksum"], "ok", "{}", list[1]);
 
+    // The dashboard lists the machine for its held read until someone reviews it.
+    assert!(held_on_dashboard(&h, &s).await);
+
     // Accepting counts it, once.
     let path = format!("/api/machines/{}/audits/r3/accept/", s.machine);
     let r = h.post(&path, &s.admin, json!({})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert!(!held_on_dashboard(&h, &s).await, "reviewed, no longer held");
     assert_eq!(r.json()["data"]["state"], "accepted");
     assert!(r.json()["data"]["reviewed_by"].is_string());
     assert_eq!(sold(&h, &s).await, (22, 2100 + 950));

@@ -27,6 +27,19 @@ fn vend(id: &str, at: DateTime<Utc>, payment: &str, free: bool) -> MachineEvent 
     )
 }
 
+/// An EVA-DTS audit read at `at` whose cash counters stand at `cash_in` (`CA305`, since
+/// initialisation) and `change` (`CA403`).
+fn audit(id: &str, at: DateTime<Utc>, cash_in: u64, change: u64) -> MachineEvent {
+    let body = format!(
+        "ST*001*0001\r\nID1*SN-1*MODEL*0001\r\nID4*2*1978\r\nPA1*S0*200\r\nPA2*0*0*0*0\r\n\
+         CA3*0*0*0*0*{cash_in}*0*0*0\r\nCA4*0*0*{change}*0\r\nEA3*1*261122*1200\r\n"
+    );
+    let crc = vendfleet_domain::dex::crc16_arc(body.as_bytes());
+    let content =
+        format!("DXS*VF00000001*VA*V1/1*1\r\n{body}G85*{crc:04X}\r\nSE*11*0001\r\nDXE*1*1\r\n");
+    event(json!({"id": id, "type": "dex", "at": at.to_rfc3339(), "content": content}))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn collection(
     id: &str,
@@ -103,6 +116,15 @@ async fn collections_are_compared_with_the_cash_sales_between_them(b: Backend) {
         collection("c3", t0 + day * 4, &bob, 100, 0, 3_400, 0, 0),
     ];
     h.app.events.apply(&machine, &events).await.unwrap();
+    // The machine's own counters, read at each collection: 6.00 in net of change by c2 (right),
+    // 2.00 by c3 (1.00 short again); a read three hours off c3 is nobody's.
+    let reads = vec![
+        audit("a1", t0 - Duration::minutes(5), 50_000, 10_000),
+        audit("a2", t0 + day * 2 + Duration::minutes(20), 50_800, 10_200),
+        audit("a3", t0 + day * 4 - Duration::minutes(3), 51_050, 10_250),
+        audit("a4", t0 + day * 4 + Duration::hours(3), 99_000, 10_250),
+    ];
+    h.app.events.apply(&machine, &reads).await.unwrap();
 
     let q = "period=custom&date_from=2000-01-01&date_to=2099-12-31";
     let r = h.get(&format!("/api/encashments/?{q}"), &admin).await;
@@ -133,6 +155,23 @@ async fn collections_are_compared_with_the_cash_sales_between_them(b: Backend) {
             ("c3", json!(100), json!(200), json!(-100)),
             ("c2", json!(600), json!(600), json!(0)),
             ("c1", Value::Null, Value::Null, Value::Null),
+        ]
+    );
+    let counted: Vec<(Value, Value)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["counted_minor"].clone(),
+                r["counted_over_short_minor"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counted,
+        vec![
+            (json!(200), json!(-100)),
+            (json!(600), json!(0)),
+            (Value::Null, Value::Null)
         ]
     );
     assert_eq!(rows[0]["employee"], "Test User");

@@ -14,8 +14,9 @@ use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
 mod ingest;
+mod reports;
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+use crate::server::BoxError;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -71,13 +72,17 @@ async fn bench_admin(app: &App) -> Result<vendfleet_app::auth::Principal, BoxErr
     Ok(app.auth.principal(admin).await.map_err(|e| e.to_string())?)
 }
 
-/// Runs the benchmarks on a temporary data directory.
-pub async fn run() -> Result<(), BoxError> {
+/// Runs the benchmarks on a temporary data directory, then the reports benchmark on its fleet.
+pub async fn run(reports_only: bool) -> Result<(), BoxError> {
+    if reports_only {
+        return reports::run().await;
+    }
     let dir = std::env::temp_dir().join(format!("vendfleet-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let result = run_in(&dir).await;
     let _ = std::fs::remove_dir_all(&dir);
-    result
+    result?;
+    reports::run().await
 }
 
 async fn run_in(dir: &std::path::Path) -> Result<(), BoxError> {

@@ -68,7 +68,11 @@ enum Command {
     /// Print the OpenAPI document.
     Openapi,
     /// Measure the embedded store and the API on a temporary data directory (medians).
-    Bench,
+    Bench {
+        /// Only the reports benchmark (the seeded fleet in target/bench-fleet/).
+        #[arg(long)]
+        reports_only: bool,
+    },
     /// EVA-DTS (DEX) audit files.
     Dex {
         #[command(subcommand)]
@@ -110,7 +114,7 @@ async fn main() -> std::process::ExitCode {
             email,
             password,
         } => server::create_admin(&data, &email, &password).await,
-        Command::Bench => bench::run().await,
+        Command::Bench { reports_only } => bench::run(reports_only).await,
         Command::Dex { command } => return dex::run(command),
         Command::Openapi => {
             println!(

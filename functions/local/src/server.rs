@@ -19,7 +19,7 @@ use vendfleet_app::ports::{BlobStore, SystemClock};
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Secrets kept in the data directory, made at first start.
 struct Secrets {
@@ -69,12 +69,12 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     opts.open(path)?.write_all(bytes)
 }
 
-struct Local {
-    app: App,
-    embedded: Embedded,
+pub(crate) struct Local {
+    pub(crate) app: App,
+    pub(crate) embedded: Embedded,
 }
 
-fn open(data: &Path) -> Result<Local, BoxError> {
+pub(crate) fn open(data: &Path) -> Result<Local, BoxError> {
     std::fs::create_dir_all(data)?;
     let secrets = load_secrets(data)?;
     let embedded = Embedded::open(data, secrets.blob.expose())?;

@@ -222,9 +222,18 @@ impl AuditRead {
         )
     }
 
-    /// The item, in the machine's partition in time order.
+    /// GSI2 partition of the reads held for review, fleet-wide (a read leaves it when
+    /// reviewed: the index is sparse).
+    pub const HELD: &'static str = "AUDITS#HELD";
+
+    /// The item, in the machine's partition in time order; a held read also in [`Self::HELD`].
     pub fn to_item(&self) -> Result<Item, StoreError> {
-        Ok(Item::from_value(self.key(), self)?.with_version(self.version))
+        let item = Item::from_value(self.key(), self)?.with_version(self.version);
+        Ok(if self.state == AuditState::Held {
+            item.with_gsi2(Self::HELD, format!("{}#{}", self.machine_id, self.key().sk))
+        } else {
+            item
+        })
     }
 
     /// The read stored in `item`.

@@ -6,7 +6,7 @@ use super::model::{AuditRead, AuditState, Encashment, MachineStatus};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;
 use crate::ports::sales::SalesStore;
-use crate::ports::{query_all, Index, ItemStore, JobQueue, Query, SortKey, StoreError};
+use crate::ports::{query_all, Index, ItemStore, JobQueue, Key, Query, SortKey, StoreError};
 use crate::products::ProductLookup;
 use crate::users::Directory;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -541,6 +541,35 @@ impl EventsService {
     }
 
     /// The audit reads of a machine, oldest first (no access check).
+    /// The status of each of these machines that has one.
+    pub async fn statuses(
+        &self,
+        machine_ids: &[String],
+    ) -> AppResult<HashMap<String, MachineStatus>> {
+        let mut out = HashMap::new();
+        for chunk in machine_ids.chunks(crate::ports::MAX_BATCH) {
+            let keys: Vec<Key> = chunk.iter().map(|id| MachineStatus::key(id)).collect();
+            for item in self.store.batch_get(&keys).await? {
+                let st = MachineStatus::from_item(&item)?;
+                out.insert(st.machine_id.clone(), st);
+            }
+        }
+        Ok(out)
+    }
+
+    /// How many reads each machine has held for review, fleet-wide (one index read).
+    pub async fn held_audit_counts(&self) -> AppResult<HashMap<String, usize>> {
+        let q = Query::partition(Index::Gsi2, AuditRead::HELD);
+        let mut out = HashMap::new();
+        for item in query_all(self.store.as_ref(), q).await? {
+            let read = AuditRead::from_item(&item)?;
+            if read.state == AuditState::Held {
+                *out.entry(read.machine_id).or_insert(0) += 1;
+            }
+        }
+        Ok(out)
+    }
+
     pub async fn audit_reads(&self, machine_id: &str) -> AppResult<Vec<AuditRead>> {
         let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
             .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()));

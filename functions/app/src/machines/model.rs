@@ -146,10 +146,17 @@ impl Selection {
         format!("PRODUCTUSE#{product_id}")
     }
 
-    /// The store item (indexed under its product in GSI2).
+    /// GSI1 partition of every selection of the fleet.
+    pub const FLEET: &'static str = "SELECTIONS";
+
+    /// The store item (fleet-wide in GSI1, under its product in GSI2).
     pub fn to_item(&self) -> Result<Item, crate::ports::StoreError> {
         Ok(
             Item::from_value(Self::key(&self.machine_id, &self.selection), self)?
+                .with_gsi1(
+                    Self::FLEET,
+                    format!("{}#{}", self.machine_id, self.selection),
+                )
                 .with_gsi2(
                     Self::product_partition(&self.product_id),
                     format!("SEL#{}#{}", self.machine_id, self.selection),

@@ -17,7 +17,7 @@ use crate::{AppResult, Calendar};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use std::collections::{BTreeMap, BTreeSet};
 use vendfleet_domain::events::{Payment, VendClass};
-use vendfleet_domain::sales::cash::{taken_since, Counts};
+use vendfleet_domain::sales::cash::{counted_since, taken_since, Counts};
 use vendfleet_domain::FieldErrors;
 
 /// One collection and what it should have held.
@@ -32,7 +32,19 @@ pub struct CollectionRow {
     pub expected_minor: Option<i64>,
     /// `taken − expected`: over when positive, short when negative.
     pub over_short_minor: Option<i64>,
+    /// The cash the machine's own counters took in net of change (DEX `CA3`/`CA4`) between the
+    /// audit reads taken at the two collections (within [`READ_WINDOW_MINUTES`] of each);
+    /// `None` without such reads.
+    pub counted_minor: Option<i64>,
+    /// `taken − counted`.
+    pub counted_over_short_minor: Option<i64>,
 }
+
+/// An audit read this close in time to a collection is the collection's read.
+pub const READ_WINDOW_MINUTES: i64 = 120;
+
+/// Each machine's audit reads, read once a request.
+type Reads = BTreeMap<String, Vec<crate::events::AuditRead>>;
 
 /// Overs and shorts of one employee or machine over the period.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -121,9 +133,10 @@ impl ReportsService {
         let pg = paging(&params.list, &[], &mut errors);
         errors.into_result()?;
         let page = page_of(self.rows(p, params).await?, &pg);
+        let reads = self.reads(&page.items).await?;
         let mut items = Vec::with_capacity(page.items.len());
         for row in page.items {
-            items.push(self.compare(row).await?);
+            items.push(self.compare(row, &reads).await?);
         }
         Ok(ListPage {
             items,
@@ -139,9 +152,11 @@ impl ReportsService {
         p: &Principal,
         params: &EncashmentParams,
     ) -> AppResult<Vec<CollectionRow>> {
-        let mut out = Vec::new();
-        for row in self.rows(p, params).await? {
-            out.push(self.compare(row).await?);
+        let rows = self.rows(p, params).await?;
+        let reads = self.reads(&rows).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            out.push(self.compare(row, &reads).await?);
         }
         Ok(out)
     }
@@ -203,8 +218,36 @@ impl ReportsService {
         })
     }
 
-    /// A collection beside the previous one of its machine and the cash sales in between.
-    async fn compare(&self, row: Encashment) -> AppResult<CollectionRow> {
+    /// The audit reads of the rows' machines.
+    async fn reads(&self, rows: &[Encashment]) -> AppResult<Reads> {
+        let mut out = Reads::new();
+        for row in rows {
+            if !out.contains_key(&row.machine_id) {
+                let reads = self.events.audit_reads(&row.machine_id).await?;
+                out.insert(row.machine_id.clone(), reads);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The audit read nearest a collection, within the window.
+    fn read_at<'a>(
+        reads: &'a Reads,
+        machine_id: &str,
+        at: DateTime<Utc>,
+    ) -> Option<&'a vendfleet_domain::dex::Audit> {
+        let window = Duration::minutes(READ_WINDOW_MINUTES);
+        reads
+            .get(machine_id)?
+            .iter()
+            .filter(|r| (r.at - at).abs() <= window)
+            .min_by_key(|r| (r.at - at).abs())
+            .map(|r| &r.audit)
+    }
+
+    /// A collection beside the previous one of its machine, the cash sales in between and,
+    /// where audits were read at both, the machine's own cash counters.
+    async fn compare(&self, row: Encashment, reads: &Reads) -> AppResult<CollectionRow> {
         let Some(prev) = self.events.previous_encashment(&row).await? else {
             return Ok(CollectionRow {
                 row,
@@ -212,6 +255,8 @@ impl ReportsService {
                 taken_minor: None,
                 expected_minor: None,
                 over_short_minor: None,
+                counted_minor: None,
+                counted_over_short_minor: None,
             });
         };
         let counts = |e: &Encashment| Counts {
@@ -229,11 +274,17 @@ impl ReportsService {
                 (row.at, row.local_date),
             )
             .await?;
+        let counted = Self::read_at(reads, &row.machine_id, prev.at)
+            .zip(Self::read_at(reads, &row.machine_id, row.at))
+            .filter(|(a, b)| a != b)
+            .and_then(|(a, b)| counted_since(a, b));
         Ok(CollectionRow {
             previous_at: Some(prev.at),
             taken_minor: Some(taken),
             expected_minor: Some(expected),
             over_short_minor: Some(taken - expected),
+            counted_minor: counted,
+            counted_over_short_minor: counted.map(|c| taken - c),
             row,
         })
     }

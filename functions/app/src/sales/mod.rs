@@ -319,12 +319,10 @@ impl SalesService {
         let query = params.check(self.calendar.today())?;
         let cat = self.catalogue(p, &query).await?;
         let (previous_from, previous_to) = previous_span(query.from, query.to);
-        let current = self
-            .cube(&query, &cat, (query.from, query.to), by_period)
-            .await?;
-        let previous = self
-            .cube(&query, &cat, (previous_from, previous_to), by_period)
-            .await?;
+        let (current, previous) = tokio::try_join!(
+            self.cube(&query, &cat, (query.from, query.to), by_period),
+            self.cube(&query, &cat, (previous_from, previous_to), by_period),
+        )?;
         Ok(SalesReport {
             query,
             current,

@@ -3,7 +3,35 @@
 
 use super::*;
 
+/// Up to this many machines, their selections are read machine by machine.
+pub const FEW_MACHINES: usize = 4;
+
 impl MachinesService {
+    /// The selections of these machines, by machine: up to [`FEW_MACHINES`] machines'
+    /// partitions, or the fleet-wide index for more.
+    pub async fn selections_of(
+        &self,
+        machine_ids: &[String],
+    ) -> AppResult<HashMap<String, Vec<Selection>>> {
+        let mut out: HashMap<String, Vec<Selection>> = HashMap::new();
+        if machine_ids.len() <= FEW_MACHINES {
+            for id in machine_ids {
+                out.insert(id.clone(), self.raw_selections(id).await?);
+            }
+            return Ok(out);
+        }
+        let wanted: std::collections::HashSet<&str> =
+            machine_ids.iter().map(String::as_str).collect();
+        let q = Query::partition(Index::Gsi1, Selection::FLEET);
+        for item in query_all(self.store.as_ref(), q).await? {
+            let s = Selection::from_item(&item)?;
+            if wanted.contains(s.machine_id.as_str()) {
+                out.entry(s.machine_id.clone()).or_default().push(s);
+            }
+        }
+        Ok(out)
+    }
+
     pub(crate) async fn raw_selections(&self, machine_id: &str) -> AppResult<Vec<Selection>> {
         let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
             .sk(SortKey::BeginsWith(Selection::PREFIX.into()));

@@ -1,0 +1,506 @@
+//! The reports benchmark: a demo fleet (1,000 machines × 365 days by default, about 15 million
+//! vends) seeded once and kept in `target/bench-fleet/`, then measured through the HTTP API on
+//! the embedded store, medians and p95 over repeated requests:
+//! 1. the current year to date by month, all machines;
+//! 2. last month by product for a user scoped by location to about 50 machines;
+//! 3. a transaction-log page deep in the year, and the dashboard.
+//!
+//! Beside 1 and 2 it prints DuckDB's answer over the same ledger as Parquet (infra/
+//! bench_duckdb.py, run by the Python of `.venv-bench`), its times, the ratio, and whether the
+//! figures are equal to the cent.
+
+use super::BoxError;
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use chrono::{Datelike, NaiveDate};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tower::ServiceExt;
+use vendfleet_app::users::{RoleInput, UserInput};
+use vendfleet_http::{AppState, ClientAddr};
+
+const ADMIN: (&str, &str) = ("admin@bench.local", "bench-password");
+const SCOPED: (&str, &str) = ("scoped@bench.local", "bench-password");
+/// Requests timed per figure (after two warm-up requests).
+const REPEAT: usize = 30;
+
+/// The fleet's size: `VENDFLEET_BENCH_MACHINES` and `VENDFLEET_BENCH_DAYS` (1,000 × 365).
+fn size() -> (usize, u32) {
+    let get = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    (
+        get("VENDFLEET_BENCH_MACHINES", 1000) as usize,
+        get("VENDFLEET_BENCH_DAYS", 365) as u32,
+    )
+}
+
+/// The fleet's directory, seeded on first use (or when its size changed).
+async fn fleet(dir: &Path, machines: usize, days: u32) -> Result<(), BoxError> {
+    let marker = dir.join("READY");
+    let want = format!("{machines} machines x {days} days, seed 1\n");
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(want.as_str()) {
+        println!("reusing the fleet of {}", dir.display());
+        return Ok(());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)?;
+    println!(
+        "seeding {machines} machines x {days} days into {} (once; minutes) …",
+        dir.display()
+    );
+    let started = Instant::now();
+    crate::server::create_admin(dir, ADMIN.0, ADMIN.1).await?;
+    let opts = crate::demo::Options {
+        machines,
+        days,
+        seed: 1,
+    };
+    crate::server::seed_demo(dir, Some(ADMIN.0), opts).await?;
+    println!("seeded in {:.0} s", started.elapsed().as_secs_f64());
+    std::fs::write(marker, want)?;
+    Ok(())
+}
+
+/// Signed-in GETs through the router.
+struct Api {
+    router: axum::Router,
+    token: String,
+}
+
+impl Api {
+    async fn get(&self, uri: &str) -> Result<Value, BoxError> {
+        let mut req = Request::builder()
+            .uri(uri)
+            .header(header::AUTHORIZATION, format!("Bearer {}", self.token))
+            .body(Body::empty())?;
+        req.extensions_mut().insert(ClientAddr("bench".into()));
+        let res = self.router.clone().oneshot(req).await?;
+        let status = res.status();
+        let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await?;
+        if status != StatusCode::OK {
+            return Err(format!("{uri}: {status} {}", String::from_utf8_lossy(&bytes)).into());
+        }
+        Ok(serde_json::from_slice(&bytes)?)
+    }
+
+    /// Times `REPEAT` requests (after two untimed ones): (median, p95) and the last answer.
+    async fn time(&self, uri: &str) -> Result<(Stats, Value), BoxError> {
+        self.get(uri).await?;
+        let mut last = self.get(uri).await?;
+        let mut samples = Vec::with_capacity(REPEAT);
+        for _ in 0..REPEAT {
+            let t = Instant::now();
+            last = self.get(uri).await?;
+            samples.push(t.elapsed());
+        }
+        Ok((Stats::of(samples), last))
+    }
+}
+
+/// Median and p95 of samples.
+#[derive(Debug, Clone, Copy)]
+struct Stats {
+    median: Duration,
+    p95: Duration,
+}
+
+impl Stats {
+    fn of(mut v: Vec<Duration>) -> Stats {
+        v.sort();
+        let p95 = v[(v.len() * 95).div_ceil(100).saturating_sub(1)];
+        Stats {
+            median: v[v.len() / 2],
+            p95,
+        }
+    }
+
+    fn ms(d: Duration) -> f64 {
+        d.as_secs_f64() * 1e3
+    }
+}
+
+fn show(name: &str, s: Stats) {
+    println!(
+        "{name:<64} median {:>8.1} ms  p95 {:>8.1} ms",
+        Stats::ms(s.median),
+        Stats::ms(s.p95)
+    );
+}
+
+/// Exports the ledger as CSV for DuckDB (once: skipped when its Parquet exists).
+async fn export_ledger(
+    embedded: &vendfleet_adapters_embedded::Embedded,
+    csv: PathBuf,
+) -> Result<(), BoxError> {
+    let tmp = csv.with_extension("csv.tmp");
+    let path = tmp.clone();
+    embedded
+        .database
+        .read(move |c| -> Result<(), BoxError> {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
+            writeln!(out, "machine_id,day,product_id,quantity,revenue,class")?;
+            let mut stmt = c.prepare(
+                "SELECT machine_id, day, product_id, quantity, revenue, class FROM sales_ledger",
+            )?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                writeln!(
+                    out,
+                    "{},{},{},{},{},{}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, i64>(5)?
+                )?;
+            }
+            out.flush()?;
+            Ok(())
+        })
+        .await??;
+    std::fs::rename(tmp, csv)?;
+    Ok(())
+}
+
+/// DuckDB's answers, or why there are none.
+fn duckdb(dir: &Path, queries: Value) -> Result<Value, String> {
+    let python = std::env::var("VENDFLEET_BENCH_PYTHON").unwrap_or(".venv-bench/bin/python".into());
+    let request = json!({
+        "csv": dir.join("ledger.csv"), "parquet": dir.join("ledger.parquet"),
+        "repeat": REPEAT, "queries": queries,
+    });
+    let mut child = std::process::Command::new(&python)
+        .arg("infra/bench_duckdb.py")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{python}: {e} (make bench installs it)"))?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(request.to_string().as_bytes())
+        .map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("bench_duckdb.py failed: {}", out.status));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+}
+
+/// Compares our (key → quantity, revenue) with DuckDB's rows.
+fn compare(name: &str, ours: &BTreeMap<String, (i64, i64)>, duck: &Value) {
+    let theirs: BTreeMap<String, (i64, i64)> = duck["rows"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    (
+                        r[0].as_str().unwrap_or_default().to_string(),
+                        (r[1].as_i64().unwrap_or(0), r[2].as_i64().unwrap_or(0)),
+                    )
+                })
+                .filter(|(_, v)| *v != (0, 0))
+                .collect()
+        })
+        .unwrap_or_default();
+    let ours: BTreeMap<String, (i64, i64)> = ours
+        .iter()
+        .filter(|(_, v)| **v != (0, 0))
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    let revenue: i64 = ours.values().map(|v| v.1).sum();
+    if ours == theirs {
+        println!(
+            "  {name}: equal to the cent ({} rows, {} minor units in all)",
+            ours.len(),
+            revenue
+        );
+    } else {
+        let diff = ours
+            .iter()
+            .find(|(k, v)| theirs.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k}: ours {v:?}, DuckDB {:?}", theirs.get(k)));
+        println!(
+            "  {name}: DIFFERENT from DuckDB ({} rows vs {}; {})",
+            ours.len(),
+            theirs.len(),
+            diff.unwrap_or_else(|| "DuckDB has more rows".into())
+        );
+    }
+}
+
+fn ratio(name: &str, ours: Stats, duck: &Value) {
+    let m = duck["median_ms"].as_f64().unwrap_or(f64::NAN);
+    let p = duck["p95_ms"].as_f64().unwrap_or(f64::NAN);
+    println!(
+        "{:<64} median {m:>8.1} ms  p95 {p:>8.1} ms  -> ours is {:.1}x faster (medians)",
+        format!("  DuckDB over Parquet: {name}"),
+        m / Stats::ms(ours.median)
+    );
+}
+
+/// The scoped user (made once): sales and transaction-log access to the machines of the first
+/// locations that together hold at least 50 machines.
+async fn scoped_user(
+    app: &vendfleet_app::App,
+    admin: &vendfleet_app::auth::Principal,
+) -> Result<Vec<String>, BoxError> {
+    let machines = app
+        .machines
+        .visible(admin)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut by_location: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for m in machines {
+        if let Some(l) = m.location_id {
+            by_location.entry(l).or_default().push(m.id);
+        }
+    }
+    let mut locations = Vec::new();
+    let mut chosen = Vec::new();
+    for (l, ms) in by_location {
+        if chosen.len() >= 50 {
+            break;
+        }
+        locations.push(l);
+        chosen.extend(ms);
+    }
+    let directory = app.users.directory();
+    if directory
+        .user_by_email(SCOPED.0)
+        .await
+        .map_err(|e| e.to_string())?
+        .is_none()
+    {
+        let role = app
+            .users
+            .create_role(
+                admin,
+                RoleInput {
+                    name: "Bench sales".into(),
+                    modules: vec![
+                        "reports.sales_overview.full_access".into(),
+                        "reports.transaction_log.full_access".into(),
+                    ],
+                    version: None,
+                },
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        app.users
+            .create_user(
+                admin,
+                UserInput {
+                    name: "Scoped".into(),
+                    email: SCOPED.0.into(),
+                    password: Some(SCOPED.1.into()),
+                    role_id: Some(role.role.id),
+                    location_ids: locations,
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(chosen)
+}
+
+/// Our line chart's months (value sales and quantity) as key → (quantity, revenue).
+fn by_month(sales: &Value, quantity: &Value) -> BTreeMap<String, (i64, i64)> {
+    let dates = sales["data"]["dates"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    dates
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let d: NaiveDate = d.as_str().unwrap_or_default().parse().unwrap_or_default();
+            (
+                format!("{}", d.year() * 100 + d.month() as i32),
+                (
+                    quantity["data"]["current"][i].as_i64().unwrap_or(0),
+                    sales["data"]["current"][i].as_i64().unwrap_or(0),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Runs the reports benchmark.
+pub async fn run() -> Result<(), BoxError> {
+    let (machines, days) = size();
+    let dir = PathBuf::from(
+        std::env::var("VENDFLEET_BENCH_FLEET").unwrap_or("target/bench-fleet".into()),
+    );
+    fleet(&dir, machines, days).await?;
+    let local = crate::server::open(&dir)?;
+    let app = local.app.clone();
+    let end: i64 = local
+        .embedded
+        .database
+        .read(|c| c.query_row("SELECT max(day) FROM sales_ledger", [], |r| r.get(0)))
+        .await??;
+    let end = vendfleet_domain::sales::day_from_number(end).ok_or("empty ledger")?;
+    let vends: i64 = local
+        .embedded
+        .database
+        .read(|c| c.query_row("SELECT count(*) FROM sales_ledger", [], |r| r.get(0)))
+        .await??;
+    println!("\nReports on {machines} machines x {days} days: {vends} ledger rows, last day {end}");
+    let router = vendfleet_http::router(AppState::new(app.clone()));
+    let (tokens, admin) = app
+        .auth
+        .login(ADMIN.0, ADMIN.1, "bench")
+        .await
+        .map_err(|e| e.to_string())?;
+    let chosen = scoped_user(&app, &admin).await?;
+    let (scoped_tokens, _) = app
+        .auth
+        .login(SCOPED.0, SCOPED.1, "bench")
+        .await
+        .map_err(|e| e.to_string())?;
+    let api = Api {
+        router: router.clone(),
+        token: tokens.access,
+    };
+    let scoped = Api {
+        router,
+        token: scoped_tokens.access,
+    };
+
+    // 1. The year to date by month, all machines.
+    let year_start = NaiveDate::from_ymd_opt(end.year(), 1, 1).ok_or("bad year")?;
+    let ytd = format!("date_from={year_start}&date_to={end}");
+    let (line, line_sales) = api
+        .time(&format!(
+            "/api/sales-journal/graphs/line-chart/?{ytd}&grouping_period=month"
+        ))
+        .await?;
+    show("1. year to date by month, all machines: line chart", line);
+    let line_quantity = api
+        .get(&format!(
+            "/api/sales-journal/graphs/line-chart/?{ytd}&grouping_period=month&value=quantity"
+        ))
+        .await?;
+    let (s, _) = api
+        .time(&format!(
+            "/api/sales-journal/detail-table/?{ytd}&grouping_period=month&group_by=machine&page_size=50"
+        ))
+        .await?;
+    show("   detail table, machine x month, page of 50", s);
+    let (s, _) = api
+        .time(&format!(
+            "/api/sales-journal/total-table/?{ytd}&group_by=machine"
+        ))
+        .await?;
+    show("   total table by machine (with the span before)", s);
+
+    // 2. Last month by product, a user scoped to about 50 machines.
+    let first = NaiveDate::from_ymd_opt(end.year(), end.month(), 1).ok_or("bad month")?;
+    let last_to = first.pred_opt().ok_or("bad month")?;
+    let last_from =
+        NaiveDate::from_ymd_opt(last_to.year(), last_to.month(), 1).ok_or("bad month")?;
+    let lm = format!("date_from={last_from}&date_to={last_to}&group_by=product");
+    let (products, table) = scoped
+        .time(&format!("/api/sales-journal/total-table/?{lm}"))
+        .await?;
+    show(
+        &format!(
+            "2. last month by product, {} machines (scoped user): total table",
+            chosen.len()
+        ),
+        products,
+    );
+    let (s, _) = scoped
+        .time(&format!("/api/sales-journal/graphs/bar-chart/?{lm}"))
+        .await?;
+    show("   bar chart by product", s);
+    let (s, _) = scoped
+        .time(&format!(
+            "/api/sales-journal/detail-table/?{lm}&grouping_period=day&page_size=50"
+        ))
+        .await?;
+    show("   detail table, product x day", s);
+    let by_product: BTreeMap<String, (i64, i64)> = table["data"]["rows"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or_default().to_string(),
+                (
+                    r["quantity"].as_i64().unwrap_or(0),
+                    r["sales_minor"].as_i64().unwrap_or(0),
+                ),
+            )
+        })
+        .collect();
+
+    // 3. A transaction-log page deep in the year, and the dashboard.
+    let count = api
+        .get(&format!("/api/transaction-logs/?{ytd}&page_size=50"))
+        .await?["pagination"]["count"]
+        .as_u64()
+        .unwrap_or(0);
+    let deep = (count / 50 / 2).max(1);
+    let (s, _) = api
+        .time(&format!(
+            "/api/transaction-logs/?{ytd}&page={deep}&page_size=50"
+        ))
+        .await?;
+    show(
+        &format!(
+            "3. transaction log, page {deep} of {} (50 a page)",
+            count.div_ceil(50)
+        ),
+        s,
+    );
+    let (s, _) = scoped
+        .time(&format!(
+            "/api/transaction-logs/?{ytd}&page=200&page_size=50"
+        ))
+        .await?;
+    show("   the same, scoped user, page 200", s);
+    let (s, _) = api.time("/api/dashboard/").await?;
+    show("   dashboard, all machines", s);
+    let (s, _) = scoped.time("/api/dashboard/").await?;
+    show("   dashboard, scoped user", s);
+
+    // DuckDB over the same ledger.
+    if !dir.join("ledger.parquet").exists() && !dir.join("ledger.csv").exists() {
+        println!("exporting the ledger for DuckDB (once) …");
+        export_ledger(&local.embedded, dir.join("ledger.csv")).await?;
+    }
+    let number = |d: NaiveDate| vendfleet_domain::sales::day_number(d);
+    let queries = json!({
+        "ytd": {"from": number(year_start), "to": number(end), "by": "month", "machines": null},
+        "last_month": {"from": number(last_from), "to": number(last_to), "by": "product",
+                       "machines": chosen},
+    });
+    match duckdb(&dir, queries) {
+        Ok(duck) => {
+            let _ = std::fs::remove_file(dir.join("ledger.csv"));
+            ratio("1. year to date by month", line, &duck["ytd"]);
+            compare("1", &by_month(&line_sales, &line_quantity), &duck["ytd"]);
+            ratio(
+                "2. last month by product, scoped",
+                products,
+                &duck["last_month"],
+            );
+            compare("2", &by_product, &duck["last_month"]);
+        }
+        Err(e) => println!("DuckDB comparison skipped: {e}"),
+    }
+    Ok(())
+}

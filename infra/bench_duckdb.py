@@ -1,0 +1,72 @@
+"""DuckDB's answer to the report benchmark's queries, over the sales ledger as Parquet.
+
+Called by `vendfleet bench` (make bench) with a JSON request on standard input:
+
+    {"csv": ".../ledger.csv", "parquet": ".../ledger.parquet", "repeat": 20,
+     "queries": {"name": {"from": 20260101, "to": 20261122, "by": "month" | "product",
+                          "machines": null | ["id", ...]}}}
+
+The CSV (machine_id, day as yyyymmdd, product_id, quantity, revenue, class) is the ledger the
+bench exported; it becomes Parquet once. Each query sums the sales (class 0) of the span by month
+or by product, for every machine or the listed ones, `repeat` times; the answer is JSON on
+standard output: per query, the median and p95 in milliseconds and the rows
+[[key, quantity, revenue], ...] sorted by key.
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+
+import duckdb
+
+
+def main() -> None:
+    req = json.load(sys.stdin)
+    con = duckdb.connect()
+    con.execute("SET threads TO 2")
+    parquet = req["parquet"]
+    if not os.path.exists(parquet):
+        tmp = parquet + ".tmp"
+        con.execute(
+            "COPY (SELECT * FROM read_csv(?, header = true, columns = {"
+            "'machine_id': 'VARCHAR', 'day': 'INTEGER', 'product_id': 'VARCHAR', "
+            "'quantity': 'BIGINT', 'revenue': 'BIGINT', 'class': 'TINYINT'})) "
+            "TO '" + tmp.replace("'", "''") + "' (FORMAT PARQUET)",
+            [req["csv"]],
+        )
+        os.replace(tmp, parquet)
+    con.execute(
+        "CREATE VIEW ledger AS SELECT * FROM read_parquet('" + parquet.replace("'", "''") + "')"
+    )
+    out = {}
+    for name, q in req["queries"].items():
+        key = "day // 100" if q["by"] == "month" else "product_id"
+        sql = (
+            f"SELECT {key} AS k, sum(quantity), sum(revenue) FROM ledger "
+            "WHERE class = 0 AND day BETWEEN ? AND ?"
+        )
+        params = [q["from"], q["to"]]
+        if q.get("machines"):
+            con.execute("CREATE OR REPLACE TEMP TABLE chosen (id VARCHAR)")
+            con.executemany("INSERT INTO chosen VALUES (?)", [[m] for m in q["machines"]])
+            sql += " AND machine_id IN (SELECT id FROM chosen)"
+        sql += " GROUP BY k ORDER BY k"
+        samples = []
+        rows = []
+        for _ in range(req["repeat"]):
+            t = time.perf_counter()
+            rows = con.execute(sql, params).fetchall()
+            samples.append((time.perf_counter() - t) * 1000)
+        samples.sort()
+        out[name] = {
+            "median_ms": statistics.median(samples),
+            "p95_ms": samples[min(len(samples) - 1, int(len(samples) * 0.95))],
+            "rows": [[str(k), int(qty), int(rev)] for k, qty, rev in rows],
+        }
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
