@@ -15,7 +15,9 @@ use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use vendfleet_app::ports::sales::{Commit, Grain, RollupQuery, RollupRow, SalesStore};
+use vendfleet_app::ports::sales::{
+    ledger_machine_by_machine, Commit, Grain, RollupQuery, RollupRow, SalesStore,
+};
 use vendfleet_app::ports::{
     query_all, Condition, Index, Item, ItemStore, Key, Query, SortKey, StoreError, Write,
     MAX_BATCH, MAX_TRANSACTION_WRITES,
@@ -273,11 +275,7 @@ impl SalesStore for DynamoSalesStore {
         to: NaiveDate,
     ) -> Result<Vec<VendFact>, StoreError> {
         if machine_ids.len() <= FEW_MACHINES {
-            let mut out = Vec::new();
-            for m in machine_ids {
-                out.extend(self.ledger(m, from, to).await?);
-            }
-            return Ok(out);
+            return ledger_machine_by_machine(self, machine_ids, from, to).await;
         }
         let wanted: HashSet<&str> = machine_ids.iter().map(String::as_str).collect();
         let mut out = Vec::new();

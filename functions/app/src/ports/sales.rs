@@ -115,12 +115,23 @@ pub trait SalesStore: Send + Sync {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<VendFact>, StoreError> {
-        let mut out = Vec::new();
-        for m in machine_ids {
-            out.extend(self.ledger(m, from, to).await?);
-        }
-        Ok(out)
+        ledger_machine_by_machine(self, machine_ids, from, to).await
     }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;
+}
+
+/// The ledger of several machines read one machine at a time (`SalesStore::ledger_of`'s
+/// default, and an adapter's choice for few machines).
+pub async fn ledger_machine_by_machine<S: SalesStore + ?Sized>(
+    store: &S,
+    machine_ids: &[String],
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<VendFact>, StoreError> {
+    let mut out = Vec::new();
+    for m in machine_ids {
+        out.extend(store.ledger(m, from, to).await?);
+    }
+    Ok(out)
 }

@@ -215,6 +215,17 @@ impl SalesService {
             .collect())
     }
 
+    /// The chosen sales of a block's days, in no order.
+    async fn sales_of(&self, c: &Chosen, b: Block) -> AppResult<Vec<VendFact>> {
+        Ok(self
+            .sales
+            .ledger_of(&c.machine_ids(), b.from, b.to)
+            .await?
+            .into_iter()
+            .filter(|v| v.class == VendClass::Sale && c.wants_product(&v.product_id))
+            .collect())
+    }
+
     /// Up to `take` sales after the first `skip` of the span, in the log's order.
     async fn slice(
         &self,
@@ -238,13 +249,7 @@ impl SalesService {
                 blocks.extend(days);
                 continue;
             }
-            let mut vends: Vec<VendFact> = self
-                .sales
-                .ledger_of(&c.machine_ids(), b.from, b.to)
-                .await?
-                .into_iter()
-                .filter(|v| v.class == VendClass::Sale && c.wants_product(&v.product_id))
-                .collect();
+            let mut vends = self.sales_of(c, b).await?;
             vends.sort_by(newest_first);
             let skipped = usize::try_from(skip).unwrap_or(usize::MAX);
             skip = 0;
@@ -301,13 +306,7 @@ impl SalesService {
         }
         let mut out = Vec::new();
         for b in blocks {
-            let mut vends: Vec<VendFact> = self
-                .sales
-                .ledger_of(&c.machine_ids(), b.from, b.to)
-                .await?
-                .into_iter()
-                .filter(|v| v.class == VendClass::Sale && c.wants_product(&v.product_id))
-                .collect();
+            let mut vends = self.sales_of(&c, b).await?;
             vends.sort_by(|a, b| {
                 b.local_date
                     .cmp(&a.local_date)
