@@ -28,6 +28,13 @@ pub struct VendFact {
     pub class: VendClass,
 }
 
+/// The transaction log's order within a day: newest first, then machine and event id.
+pub fn log_order(a: &VendFact, b: &VendFact) -> std::cmp::Ordering {
+    b.at.cmp(&a.at)
+        .then_with(|| a.machine_id.cmp(&b.machine_id))
+        .then_with(|| a.event_id.cmp(&b.event_id))
+}
+
 /// The additive figures of a set of vends; every rollup holds one.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Figures {

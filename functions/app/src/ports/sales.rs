@@ -8,8 +8,9 @@
 use super::store::{StoreError, Write};
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
-use std::collections::HashSet;
-use vendfleet_domain::sales::{Figures, Month, VendFact};
+use std::collections::{BTreeSet, HashSet};
+use vendfleet_domain::events::VendClass;
+use vendfleet_domain::sales::{log_order, Figures, Month, VendFact};
 
 /// The dedupe record of one machine event (or of one part of a large one).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,6 +117,28 @@ pub trait SalesStore: Send + Sync {
         to: NaiveDate,
     ) -> Result<Vec<VendFact>, StoreError> {
         ledger_machine_by_machine(self, machine_ids, from, to).await
+    }
+    /// One day's sales (class sale) of several machines, of the given products only when
+    /// `products` is given, in the transaction log's order (`domain::sales::log_order`): `take`
+    /// of them after the first `skip`.
+    async fn sales_page(
+        &self,
+        machine_ids: &[String],
+        day: NaiveDate,
+        products: Option<&BTreeSet<String>>,
+        skip: usize,
+        take: usize,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        let mut sales: Vec<VendFact> = self
+            .ledger_of(machine_ids, day, day)
+            .await?
+            .into_iter()
+            .filter(|v| {
+                v.class == VendClass::Sale && products.is_none_or(|p| p.contains(&v.product_id))
+            })
+            .collect();
+        sales.sort_by(log_order);
+        Ok(sales.into_iter().skip(skip).take(take).collect())
     }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;

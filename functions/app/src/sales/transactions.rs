@@ -16,7 +16,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use std::collections::{BTreeMap, HashMap};
 use vendfleet_domain::events::{Payment, VendClass};
 use vendfleet_domain::report::GroupBy;
-use vendfleet_domain::sales::{split_range, VendFact};
+use vendfleet_domain::sales::{log_order, split_range, VendFact};
 use vendfleet_domain::FieldErrors;
 
 /// One sale of the log.
@@ -114,13 +114,6 @@ impl Chosen {
             currency,
         }
     }
-}
-
-/// The log's order within a day: newest first, then machine and event id.
-fn newest_first(a: &VendFact, b: &VendFact) -> std::cmp::Ordering {
-    b.at.cmp(&a.at)
-        .then_with(|| a.machine_id.cmp(&b.machine_id))
-        .then_with(|| a.event_id.cmp(&b.event_id))
 }
 
 impl SalesService {
@@ -249,12 +242,20 @@ impl SalesService {
                 blocks.extend(days);
                 continue;
             }
-            let mut vends = self.sales_of(c, b).await?;
-            vends.sort_by(newest_first);
             let skipped = usize::try_from(skip).unwrap_or(usize::MAX);
             skip = 0;
             let room = take - out.len();
-            out.extend(vends.into_iter().skip(skipped).take(room).map(|v| c.row(v)));
+            let page = self
+                .sales
+                .sales_page(
+                    &c.machine_ids(),
+                    b.from,
+                    c.cat.products.as_ref(),
+                    skipped,
+                    room,
+                )
+                .await?;
+            out.extend(page.into_iter().map(|v| c.row(v)));
         }
         Ok((out, count))
     }
@@ -310,7 +311,7 @@ impl SalesService {
             vends.sort_by(|a, b| {
                 b.local_date
                     .cmp(&a.local_date)
-                    .then_with(|| newest_first(a, b))
+                    .then_with(|| log_order(a, b))
             });
             out.extend(vends.into_iter().map(|v| c.row(v)));
         }
