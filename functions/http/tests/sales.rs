@@ -800,6 +800,54 @@ async fn transaction_log_permissions_export_and_bad_input(b: Backend) {
         .await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.bytes.starts_with(b"PK"), "an XLSX is a zip");
+    // A user scoped to one location exports and lists only its machines' sales, whatever
+    // machines it names.
+    let role = h
+        .role(
+            &f.admin,
+            "Scoped log",
+            &["reports.transaction_log.full_access"],
+        )
+        .await;
+    let body = json!({"name": "S", "email": "scoped-log@example.com", "password": "password-123",
+                      "role_id": role, "location_ids": [f.locations[0]]});
+    assert_eq!(
+        h.post("/api/users/", &f.admin, body).await.status,
+        StatusCode::CREATED
+    );
+    let scoped = h.token("scoped-log@example.com", "password-123").await;
+    let all: Vec<&str> = f.machines.iter().map(|m| m.id.as_str()).collect();
+    let qs = format!("{qs}&machines={}", all.join(","));
+    let mine: BTreeSet<&str> = f
+        .machines
+        .iter()
+        .filter(|m| m.location == f.locations[0])
+        .map(|m| m.id.as_str())
+        .collect();
+    let list = h
+        .get(
+            &format!("/api/transaction-logs/?{qs}&page_size=200"),
+            &scoped,
+        )
+        .await
+        .json();
+    let count = list["pagination"]["count"].as_u64().unwrap() as usize;
+    assert!(count > 0 && count < rows.len(), "{count} of {}", rows.len());
+    for t in list["data"].as_array().unwrap() {
+        assert!(mine.contains(t["machine_id"].as_str().unwrap()), "{t}");
+    }
+    let csv = h
+        .get(
+            &format!("/api/transaction-logs/export/?{qs}&format=csv"),
+            &scoped,
+        )
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let csv = String::from_utf8(csv.bytes).unwrap();
+    assert_eq!(
+        csv.trim_start_matches('\u{feff}').lines().count(),
+        1 + count
+    );
 }
 
 /// One vend at `at` on machine `m` (selection S0).
