@@ -57,6 +57,8 @@ const TRANSACTION_ATTEMPTS: u32 = 4;
 pub struct DynamoItemStore {
     client: Client,
     table: String,
+    /// Items read so far by this store and its clones (gets, queries and batch gets).
+    items_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl DynamoItemStore {
@@ -65,7 +67,18 @@ impl DynamoItemStore {
         DynamoItemStore {
             client,
             table: table.into(),
+            items_read: Default::default(),
         }
+    }
+
+    /// How many items this store and its clones have read (the benchmark's measure).
+    pub fn items_read(&self) -> u64 {
+        self.items_read.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn count_read(&self, items: usize) {
+        self.items_read
+            .fetch_add(items as u64, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The table name.
@@ -483,6 +496,11 @@ fn cancelled(err: &SdkError<TransactWriteItemsError>) -> Cancelled {
 
 #[async_trait]
 impl ItemStore for DynamoItemStore {
+    /// Global secondary indexes are eventually consistent: usually within a second.
+    fn index_lag(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(2)
+    }
+
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
         let out = self
             .client
@@ -493,6 +511,7 @@ impl ItemStore for DynamoItemStore {
             .send()
             .await
             .map_err(backend)?;
+        self.count_read(usize::from(out.item.is_some()));
         out.item.map(from_attrs).transpose()
     }
 
@@ -595,6 +614,7 @@ impl ItemStore for DynamoItemStore {
             .into_iter()
             .map(from_attrs)
             .collect::<Result<Vec<_>, _>>()?;
+        self.count_read(items.len());
         let cursor = match out.last_evaluated_key {
             Some(last) if !last.is_empty() => Some(encode_cursor(last)?),
             _ => None,
@@ -671,6 +691,7 @@ impl ItemStore for DynamoItemStore {
                     .map_err(backend)?;
                 if let Some(mut responses) = out.responses {
                     for attrs in responses.remove(&self.table).unwrap_or_default() {
+                        self.count_read(1);
                         found.push(from_attrs(attrs)?);
                     }
                 }

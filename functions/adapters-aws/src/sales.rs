@@ -4,19 +4,24 @@
 //!   (`LEDGERDAY#{day}`);
 //! - rollups `ROLLUP#{machine}` / `D#{day}` and `M#{yyyy-mm}`: one item per machine and day or
 //!   month, holding the totals (`t_{figure}`) and each product's figures
-//!   (`p_{product}_{figure}`) as numbers that `ADD` updates in place.
+//!   (`p_{product}_{figure}`) as numbers that `ADD` updates in place;
+//! - the whole fleet's rollups `FLEETROLLUP#{shard}` / `M#{yyyy-mm}`: one item per shard and
+//!   month, holding the month's totals (`t_{figure}`), each day's (`d{dd}_{figure}`) and the set
+//!   of machines whose vends it holds (`machines`). A machine always writes to the same one of
+//!   [`FLEET_SHARDS`] shards, so that concurrent commits of different machines rarely touch the
+//!   same item, and a year of the fleet is about a dozen items per shard.
 //!
 //! One commit is one `TransactWriteItems` (at most 100 items): intake sizes its commits by
 //! [`SalesStore::cost`].
 
 use crate::dynamo::{key_attrs, n, transact_item, DynamoItemStore};
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
-use chrono::NaiveDate;
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+use chrono::{Datelike, NaiveDate};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
-    ledger_machine_by_machine, Commit, Grain, RollupQuery, RollupRow, SalesStore,
+    ledger_machine_by_machine, Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
 };
 use vendfleet_app::ports::{
     query_all, Condition, Index, Item, ItemStore, Key, Query, SortKey, StoreError, Write,
@@ -129,6 +134,117 @@ fn ledger_item(v: &VendFact) -> Result<Item, StoreError> {
     ))
 }
 
+/// How many items the fleet's rollups of one month are spread over.
+pub const FLEET_SHARDS: u64 = 4;
+
+fn fleet_partition(shard: u64) -> String {
+    format!("FLEETROLLUP#{shard}")
+}
+
+/// The fleet shard a machine writes to (FNV-1a of its id: the same in every process).
+fn shard_of(machine_id: &str) -> u64 {
+    machine_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }) % FLEET_SHARDS
+}
+
+/// The fleet items a set of vends adds to: (shard, month sort key) → (month totals, totals by
+/// day of the month, machines).
+type FleetDeltas = BTreeMap<(u64, String), (Figures, BTreeMap<u32, Figures>, BTreeSet<String>)>;
+
+fn fleet_deltas(vends: &[VendFact]) -> FleetDeltas {
+    let mut d: FleetDeltas = BTreeMap::new();
+    for v in vends {
+        let f = Figures::of(v);
+        let key = (shard_of(&v.machine_id), month_sk(Month::of(v.local_date)));
+        let entry = d.entry(key).or_default();
+        entry.0.add(&f);
+        entry.1.entry(v.local_date.day()).or_default().add(&f);
+        entry.2.insert(v.machine_id.clone());
+    }
+    d
+}
+
+/// What a fleet item's update counts for in [`SalesStore::cost`]: one item, and as much again
+/// for each further day as its update expression grows (eight `ADD` clauses a day), so that
+/// intake sizes commits of many days smaller and expressions stay far below DynamoDB's 4 KB.
+fn fleet_cost(days: usize) -> usize {
+    1 + Figures::NAMES.len() * days.saturating_sub(1)
+}
+
+fn fleet_update(
+    table: &str,
+    (shard, sk): &(u64, String),
+    (totals, days, machines): &(Figures, BTreeMap<u32, Figures>, BTreeSet<String>),
+) -> Result<TransactWriteItem, StoreError> {
+    let mut names = HashMap::new();
+    let mut values = HashMap::new();
+    let mut adds = Vec::new();
+    let mut push = |attr: String, v: AttributeValue| {
+        let i = adds.len();
+        names.insert(format!("#a{i}"), attr);
+        values.insert(format!(":v{i}"), v);
+        adds.push(format!("#a{i} :v{i}"));
+    };
+    for (name, v) in Figures::NAMES.iter().zip(totals.to_array()) {
+        push(format!("t_{name}"), n(v));
+    }
+    for (day, f) in days {
+        for (name, v) in Figures::NAMES.iter().zip(f.to_array()) {
+            push(format!("d{day:02}_{name}"), n(v));
+        }
+    }
+    push(
+        "machines".into(),
+        AttributeValue::Ss(machines.iter().cloned().collect()),
+    );
+    let update = Update::builder()
+        .table_name(table)
+        .set_key(Some(key_attrs(&Key::new(fleet_partition(*shard), sk))?))
+        .update_expression(format!("ADD {}", adds.join(", ")))
+        .set_expression_attribute_names(Some(names))
+        .set_expression_attribute_values(Some(values))
+        .build()
+        .map_err(|e| StoreError::Backend(e.to_string()))?;
+    Ok(TransactWriteItem::builder().update(update).build())
+}
+
+/// Reads a fleet item of month `month`: its totals, its days' totals (`d{dd}_…`) and its
+/// machines.
+fn read_fleet(
+    item: &Item,
+    month: NaiveDate,
+) -> (Figures, BTreeMap<NaiveDate, Figures>, Vec<String>) {
+    let mut totals = [0i64; 8];
+    let mut days: BTreeMap<NaiveDate, [i64; 8]> = BTreeMap::new();
+    let mut machines = Vec::new();
+    let slot = |name: &str| Figures::NAMES.iter().position(|n| *n == name);
+    for (attr, value) in &item.attrs {
+        if attr == "machines" {
+            if let Some(ids) = value.as_array() {
+                machines.extend(ids.iter().filter_map(|v| v.as_str().map(String::from)));
+            }
+            continue;
+        }
+        let Some(v) = value.as_i64() else { continue };
+        if let Some(i) = attr.strip_prefix("t_").and_then(slot) {
+            totals[i] = v;
+        } else if let Some((day, name)) = attr.strip_prefix('d').and_then(|r| r.split_once('_')) {
+            let date = day.parse().ok().and_then(|d| month.with_day(d));
+            if let (Some(date), Some(i)) = (date, slot(name)) {
+                days.entry(date).or_insert([0; 8])[i] = v;
+            }
+        }
+    }
+    (
+        Figures::from_array(totals),
+        days.into_iter()
+            .map(|(d, a)| (d, Figures::from_array(a)))
+            .collect(),
+        machines,
+    )
+}
+
 /// Reads the figures of a rollup item: totals and per product.
 fn read_rollup(item: &Item) -> (Figures, BTreeMap<String, Figures>) {
     let mut totals = [0i64; 8];
@@ -167,6 +283,10 @@ impl SalesStore for DynamoSalesStore {
         commit.receipts.len()
             + commit.vends.len()
             + deltas(&commit.vends).len()
+            + fleet_deltas(&commit.vends)
+                .values()
+                .map(|(_, days, _)| fleet_cost(days.len()))
+                .sum::<usize>()
             + commit.writes.len()
     }
 
@@ -210,6 +330,9 @@ impl SalesStore for DynamoSalesStore {
         }
         for ((machine, sk), (totals, products)) in deltas(&commit.vends) {
             items.push(rollup_update(&table, &machine, &sk, &totals, &products)?);
+        }
+        for (key, delta) in fleet_deltas(&commit.vends) {
+            items.push(fleet_update(&table, &key, &delta)?);
         }
         let unconditioned = items.len() - unconditioned_start;
         for w in commit.writes {
@@ -342,6 +465,50 @@ impl SalesStore for DynamoSalesStore {
             }
         }
         Ok(out)
+    }
+
+    /// The month items of every shard over the span's months (a day grain reads the days
+    /// inside them).
+    async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
+        let daily = match query.grain {
+            Grain::Day => true,
+            Grain::Month => false,
+            Grain::DayProduct | Grain::MonthProduct => return Ok(None),
+        };
+        let mut out = FleetRollups::default();
+        if query.from > query.to {
+            return Ok(Some(out));
+        }
+        let (a, b) = query.months();
+        for shard in 0..FLEET_SHARDS {
+            let q = Query::partition(Index::Primary, fleet_partition(shard))
+                .sk(SortKey::Between(month_sk(a), month_sk(b)));
+            for item in query_all(&self.items, q).await? {
+                let month = parse_sk(&item.key.sk, true)?;
+                let (totals, days, machines) = read_fleet(&item, month);
+                out.machines.extend(machines);
+                if daily {
+                    out.rows.extend(
+                        days.into_iter()
+                            .filter(|(d, _)| (query.from..=query.to).contains(d))
+                            .map(|(date, figures)| RollupRow {
+                                machine_id: String::new(),
+                                date,
+                                product_id: None,
+                                figures,
+                            }),
+                    );
+                } else {
+                    out.rows.push(RollupRow {
+                        machine_id: String::new(),
+                        date: month,
+                        product_id: None,
+                        figures: totals,
+                    });
+                }
+            }
+        }
+        Ok(Some(out))
     }
 }
 

@@ -114,6 +114,44 @@ pub const MIGRATIONS: &[&str] = &[
     UPDATE items SET gsi2pk = 'AUDITS#HELD', gsi2sk = substr(pk, 9) || '#' || sk
         WHERE pk LIKE 'MACHINE#%' AND sk LIKE 'AUDIT#%' AND json_extract(attrs, '$.state') = 'held';
     "#,
+    // 5: the whole fleet's rollups by day and month, and by product (every machine's vends
+    // together), and the machines with any vend, filled from the machine rollups.
+    r#"
+    CREATE TABLE sales_fleet_day (
+        day INTEGER PRIMARY KEY,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_fleet_month (
+        month INTEGER PRIMARY KEY,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_fleet_day_product (
+        day INTEGER NOT NULL, product_id TEXT NOT NULL,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
+        PRIMARY KEY (day, product_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_fleet_month_product (
+        month INTEGER NOT NULL, product_id TEXT NOT NULL,
+        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
+        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
+        PRIMARY KEY (month, product_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE sales_machines (machine_id TEXT PRIMARY KEY) WITHOUT ROWID;
+    INSERT INTO sales_fleet_day SELECT day, sum(q), sum(rev), sum(net), sum(cash), sum(cashless),
+        sum(free), sum(test), sum(tx) FROM sales_day GROUP BY day;
+    INSERT INTO sales_fleet_month SELECT month, sum(q), sum(rev), sum(net), sum(cash),
+        sum(cashless), sum(free), sum(test), sum(tx) FROM sales_month GROUP BY month;
+    INSERT INTO sales_fleet_day_product SELECT day, product_id, sum(q), sum(rev), sum(net),
+        sum(cash), sum(cashless), sum(free), sum(test), sum(tx) FROM sales_day_product
+        GROUP BY day, product_id;
+    INSERT INTO sales_fleet_month_product SELECT month, product_id, sum(q), sum(rev), sum(net),
+        sum(cash), sum(cashless), sum(free), sum(test), sum(tx) FROM sales_month_product
+        GROUP BY month, product_id;
+    INSERT INTO sales_machines SELECT DISTINCT machine_id FROM sales_month;
+    "#,
 ];
 
 /// The embedded database; cheap to clone (all clones share the connections).

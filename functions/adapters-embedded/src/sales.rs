@@ -1,5 +1,6 @@
 //! The sales store on SQLite: typed tables in the same database file as the item store, so one
-//! commit — receipts, ledger rows, the four rollups and the item writes — is one transaction.
+//! commit — receipts, ledger rows, the four machine rollups, the fleet's four, the machines
+//! with vends and the item writes — is one transaction.
 
 use crate::db::Database;
 use crate::store::apply_write;
@@ -7,7 +8,9 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{params, Connection, TransactionBehavior};
 use std::collections::{BTreeSet, HashMap, HashSet};
-use vendfleet_app::ports::sales::{Commit, Grain, RollupQuery, RollupRow, SalesStore};
+use vendfleet_app::ports::sales::{
+    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
+};
 use vendfleet_app::ports::StoreError;
 use vendfleet_domain::events::{Payment, VendClass};
 use vendfleet_domain::sales::{day_from_number, day_number, Figures, Month, VendFact};
@@ -74,6 +77,11 @@ struct Deltas {
     day_product: HashMap<(String, i64, String), Figures>,
     month: HashMap<(String, i64), Figures>,
     month_product: HashMap<(String, i64, String), Figures>,
+    fleet_day: HashMap<i64, Figures>,
+    fleet_month: HashMap<i64, Figures>,
+    fleet_day_product: HashMap<(i64, String), Figures>,
+    fleet_month_product: HashMap<(i64, String), Figures>,
+    machines: HashSet<String>,
 }
 
 impl Deltas {
@@ -91,7 +99,21 @@ impl Deltas {
                 .or_default()
                 .add(&f);
             d.month.entry((m.clone(), month)).or_default().add(&f);
-            d.month_product.entry((m, month, p)).or_default().add(&f);
+            d.fleet_day.entry(day).or_default().add(&f);
+            d.fleet_month.entry(month).or_default().add(&f);
+            d.fleet_day_product
+                .entry((day, p.clone()))
+                .or_default()
+                .add(&f);
+            d.fleet_month_product
+                .entry((month, p.clone()))
+                .or_default()
+                .add(&f);
+            d.month_product
+                .entry((m.clone(), month, p))
+                .or_default()
+                .add(&f);
+            d.machines.insert(m);
         }
         d
     }
@@ -168,6 +190,40 @@ fn write_commit(c: &mut Connection, commit: &Commit) -> Result<(), StoreError> {
                     m, k, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
                 ])
                 .map_err(backend)?;
+        }
+        for (table, key, rows) in [
+            ("sales_fleet_day", "day", &d.fleet_day),
+            ("sales_fleet_month", "month", &d.fleet_month),
+        ] {
+            let mut stmt = tx
+                .prepare_cached(&upsert_sql(table, key))
+                .map_err(backend)?;
+            for (k, f) in rows {
+                let a = f.to_array();
+                stmt.execute(params![k, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]])
+                    .map_err(backend)?;
+            }
+        }
+        for (table, key, rows) in [
+            ("sales_fleet_day_product", "day", &d.fleet_day_product),
+            ("sales_fleet_month_product", "month", &d.fleet_month_product),
+        ] {
+            let mut stmt = tx
+                .prepare_cached(&upsert_sql(table, &format!("{key}, product_id")))
+                .map_err(backend)?;
+            for ((k, p), f) in rows {
+                let a = f.to_array();
+                stmt.execute(params![
+                    k, p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+                ])
+                .map_err(backend)?;
+            }
+        }
+        let mut machine = tx
+            .prepare_cached("INSERT OR IGNORE INTO sales_machines (machine_id) VALUES (?1)")
+            .map_err(backend)?;
+        for m in &d.machines {
+            machine.execute(params![m]).map_err(backend)?;
         }
         for (table, key, rows) in [
             ("sales_day_product", "day", &d.day_product),
@@ -280,6 +336,62 @@ fn read_vends(
     Ok(out)
 }
 
+fn read_fleet(c: &Connection, q: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
+    let days = (day_number(q.from), day_number(q.to));
+    let (a, b) = q.months();
+    let months = (a.number(), b.number());
+    let (table, key, product, (lo, hi)) = match q.grain {
+        Grain::Day => ("sales_fleet_day", "day", false, days),
+        Grain::DayProduct => ("sales_fleet_day_product", "day", true, days),
+        Grain::Month => ("sales_fleet_month", "month", false, months),
+        Grain::MonthProduct => ("sales_fleet_month_product", "month", true, months),
+    };
+    let product_col = if product { "product_id" } else { "NULL" };
+    let sql = format!(
+        "SELECT {key}, {product_col}, {FIGURES} FROM {table} WHERE {key} BETWEEN ?1 AND ?2"
+    );
+    let mut stmt = c.prepare_cached(&sql).map_err(backend)?;
+    let rows = stmt
+        .query_map(params![lo, hi], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                figures_at(r, 2)?,
+            ))
+        })
+        .map_err(backend)?;
+    let mut out = FleetRollups::default();
+    for row in rows {
+        let (k, product_id, figures) = row.map_err(backend)?;
+        out.rows.push(RollupRow {
+            machine_id: String::new(),
+            date: date_of(key, k)?,
+            product_id,
+            figures,
+        });
+    }
+    let mut stmt = c
+        .prepare_cached("SELECT machine_id FROM sales_machines")
+        .map_err(backend)?;
+    let machines = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .map_err(backend)?;
+    for m in machines {
+        out.machines.insert(m.map_err(backend)?);
+    }
+    Ok(Some(out))
+}
+
+/// The date of a day (yyyymmdd) or month (yyyymm: its first day) key.
+fn date_of(key: &str, k: i64) -> Result<NaiveDate, StoreError> {
+    if key == "day" {
+        day_from_number(k)
+    } else {
+        Month::from_number(k).map(Month::first_day)
+    }
+    .ok_or_else(|| StoreError::Codec(format!("bad {key} {k}")))
+}
+
 fn read_rollups(c: &Connection, q: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
     let machines = serde_json::to_string(&q.machine_ids).map_err(backend)?;
     let (table, key, product, lo, hi) = match q.grain {
@@ -326,15 +438,9 @@ fn read_rollups(c: &Connection, q: &RollupQuery) -> Result<Vec<RollupRow>, Store
     let mut out = Vec::new();
     for row in rows {
         let (machine_id, k, product_id, figures) = row.map_err(backend)?;
-        let date = if key == "day" {
-            day_from_number(k)
-        } else {
-            Month::from_number(k).map(Month::first_day)
-        }
-        .ok_or_else(|| StoreError::Codec(format!("bad {key} {k}")))?;
         out.push(RollupRow {
             machine_id,
-            date,
+            date: date_of(key, k)?,
             product_id,
             figures,
         });
@@ -463,6 +569,17 @@ impl SalesStore for SqliteSalesStore {
         let query = query.clone();
         self.db
             .read(move |c| read_rollups(c, &query))
+            .await
+            .map_err(backend)?
+    }
+
+    async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
+        if query.from > query.to {
+            return Ok(Some(FleetRollups::default()));
+        }
+        let query = query.clone();
+        self.db
+            .read(move |c| read_fleet(c, &query))
             .await
             .map_err(backend)?
     }

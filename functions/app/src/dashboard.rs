@@ -121,7 +121,7 @@ impl DashboardService {
                 of("current_month", GroupBy::Machine, None),
             ];
             let (day, products, machines) = tokio::try_join!(
-                self.sales.totals(p, &queries[0]),
+                self.sales.figures(p, &queries[0]),
                 self.sales.totals(p, &queries[1]),
                 self.sales.totals(p, &queries[2]),
             )?;

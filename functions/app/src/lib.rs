@@ -96,7 +96,10 @@ impl App {
         auth_settings: config::AuthSettings,
         operator: config::OperatorSettings,
     ) -> Self {
-        let store = adapters.store;
+        // Every write the services make goes through the snapshot store, which keeps the
+        // catalogue's version (see `records::snapshot`).
+        let store: Arc<dyn ports::ItemStore> =
+            Arc::new(records::SnapshotStore::new(adapters.store));
         let calendar = Calendar::new(clock.clone(), operator);
         let directory = users::Directory::new(store.clone());
         let settings =

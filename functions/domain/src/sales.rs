@@ -99,6 +99,11 @@ impl Figures {
         self.transactions += o.transactions;
     }
 
+    /// The figures with every sign turned (to take a part out of a sum).
+    pub fn negated(&self) -> Figures {
+        Figures::from_array(self.to_array().map(|v| -v))
+    }
+
     /// The figures as an array, in the order of [`Figures::NAMES`].
     pub fn to_array(&self) -> [i64; 8] {
         [

@@ -399,7 +399,7 @@ async fn line_chart(
     a: Authorized<perm::Graph>,
     Query(q): Query<SalesQuery>,
 ) -> ApiResult<axum::Json<Data<LineChartDto>>> {
-    let r = report(&s, a.principal(), q).await?;
+    let r = s.app.sales.series(a.principal(), &q.into()).await?;
     let value = r.query.value;
     let dates = r.buckets();
     let previous_dates = r.query.grouping.buckets(r.previous_from, r.previous_to);

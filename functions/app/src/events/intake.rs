@@ -478,7 +478,9 @@ impl<'c> Draft<'c> {
         Ok(Commit {
             receipts: self.receipts.clone(),
             vends: self.vends.clone(),
-            writes,
+            // The sales store applies these itself, past the snapshot store: should intake
+            // ever change a catalogue record, the catalogue's version moves with it.
+            writes: crate::records::with_bump(writes),
         })
     }
 

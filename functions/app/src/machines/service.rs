@@ -5,11 +5,9 @@ use super::model::*;
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
-use crate::ports::{
-    query_all, Condition, Index, ItemStore, Query, SortKey, Write, MAX_TRANSACTION_WRITES,
-};
+use crate::ports::{query_all, Condition, Index, ItemStore, Query, SortKey, Write};
 use crate::products::ProductRef;
-use crate::records::Records;
+use crate::records::{Records, MAX_CHANGE_WRITES};
 use crate::settings::{Location, SettingsService};
 use chrono::{NaiveDate, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -179,10 +177,10 @@ impl MachinesService {
         Ok(self
             .settings
             .locations()
-            .all()
+            .all_shared()
             .await?
-            .into_iter()
-            .map(|l| (l.id.clone(), l))
+            .iter()
+            .map(|l| (l.id.clone(), l.clone()))
             .collect())
     }
 
@@ -202,10 +200,11 @@ impl MachinesService {
         let locations = self.locations_by_id().await?;
         Ok(self
             .machines
-            .all()
+            .all_shared()
             .await?
-            .into_iter()
+            .iter()
             .filter(|m| Self::admits(&scope, m, &locations))
+            .cloned()
             .collect())
     }
 
@@ -448,7 +447,7 @@ impl MachinesService {
     pub async fn delete(&self, p: &Principal, id: &str) -> AppResult<()> {
         let m = self.machine_for(p, id).await?;
         let sels = self.raw_selections(id).await?;
-        if sels.len() + 2 > MAX_TRANSACTION_WRITES {
+        if sels.len() + 2 > MAX_CHANGE_WRITES {
             return Err(AppError::conflict("Remove the machine's selections first."));
         }
         let mut writes = Records::<Machine>::delete_writes(&m);

@@ -85,6 +85,16 @@ impl RollupQuery {
     }
 }
 
+/// The whole fleet's rollups of a span.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FleetRollups {
+    /// Rows with an empty machine id, by product for product grains (rows of the same date
+    /// and product add up).
+    pub rows: Vec<RollupRow>,
+    /// The machines whose vends the rows hold: at least every one with a vend in them.
+    pub machines: BTreeSet<String>,
+}
+
 /// The sales store.
 #[async_trait]
 pub trait SalesStore: Send + Sync {
@@ -142,6 +152,13 @@ pub trait SalesStore: Send + Sync {
     }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;
+    /// The whole fleet's rollups of a span at a grain (`machine_ids` is not read): every
+    /// machine's vends together, whatever machines exist now. `None` where the store keeps none
+    /// of the grain (DynamoDB keeps none by product).
+    async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
+        let _ = query;
+        Ok(None)
+    }
 }
 
 /// The ledger of several machines read one machine at a time (`SalesStore::ledger_of`'s

@@ -257,6 +257,16 @@ pub trait ItemStore: Send + Sync {
     async fn batch_get(&self, keys: &[Key]) -> Result<Vec<Item>, StoreError>;
     /// Writes many items unconditionally (at most [`MAX_BATCH`]); not atomic as a whole.
     async fn batch_put(&self, items: Vec<Item>) -> Result<(), StoreError>;
+    /// How long a secondary index may lag the table after a write (zero where an index is
+    /// written with its table).
+    fn index_lag(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
+    /// The catalogue snapshots kept beside this store, where its writes keep their version
+    /// (only [`crate::records::SnapshotStore`]'s; adapters have none).
+    fn snapshots(&self) -> Option<&crate::records::Snapshots> {
+        None
+    }
 }
 
 /// Reads every page of a query.

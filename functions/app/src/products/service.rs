@@ -6,11 +6,8 @@ use super::model::{
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams, Paging};
-use crate::ports::{
-    query_all, Clock, Condition, Index, Item, ItemStore, Query, StoreError, Write,
-    MAX_TRANSACTION_WRITES,
-};
-use crate::records::{check_version, Record, Records};
+use crate::ports::{query_all, Clock, Condition, Index, Item, ItemStore, Query, StoreError, Write};
+use crate::records::{check_version, Record, Records, MAX_CHANGE_WRITES};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use vendfleet_domain::{validation, FieldErrors};

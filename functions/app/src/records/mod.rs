@@ -9,6 +9,11 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use vendfleet_domain::FieldErrors;
 
+mod snapshot;
+pub use snapshot::{
+    version_key, with_bump, SnapshotStore, Snapshots, MAX_CHANGE_WRITES, SNAPSHOT_KINDS,
+};
+
 /// A stored entity.
 pub trait Record: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     /// Upper-case kind, the key prefix (`CLIENT`).
@@ -243,6 +248,21 @@ impl<T: Record> Records<T> {
 
     /// Every record of the kind.
     pub async fn all(&self) -> AppResult<Vec<T>> {
+        Ok(self.all_shared().await?.as_ref().clone())
+    }
+
+    /// Every record of the kind, shared: the store's snapshot of the kind when it keeps one
+    /// and nothing changed since (one version read), else read whole.
+    pub async fn all_shared(&self) -> AppResult<Arc<Vec<T>>> {
+        match self.store.snapshots() {
+            Some(s) if SNAPSHOT_KINDS.contains(&T::KIND) => {
+                s.all(self.store.as_ref(), || self.load()).await
+            }
+            _ => Ok(Arc::new(self.load().await?)),
+        }
+    }
+
+    async fn load(&self) -> AppResult<Vec<T>> {
         let items = query_all(
             self.store.as_ref(),
             Query::partition(Index::Gsi1, format!("{}S", T::KIND)),

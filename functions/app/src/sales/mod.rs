@@ -8,7 +8,7 @@
 use crate::auth::Principal;
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::machines::{Machine, MachinesService};
-use crate::ports::{Grain, RollupQuery, SalesStore};
+use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore};
 use crate::products::ProductsService;
 use crate::settings::{Location, SettingsService};
 use crate::{AppResult, Calendar};
@@ -300,14 +300,25 @@ impl SalesService {
 
     /// The report of a query for the machines `p` may see, by group and period.
     pub async fn report(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
-        self.build(p, params, true).await
+        self.build(p, params, true, true).await
+    }
+
+    /// The report by period only, without groups (the line chart): where the chosen machines
+    /// are most of the fleet, drawn from the fleet's rollups less the machines left out.
+    pub async fn series(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
+        self.build(p, params, true, false).await
+    }
+
+    /// The report's totals only (one bucket, no groups), as [`SalesService::series`] draws them.
+    pub async fn figures(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
+        self.build(p, params, false, false).await
     }
 
     /// The report's totals and groups only: its one bucket is the span's first day, so whole
     /// months are read from month rollups whatever the grouping period (the total table, the
     /// bar chart and the dashboard need no periods).
     pub async fn totals(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
-        self.build(p, params, false).await
+        self.build(p, params, false, true).await
     }
 
     async fn build(
@@ -315,13 +326,20 @@ impl SalesService {
         p: &Principal,
         params: &SalesParams,
         by_period: bool,
+        groups: bool,
     ) -> AppResult<SalesReport> {
         let query = params.check(self.calendar.today())?;
         let cat = self.catalogue(p, &query).await?;
         let (previous_from, previous_to) = previous_span(query.from, query.to);
         let (current, previous) = tokio::try_join!(
-            self.cube(&query, &cat, (query.from, query.to), by_period),
-            self.cube(&query, &cat, (previous_from, previous_to), by_period),
+            self.cube(&query, &cat, (query.from, query.to), by_period, groups),
+            self.cube(
+                &query,
+                &cat,
+                (previous_from, previous_to),
+                by_period,
+                groups
+            ),
         )?;
         Ok(SalesReport {
             query,
@@ -343,10 +361,10 @@ impl SalesService {
         let locations: HashMap<String, Location> = self
             .settings
             .locations()
-            .all()
+            .all_shared()
             .await?
-            .into_iter()
-            .map(|l| (l.id.clone(), l))
+            .iter()
+            .map(|l| (l.id.clone(), l.clone()))
             .collect();
         let location = |m: &Machine| m.location_id.as_ref().and_then(|l| locations.get(l));
         let any = |set: &BTreeSet<String>, v: Option<&String>| {
@@ -370,7 +388,7 @@ impl SalesService {
 
     async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
         let (machines, locations) = self.chosen_machines(p, q).await?;
-        let all_products = self.products.products().all().await?;
+        let all_products = self.products.products().all_shared().await?;
         let products = (!q.products.is_empty() || !q.product_tags.is_empty()).then(|| {
             all_products
                 .iter()
@@ -408,8 +426,8 @@ impl SalesService {
         Ok(Catalogue {
             machines,
             product_tags: all_products
-                .into_iter()
-                .map(|p| (p.id, p.tag_ids))
+                .iter()
+                .map(|p| (p.id.clone(), p.tag_ids.clone()))
                 .collect(),
             locations,
             products,
@@ -426,6 +444,7 @@ impl SalesService {
         cat: &Catalogue,
         (from, to): (NaiveDate, NaiveDate),
         by_period: bool,
+        groups: bool,
     ) -> AppResult<Cube> {
         let mut cube = Cube::default();
         if cat.machines.is_empty() {
@@ -449,7 +468,23 @@ impl SalesService {
         }
         let machines: HashMap<&str, &Machine> =
             cat.machines.iter().map(|m| (m.id.as_str(), m)).collect();
-        let none = vec![NO_GROUP.to_string()];
+        let bucket = |date: NaiveDate| {
+            if by_period {
+                q.grouping.bucket(date)
+            } else {
+                from
+            }
+        };
+        // The fleet's rollups hold no machine: they serve figures by period, product or
+        // product tag only.
+        if !groups || q.group_by.by_product() {
+            if let Some(cube) = self
+                .fleet_cube(q, cat, &reads, &machines, groups, &bucket)
+                .await?
+            {
+                return Ok(cube);
+            }
+        }
         for (grain, a, b) in reads {
             let rows = self
                 .sales
@@ -464,44 +499,120 @@ impl SalesService {
                 let Some(m) = machines.get(r.machine_id.as_str()) else {
                     continue;
                 };
-                let product = r.product_id.as_deref().unwrap_or(NO_GROUP);
-                if cat
-                    .products
-                    .as_ref()
-                    .is_some_and(|set| !set.contains(product))
-                {
-                    continue;
-                }
-                let location = m.location_id.as_ref().and_then(|l| cat.locations.get(l));
-                let or_none = |tags: &'_ [String]| -> Vec<String> {
-                    if tags.is_empty() {
-                        none.clone()
-                    } else {
-                        tags.to_vec()
-                    }
-                };
-                let groups: Vec<String> = match q.group_by {
-                    GroupBy::Machine => vec![m.id.clone()],
-                    GroupBy::Location => vec![m.location_id.clone().unwrap_or_default()],
-                    GroupBy::Client => {
-                        vec![location
-                            .and_then(|l| l.client_id.clone())
-                            .unwrap_or_default()]
-                    }
-                    GroupBy::Product => vec![product.to_string()],
-                    GroupBy::ProductTag => {
-                        or_none(cat.product_tags.get(product).map_or(&[][..], Vec::as_slice))
-                    }
-                    GroupBy::MachineTag => or_none(&m.tag_ids),
-                };
-                let bucket = if by_period {
-                    q.grouping.bucket(r.date)
-                } else {
-                    from
-                };
-                cube.add(bucket, groups.iter().map(String::as_str), &r.figures);
+                add_row(
+                    &mut cube,
+                    q,
+                    cat,
+                    Some(m),
+                    &r,
+                    groups,
+                    bucket(r.date),
+                    false,
+                );
             }
         }
         Ok(cube)
     }
+
+    /// The figures of `reads` for the `chosen` machines by period, and by product or product
+    /// tag when `groups`, from the fleet's rollups less those of the machines left out, when
+    /// they are fewer than the chosen ones: `None` when they are not, or the store keeps no
+    /// fleet rollups of the grain.
+    async fn fleet_cube(
+        &self,
+        q: &SalesQuery,
+        cat: &Catalogue,
+        reads: &[(Grain, NaiveDate, NaiveDate)],
+        chosen: &HashMap<&str, &Machine>,
+        groups: bool,
+        bucket: &impl Fn(NaiveDate) -> NaiveDate,
+    ) -> AppResult<Option<Cube>> {
+        let mut cube = Cube::default();
+        for &(grain, from, to) in reads {
+            let query = RollupQuery {
+                machine_ids: Vec::new(),
+                from,
+                to,
+                grain,
+            };
+            let Some(fleet) = self.sales.fleet_rollups(&query).await? else {
+                return Ok(None);
+            };
+            let left_out: Vec<String> = fleet
+                .machines
+                .into_iter()
+                .filter(|m| !chosen.contains_key(m.as_str()))
+                .collect();
+            if left_out.len() >= chosen.len() {
+                return Ok(None);
+            }
+            for r in fleet.rows {
+                add_row(&mut cube, q, cat, None, &r, groups, bucket(r.date), false);
+            }
+            if !left_out.is_empty() {
+                let query = RollupQuery {
+                    machine_ids: left_out,
+                    ..query
+                };
+                for r in self.sales.rollups(&query).await? {
+                    add_row(&mut cube, q, cat, None, &r, groups, bucket(r.date), true);
+                }
+            }
+        }
+        Ok(Some(cube))
+    }
+}
+
+/// Adds a rollup row to a cube in `bucket` (or takes it off: `negate`) if its product is chosen,
+/// and to its groups when `groups`. The machine is needed for groups other than by product or
+/// product tag (`None`: a fleet row, or one taken off the fleet's).
+#[allow(clippy::too_many_arguments)]
+fn add_row(
+    cube: &mut Cube,
+    q: &SalesQuery,
+    cat: &Catalogue,
+    machine: Option<&Machine>,
+    r: &RollupRow,
+    groups: bool,
+    bucket: NaiveDate,
+    negate: bool,
+) {
+    let product = r.product_id.as_deref().unwrap_or(NO_GROUP);
+    if cat
+        .products
+        .as_ref()
+        .is_some_and(|set| !set.contains(product))
+    {
+        return;
+    }
+    let or_none = |tags: &[String]| -> Vec<String> {
+        if tags.is_empty() {
+            vec![NO_GROUP.to_string()]
+        } else {
+            tags.to_vec()
+        }
+    };
+    let keys: Vec<String> = match (groups, q.group_by, machine) {
+        (false, _, _) => Vec::new(),
+        (_, GroupBy::Product, _) => vec![product.to_string()],
+        (_, GroupBy::ProductTag, _) => {
+            or_none(cat.product_tags.get(product).map_or(&[][..], Vec::as_slice))
+        }
+        (_, GroupBy::Machine, Some(m)) => vec![m.id.clone()],
+        (_, GroupBy::Location, Some(m)) => vec![m.location_id.clone().unwrap_or_default()],
+        (_, GroupBy::Client, Some(m)) => {
+            let location = m.location_id.as_ref().and_then(|l| cat.locations.get(l));
+            vec![location
+                .and_then(|l| l.client_id.clone())
+                .unwrap_or_default()]
+        }
+        (_, GroupBy::MachineTag, Some(m)) => or_none(&m.tag_ids),
+        (_, _, None) => Vec::new(),
+    };
+    let figures = if negate {
+        r.figures.negated()
+    } else {
+        r.figures
+    };
+    cube.add(bucket, keys.iter().map(String::as_str), &figures);
 }

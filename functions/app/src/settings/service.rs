@@ -482,12 +482,12 @@ impl SettingsService {
         let mut errors = FieldErrors::new();
         if ids.is_empty() {
             errors.add("location_ids", "Choose at least one location.");
-        } else if ids.len() > crate::ports::MAX_TRANSACTION_WRITES {
+        } else if ids.len() > crate::records::MAX_CHANGE_WRITES {
             errors.add(
                 "location_ids",
                 format!(
                     "At most {} locations at once.",
-                    crate::ports::MAX_TRANSACTION_WRITES
+                    crate::records::MAX_CHANGE_WRITES
                 ),
             );
         }

@@ -27,7 +27,8 @@ macro_rules! item_store_conformance {
                 transaction_limits,
                 batches,
                 bad_cursor,
-                byte_order_of_sort_keys
+                byte_order_of_sort_keys,
+                catalogue_snapshots
             ]
         );
     };

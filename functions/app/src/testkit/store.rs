@@ -478,3 +478,113 @@ pub async fn byte_order_of_sort_keys(store: Store) {
     let got = all(&store, Query::partition(Index::Primary, "ORD")).await;
     assert_eq!(sks(&got), ["0", "Z", "a", "a#", "ab", "é"]);
 }
+
+/// A record of a snapshot kind, for [`catalogue_snapshots`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Tag {
+    id: String,
+    name: String,
+    #[serde(skip)]
+    version: u64,
+}
+crate::named_record!(Tag, "MTAG", "Tag");
+
+/// Catalogue snapshots (`records::SnapshotStore`) over this store, two of them as two processes
+/// over one table: every write path of either is seen at once by both, a snapshot is reused
+/// while nothing changed (where indexes do not lag), and other writes leave it be.
+pub async fn catalogue_snapshots(store: Store) {
+    use crate::records::{Records, SnapshotStore};
+    let a: Store = Arc::new(SnapshotStore::new(store.clone()));
+    let b: Store = Arc::new(SnapshotStore::new(store.clone()));
+    let (ra, rb) = (
+        Records::<Tag>::new(a.clone()),
+        Records::<Tag>::new(b.clone()),
+    );
+    let tag = |id: &str, name: &str| Tag {
+        id: id.into(),
+        name: name.into(),
+        version: 1,
+    };
+    let item_of = |t: &Tag| match Records::<Tag>::insert_writes(t).unwrap().pop() {
+        Some(Write::Put { item, .. }) => item,
+        other => panic!("a put, not {other:?}"),
+    };
+    async fn names(r: &Records<Tag>) -> Vec<String> {
+        let mut v: Vec<String> = r
+            .all_shared()
+            .await
+            .unwrap()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        v.sort();
+        v
+    }
+    let caches = store.index_lag().is_zero();
+    let same = async |r: &Records<Tag>| {
+        let (x, y) = (r.all_shared().await.unwrap(), r.all_shared().await.unwrap());
+        Arc::ptr_eq(&x, &y)
+    };
+    assert!(names(&ra).await.is_empty() && names(&rb).await.is_empty());
+
+    ra.insert(&tag("1", "one")).await.unwrap();
+    assert_eq!(
+        names(&rb).await,
+        ["one"],
+        "a transaction of another process"
+    );
+    assert_eq!(names(&ra).await, ["one"]);
+    assert_eq!(same(&ra).await, caches, "reused while nothing changes");
+
+    b.put(item_of(&tag("2", "two")), None).await.unwrap();
+    assert_eq!(names(&ra).await, ["one", "two"], "a put");
+
+    b.batch_put(vec![
+        item_of(&tag("3", "three")),
+        item("T", "other", json!({})),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(names(&ra).await, ["one", "three", "two"], "a batch put");
+
+    b.delete(&Records::<Tag>::key("2"), None).await.unwrap();
+    assert_eq!(names(&ra).await, ["one", "three"], "a delete");
+
+    let before = ra.all_shared().await.unwrap();
+    b.add(&Records::<Tag>::key("1"), "uses", 1).await.unwrap();
+    let after = ra.all_shared().await.unwrap();
+    assert!(!Arc::ptr_eq(&before, &after), "an add reloads");
+
+    let before = ra.all_shared().await.unwrap();
+    b.put(item("T", "x", json!({"n": 1})), None).await.unwrap();
+    b.transact(vec![Write::Add {
+        key: Key::new("T", "y"),
+        attr: "n".into(),
+        delta: 1,
+    }])
+    .await
+    .unwrap();
+    let after = ra.all_shared().await.unwrap();
+    assert_eq!(
+        Arc::ptr_eq(&before, &after),
+        caches,
+        "writes of other items keep the snapshot"
+    );
+
+    // A failed condition changes nothing and keeps the caller's index.
+    let err = b
+        .transact(vec![
+            Write::Put {
+                item: item("T", "z", json!({})),
+                condition: None,
+            },
+            Write::Put {
+                item: item_of(&tag("1", "uno")),
+                condition: Some(Condition::NotExists),
+            },
+        ])
+        .await
+        .unwrap_err();
+    assert_eq!(err, StoreError::ConditionFailed { index: 1 });
+    assert_eq!(names(&ra).await, ["one", "three"]);
+}

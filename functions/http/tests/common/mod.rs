@@ -69,9 +69,15 @@ macro_rules! on_both_stores {
     };
 }
 
-async fn adapters_for(backend: Backend, dir: &std::path::Path) -> Adapters {
+async fn adapters_for(
+    backend: Backend,
+    dir: &std::path::Path,
+) -> (Adapters, Option<vendfleet_adapters_aws::DynamoItemStore>) {
     match backend {
-        Backend::Sqlite => Embedded::open(dir, b"blob-secret").unwrap().adapters(),
+        Backend::Sqlite => (
+            Embedded::open(dir, b"blob-secret").unwrap().adapters(),
+            None,
+        ),
         Backend::Dynamo => {
             let endpoint = std::env::var("VENDFLEET_TEST_AWS_ENDPOINT")
                 .expect("VENDFLEET_TEST_AWS_ENDPOINT is not set: run through infra/with-moto.sh or make test");
@@ -90,16 +96,17 @@ async fn adapters_for(backend: Backend, dir: &std::path::Path) -> Adapters {
             let (queue, dlq) = vendfleet_adapters_aws::create_queue_with_dlq(&sqs, &table)
                 .await
                 .unwrap();
-            Adapters {
+            let adapters = Adapters {
                 sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
-                store: Arc::new(store),
+                store: Arc::new(store.clone()),
                 events_handoff: None,
                 blobs: Arc::new(vendfleet_adapters_aws::S3BlobStore::new(s3, table)),
                 jobs: Arc::new(
                     vendfleet_adapters_aws::SqsJobQueue::new(sqs, queue, dlq)
                         .with_wait(std::time::Duration::from_millis(100)),
                 ),
-            }
+            };
+            (adapters, Some(store))
         }
     }
 }
@@ -109,7 +116,12 @@ pub struct Harness {
     pub clock: Arc<ManualClock>,
     pub app: App,
     pub client: String,
-    _dir: tempfile::TempDir,
+    /// The DynamoDB store (its items-read counter), on DynamoDB.
+    pub dynamo: Option<vendfleet_adapters_aws::DynamoItemStore>,
+    adapters: Adapters,
+    settings: AuthSettings,
+    operator: OperatorSettings,
+    _dir: Arc<tempfile::TempDir>,
 }
 
 pub struct Reply {
@@ -148,13 +160,18 @@ impl Harness {
         configure: impl FnOnce(&mut AuthSettings),
     ) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let adapters = adapters_for(backend, dir.path()).await;
+        let (adapters, dynamo) = adapters_for(backend, dir.path()).await;
         let clock = Arc::new(ManualClock::new(now));
         let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
         configure(&mut settings);
         // The operator works in Paris; test locations name their own zones.
         let operator = OperatorSettings::in_zone("Europe/Paris").unwrap();
-        let app = App::new(adapters, clock.clone(), settings, operator);
+        let app = App::new(
+            adapters.clone(),
+            clock.clone(),
+            settings.clone(),
+            operator.clone(),
+        );
         app.auth
             .ensure_admin(ADMIN_EMAIL, ADMIN_PASSWORD)
             .await
@@ -165,7 +182,38 @@ impl Harness {
             clock,
             app,
             client: "10.0.0.1".into(),
-            _dir: dir,
+            dynamo,
+            adapters,
+            settings,
+            operator,
+            _dir: Arc::new(dir),
+        }
+    }
+
+    /// The sales store the application runs on.
+    pub fn sales_store(&self) -> Arc<dyn vendfleet_app::ports::SalesStore> {
+        self.adapters.sales.clone()
+    }
+
+    /// Another process over the same stores (as a second Lambda is): its own application, with
+    /// its own caches, and the same clock.
+    pub fn twin(&self) -> Harness {
+        let app = App::new(
+            self.adapters.clone(),
+            self.clock.clone(),
+            self.settings.clone(),
+            self.operator.clone(),
+        );
+        Harness {
+            router: vendfleet_http::router(AppState::new(app.clone())),
+            clock: self.clock.clone(),
+            app,
+            client: self.client.clone(),
+            dynamo: self.dynamo.clone(),
+            adapters: self.adapters.clone(),
+            settings: self.settings.clone(),
+            operator: self.operator.clone(),
+            _dir: self._dir.clone(),
         }
     }
 

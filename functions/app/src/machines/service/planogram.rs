@@ -306,10 +306,10 @@ impl MachinesService {
     ) -> AppResult<usize> {
         self.machine_for(p, machine_id).await?;
         let codes = clean_ids(codes);
-        if codes.is_empty() || codes.len() > MAX_TRANSACTION_WRITES {
+        if codes.is_empty() || codes.len() > MAX_CHANGE_WRITES {
             return Err(AppError::invalid_field(
                 "selections",
-                &format!("Choose 1 to {MAX_TRANSACTION_WRITES} selections."),
+                &format!("Choose 1 to {MAX_CHANGE_WRITES} selections."),
             ));
         }
         let existing: BTreeSet<String> = self
@@ -409,7 +409,7 @@ impl MachinesService {
             });
             out.push(Self::view(next, &products));
         }
-        if writes.len() > MAX_TRANSACTION_WRITES {
+        if writes.len() > MAX_CHANGE_WRITES {
             return Err(AppError::invalid_field(
                 "selections",
                 "Too many selections at once: choose at most 50.",
@@ -472,7 +472,7 @@ impl MachinesService {
                 });
             }
         }
-        if writes.len() > MAX_TRANSACTION_WRITES {
+        if writes.len() > MAX_CHANGE_WRITES {
             return Err(AppError::invalid_field(
                 "to_machine_ids",
                 "Too many selections to copy at once: copy to fewer machines.",

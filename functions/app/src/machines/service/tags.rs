@@ -40,7 +40,7 @@ impl MachinesService {
             next.tag_ids.retain(|t| t != id)
         })?;
         writes.extend(untag);
-        if writes.len() > MAX_TRANSACTION_WRITES {
+        if writes.len() > MAX_CHANGE_WRITES {
             return Err(AppError::conflict(format!(
                 "Tag \"{}\" is on more machines than one change can hold: take it off some machines first.",
                 tag.name
@@ -60,10 +60,10 @@ impl MachinesService {
         let ids = clean_ids(machine_ids);
         let (add, remove) = (clean_ids(add), clean_ids(remove));
         let mut errors = FieldErrors::new();
-        if ids.is_empty() || ids.len() > MAX_TRANSACTION_WRITES {
+        if ids.is_empty() || ids.len() > MAX_CHANGE_WRITES {
             errors.add(
                 "machine_ids",
-                format!("Choose 1 to {MAX_TRANSACTION_WRITES} machines."),
+                format!("Choose 1 to {MAX_CHANGE_WRITES} machines."),
             );
         }
         if add.is_empty() && remove.is_empty() {

@@ -68,7 +68,7 @@ impl ProductsService {
             .into_iter()
             .filter(|p| p.tag_ids.iter().any(|x| x == id))
             .collect();
-        let room = MAX_TRANSACTION_WRITES - 2;
+        let room = MAX_CHANGE_WRITES - 2;
         if tagged.len() > room {
             return Err(AppError::conflict(format!(
                 "Tag \"{}\" is on {} products; remove it from some of them first (at most {room} at once).",
