@@ -42,6 +42,12 @@ pub fn parse_zone(name: &str) -> Option<Tz> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Period {
+    /// The operator's yesterday (for schedules).
+    Yesterday,
+    /// Monday of this ISO week to today.
+    CurrentWeek,
+    /// The ISO week before this one, Monday to Sunday.
+    PreviousWeek,
     CurrentMonth,
     PreviousMonth,
     CurrentAndPreviousMonth,
@@ -53,7 +59,10 @@ pub enum Period {
 
 impl Period {
     /// Every preset, in menu order.
-    pub const ALL: [Period; 6] = [
+    pub const ALL: [Period; 9] = [
+        Period::Yesterday,
+        Period::CurrentWeek,
+        Period::PreviousWeek,
         Period::CurrentMonth,
         Period::PreviousMonth,
         Period::CurrentAndPreviousMonth,
@@ -62,9 +71,25 @@ impl Period {
         Period::Custom,
     ];
 
+    /// The presets a scheduled report can use (`/api/filters/query-schedulers/periods/`):
+    /// spans that mean something on every run.
+    pub const SCHEDULED: [Period; 8] = [
+        Period::Yesterday,
+        Period::CurrentWeek,
+        Period::PreviousWeek,
+        Period::CurrentMonth,
+        Period::PreviousMonth,
+        Period::CurrentAndPreviousMonth,
+        Period::CurrentYear,
+        Period::PreviousYear,
+    ];
+
     /// The key used in query strings.
     pub fn key(self) -> &'static str {
         match self {
+            Period::Yesterday => "yesterday",
+            Period::CurrentWeek => "current_week",
+            Period::PreviousWeek => "previous_week",
             Period::CurrentMonth => "current_month",
             Period::PreviousMonth => "previous_month",
             Period::CurrentAndPreviousMonth => "current_and_previous_month",
@@ -85,7 +110,14 @@ impl Period {
         let month_start = today.with_day(1)?;
         let previous_month_start = month_start.checked_sub_months(Months::new(1))?;
         let year_start = NaiveDate::from_ymd_opt(today.year(), 1, 1)?;
+        let week_start = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
         Some(match self {
+            Period::Yesterday => (today - Duration::days(1), today - Duration::days(1)),
+            Period::CurrentWeek => (week_start, today),
+            Period::PreviousWeek => (
+                week_start - Duration::days(7),
+                week_start - Duration::days(1),
+            ),
             Period::CurrentMonth => (month_start, today),
             Period::PreviousMonth => (previous_month_start, month_start - Duration::days(1)),
             Period::CurrentAndPreviousMonth => (previous_month_start, today),
@@ -186,7 +218,20 @@ mod tests {
 
     #[test]
     fn presets_use_the_local_day() {
+        // Sunday 2026-03-01: its week began on Monday 23 February.
         let today = d("2026-03-01");
+        assert_eq!(
+            Period::Yesterday.range(today),
+            Some((d("2026-02-28"), d("2026-02-28")))
+        );
+        assert_eq!(
+            Period::CurrentWeek.range(today),
+            Some((d("2026-02-23"), d("2026-03-01")))
+        );
+        assert_eq!(
+            Period::PreviousWeek.range(d("2026-03-02")),
+            Some((d("2026-02-23"), d("2026-03-01")))
+        );
         assert_eq!(
             Period::CurrentMonth.range(today),
             Some((d("2026-03-01"), d("2026-03-01")))

@@ -10,6 +10,7 @@ pub mod language;
 pub mod permissions;
 pub mod report;
 pub mod sales;
+pub mod schedule;
 pub mod validation;
 
 pub use access::{MachineFacts, MachinePlace, MachineScope, ScopeCatalogue, ScopeGap};

@@ -571,8 +571,8 @@ async fn operator_settings(
 /// A period preset with the operator-local dates it stands for today.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PeriodDto {
-    /// `current_month`, `previous_month`, `current_and_previous_month`, `current_year`,
-    /// `previous_year` or `custom`.
+    /// `yesterday`, `current_week`, `previous_week`, `current_month`, `previous_month`,
+    /// `current_and_previous_month`, `current_year`, `previous_year` or `custom`.
     pub key: String,
     /// First local date (none for `custom`).
     pub date_from: Option<chrono::NaiveDate>,

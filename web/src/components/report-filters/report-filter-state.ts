@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 import type { Query } from '../../api/client';
 import { withChanges } from '../server-list/use-list-state';
 
-export const PERIODS = ['current_month', 'previous_month', 'current_and_previous_month', 'current_year', 'previous_year', 'custom'] as const;
+export const PERIODS = ['yesterday', 'current_week', 'previous_week', 'current_month', 'previous_month', 'current_and_previous_month', 'current_year', 'previous_year', 'custom'] as const;
 export const VALUES = ['sales', 'quantity', 'sales_excl_tax'] as const;
 export const GROUP_BYS = ['machine', 'location', 'client', 'product', 'product_tag', 'machine_tag'] as const;
 export const GROUPING_PERIODS = ['day', 'week', 'month'] as const;

@@ -28,6 +28,9 @@ export const en = {
     missingDates: 'Choose the first and the last day of the custom period.',
     datesReversed: 'The first day of the period comes after the last one.',
     periods: {
+      yesterday: 'Yesterday',
+      current_week: 'Current week',
+      previous_week: 'Previous week',
       current_month: 'Current month',
       previous_month: 'Previous month',
       current_and_previous_month: 'Current and previous month',

@@ -26,6 +26,9 @@ export const fr: Translations = {
     missingDates: 'Choisissez le premier et le dernier jour de la période personnalisée.',
     datesReversed: 'Le premier jour de la période est après le dernier.',
     periods: {
+      yesterday: 'Hier',
+      current_week: 'Semaine en cours',
+      previous_week: 'Semaine précédente',
       current_month: 'Mois en cours',
       previous_month: 'Mois précédent',
       current_and_previous_month: 'Mois en cours et précédent',

@@ -26,6 +26,9 @@ export const it: Translations = {
     missingDates: 'Scegli il primo e l’ultimo giorno del periodo personalizzato.',
     datesReversed: 'Il primo giorno del periodo viene dopo l’ultimo.',
     periods: {
+      yesterday: 'Ieri',
+      current_week: 'Settimana corrente',
+      previous_week: 'Settimana precedente',
       current_month: 'Mese corrente',
       previous_month: 'Mese precedente',
       current_and_previous_month: 'Mese corrente e precedente',
