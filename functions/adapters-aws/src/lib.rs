@@ -8,7 +8,9 @@ mod sales;
 mod sqs;
 
 pub use dynamo::{DynamoItemStore, GSI1, GSI2};
-pub use provision::{create_bucket, create_queue_with_dlq, create_table, ProvisionError};
+pub use provision::{
+    create_bucket, create_queue_with_dlq, create_queue_with_redrive, create_table, ProvisionError,
+};
 pub use s3::{content_disposition, S3BlobStore};
 pub use sales::DynamoSalesStore;
 pub use sqs::{SqsJobQueue, MAX_RECEIVE_COUNT};

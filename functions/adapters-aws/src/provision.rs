@@ -138,6 +138,15 @@ pub async fn create_queue_with_dlq(
     client: &aws_sdk_sqs::Client,
     name: &str,
 ) -> Result<(String, String), ProvisionError> {
+    create_queue_with_redrive(client, name, MAX_RECEIVE_COUNT).await
+}
+
+/// [`create_queue_with_dlq`] with another receive count before the dead-letter queue.
+pub async fn create_queue_with_redrive(
+    client: &aws_sdk_sqs::Client,
+    name: &str,
+    max_receives: u32,
+) -> Result<(String, String), ProvisionError> {
     let dlq_name = format!("{name}-dlq");
     let dlq_url = client
         .create_queue()
@@ -165,7 +174,7 @@ pub async fn create_queue_with_dlq(
         })?;
     let redrive = serde_json::json!({
         "deadLetterTargetArn": dlq_arn,
-        "maxReceiveCount": MAX_RECEIVE_COUNT.to_string(),
+        "maxReceiveCount": max_receives.to_string(),
     });
     let queue_url = client
         .create_queue()

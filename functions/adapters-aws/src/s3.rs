@@ -77,6 +77,26 @@ impl BlobStore for S3BlobStore {
         Ok(())
     }
 
+    async fn put_file(
+        &self,
+        key: &str,
+        path: &std::path::Path,
+        content_type: &str,
+    ) -> Result<(), BlobError> {
+        check_blob_key(key)?;
+        let body = ByteStream::from_path(path).await.map_err(backend)?;
+        self.client
+            .put_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .content_type(content_type)
+            .body(body)
+            .send()
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
     async fn get(&self, key: &str) -> Result<Option<Blob>, BlobError> {
         check_blob_key(key)?;
         let out = match self

@@ -13,7 +13,7 @@ use vendfleet_app::ports::{Job, JobQueue, QueueError};
 /// Longest visibility timeout SQS accepts, seconds.
 const MAX_VISIBILITY_SECS: u64 = 43_200;
 /// Receives of a message before SQS moves it to the dead-letter queue (the redrive policy).
-pub const MAX_RECEIVE_COUNT: u32 = 3;
+pub const MAX_RECEIVE_COUNT: u32 = 5;
 /// Rounds of peeking at the dead-letter queue before `dead_letters` stops.
 const PEEK_ROUNDS: usize = 100;
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use vendfleet_adapters_aws::aws_config::SdkConfig;
 use vendfleet_adapters_aws::aws_sdk_dynamodb::config::{Credentials, SharedCredentialsProvider};
 use vendfleet_adapters_aws::{
-    create_bucket, create_queue_with_dlq, create_table, dynamodb_client, s3_client, sdk_config,
+    create_bucket, create_queue_with_redrive, create_table, dynamodb_client, s3_client, sdk_config,
     sqs_client, DynamoItemStore, S3BlobStore, SqsJobQueue,
 };
 use vendfleet_app::ports::{BlobStore, ItemStore, JobQueue};
@@ -67,7 +67,8 @@ async fn blob_store() -> Arc<dyn BlobStore> {
 
 async fn job_queue() -> Arc<dyn JobQueue> {
     let client = sqs_client(&moto().await);
-    let (queue_url, dlq_url) = create_queue_with_dlq(&client, &unique("vf-jobs"))
+    // The shared suite dead-letters after three receives.
+    let (queue_url, dlq_url) = create_queue_with_redrive(&client, &unique("vf-jobs"), 3)
         .await
         .expect("create queues");
     Arc::new(SqsJobQueue::new(client, queue_url, dlq_url))

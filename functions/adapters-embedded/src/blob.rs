@@ -151,6 +151,23 @@ impl BlobStore for FsBlobStore {
         .await
     }
 
+    async fn put_file(&self, key: &str, path: &Path, content_type: &str) -> Result<(), BlobError> {
+        check_blob_key(key)?;
+        let (data, meta) = (self.data_path(key), self.meta_path(key));
+        let (source, content_type) = (path.to_path_buf(), content_type.to_string());
+        blocking(move || {
+            write_atomic(&meta, content_type.as_bytes())?;
+            // Copied beside its place, then renamed in: never half a file under the key.
+            let partial = PathBuf::from(format!("{}.partial", data.display()));
+            if let Some(dir) = partial.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+            }
+            std::fs::copy(&source, &partial).map_err(|e| io_err(&source, e))?;
+            std::fs::rename(&partial, &data).map_err(|e| io_err(&data, e))
+        })
+        .await
+    }
+
     async fn get(&self, key: &str) -> Result<Option<Blob>, BlobError> {
         check_blob_key(key)?;
         let (data, meta) = (self.data_path(key), self.meta_path(key));

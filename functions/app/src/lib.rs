@@ -5,6 +5,7 @@ pub mod config;
 pub mod dashboard;
 pub mod error;
 pub mod events;
+pub mod generator;
 pub mod jobs;
 pub mod listing;
 pub mod machines;
@@ -36,6 +37,7 @@ pub struct App {
     pub dashboard: dashboard::DashboardService,
     pub reports: reports::ReportsService,
     pub jobs: jobs::JobsService,
+    pub generator: generator::GeneratorService,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
 }
@@ -135,11 +137,20 @@ impl App {
             products.clone(),
             calendar.clone(),
         );
+        let generator = generator::GeneratorService::new(
+            store.clone(),
+            adapters.blobs.clone(),
+            adapters.jobs.clone(),
+            directory.clone(),
+            machines.clone(),
+            clock.clone(),
+        );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
             events,
             jobs,
+            generator,
             auth: auth::AuthService::new(directory.clone(), clock.clone(), auth_settings),
             users: users::UsersService::new(
                 directory.clone(),

@@ -109,7 +109,11 @@ fn parse_value(text: &str, spec: &Spec) -> Result<u32, String> {
             if spec.names.is_empty() {
                 String::new()
             } else {
-                format!(" or the names {}–{}", spec.names[0], spec.names[spec.names.len() - 1])
+                format!(
+                    " or the names {}–{}",
+                    spec.names[0],
+                    spec.names[spec.names.len() - 1]
+                )
             }
         )),
     }
@@ -132,7 +136,12 @@ fn parse_field(text: &str, spec: &Spec) -> Result<Set, String> {
         let (range, step) = match part.split_once('/') {
             Some((r, s)) => match s.trim().parse::<u32>() {
                 Ok(s) if s >= 1 && s <= spec.hi => (r.trim(), s),
-                _ => return Err(format!("“{part}”: the step after / must be 1 to {}.", spec.hi)),
+                _ => {
+                    return Err(format!(
+                        "“{part}”: the step after / must be 1 to {}.",
+                        spec.hi
+                    ))
+                }
             },
             None => (part.trim(), 1),
         };
@@ -141,7 +150,9 @@ fn parse_field(text: &str, spec: &Spec) -> Result<Set, String> {
         } else if let Some((a, b)) = range.split_once('-') {
             let (a, b) = (parse_value(a, spec)?, parse_value(b, spec)?);
             if a > b {
-                return Err(format!("“{part}”: a range goes from the smaller to the larger."));
+                return Err(format!(
+                    "“{part}”: a range goes from the smaller to the larger."
+                ));
             }
             (a, b)
         } else {
@@ -283,7 +294,9 @@ impl Schedule {
         let dow = if self.day_of_week.any {
             "?".to_string()
         } else {
-            list(self.day_of_week, 0, 6, |v| DAY_NAMES[v as usize].to_string())
+            list(self.day_of_week, 0, 6, |v| {
+                DAY_NAMES[v as usize].to_string()
+            })
         };
         format!(
             "cron({} {} {} {} {} *)",
@@ -306,7 +319,13 @@ impl Schedule {
         if *year != "*" {
             return None;
         }
-        let any = |s: &str| if s == "?" { "*".to_string() } else { s.to_string() };
+        let any = |s: &str| {
+            if s == "?" {
+                "*".to_string()
+            } else {
+                s.to_string()
+            }
+        };
         // EventBridge numbers days 1–7 from Sunday; this module writes names, but read both.
         let dow = if *dow == "?" || *dow == "*" {
             "*".to_string()
@@ -499,9 +518,15 @@ mod tests {
     fn eventbridge_expressions_round_trip() {
         let cases = [
             (fields("0", "7", "*", "*", "*"), "cron(0 7 * * ? *)"),
-            (fields("*/15", "8-17", "*", "*", "1-5"), "cron(0,15,30,45 8-17 ? * MON-FRI *)"),
+            (
+                fields("*/15", "8-17", "*", "*", "1-5"),
+                "cron(0,15,30,45 8-17 ? * MON-FRI *)",
+            ),
             (fields("30", "6", "1", "*", "*"), "cron(30 6 1 * ? *)"),
-            (fields("0", "9", "*", "JAN,JUL", "SUN,7"), "cron(0 9 ? 1,7 SUN *)"),
+            (
+                fields("0", "9", "*", "JAN,JUL", "SUN,7"),
+                "cron(0 9 ? 1,7 SUN *)",
+            ),
         ];
         for (f, expected) in cases {
             let s = Schedule::parse(&f).unwrap();

@@ -81,6 +81,7 @@ pub const SIGNED_IN_ONLY: &[&str] = &[
     "generator_group_by",
     "display",
     "dashboard",
+    "modules",
 ];
 
 /// The reusable error answers: (status, component name, description).

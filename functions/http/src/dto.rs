@@ -94,6 +94,18 @@ pub struct ListReply<T> {
 }
 
 impl<T> ListReply<T> {
+    /// A reply of `data` with the paging of `page` (items converted by the caller).
+    pub fn of<U>(page: &ListPage<U>, data: Vec<T>) -> Self {
+        ListReply {
+            pagination: Pagination {
+                count: page.count,
+                page: page.page,
+                page_size: page.page_size,
+            },
+            data,
+        }
+    }
+
     /// A reply from a service page, converting each item.
     pub fn from_page<U>(page: ListPage<U>, f: impl Fn(U) -> T) -> Self {
         ListReply {

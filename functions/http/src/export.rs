@@ -186,7 +186,7 @@ pub fn defuse(text: &str) -> String {
 
 impl Cell {
     /// The cell as CSV text in `dialect`.
-    fn csv_text(&self, dialect: CsvDialect) -> String {
+    pub fn csv_text(&self, dialect: CsvDialect) -> String {
         match self {
             Cell::Text(t) => defuse(t),
             Cell::Int(v) => v.to_string(),
@@ -207,6 +207,34 @@ impl Cell {
             Cell::Empty => String::new(),
         }
     }
+}
+
+/// A column of a report table: its stable key (templates keep columns by key) and its title in
+/// each language.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub key: &'static str,
+    pub en: &'static str,
+    pub fr: &'static str,
+    pub it: &'static str,
+}
+
+/// A column: `col("date", "Date", "Date", "Data")`.
+pub const fn col(
+    key: &'static str,
+    en: &'static str,
+    fr: &'static str,
+    it: &'static str,
+) -> Column {
+    Column { key, en, fr, it }
+}
+
+/// The titles of `columns` in `lang`.
+pub fn titles(lang: vendfleet_domain::Language, columns: &[Column]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|c| crate::reply::tr(lang, c.en, c.fr, c.it))
+        .collect()
 }
 
 /// A table: header row and typed rows.
@@ -346,94 +374,152 @@ impl Table {
     /// Typed cells (numbers, money in its currency's format, dates), a bold frozen header row
     /// with an autofilter, and column widths fitted to the content.
     pub fn xlsx(&self) -> Result<Vec<u8>, ApiError> {
-        use rust_xlsxwriter::{ExcelDateTime, Format as XFormat, Workbook};
-        let internal = |e: rust_xlsxwriter::XlsxError| {
-            ApiError::from(vendfleet_app::AppError::Internal(format!("xlsx: {e}")))
-        };
-        let mut book = Workbook::new();
+        let mut book = rust_xlsxwriter::Workbook::new();
         let sheet = book.add_worksheet();
-        sheet.set_name(&self.sheet).map_err(internal)?;
-        let bold = XFormat::new().set_bold();
-        let date = XFormat::new().set_num_format("yyyy-mm-dd");
-        let date_time = XFormat::new().set_num_format("yyyy-mm-dd hh:mm");
-        let percent = XFormat::new().set_num_format("0.00%");
-        for (c, h) in self.header.iter().enumerate() {
-            sheet
-                .write_string_with_format(0, c as u16, h, &bold)
-                .map_err(internal)?;
-        }
+        let formats = XlsxFormats::new();
+        start_sheet(sheet, &self.sheet, &self.header, &formats).map_err(xlsx_error)?;
         for (r, row) in self.rows.iter().enumerate() {
-            let r = r as u32 + 1;
             for (c, cell) in row.iter().enumerate() {
-                let c = c as u16;
-                match cell {
-                    Cell::Text(t) => sheet.write_string(r, c, t).map(|_| ()),
-                    Cell::Int(v) => sheet.write_number(r, c, *v as f64).map(|_| ()),
-                    Cell::Number(v) => sheet.write_number(r, c, *v).map(|_| ()),
-                    Cell::Money {
-                        minor,
-                        exponent,
-                        currency,
-                    } => {
-                        let places = "0".repeat(*exponent as usize);
-                        let pattern = if places.is_empty() {
-                            "#,##0".to_string()
-                        } else {
-                            format!("#,##0.{places}")
-                        };
-                        let code: String = currency
-                            .chars()
-                            .filter(|c| c.is_ascii_alphabetic())
-                            .collect();
-                        let fmt = XFormat::new().set_num_format(format!("{pattern} \"{code}\""));
-                        let value = *minor as f64 / 10f64.powi(*exponent as i32);
-                        sheet
-                            .write_number_with_format(r, c, value, &fmt)
-                            .map(|_| ())
-                    }
-                    Cell::PercentBps(bps) => sheet
-                        .write_number_with_format(r, c, *bps as f64 / 10_000.0, &percent)
-                        .map(|_| ()),
-                    Cell::Date(d) => {
-                        use chrono::Datelike;
-                        let x = ExcelDateTime::from_ymd(
-                            d.year() as u16,
-                            d.month() as u8,
-                            d.day() as u8,
-                        )
-                        .map_err(internal)?;
-                        sheet
-                            .write_datetime_with_format(r, c, &x, &date)
-                            .map(|_| ())
-                    }
-                    Cell::DateTime(t) => {
-                        use chrono::{Datelike, Timelike};
-                        let x = ExcelDateTime::from_ymd(
-                            t.year() as u16,
-                            t.month() as u8,
-                            t.day() as u8,
-                        )
-                        .and_then(|x| {
-                            x.and_hms(t.hour() as u16, t.minute() as u8, t.second() as f64)
-                        })
-                        .map_err(internal)?;
-                        sheet
-                            .write_datetime_with_format(r, c, &x, &date_time)
-                            .map(|_| ())
-                    }
-                    Cell::Empty => Ok(()),
-                }
-                .map_err(internal)?;
+                write_cell(sheet, r as u32 + 1, c as u16, cell, &formats).map_err(xlsx_error)?;
             }
         }
-        if !self.header.is_empty() {
-            sheet.set_freeze_panes(1, 0).map_err(internal)?;
-            sheet
-                .autofilter(0, 0, self.rows.len() as u32, self.header.len() as u16 - 1)
-                .map_err(internal)?;
-        }
+        end_sheet(sheet, self.rows.len() as u32, self.header.len()).map_err(xlsx_error)?;
         sheet.autofit();
-        book.save_to_buffer().map_err(internal)
+        book.save_to_buffer().map_err(xlsx_error)
+    }
+
+    /// Keeps the columns at `indexes`, in that order.
+    pub fn keep_columns(&mut self, indexes: &[usize]) {
+        self.header = indexes
+            .iter()
+            .filter_map(|i| self.header.get(*i).cloned())
+            .collect();
+        for row in &mut self.rows {
+            *row = indexes
+                .iter()
+                .map(|i| row.get(*i).cloned().unwrap_or(Cell::Empty))
+                .collect();
+        }
+    }
+}
+
+/// An XLSX error as a 500 (nothing a client sent makes one).
+pub fn xlsx_error(e: rust_xlsxwriter::XlsxError) -> ApiError {
+    ApiError::from(vendfleet_app::AppError::Internal(format!("xlsx: {e}")))
+}
+
+/// The cell formats of an XLSX file.
+pub struct XlsxFormats {
+    bold: rust_xlsxwriter::Format,
+    date: rust_xlsxwriter::Format,
+    date_time: rust_xlsxwriter::Format,
+    percent: rust_xlsxwriter::Format,
+}
+
+impl XlsxFormats {
+    /// The formats every export uses.
+    pub fn new() -> Self {
+        use rust_xlsxwriter::Format;
+        XlsxFormats {
+            bold: Format::new().set_bold(),
+            date: Format::new().set_num_format("yyyy-mm-dd"),
+            date_time: Format::new().set_num_format("yyyy-mm-dd hh:mm"),
+            percent: Format::new().set_num_format("0.00%"),
+        }
+    }
+
+    /// The bold header format.
+    pub fn bold(&self) -> &rust_xlsxwriter::Format {
+        &self.bold
+    }
+}
+
+impl Default for XlsxFormats {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Names a sheet and writes its bold header row.
+pub fn start_sheet(
+    sheet: &mut rust_xlsxwriter::Worksheet,
+    name: &str,
+    header: &[String],
+    f: &XlsxFormats,
+) -> Result<(), rust_xlsxwriter::XlsxError> {
+    sheet.set_name(name)?;
+    for (c, h) in header.iter().enumerate() {
+        sheet.write_string_with_format(0, c as u16, h, &f.bold)?;
+    }
+    Ok(())
+}
+
+/// Freezes the header row and puts an autofilter over `rows` data rows.
+pub fn end_sheet(
+    sheet: &mut rust_xlsxwriter::Worksheet,
+    rows: u32,
+    columns: usize,
+) -> Result<(), rust_xlsxwriter::XlsxError> {
+    if columns > 0 {
+        sheet.set_freeze_panes(1, 0)?;
+        sheet.autofilter(0, 0, rows, columns as u16 - 1)?;
+    }
+    Ok(())
+}
+
+/// Writes one typed cell: numbers stay numbers, money gets its currency's format, dates theirs.
+pub fn write_cell(
+    sheet: &mut rust_xlsxwriter::Worksheet,
+    r: u32,
+    c: u16,
+    cell: &Cell,
+    f: &XlsxFormats,
+) -> Result<(), rust_xlsxwriter::XlsxError> {
+    use rust_xlsxwriter::{ExcelDateTime, Format as XFormat};
+    match cell {
+        Cell::Text(t) => sheet.write_string(r, c, t).map(|_| ()),
+        Cell::Int(v) => sheet.write_number(r, c, *v as f64).map(|_| ()),
+        Cell::Number(v) => sheet.write_number(r, c, *v).map(|_| ()),
+        Cell::Money {
+            minor,
+            exponent,
+            currency,
+        } => {
+            let places = "0".repeat(*exponent as usize);
+            let pattern = if places.is_empty() {
+                "#,##0".to_string()
+            } else {
+                format!("#,##0.{places}")
+            };
+            let code: String = currency
+                .chars()
+                .filter(|c| c.is_ascii_alphabetic())
+                .collect();
+            let fmt = XFormat::new().set_num_format(format!("{pattern} \"{code}\""));
+            let value = *minor as f64 / 10f64.powi(*exponent as i32);
+            sheet
+                .write_number_with_format(r, c, value, &fmt)
+                .map(|_| ())
+        }
+        Cell::PercentBps(bps) => sheet
+            .write_number_with_format(r, c, *bps as f64 / 10_000.0, &f.percent)
+            .map(|_| ()),
+        Cell::Date(d) => {
+            use chrono::Datelike;
+            let x = ExcelDateTime::from_ymd(d.year() as u16, d.month() as u8, d.day() as u8)?;
+            sheet
+                .write_datetime_with_format(r, c, &x, &f.date)
+                .map(|_| ())
+        }
+        Cell::DateTime(t) => {
+            use chrono::{Datelike, Timelike};
+            let x = ExcelDateTime::from_ymd(t.year() as u16, t.month() as u8, t.day() as u8)
+                .and_then(|x| x.and_hms(t.hour() as u16, t.minute() as u8, t.second() as f64))?;
+            sheet
+                .write_datetime_with_format(r, c, &x, &f.date_time)
+                .map(|_| ())
+        }
+        Cell::Empty => Ok(()),
     }
 }
 

@@ -323,6 +323,21 @@ pub mod sales_perm {
     }
 }
 
+/// The requirement types of the report generator.
+pub mod generator_perm {
+    use super::*;
+    require! {
+        ReportsList => ReportGeneratorReportsList;
+        TemplatesList => ReportGeneratorTemplatesList;
+        Run => ReportGeneratorRun;
+        New => ReportGeneratorNew;
+        Define => ReportGeneratorNew | ReportGeneratorRun | ReportGeneratorEditTemplate;
+        DeleteReport => ReportGeneratorDeleteReport;
+        DeleteTemplate => ReportGeneratorDeleteTemplate;
+        EditTemplate => ReportGeneratorEditTemplate;
+    }
+}
+
 /// The requirement types of the reports area.
 pub mod reports_perm {
     use super::*;

@@ -114,12 +114,35 @@ pub async fn run(app: &App, mut claimed: Claimed) -> AppResult<JobRecord> {
     }
 }
 
+/// Runs one delivery of the jobs queue, whichever work it names: a generated report
+/// (`{"report_id"}`) or an export job (`{"job_id"}`). A failure of the work is recorded on its
+/// record; an error answered here means the message must come back (a retry after back-off, or
+/// the queue or the store failed), which a Lambda reports as the batch item's failure.
+pub async fn handle(app: &App, delivery: vendfleet_app::ports::Job) -> AppResult<()> {
+    if delivery.payload.contains("\"report_id\"") {
+        if let Some(c) = app.generator.start(delivery).await? {
+            crate::generator::run::run(app, c).await?;
+        }
+        return Ok(());
+    }
+    if let Some(c) = app.jobs.start(delivery).await? {
+        run(app, c).await?;
+    }
+    Ok(())
+}
+
 /// Claims and runs the next queued job; `false` when there was none (the embedded worker).
 pub async fn work_once(app: &App) -> AppResult<bool> {
-    match app.jobs.claim().await? {
-        Some(c) => {
-            // A failure is recorded on the job; the worker goes on with the next one.
-            let _ = run(app, c).await;
+    let visibility = app
+        .generator
+        .visibility()
+        .max(vendfleet_app::jobs::VISIBILITY);
+    match app.generator.queue().claim(visibility).await? {
+        Some(delivery) => {
+            // A failure is recorded on its record; the worker goes on with the next one.
+            if let Err(e) = handle(app, delivery).await {
+                tracing::warn!(error = %e, "a job attempt failed");
+            }
             Ok(true)
         }
         None => Ok(false),

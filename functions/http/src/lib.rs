@@ -10,6 +10,7 @@ pub mod events;
 pub mod export;
 pub mod extract;
 pub mod filters;
+pub mod generator;
 pub mod jobs;
 pub mod machines;
 pub mod products;
@@ -54,7 +55,7 @@ pub enum Area {
     Jobs,
     /// The sales overview (sales journal, table header, graphs) and the dashboard.
     Sales,
-    /// The reports: encashments, inventory and the transaction log.
+    /// The reports: encashments, inventory, the transaction log and the report generator.
     Reports,
 }
 
@@ -113,8 +114,8 @@ const AREAS: &[AreaSpec] = &[
     AreaSpec {
         area: Area::Reports,
         tag: "reports",
-        routes: reports::router,
-        filters: no_routes,
+        routes: reports_routes,
+        filters: generator::filters_router,
     },
     AreaSpec {
         area: Area::Events,
@@ -135,6 +136,11 @@ const AREAS: &[AreaSpec] = &[
         filters: no_routes,
     },
 ];
+
+/// The reports area: the report screens and the report generator.
+fn reports_routes() -> OpenApiRouter<AppState> {
+    reports::router().merge(generator::router())
+}
 
 /// Every area's option lists.
 fn every_filter() -> OpenApiRouter<AppState> {

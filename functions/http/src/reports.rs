@@ -5,7 +5,7 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Cell, Format, Table};
+use crate::export::{col, titles, Cell, Column, Format, Table};
 use crate::extract::{reports_perm as perm, Authorized, Query};
 use crate::reply::tr;
 use crate::sales::SalesQuery;
@@ -223,30 +223,71 @@ async fn export_encashments(
 ) -> ApiResult<Response> {
     let format = Format::parse(x.format.as_deref())?;
     let lang = a.principal().user.language;
-    let rows = s
-        .app
-        .reports
-        .all_encashments(a.principal(), &params(q, e))
-        .await?;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let header = vec![
-        t("Date", "Date", "Data"),
-        t("Machine", "Machine", "Macchina"),
-        t("Location", "Emplacement", "Ubicazione"),
-        t("Bag no", "N° de sac", "N. sacchetto"),
-        t("Employee", "Employé", "Dipendente"),
-        t("Cash box", "Caisse", "Cassa"),
-        t("Bill stacker", "Billets", "Banconote"),
-        t("Cash collected", "Espèces collectées", "Contanti raccolti"),
-        t("Value of tubes", "Valeur des tubes", "Valore dei tubi"),
-        t("Ejected coins", "Pièces éjectées", "Monete espulse"),
-        t("Refilled coins", "Pièces rechargées", "Monete ricaricate"),
-        t("Taken", "Encaissé", "Incassato"),
-        t("Expected", "Attendu", "Previsto"),
-        t("Over/short", "Écart", "Differenza"),
-        t("Counted (audit)", "Compté (audit)", "Contato (audit)"),
-        t("Over/short (audit)", "Écart (audit)", "Differenza (audit)"),
-    ];
+    encashment_table(&s.app, a.principal(), q, e)
+        .await?
+        .answer(&s, a.principal(), format, "encashment", lang)
+        .await
+}
+
+/// The encashment report's columns.
+pub(crate) const ENCASHMENT_COLUMNS: [Column; 16] = [
+    col("date", "Date", "Date", "Data"),
+    col("machine", "Machine", "Machine", "Macchina"),
+    col("location", "Location", "Emplacement", "Ubicazione"),
+    col("bag_no", "Bag no", "N° de sac", "N. sacchetto"),
+    col("employee", "Employee", "Employé", "Dipendente"),
+    col("cash_box", "Cash box", "Caisse", "Cassa"),
+    col("bill_stacker", "Bill stacker", "Billets", "Banconote"),
+    col(
+        "collected",
+        "Cash collected",
+        "Espèces collectées",
+        "Contanti raccolti",
+    ),
+    col(
+        "tubes",
+        "Value of tubes",
+        "Valeur des tubes",
+        "Valore dei tubi",
+    ),
+    col(
+        "ejected",
+        "Ejected coins",
+        "Pièces éjectées",
+        "Monete espulse",
+    ),
+    col(
+        "refilled_coins",
+        "Refilled coins",
+        "Pièces rechargées",
+        "Monete ricaricate",
+    ),
+    col("taken", "Taken", "Encaissé", "Incassato"),
+    col("expected", "Expected", "Attendu", "Previsto"),
+    col("over_short", "Over/short", "Écart", "Differenza"),
+    col(
+        "counted",
+        "Counted (audit)",
+        "Compté (audit)",
+        "Contato (audit)",
+    ),
+    col(
+        "counted_over_short",
+        "Over/short (audit)",
+        "Écart (audit)",
+        "Differenza (audit)",
+    ),
+];
+
+/// The encashment report of a query as a table (every collection; paging ignored).
+pub(crate) async fn encashment_table(
+    app: &vendfleet_app::App,
+    p: &vendfleet_app::auth::Principal,
+    q: SalesQuery,
+    e: EncashmentQuery,
+) -> ApiResult<Table> {
+    let lang = p.user.language;
+    let rows = app.reports.all_encashments(p, &params(q, e)).await?;
     let table_rows = rows
         .into_iter()
         .map(|c| {
@@ -276,13 +317,11 @@ async fn export_encashments(
             ]
         })
         .collect();
-    Table {
-        sheet: t("Encashment", "Encaissement", "Incasso"),
-        header,
+    Ok(Table {
+        sheet: tr(lang, "Encashment", "Encaissement", "Incasso"),
+        header: titles(lang, &ENCASHMENT_COLUMNS),
         rows: table_rows,
-    }
-    .answer(&s, a.principal(), format, "encashment", lang)
-    .await
+    })
 }
 
 /// The inventory lists' paging and search (by name).
@@ -487,22 +526,61 @@ async fn export_inventory(
     Query(tab): Query<InventoryTab>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    use vendfleet_domain::Permission;
     let format = Format::parse(x.format.as_deref())?;
     let p = a.principal();
     let lang = p.user.language;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let components = match tab.tab.as_deref().map(str::trim).unwrap_or("products") {
-        "products" | "" => false,
-        "components" => true,
-        _ => {
-            return Err(vendfleet_app::AppError::invalid_field(
-                "tab",
-                "Choose one of: products, components.",
-            )
-            .into())
-        }
-    };
+    let table = inventory_table(&s.app, p, q, tab.tab.as_deref()).await?;
+    table.answer(&s, p, format, "inventory", lang).await
+}
+
+/// The inventory's product tab columns.
+pub(crate) const PRODUCT_STOCK_COLUMNS: [Column; 8] = [
+    col("product", "Product", "Produit", "Prodotto"),
+    col("quantity", "Quantity", "Quantité", "Quantità"),
+    col("value", "Value", "Valeur", "Valore"),
+    col("capacity", "Capacity", "Capacité", "Capacità"),
+    col("machines", "Machines", "Machines", "Macchine"),
+    col("sold_out", "Sold out", "Épuisées", "Esaurite"),
+    col("low", "Low", "Basses", "Basse"),
+    col(
+        "next_expiry",
+        "Next expiry",
+        "Prochaine péremption",
+        "Prossima scadenza",
+    ),
+];
+
+/// The inventory's component tab columns.
+pub(crate) const COMPONENT_STOCK_COLUMNS: [Column; 4] = [
+    col("component", "Component", "Composant", "Componente"),
+    col("unit", "Unit", "Unité", "Unità"),
+    col("quantity", "Quantity", "Quantité", "Quantità"),
+    col("machines", "Machines", "Machines", "Macchine"),
+];
+
+/// Whether an inventory `tab` is the component one (400 for an unknown tab).
+pub(crate) fn component_tab(tab: Option<&str>) -> ApiResult<bool> {
+    match tab.map(str::trim).unwrap_or("products") {
+        "products" | "" => Ok(false),
+        "components" => Ok(true),
+        _ => Err(vendfleet_app::AppError::invalid_field(
+            "tab",
+            "Choose one of: products, components.",
+        )
+        .into()),
+    }
+}
+
+/// The inventory's product or component tab as a table (needs that tab's export permission).
+pub(crate) async fn inventory_table(
+    app: &vendfleet_app::App,
+    p: &vendfleet_app::auth::Principal,
+    q: SalesQuery,
+    tab: Option<&str>,
+) -> ApiResult<Table> {
+    use vendfleet_domain::Permission;
+    let lang = p.user.language;
+    let components = component_tab(tab)?;
     let needs = if components {
         Permission::InventoryComponentsExport
     } else {
@@ -514,16 +592,12 @@ async fn export_inventory(
             format!("You need the permission {}", needs.key()),
         ));
     }
-    let table = if components {
-        let rows = s.app.reports.component_stock(p, &q.into()).await?;
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    Ok(if components {
+        let rows = app.reports.component_stock(p, &q.into()).await?;
         Table {
             sheet: t("Components", "Composants", "Componenti"),
-            header: vec![
-                t("Component", "Composant", "Componente"),
-                t("Unit", "Unité", "Unità"),
-                t("Quantity", "Quantité", "Quantità"),
-                t("Machines", "Machines", "Macchine"),
-            ],
+            header: titles(lang, &COMPONENT_STOCK_COLUMNS),
             rows: rows
                 .into_iter()
                 .map(|r| {
@@ -537,19 +611,10 @@ async fn export_inventory(
                 .collect(),
         }
     } else {
-        let rows = s.app.reports.product_stock(p, &q.into()).await?;
+        let rows = app.reports.product_stock(p, &q.into()).await?;
         Table {
             sheet: t("Products", "Produits", "Prodotti"),
-            header: vec![
-                t("Product", "Produit", "Prodotto"),
-                t("Quantity", "Quantité", "Quantità"),
-                t("Value", "Valeur", "Valore"),
-                t("Capacity", "Capacité", "Capacità"),
-                t("Machines", "Machines", "Macchine"),
-                t("Sold out", "Épuisées", "Esaurite"),
-                t("Low", "Basses", "Basse"),
-                t("Next expiry", "Prochaine péremption", "Prossima scadenza"),
-            ],
+            header: titles(lang, &PRODUCT_STOCK_COLUMNS),
             rows: rows
                 .into_iter()
                 .map(|r| {
@@ -570,6 +635,5 @@ async fn export_inventory(
                 })
                 .collect(),
         }
-    };
-    table.answer(&s, p, format, "inventory", lang).await
+    })
 }

@@ -343,20 +343,37 @@ async fn detail_export(
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let lang = a.principal().user.language;
-    let r = report(&s, a.principal(), q).await?;
-    let (rows, _) = r.detail_rows(&pg.into())?;
-    let money = r.query.value != Value::Quantity;
-    let cell = |v: i64| {
-        if money {
-            Cell::Money {
-                minor: v,
-                exponent: 2,
-                currency: "EUR".into(),
-            }
-        } else {
-            Cell::Int(v)
+    let (table, _) = overview_table(&s.app, a.principal(), q, pg).await?;
+    table
+        .answer(&s, a.principal(), format, "sales-overview", lang)
+        .await
+}
+
+/// A money or quantity cell of a report showing `value`.
+pub(crate) fn value_cell(value: Value, v: i64) -> Cell {
+    if value == Value::Quantity {
+        Cell::Int(v)
+    } else {
+        Cell::Money {
+            minor: v,
+            exponent: 2,
+            currency: "EUR".into(),
         }
-    };
+    }
+}
+
+/// The detail table of a query as a table (every row; the search and ordering of `pg`), with
+/// the report it comes from.
+pub(crate) async fn overview_table(
+    app: &vendfleet_app::App,
+    p: &Principal,
+    q: SalesQuery,
+    pg: DetailPaging,
+) -> ApiResult<(Table, SalesReport)> {
+    let lang = p.user.language;
+    let r = app.sales.report(p, &q.into()).await?;
+    let (rows, _) = r.detail_rows(&pg.into())?;
+    let value = r.query.value;
     let table = Table {
         sheet: tr(lang, "Sales", "Ventes", "Vendite"),
         header: columns(&r, lang)
@@ -367,15 +384,13 @@ async fn detail_export(
             .into_iter()
             .map(|row| {
                 let mut cells = vec![Cell::Text(row.name)];
-                cells.extend(row.values.into_iter().map(cell));
-                cells.push(cell(row.total));
+                cells.extend(row.values.into_iter().map(|v| value_cell(value, v)));
+                cells.push(value_cell(value, row.total));
                 cells
             })
             .collect(),
     };
-    table
-        .answer(&s, a.principal(), format, "sales-overview", lang)
-        .await
+    Ok((table, r))
 }
 
 /// The chosen value over time: one point a period of the span, and the span before, period by

@@ -4,7 +4,7 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Cell, Format, Table};
+use crate::export::{col, titles, Cell, Column, Format, Table};
 use crate::extract::{reports_perm as perm, Authorized, Query};
 use crate::reply::tr;
 use crate::sales::{SalesFiguresDto, SalesQuery};
@@ -191,45 +191,55 @@ async fn export_transactions(
         .sales
         .all_transactions(a.principal(), &q.into(), MAX_EXPORT_ROWS)
         .await?;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let header = vec![
-        t("Date and time", "Date et heure", "Data e ora"),
-        t("Machine", "Machine", "Macchina"),
-        t("Location", "Emplacement", "Ubicazione"),
-        t("Selection", "Sélection", "Selezione"),
-        t("Product", "Produit", "Prodotto"),
-        t("Quantity", "Quantité", "Quantità"),
-        t("Revenue", "Chiffre d'affaires", "Ricavo"),
-        t("Payment method", "Moyen de paiement", "Metodo di pagamento"),
-    ];
-    let table_rows = rows
-        .into_iter()
-        .map(|r| {
-            let payment = match r.payment {
-                Payment::Cash => t("Cash", "Espèces", "Contanti"),
-                Payment::Cashless => t("Cashless", "Sans espèces", "Senza contanti"),
-            };
-            vec![
-                r.at.into(),
-                r.machine_name.into(),
-                r.location_name.unwrap_or_default().into(),
-                r.selection.into(),
-                r.product_name.into(),
-                Cell::Int(i64::from(r.quantity)),
-                Cell::Money {
-                    minor: r.revenue_minor,
-                    exponent: 2,
-                    currency: r.currency,
-                },
-                payment.into(),
-            ]
-        })
-        .collect();
     Table {
-        sheet: t("Transactions", "Transactions", "Transazioni"),
-        header,
-        rows: table_rows,
+        sheet: sheet_name(lang),
+        header: titles(lang, &COLUMNS),
+        rows: rows.into_iter().map(|r| cells(r, lang)).collect(),
     }
     .answer(&s, a.principal(), format, "transaction-log", lang)
     .await
+}
+
+/// The log's columns.
+pub(crate) const COLUMNS: [Column; 8] = [
+    col("date_time", "Date and time", "Date et heure", "Data e ora"),
+    col("machine", "Machine", "Machine", "Macchina"),
+    col("location", "Location", "Emplacement", "Ubicazione"),
+    col("selection", "Selection", "Sélection", "Selezione"),
+    col("product", "Product", "Produit", "Prodotto"),
+    col("quantity", "Quantity", "Quantité", "Quantità"),
+    col("revenue", "Revenue", "Chiffre d'affaires", "Ricavo"),
+    col(
+        "payment_method",
+        "Payment method",
+        "Moyen de paiement",
+        "Metodo di pagamento",
+    ),
+];
+
+/// The log's sheet name.
+pub(crate) fn sheet_name(lang: vendfleet_domain::Language) -> String {
+    tr(lang, "Transactions", "Transactions", "Transazioni")
+}
+
+/// A sale as the cells of [`COLUMNS`].
+pub(crate) fn cells(r: Transaction, lang: vendfleet_domain::Language) -> Vec<Cell> {
+    let payment = match r.payment {
+        Payment::Cash => tr(lang, "Cash", "Espèces", "Contanti"),
+        Payment::Cashless => tr(lang, "Cashless", "Sans espèces", "Senza contanti"),
+    };
+    vec![
+        r.at.into(),
+        r.machine_name.into(),
+        r.location_name.unwrap_or_default().into(),
+        r.selection.into(),
+        r.product_name.into(),
+        Cell::Int(i64::from(r.quantity)),
+        Cell::Money {
+            minor: r.revenue_minor,
+            exponent: 2,
+            currency: r.currency,
+        },
+        payment.into(),
+    ]
 }

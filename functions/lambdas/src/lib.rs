@@ -172,7 +172,7 @@ pub async fn run_events_worker() -> Result<(), lambda_runtime::Error> {
     run_sqs_worker(|app, event| async move { apply_events_batch(&app, event).await }).await
 }
 
-/// Runs one SQS batch of background jobs (large exports); answers the messages that failed so
+/// Runs one SQS batch of background jobs (large exports, generated reports); answers the messages that failed so
 /// SQS delivers only those again (after three receives the queue's DLQ keeps them, and the job
 /// is marked failed on its third attempt).
 pub async fn apply_jobs_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
@@ -190,11 +190,7 @@ pub async fn apply_jobs_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
             payload: message.body.clone().unwrap_or_default(),
             attempts,
         };
-        let outcome = match app.jobs.start(delivery).await {
-            Ok(Some(claimed)) => vendfleet_http::jobs::run(app, claimed).await.map(|_| ()),
-            Ok(None) => Ok(()),
-            Err(e) => Err(e),
-        };
+        let outcome = vendfleet_http::jobs::handle(app, delivery).await;
         if let Err(error) = outcome {
             tracing::error!(message_id = %id, %error, "job failed");
             failures.push(id);

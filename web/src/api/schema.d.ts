@@ -452,6 +452,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/reports/generator/modules/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The modules a report can be made of. */
+        get: operations["modules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/roles/": {
         parameters: {
             query?: never;
@@ -1402,6 +1419,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/generator/columns/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A selectable column (`id` is its key). */
+        get: operations["columns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/generate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Generates an ad-hoc report on the worker (answers at once; follow its progress). */
+        post: operations["generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A live preview of a definition: its first 20 rows. */
+        post: operations["preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/progress/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report's progress. */
+        get: operations["progress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/reports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reports the caller sees: their own, and public ones over machines they all see. */
+        get: operations["list_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/reports/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One report. */
+        get: operations["get_report"];
+        put?: never;
+        post?: never;
+        /** Deletes a report and its file (409 while it is being written). */
+        delete: operations["delete_report"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/reports/{id}/change-status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archives or restores a finished report (409 while it is queued or running). */
+        post: operations["change_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/templates/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The templates the caller sees: public ones and their own. */
+        get: operations["list_templates"];
+        put?: never;
+        /** Saves a template. */
+        post: operations["create_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/templates/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One template. */
+        get: operations["get_template"];
+        /** Changes a template (409 when `version` is not the stored one). */
+        put: operations["update_template"];
+        post?: never;
+        /** Deletes a template (its reports stay). */
+        delete: operations["delete_template"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/templates/{id}/generate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Generates a template's report on the worker (answers at once; follow its progress). */
+        post: operations["generate_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/{id}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Downloads a finished report: a redirect to a short-lived link to its file (a signed path
+         *     of this server embedded, a presigned S3 URL on AWS). 409 while it is not done.
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-journal/detail-table/": {
         parameters: {
             query?: never;
@@ -1891,6 +2102,11 @@ export interface components {
             /** @description The new refiller; null removes the refiller. */
             refiller_id?: string | null;
         };
+        /** @description Archive or restore. */
+        ChangeStatusBody: {
+            /** @description `archived` or `active`. */
+            status: string;
+        };
         /** @description Who changed a price. */
         ChangedByDto: {
             id: string;
@@ -2248,6 +2464,19 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_PreviewDto: {
+            /** @description The first rows of a definition's report, as text. */
+            data: {
+                header: string[];
+                rows: string[][];
+                /**
+                 * Format: int64
+                 * @description Rows the whole report would have.
+                 */
+                total_rows: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_ProductDetailDto: {
             /** @description A product with its price history, newest first. */
             data: components["schemas"]["ProductDto"] & {
@@ -2335,6 +2564,23 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_ProgressDto: {
+            /** @description Where a report stands. */
+            data: {
+                archived: boolean;
+                /** @description Why it failed (or why the last attempt failed, while it is retried). */
+                error?: string | null;
+                id: string;
+                /**
+                 * Format: int32
+                 * @description 0 to 100.
+                 */
+                progress: number;
+                /** @description `queued`, `running`, `done` or `failed`. */
+                status: string;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_RecipeDto: {
             /** @description The recipe of a composite product. */
             data: {
@@ -2356,6 +2602,43 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_ReportDto: {
+            /** @description One generated report. */
+            data: {
+                archived: boolean;
+                /** Format: date-time */
+                created_at: string;
+                error?: string | null;
+                file_name: string;
+                /** Format: date-time */
+                finished_at?: string | null;
+                format: string;
+                graph: string;
+                id: string;
+                module: string;
+                name: string;
+                /**
+                 * Format: int32
+                 * @description 0 to 100.
+                 */
+                progress: number;
+                requested_by: components["schemas"]["UserRefDto"];
+                /**
+                 * Format: int64
+                 * @description Data rows written (when done).
+                 */
+                rows: number;
+                /** @description `queued`, `running`, `done` or `failed`. */
+                status: string;
+                /** @description The scheduled task that asked for it. */
+                task_id?: string | null;
+                template_id?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                visibility: string;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_RoleDto: {
             /** @description A role. */
             data: {
@@ -2374,6 +2657,31 @@ export interface components {
                 users_count: number;
                 /** Format: int64 */
                 version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_TemplateDto: {
+            /** @description A saved report definition. */
+            data: {
+                columns: string[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: components["schemas"]["UserRefDto"];
+                /** @description Whether the caller may change or delete it. */
+                editable: boolean;
+                format: string;
+                graph: string;
+                id: string;
+                module: string;
+                name: string;
+                params: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                visibility: string;
             };
         };
         /** @description `{"data": ...}`. */
@@ -2545,8 +2853,8 @@ export interface components {
                  */
                 date_to?: string | null;
                 /**
-                 * @description `current_month`, `previous_month`, `current_and_previous_month`, `current_year`,
-                 *     `previous_year` or `custom`.
+                 * @description `yesterday`, `current_week`, `previous_week`, `current_month`, `previous_month`,
+                 *     `current_and_previous_month`, `current_year`, `previous_year` or `custom`.
                  */
                 key: string;
             }[];
@@ -3165,6 +3473,43 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ReportDto: {
+            data: {
+                archived: boolean;
+                /** Format: date-time */
+                created_at: string;
+                error?: string | null;
+                file_name: string;
+                /** Format: date-time */
+                finished_at?: string | null;
+                format: string;
+                graph: string;
+                id: string;
+                module: string;
+                name: string;
+                /**
+                 * Format: int32
+                 * @description 0 to 100.
+                 */
+                progress: number;
+                requested_by: components["schemas"]["UserRefDto"];
+                /**
+                 * Format: int64
+                 * @description Data rows written (when done).
+                 */
+                rows: number;
+                /** @description `queued`, `running`, `done` or `failed`. */
+                status: string;
+                /** @description The scheduled task that asked for it. */
+                task_id?: string | null;
+                template_id?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                visibility: string;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_RoleDto: {
             data: {
                 /**
@@ -3194,6 +3539,31 @@ export interface components {
                 /** @description Machines carrying the tag, among those the caller may see. */
                 machines_count: number;
                 name: string;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_TemplateDto: {
+            data: {
+                columns: string[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: components["schemas"]["UserRefDto"];
+                /** @description Whether the caller may change or delete it. */
+                editable: boolean;
+                format: string;
+                graph: string;
+                id: string;
+                module: string;
+                name: string;
+                params: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                visibility: string;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -3745,6 +4115,51 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_ReportDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description One generated report. */
+            data: {
+                archived: boolean;
+                /** Format: date-time */
+                created_at: string;
+                error?: string | null;
+                file_name: string;
+                /** Format: date-time */
+                finished_at?: string | null;
+                format: string;
+                graph: string;
+                id: string;
+                module: string;
+                name: string;
+                /**
+                 * Format: int32
+                 * @description 0 to 100.
+                 */
+                progress: number;
+                requested_by: components["schemas"]["UserRefDto"];
+                /**
+                 * Format: int64
+                 * @description Data rows written (when done).
+                 */
+                rows: number;
+                /** @description `queued`, `running`, `done` or `failed`. */
+                status: string;
+                /** @description The scheduled task that asked for it. */
+                task_id?: string | null;
+                template_id?: string | null;
+                /** Format: date-time */
+                updated_at: string;
+                visibility: string;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_RoleDto: {
             /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
             code: string;
@@ -3827,6 +4242,39 @@ export interface components {
                 /** @description Machines carrying the tag, among those the caller may see. */
                 machines_count: number;
                 name: string;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_TemplateDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description A saved report definition. */
+            data: {
+                columns: string[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: components["schemas"]["UserRefDto"];
+                /** @description Whether the caller may change or delete it. */
+                editable: boolean;
+                format: string;
+                graph: string;
+                id: string;
+                module: string;
+                name: string;
+                params: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+                visibility: string;
             };
             message: string;
         };
@@ -4177,8 +4625,8 @@ export interface components {
              */
             date_to?: string | null;
             /**
-             * @description `current_month`, `previous_month`, `current_and_previous_month`, `current_year`,
-             *     `previous_year` or `custom`.
+             * @description `yesterday`, `current_week`, `previous_week`, `current_month`, `previous_month`,
+             *     `current_and_previous_month`, `current_year`, `previous_year` or `custom`.
              */
             key: string;
         };
@@ -4187,6 +4635,16 @@ export interface components {
             bill_validator?: components["schemas"]["DeviceDto"];
             cashless?: components["schemas"]["DeviceDto"];
             coin_changer?: components["schemas"]["DeviceDto"];
+        };
+        /** @description The first rows of a definition's report, as text. */
+        PreviewDto: {
+            header: string[];
+            rows: string[][];
+            /**
+             * Format: int64
+             * @description Rows the whole report would have.
+             */
+            total_rows: number;
         };
         /** @description A change of a selection's price. */
         PriceChangeDto: {
@@ -4362,6 +4820,20 @@ export interface components {
             role_level: string;
             role_name?: string | null;
         };
+        /** @description Where a report stands. */
+        ProgressDto: {
+            archived: boolean;
+            /** @description Why it failed (or why the last attempt failed, while it is retried). */
+            error?: string | null;
+            id: string;
+            /**
+             * Format: int32
+             * @description 0 to 100.
+             */
+            progress: number;
+            /** @description `queued`, `running`, `done` or `failed`. */
+            status: string;
+        };
         /** @description The recipe of a composite product. */
         RecipeDto: {
             product_id: string;
@@ -4440,6 +4912,40 @@ export interface components {
             firstName: string;
             lastName: string;
             password: string;
+        };
+        /** @description One generated report. */
+        ReportDto: {
+            archived: boolean;
+            /** Format: date-time */
+            created_at: string;
+            error?: string | null;
+            file_name: string;
+            /** Format: date-time */
+            finished_at?: string | null;
+            format: string;
+            graph: string;
+            id: string;
+            module: string;
+            name: string;
+            /**
+             * Format: int32
+             * @description 0 to 100.
+             */
+            progress: number;
+            requested_by: components["schemas"]["UserRefDto"];
+            /**
+             * Format: int64
+             * @description Data rows written (when done).
+             */
+            rows: number;
+            /** @description `queued`, `running`, `done` or `failed`. */
+            status: string;
+            /** @description The scheduled task that asked for it. */
+            task_id?: string | null;
+            template_id?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            visibility: string;
         };
         /** @description A role. */
         RoleDto: {
@@ -4612,6 +5118,51 @@ export interface components {
         TagForm: {
             name: string;
         };
+        /** @description A report definition as a form sends it. */
+        TemplateBody: {
+            /** @description Column keys to keep (`/api/reports/generator/columns/`), empty for all. */
+            columns?: string[];
+            /** @description `xlsx` (default) or `csv`. */
+            format?: string;
+            /** @description `none` (default), `line` or `bar` (the sales overview only). */
+            graph?: string;
+            /** @description `sales_overview`, `encashment`, `refill_log`, `inventory` or `transaction_log`. */
+            module: string;
+            name: string;
+            /** @description The query-string parameters of the module's report screen. */
+            params?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description The version loaded (updates only).
+             */
+            version?: number | null;
+            /** @description `public` or `private` (default). */
+            visibility?: string;
+        };
+        /** @description A saved report definition. */
+        TemplateDto: {
+            columns: string[];
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["UserRefDto"];
+            /** @description Whether the caller may change or delete it. */
+            editable: boolean;
+            format: string;
+            graph: string;
+            id: string;
+            module: string;
+            name: string;
+            params: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+            visibility: string;
+        };
         /** @description An access and a refresh token. */
         TokenDto: {
             access: string;
@@ -4752,6 +5303,11 @@ export interface components {
              * @description The version the form was loaded at; a stale one gives 409.
              */
             version?: number | null;
+        };
+        /** @description A user as a list shows them. */
+        UserRefDto: {
+            id: string;
+            name: string;
         };
         /** @description Verification reply data. */
         VerifyData: {
@@ -5678,6 +6234,26 @@ export interface operations {
         };
     };
     generator_group_by: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    modules: {
         parameters: {
             query?: never;
             header?: never;
@@ -8803,6 +9379,653 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    columns: {
+        parameters: {
+            query: {
+                /** @description A module key. */
+                module: string;
+                /** @description The inventory's tab (`products`, `components`). */
+                tab?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    generate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateBody"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ReportDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_PreviewDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    progress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ProgressDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_reports: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description Text in the name. */
+                search?: string;
+                /** @description `created_at` (default, newest first), `name`, `status`, `module`; `-` for descending. */
+                ordering?: string;
+                /** @description `true` for the archived reports (default `false`). */
+                archived?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ReportDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_ReportDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ReportDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    list_templates: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description Text in the name. */
+                search?: string;
+                /** @description `name` (default), `module`, `created_at`, `updated_at`; `-` for descending. */
+                ordering?: string;
+                /** @description Only this module's templates. */
+                module?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_TemplateDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TemplateDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    get_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_TemplateDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TemplateDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    delete_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    generate_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ReportDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the file */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -46,6 +46,18 @@ pub fn check_blob_key(key: &str) -> Result<(), BlobError> {
 pub trait BlobStore: Send + Sync {
     /// Stores `bytes` under `key`, replacing any earlier blob.
     async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> Result<(), BlobError>;
+    /// Stores the file at `path` under `key` without holding it in memory where the backend can
+    /// (large generated reports). The default reads it whole and calls [`BlobStore::put`].
+    async fn put_file(
+        &self,
+        key: &str,
+        path: &std::path::Path,
+        content_type: &str,
+    ) -> Result<(), BlobError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| BlobError::Backend(format!("{}: {e}", path.display())))?;
+        self.put(key, bytes, content_type).await
+    }
     /// Reads a blob.
     async fn get(&self, key: &str) -> Result<Option<Blob>, BlobError>;
     /// A URL a browser can download the blob from for `expires_in` (presigned on S3).

@@ -21,7 +21,7 @@ use vendfleet_domain::sales::split_range;
 use vendfleet_domain::{FieldErrors, Period};
 
 mod transactions;
-pub use transactions::Transaction;
+pub use transactions::{Transaction, TransactionCursor};
 
 /// The longest span a sales query covers, in days (about three years).
 pub const MAX_SPAN_DAYS: i64 = 1100;

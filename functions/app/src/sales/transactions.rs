@@ -292,9 +292,8 @@ impl SalesService {
         params: &SalesParams,
         limit: usize,
     ) -> AppResult<Vec<Transaction>> {
-        let c = self.chosen(p, params).await?;
-        let blocks = self.blocks(&c).await?;
-        let count: i64 = blocks.iter().map(|b| b.count).sum();
+        let mut cursor = self.transaction_cursor(p, params).await?;
+        let count = cursor.total;
         if usize::try_from(count).unwrap_or(usize::MAX) > limit {
             return Err(FieldErrors::single(
                 "date_from",
@@ -306,15 +305,58 @@ impl SalesService {
             .into());
         }
         let mut out = Vec::new();
-        for b in blocks {
-            let mut vends = self.sales_of(&c, b).await?;
-            vends.sort_by(|a, b| {
-                b.local_date
-                    .cmp(&a.local_date)
-                    .then_with(|| log_order(a, b))
-            });
-            out.extend(vends.into_iter().map(|v| c.row(v)));
+        while let Some(rows) = self.next_transactions(&mut cursor).await? {
+            out.extend(rows);
         }
         Ok(out)
     }
+
+    /// A cursor over every sale of the query in the log's order, read a day at a time (a
+    /// generated report of a year of a whole fleet never holds more than one day of it).
+    pub async fn transaction_cursor(
+        &self,
+        p: &Principal,
+        params: &SalesParams,
+    ) -> AppResult<TransactionCursor> {
+        let chosen = self.chosen(p, params).await?;
+        let mut blocks = self.blocks(&chosen).await?;
+        let total = blocks.iter().map(|b| b.count).sum();
+        blocks.reverse(); // popped newest first
+        Ok(TransactionCursor {
+            chosen,
+            blocks,
+            total,
+        })
+    }
+
+    /// The next day's sales of a cursor, in the log's order; `None` at the end.
+    pub async fn next_transactions(
+        &self,
+        cursor: &mut TransactionCursor,
+    ) -> AppResult<Option<Vec<Transaction>>> {
+        while let Some(b) = cursor.blocks.pop() {
+            if !b.day {
+                let mut days = self.days_of(&cursor.chosen, b).await?;
+                days.reverse();
+                cursor.blocks.extend(days);
+                continue;
+            }
+            let mut vends = self.sales_of(&cursor.chosen, b).await?;
+            vends.sort_by(log_order);
+            return Ok(Some(
+                vends.into_iter().map(|v| cursor.chosen.row(v)).collect(),
+            ));
+        }
+        Ok(None)
+    }
+}
+
+/// Where a walk through the transaction log stands (see
+/// [`SalesService::transaction_cursor`]).
+pub struct TransactionCursor {
+    chosen: Chosen,
+    /// Spans still to read, the next one last.
+    blocks: Vec<Block>,
+    /// Sales of the whole query (the rollups' count).
+    pub total: i64,
 }

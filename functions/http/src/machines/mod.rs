@@ -24,7 +24,7 @@ use vendfleet_domain::{MachineScope, Permission};
 
 mod audits;
 mod planogram;
-mod refills;
+pub(crate) mod refills;
 mod tags;
 
 /// The machines area's routes.

@@ -1,6 +1,7 @@
 //! The refill log (every stock change, by users and by machines).
 
 use super::*;
+use crate::export::{col, titles, Column};
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -156,24 +157,34 @@ async fn export_refills(
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let lang = a.principal().user.language;
-    let (entries, _) = s
-        .app
-        .machines
-        .refill_entries(a.principal(), &q.into())
-        .await?;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let header = vec![
-        t("Date", "Date", "Data"),
-        t("Local day", "Jour local", "Giorno locale"),
-        t("Machine", "Machine", "Macchina"),
-        t("Location", "Emplacement", "Ubicazione"),
-        t("Employee", "Employé", "Dipendente"),
-        t("Source", "Source", "Origine"),
-        t("Selection", "Sélection", "Selezione"),
-        t("Product", "Produit", "Prodotto"),
-        t("Added", "Ajouté", "Aggiunto"),
-        t("Removed", "Retiré", "Rimosso"),
-    ];
+    refill_table(&s.app, a.principal(), q)
+        .await?
+        .answer(&s, a.principal(), format, "refill-log", lang)
+        .await
+}
+
+/// The refill log's columns.
+pub(crate) const REFILL_COLUMNS: [Column; 10] = [
+    col("date", "Date", "Date", "Data"),
+    col("local_day", "Local day", "Jour local", "Giorno locale"),
+    col("machine", "Machine", "Machine", "Macchina"),
+    col("location", "Location", "Emplacement", "Ubicazione"),
+    col("employee", "Employee", "Employé", "Dipendente"),
+    col("source", "Source", "Source", "Origine"),
+    col("selection", "Selection", "Sélection", "Selezione"),
+    col("product", "Product", "Produit", "Prodotto"),
+    col("added", "Added", "Ajouté", "Aggiunto"),
+    col("removed", "Removed", "Retiré", "Rimosso"),
+];
+
+/// The refill log of a query as a table (every line; paging ignored).
+pub(crate) async fn refill_table(
+    app: &vendfleet_app::App,
+    p: &vendfleet_app::auth::Principal,
+    q: RefillsQuery,
+) -> ApiResult<Table> {
+    let lang = p.user.language;
+    let (entries, _) = app.machines.refill_entries(p, &q.into()).await?;
     let rows = entries
         .into_iter()
         .map(|e| {
@@ -191,15 +202,14 @@ async fn export_refills(
             ]
         })
         .collect();
-    Table {
-        sheet: t(
+    Ok(Table {
+        sheet: tr(
+            lang,
             "Refill log",
             "Journal des réassorts",
             "Registro rifornimenti",
         ),
-        header,
+        header: titles(lang, &REFILL_COLUMNS),
         rows,
-    }
-    .answer(&s, a.principal(), format, "refill-log", lang)
-    .await
+    })
 }

@@ -69,13 +69,21 @@ macro_rules! on_both_stores {
     };
 }
 
+/// The S3 client and bucket of a harness on AWS.
+type Bucket = Option<(vendfleet_adapters_aws::aws_sdk_s3::Client, String)>;
+
 async fn adapters_for(
     backend: Backend,
     dir: &std::path::Path,
-) -> (Adapters, Option<vendfleet_adapters_aws::DynamoItemStore>) {
+) -> (
+    Adapters,
+    Option<vendfleet_adapters_aws::DynamoItemStore>,
+    Bucket,
+) {
     match backend {
         Backend::Sqlite => (
             Embedded::open(dir, b"blob-secret").unwrap().adapters(),
+            None,
             None,
         ),
         Backend::Dynamo => {
@@ -96,6 +104,7 @@ async fn adapters_for(
             let (queue, dlq) = vendfleet_adapters_aws::create_queue_with_dlq(&sqs, &table)
                 .await
                 .unwrap();
+            let bucket = Some((s3.clone(), table.clone()));
             let adapters = Adapters {
                 sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
                 store: Arc::new(store.clone()),
@@ -106,7 +115,7 @@ async fn adapters_for(
                         .with_wait(std::time::Duration::from_millis(100)),
                 ),
             };
-            (adapters, Some(store))
+            (adapters, Some(store), bucket)
         }
     }
 }
@@ -118,6 +127,7 @@ pub struct Harness {
     pub client: String,
     /// The DynamoDB store (its items-read counter), on DynamoDB.
     pub dynamo: Option<vendfleet_adapters_aws::DynamoItemStore>,
+    bucket: Bucket,
     adapters: Adapters,
     settings: AuthSettings,
     operator: OperatorSettings,
@@ -160,7 +170,7 @@ impl Harness {
         configure: impl FnOnce(&mut AuthSettings),
     ) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let (adapters, dynamo) = adapters_for(backend, dir.path()).await;
+        let (adapters, dynamo, bucket) = adapters_for(backend, dir.path()).await;
         let clock = Arc::new(ManualClock::new(now));
         let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
         configure(&mut settings);
@@ -183,11 +193,17 @@ impl Harness {
             app,
             client: "10.0.0.1".into(),
             dynamo,
+            bucket,
             adapters,
             settings,
             operator,
             _dir: Arc::new(dir),
         }
+    }
+
+    /// The item store the application runs on.
+    pub fn item_store(&self) -> Arc<dyn vendfleet_app::ports::ItemStore> {
+        self.adapters.store.clone()
     }
 
     /// The sales store the application runs on.
@@ -210,10 +226,30 @@ impl Harness {
             app,
             client: self.client.clone(),
             dynamo: self.dynamo.clone(),
+            bucket: self.bucket.clone(),
             adapters: self.adapters.clone(),
             settings: self.settings.clone(),
             operator: self.operator.clone(),
             _dir: self._dir.clone(),
+        }
+    }
+
+    /// Makes storing report files fail from now on, as a broken disk or bucket would: on
+    /// SQLite a file stands where the reports' directory goes; on S3 the bucket is deleted.
+    pub async fn break_report_files(&self) {
+        match &self.bucket {
+            None => {
+                let dir = self
+                    ._dir
+                    .path()
+                    .join(vendfleet_adapters_embedded::BLOBS_DIR);
+                std::fs::create_dir_all(&dir).unwrap();
+                let _ = std::fs::remove_dir_all(dir.join("reports"));
+                std::fs::write(dir.join("reports"), b"not a directory").unwrap();
+            }
+            Some((client, name)) => {
+                client.delete_bucket().bucket(name).send().await.unwrap();
+            }
         }
     }
 

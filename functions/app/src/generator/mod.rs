@@ -1,0 +1,771 @@
+//! The report generator: templates (saved definitions, public or private), and generated
+//! reports — a definition run by the background worker, with progress and a file.
+//!
+//! A generated report is a record (`REPORT#<id>`) and a queue message naming it. The worker
+//! claims the message, marks the report running, writes the file (the same query as the report
+//! screen, with the requester's machine scope at run time), stores it and marks the report done.
+//! A failed attempt goes back to the queue with back-off; after [`MAX_ATTEMPTS`] the report is
+//! failed with its reason. A worker that dies mid-report leaves the message to come back after
+//! its visibility timeout: the next delivery starts over (or fails the report for good when the
+//! worker stopped [`MAX_ATTEMPTS`] times), so no report stays "running".
+//!
+//! Who sees what: a private template or report is its author's only; a public template is
+//! every template lister's; a public report is shown to another user only when their machine
+//! scope covers every machine the report covered (a file never shows what its reader may not
+//! see).
+
+pub mod model;
+
+use crate::auth::Principal;
+use crate::error::{AppError, AppResult};
+use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams};
+use crate::ports::{BlobStore, Clock, Job as Delivery, JobQueue};
+use crate::records::{check_version, Records};
+use crate::users::Directory;
+pub use model::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+use vendfleet_domain::report::Choice;
+use vendfleet_domain::{validation, FieldErrors, MachineScope, Permission};
+
+/// Attempts of a report before it is failed for good.
+pub const MAX_ATTEMPTS: u32 = 3;
+/// How long a claimed report is hidden from other workers (a year of transaction log for a
+/// large fleet takes minutes).
+pub const VISIBILITY: Duration = Duration::from_secs(900);
+/// The first retry's delay (doubled on each further attempt).
+pub const BACKOFF: Duration = Duration::from_secs(5);
+/// How long a download link stays valid.
+pub const LINK_TTL: Duration = Duration::from_secs(15 * 60);
+/// The longest parameter value kept (id lists of a few hundred machines fit).
+const MAX_PARAM_BYTES: usize = 20_000;
+
+/// The queue message of a report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReportMessage {
+    pub report_id: String,
+}
+
+/// A definition as a form sends it (keys not yet checked).
+#[derive(Debug, Clone, Default)]
+pub struct SpecInput {
+    pub module: String,
+    pub params: BTreeMap<String, String>,
+    pub format: String,
+    pub graph: String,
+    pub columns: Vec<String>,
+}
+
+/// The template form (and the ad-hoc report's: its name and visibility).
+#[derive(Debug, Clone, Default)]
+pub struct TemplateInput {
+    pub name: String,
+    pub visibility: String,
+    pub spec: SpecInput,
+    pub version: Option<u64>,
+}
+
+fn choice<C: Choice>(errors: &mut FieldErrors, field: &str, value: &str, default: C) -> C {
+    if value.trim().is_empty() {
+        return default;
+    }
+    C::from_key(value).unwrap_or_else(|| {
+        let keys: Vec<&str> = C::ALL.iter().map(|c| c.key()).collect();
+        errors.add(field, format!("Choose one of: {}.", keys.join(", ")));
+        default
+    })
+}
+
+/// Checks a definition's keys; the module's own parameters are checked by whoever runs it.
+pub fn check_spec(input: &SpecInput, errors: &mut FieldErrors) -> Option<ReportSpec> {
+    let module = if input.module.trim().is_empty() {
+        errors.add("module", "This field is required.");
+        None
+    } else {
+        let m = Module::from_key(&input.module);
+        if m.is_none() {
+            let keys: Vec<&str> = Module::ALL.iter().map(|c| c.key()).collect();
+            errors.add("module", format!("Choose one of: {}.", keys.join(", ")));
+        }
+        m
+    };
+    let format = choice(errors, "format", &input.format, FileFormat::Xlsx);
+    let graph = choice(errors, "graph", &input.graph, Graph::None);
+    if let Some(m) = module {
+        if graph != Graph::None && !m.has_graph() {
+            errors.add("graph", "This report has no chart: choose none.");
+        }
+    }
+    for (k, v) in &input.params {
+        if k.len() > 64 || !k.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            errors.add("params", format!("“{k}” is not a parameter."));
+        } else if v.len() > MAX_PARAM_BYTES {
+            errors.add(
+                format!("params.{k}"),
+                format!("At most {MAX_PARAM_BYTES} characters."),
+            );
+        }
+    }
+    let columns: Vec<String> = input
+        .columns
+        .iter()
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if columns.len() > 100 {
+        errors.add("columns", "At most 100 columns.");
+    }
+    Some(ReportSpec {
+        module: module?,
+        params: input
+            .params
+            .iter()
+            .map(|(k, v)| (k.clone(), v.trim().to_string()))
+            .filter(|(_, v)| !v.is_empty())
+            .collect(),
+        format,
+        graph,
+        columns,
+    })
+}
+
+/// 403 unless `p` may export `module`'s report (and so generate it).
+pub fn require_module(p: &Principal, module: Module) -> AppResult<()> {
+    let needs = module.export_permissions();
+    if needs.iter().any(|perm| p.can(*perm)) {
+        Ok(())
+    } else {
+        let keys: Vec<&str> = needs.iter().map(|perm| perm.key()).collect();
+        Err(AppError::Forbidden(format!(
+            "You need the permission {}",
+            keys.join(" or ")
+        )))
+    }
+}
+
+/// A claimed report: its record and the queue delivery.
+pub struct ClaimedReport {
+    pub report: GeneratedReport,
+    delivery: Delivery,
+}
+
+/// The service.
+#[derive(Clone)]
+pub struct GeneratorService {
+    templates: Records<ReportTemplate>,
+    reports: Records<GeneratedReport>,
+    blobs: Arc<dyn BlobStore>,
+    queue: Arc<dyn JobQueue>,
+    directory: Directory,
+    machines: crate::machines::MachinesService,
+    clock: Arc<dyn Clock>,
+    backoff: Duration,
+    visibility: Duration,
+}
+
+impl GeneratorService {
+    /// The same service with other retry timings: the first back-off (doubled on each further
+    /// attempt) and how long a claimed report stays hidden from other workers (tests shorten
+    /// both).
+    pub fn with_timing(mut self, backoff: Duration, visibility: Duration) -> Self {
+        self.backoff = backoff;
+        self.visibility = visibility;
+        self
+    }
+
+    /// How long a claimed report stays hidden from other workers.
+    pub fn visibility(&self) -> Duration {
+        self.visibility
+    }
+
+    /// A service on the adapters.
+    pub fn new(
+        store: Arc<dyn crate::ports::ItemStore>,
+        blobs: Arc<dyn BlobStore>,
+        queue: Arc<dyn JobQueue>,
+        directory: Directory,
+        machines: crate::machines::MachinesService,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        GeneratorService {
+            templates: Records::new(store.clone()),
+            reports: Records::new(store),
+            blobs,
+            queue,
+            directory,
+            machines,
+            clock,
+            backoff: BACKOFF,
+            visibility: VISIBILITY,
+        }
+    }
+
+    // ---- templates ----
+
+    fn template_visible(p: &Principal, t: &ReportTemplate) -> bool {
+        t.visibility == Visibility::Public || t.owner_id == p.user.id
+    }
+
+    fn check_template(input: &TemplateInput) -> AppResult<(String, Visibility, ReportSpec)> {
+        let mut errors = FieldErrors::new();
+        let name = validation::required_text(&mut errors, "name", &input.name, 120);
+        let visibility = choice(
+            &mut errors,
+            "visibility",
+            &input.visibility,
+            Visibility::Private,
+        );
+        let spec = check_spec(&input.spec, &mut errors);
+        errors.into_result()?;
+        Ok((name, visibility, spec.expect("checked")))
+    }
+
+    /// The templates `p` sees: public ones and their own.
+    pub async fn list_templates(
+        &self,
+        p: &Principal,
+        params: &ListParams,
+        module: Option<&str>,
+    ) -> AppResult<ListPage<ReportTemplate>> {
+        p.require(Permission::ReportGeneratorTemplatesList)?;
+        let mut errors = FieldErrors::new();
+        let pg = paging(
+            params,
+            &["name", "module", "created_at", "updated_at"],
+            &mut errors,
+        );
+        let module = match module.map(str::trim).filter(|m| !m.is_empty()) {
+            None => None,
+            Some(m) => {
+                let c = Module::from_key(m);
+                if c.is_none() {
+                    errors.add("module", "Not a report module.");
+                }
+                c
+            }
+        };
+        errors.into_result()?;
+        let mut items: Vec<ReportTemplate> = self
+            .templates
+            .all()
+            .await?
+            .into_iter()
+            .filter(|t| Self::template_visible(p, t))
+            .filter(|t| module.is_none_or(|m| t.spec.module == m))
+            .filter(|t| pg.search.is_empty() || t.name.to_lowercase().contains(&pg.search))
+            .collect();
+        sort_by(&mut items, &pg, "name", |t, f| match f {
+            "module" => (t.spec.module.key().to_string(), t.id.clone()),
+            "created_at" => (sortable_instant(&t.created_at), t.id.clone()),
+            "updated_at" => (sortable_instant(&t.updated_at), t.id.clone()),
+            _ => (t.name.to_lowercase(), t.id.clone()),
+        });
+        Ok(page_of(items, &pg))
+    }
+
+    /// One template `p` sees (404 otherwise).
+    pub async fn get_template(&self, p: &Principal, id: &str) -> AppResult<ReportTemplate> {
+        p.require(Permission::ReportGeneratorTemplatesList)?;
+        self.template_for(p, id).await
+    }
+
+    async fn template_for(&self, p: &Principal, id: &str) -> AppResult<ReportTemplate> {
+        self.templates
+            .get(id)
+            .await?
+            .filter(|t| Self::template_visible(p, t))
+            .ok_or_else(|| AppError::NotFound("Template not found".into()))
+    }
+
+    /// Whether `p` may change or delete a template they see.
+    pub fn template_editable(p: &Principal, t: &ReportTemplate) -> bool {
+        p.can(Permission::ReportGeneratorEditTemplate)
+            && (t.owner_id == p.user.id || t.visibility == Visibility::Public)
+    }
+
+    /// Saves a new template.
+    pub async fn create_template(
+        &self,
+        p: &Principal,
+        input: &TemplateInput,
+    ) -> AppResult<ReportTemplate> {
+        p.require(Permission::ReportGeneratorNew)?;
+        let (name, visibility, spec) = Self::check_template(input)?;
+        require_module(p, spec.module)?;
+        let now = self.clock.now();
+        let t = ReportTemplate {
+            id: ulid::Ulid::new().to_string(),
+            name,
+            spec,
+            visibility,
+            owner_id: p.user.id.clone(),
+            created_at: now,
+            updated_at: now,
+            version: 1,
+            schema: SCHEMA,
+        };
+        self.templates.insert(&t).await?;
+        Ok(t)
+    }
+
+    /// Changes a template (409 when `version` is not the stored one).
+    pub async fn update_template(
+        &self,
+        p: &Principal,
+        id: &str,
+        input: &TemplateInput,
+    ) -> AppResult<ReportTemplate> {
+        p.require(Permission::ReportGeneratorEditTemplate)?;
+        let current = self.template_for(p, id).await?;
+        let (name, visibility, spec) = Self::check_template(input)?;
+        require_module(p, spec.module)?;
+        check_version(input.version, &current)?;
+        // Only its author makes a public template private (it would vanish from the others).
+        if visibility != current.visibility && current.owner_id != p.user.id {
+            return Err(AppError::Forbidden(
+                "Only the template's author changes who sees it".into(),
+            ));
+        }
+        let mut next = current.clone();
+        next.name = name;
+        next.visibility = visibility;
+        next.spec = spec;
+        next.updated_at = self.clock.now();
+        next.version = current.version + 1;
+        self.templates.replace(&current, &next).await?;
+        Ok(next)
+    }
+
+    /// Deletes a template (the reports made from it stay).
+    pub async fn delete_template(&self, p: &Principal, id: &str) -> AppResult<()> {
+        p.require(Permission::ReportGeneratorDeleteTemplate)?;
+        let t = self.template_for(p, id).await?;
+        self.templates
+            .apply(Records::<ReportTemplate>::delete_writes(&t), &t)
+            .await
+    }
+
+    // ---- reports ----
+
+    /// Queues a report of `spec` for `p` (who needs the run permission and the module's export
+    /// permission); the worker writes it.
+    pub async fn submit(
+        &self,
+        p: &Principal,
+        name: String,
+        visibility: Visibility,
+        spec: ReportSpec,
+        template_id: Option<String>,
+        task_id: Option<String>,
+    ) -> AppResult<GeneratedReport> {
+        p.require(Permission::ReportGeneratorRun)?;
+        require_module(p, spec.module)?;
+        let now = self.clock.now();
+        let id = ulid::Ulid::new().to_string();
+        let (content_type, ext) = match spec.format {
+            FileFormat::Xlsx => (
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "xlsx",
+            ),
+            FileFormat::Csv => ("text/csv; charset=utf-8", "csv"),
+        };
+        let r = GeneratedReport {
+            file_name: format!("{}.{ext}", file_stem(&name, spec.module)),
+            id: id.clone(),
+            name,
+            spec,
+            visibility,
+            template_id,
+            task_id,
+            owner_id: p.user.id.clone(),
+            status: ReportStatus::Queued,
+            archived: false,
+            progress: 0,
+            error: None,
+            rows: 0,
+            content_type: content_type.into(),
+            result_key: None,
+            scope: None,
+            attempts: 0,
+            created_at: now,
+            updated_at: now,
+            finished_at: None,
+            version: 1,
+            schema: SCHEMA,
+        };
+        self.reports.insert(&r).await?;
+        let message = serde_json::to_string(&ReportMessage { report_id: id })
+            .map_err(|e| AppError::Internal(format!("report message: {e}")))?;
+        self.queue.enqueue(&message).await?;
+        Ok(r)
+    }
+
+    /// Queues a report of a template `p` sees.
+    pub async fn generate_template(
+        &self,
+        p: &Principal,
+        template_id: &str,
+    ) -> AppResult<GeneratedReport> {
+        p.require(Permission::ReportGeneratorRun)?;
+        let t = self.template_for(p, template_id).await?;
+        self.submit(p, t.name, t.visibility, t.spec, Some(t.id), None)
+            .await
+    }
+
+    /// The machines `p` sees now, as a report scope.
+    pub async fn scope_of(&self, p: &Principal) -> AppResult<ReportScope> {
+        Ok(match p.machine_scope() {
+            MachineScope::All => ReportScope {
+                all: true,
+                machine_ids: Vec::new(),
+            },
+            MachineScope::Limited { .. } => ReportScope {
+                all: false,
+                machine_ids: self.machines.visible_ids(p).await?.into_iter().collect(),
+            },
+        })
+    }
+
+    /// Whether `p` may see report `r`: their own, or a public one whose machines they all see.
+    fn report_visible(p: &Principal, r: &GeneratedReport, seen: &Seen) -> bool {
+        if r.owner_id == p.user.id {
+            return true;
+        }
+        if r.visibility != Visibility::Public || r.status != ReportStatus::Done {
+            return false;
+        }
+        match (&r.scope, seen) {
+            (_, Seen::All) => true,
+            (Some(s), Seen::Some(ids)) => !s.all && s.machine_ids.iter().all(|m| ids.contains(m)),
+            (None, _) => false,
+        }
+    }
+
+    async fn seen(&self, p: &Principal) -> AppResult<Seen> {
+        Ok(match p.machine_scope() {
+            MachineScope::All => Seen::All,
+            MachineScope::Limited { .. } => Seen::Some(self.machines.visible_ids(p).await?),
+        })
+    }
+
+    /// The reports `p` sees, archived or not.
+    pub async fn list_reports(
+        &self,
+        p: &Principal,
+        params: &ListParams,
+        archived: bool,
+    ) -> AppResult<ListPage<GeneratedReport>> {
+        p.require(Permission::ReportGeneratorReportsList)?;
+        let mut errors = FieldErrors::new();
+        let pg = paging(
+            params,
+            &["name", "created_at", "status", "module"],
+            &mut errors,
+        );
+        errors.into_result()?;
+        let seen = self.seen(p).await?;
+        let mut items: Vec<GeneratedReport> = self
+            .reports
+            .all()
+            .await?
+            .into_iter()
+            .filter(|r| r.archived == archived && Self::report_visible(p, r, &seen))
+            .filter(|r| pg.search.is_empty() || r.name.to_lowercase().contains(&pg.search))
+            .collect();
+        let mut pg = pg;
+        if pg.ordering.is_none() {
+            pg.ordering = Some(("created_at".into(), true));
+        }
+        sort_by(&mut items, &pg, "created_at", |r, f| match f {
+            "name" => (r.name.to_lowercase(), r.id.clone()),
+            "status" => (format!("{:?}", r.status), r.id.clone()),
+            "module" => (r.spec.module.key().to_string(), r.id.clone()),
+            _ => (sortable_instant(&r.created_at), r.id.clone()),
+        });
+        Ok(page_of(items, &pg))
+    }
+
+    /// One report `p` sees (404 otherwise).
+    pub async fn get_report(&self, p: &Principal, id: &str) -> AppResult<GeneratedReport> {
+        p.require(Permission::ReportGeneratorReportsList)?;
+        let seen = self.seen(p).await?;
+        self.reports
+            .get(id)
+            .await?
+            .filter(|r| Self::report_visible(p, r, &seen))
+            .ok_or_else(|| AppError::NotFound("Report not found".into()))
+    }
+
+    /// A link to a finished report's file (409 while it is not done).
+    pub async fn download_url(&self, p: &Principal, id: &str) -> AppResult<String> {
+        let r = self.get_report(p, id).await?;
+        match (r.status, &r.result_key) {
+            (ReportStatus::Done, Some(key)) => {
+                Ok(self.blobs.download_url(key, &r.file_name, LINK_TTL).await?)
+            }
+            _ => Err(AppError::conflict("The report has no file yet")),
+        }
+    }
+
+    /// A finished report's file, read whole (tests and small files).
+    pub async fn file(&self, p: &Principal, id: &str) -> AppResult<crate::ports::Blob> {
+        let r = self.get_report(p, id).await?;
+        match &r.result_key {
+            Some(key) if r.status == ReportStatus::Done => self
+                .blobs
+                .get(key)
+                .await?
+                .ok_or_else(|| AppError::NotFound("The report's file is gone".into())),
+            _ => Err(AppError::conflict("The report has no file yet")),
+        }
+    }
+
+    /// Archives (`true`) or restores a finished report of `p`'s own (409 while it runs).
+    pub async fn set_archived(
+        &self,
+        p: &Principal,
+        id: &str,
+        archived: bool,
+    ) -> AppResult<GeneratedReport> {
+        let current = self.get_report(p, id).await?;
+        if current.owner_id != p.user.id && !p.can(Permission::ReportGeneratorDeleteReport) {
+            return Err(AppError::Forbidden(
+                "Only the report's author archives it".into(),
+            ));
+        }
+        if !current.status.finished() {
+            return Err(AppError::conflict(
+                "A report is archived or restored once it has finished",
+            ));
+        }
+        let mut next = current.clone();
+        next.archived = archived;
+        next.updated_at = self.clock.now();
+        next.version = current.version + 1;
+        self.reports.replace(&current, &next).await?;
+        Ok(next)
+    }
+
+    /// Deletes a report and its file (409 while it runs).
+    pub async fn delete_report(&self, p: &Principal, id: &str) -> AppResult<()> {
+        p.require(Permission::ReportGeneratorDeleteReport)?;
+        let r = self.get_report(p, id).await?;
+        if r.status == ReportStatus::Running {
+            return Err(AppError::conflict("The report is being written"));
+        }
+        if let Some(key) = &r.result_key {
+            self.blobs.delete(key).await?;
+        }
+        self.reports
+            .apply(Records::<GeneratedReport>::delete_writes(&r), &r)
+            .await
+    }
+
+    // ---- the worker's side ----
+
+    /// The principal a report runs as: its requester as they are now (their role and scope
+    /// today, not when they asked).
+    pub async fn requester(&self, r: &GeneratedReport) -> AppResult<Principal> {
+        let user = self
+            .directory
+            .user(&r.owner_id)
+            .await?
+            .filter(|u| u.active)
+            .ok_or_else(|| {
+                AppError::conflict("The user who asked for the report is gone or inactive")
+            })?;
+        let role = match &user.role_id {
+            Some(id) => self.directory.role(id).await?,
+            None => None,
+        };
+        Ok(Principal::new(user, role))
+    }
+
+    async fn save(
+        &self,
+        current: &GeneratedReport,
+        mut next: GeneratedReport,
+    ) -> AppResult<GeneratedReport> {
+        next.updated_at = self.clock.now();
+        next.version = current.version + 1;
+        self.reports.replace(current, &next).await?;
+        Ok(next)
+    }
+
+    /// Reads a delivered report message: the report, marked running. `None` when there is
+    /// nothing to do (the report is gone or finished: a late duplicate), or when the report was
+    /// failed for good here (the worker stopped mid-report too often).
+    pub async fn start(&self, delivery: Delivery) -> AppResult<Option<ClaimedReport>> {
+        let message: ReportMessage = serde_json::from_str(&delivery.payload)
+            .map_err(|e| AppError::Internal(format!("report message: {e}")))?;
+        let Some(current) = self.reports.get(&message.report_id).await? else {
+            self.queue.ack(&delivery.receipt).await?;
+            return Ok(None);
+        };
+        if current.status.finished() {
+            self.queue.ack(&delivery.receipt).await?;
+            return Ok(None);
+        }
+        let mut next = current.clone();
+        if delivery.attempts > MAX_ATTEMPTS || current.attempts >= MAX_ATTEMPTS {
+            next.status = ReportStatus::Failed;
+            next.error = Some(format!(
+                "The worker stopped {} times before the report was written",
+                current.attempts.max(delivery.attempts - 1)
+            ));
+            next.finished_at = Some(self.clock.now());
+            self.save(&current, next).await?;
+            self.queue.ack(&delivery.receipt).await?;
+            return Ok(None);
+        }
+        next.status = ReportStatus::Running;
+        next.attempts += 1;
+        next.progress = 5;
+        let report = self.save(&current, next).await?;
+        Ok(Some(ClaimedReport { report, delivery }))
+    }
+
+    /// Records progress (at most 99 until done).
+    pub async fn progress(&self, c: &mut ClaimedReport, percent: u8) -> AppResult<()> {
+        let mut next = c.report.clone();
+        next.progress = percent.min(99);
+        c.report = self.save(&c.report, next).await?;
+        Ok(())
+    }
+
+    /// Stores the file, marks the report done and acknowledges its message.
+    pub async fn finish(
+        &self,
+        c: &ClaimedReport,
+        file: &std::path::Path,
+        rows: u64,
+        scope: ReportScope,
+    ) -> AppResult<GeneratedReport> {
+        let key = format!("reports/{}/{}", c.report.id, c.report.file_name);
+        self.blobs
+            .put_file(&key, file, &c.report.content_type)
+            .await?;
+        let mut next = c.report.clone();
+        next.status = ReportStatus::Done;
+        next.progress = 100;
+        next.rows = rows;
+        next.error = None;
+        next.result_key = Some(key);
+        next.scope = Some(scope);
+        next.finished_at = Some(self.clock.now());
+        let r = self.save(&c.report, next).await?;
+        self.queue.ack(&c.delivery.receipt).await?;
+        Ok(r)
+    }
+
+    /// A failed attempt: retried after a back-off (5 s, 10 s, 20 s …), or failed for good
+    /// with `error` after [`MAX_ATTEMPTS`] or when `permanent` (a retry would fail the same way).
+    pub async fn fail(
+        &self,
+        c: ClaimedReport,
+        error: &str,
+        permanent: bool,
+    ) -> AppResult<GeneratedReport> {
+        let mut next = c.report.clone();
+        next.error = Some(error.to_string());
+        if permanent || c.report.attempts >= MAX_ATTEMPTS {
+            next.status = ReportStatus::Failed;
+            next.finished_at = Some(self.clock.now());
+            let r = self.save(&c.report, next).await?;
+            self.queue.ack(&c.delivery.receipt).await?;
+            Ok(r)
+        } else {
+            next.status = ReportStatus::Queued;
+            let r = self.save(&c.report, next).await?;
+            let delay = self.backoff * (1u32 << c.report.attempts.saturating_sub(1).min(6));
+            self.queue.retry(&c.delivery.receipt, delay).await?;
+            Ok(r)
+        }
+    }
+
+    /// The queue, for the worker that reads it.
+    pub fn queue(&self) -> &Arc<dyn JobQueue> {
+        &self.queue
+    }
+}
+
+/// What a viewer sees of the fleet.
+enum Seen {
+    All,
+    Some(BTreeSet<String>),
+}
+
+/// A file name from a report's name: letters, digits and dashes (the module's key when nothing
+/// is left).
+fn file_stem(name: &str, module: Module) -> String {
+    let mut stem = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            stem.push(c.to_ascii_lowercase());
+        } else if !stem.ends_with('-') && !stem.is_empty() {
+            stem.push('-');
+        }
+    }
+    let stem = stem
+        .trim_end_matches('-')
+        .chars()
+        .take(80)
+        .collect::<String>();
+    if stem.is_empty() {
+        module.key().replace('_', "-")
+    } else {
+        stem
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_safe_blob_keys() {
+        assert_eq!(
+            file_stem("Ventes — Lundi 07:00", Module::SalesOverview),
+            "ventes-lundi-07-00"
+        );
+        assert_eq!(file_stem("€€€", Module::TransactionLog), "transaction-log");
+        assert!(crate::ports::check_blob_key(&format!(
+            "reports/X/{}.xlsx",
+            file_stem("../../x", Module::Inventory)
+        ))
+        .is_ok());
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        let mut e = FieldErrors::new();
+        let s = check_spec(
+            &SpecInput {
+                module: "sales_overview".into(),
+                format: "csv".into(),
+                graph: "bar".into(),
+                ..Default::default()
+            },
+            &mut e,
+        );
+        assert!(e.is_empty());
+        assert_eq!(s.unwrap().graph, Graph::Bar);
+        let mut e = FieldErrors::new();
+        check_spec(
+            &SpecInput {
+                module: "encashment".into(),
+                graph: "line".into(),
+                params: [("Bad Key".to_string(), "x".to_string())].into(),
+                ..Default::default()
+            },
+            &mut e,
+        );
+        let j = serde_json::to_value(&e).unwrap();
+        assert!(j.get("graph").is_some() && j.get("params").is_some(), "{j}");
+        let mut e = FieldErrors::new();
+        assert!(check_spec(&SpecInput::default(), &mut e).is_none());
+        assert!(!e.is_empty());
+    }
+}

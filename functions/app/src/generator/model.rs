@@ -1,0 +1,247 @@
+//! What the report generator stores: templates (a saved report definition) and generated
+//! reports (one run of a definition: its status, progress and file).
+
+use crate::records::Record;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use vendfleet_domain::report::Choice;
+use vendfleet_domain::Permission;
+
+/// Version of the stored shape of generator records.
+pub const SCHEMA: u32 = 1;
+
+/// The report a definition produces (`/api/filters/reports/generator/modules/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Module {
+    SalesOverview,
+    Encashment,
+    RefillLog,
+    Inventory,
+    TransactionLog,
+}
+
+impl Choice for Module {
+    const ALL: &'static [Module] = &[
+        Module::SalesOverview,
+        Module::Encashment,
+        Module::RefillLog,
+        Module::Inventory,
+        Module::TransactionLog,
+    ];
+    fn key(self) -> &'static str {
+        match self {
+            Module::SalesOverview => "sales_overview",
+            Module::Encashment => "encashment",
+            Module::RefillLog => "refill_log",
+            Module::Inventory => "inventory",
+            Module::TransactionLog => "transaction_log",
+        }
+    }
+}
+
+impl Module {
+    /// What one must hold (any of) to export the module's report, and so to generate it.
+    pub fn export_permissions(self) -> &'static [Permission] {
+        match self {
+            Module::SalesOverview => &[
+                Permission::SalesOverviewExport,
+                Permission::SalesOverviewFullAccess,
+            ],
+            Module::Encashment => &[Permission::EncashmentExport],
+            Module::RefillLog => &[Permission::RefillLogExport],
+            Module::Inventory => &[
+                Permission::InventoryProductsExport,
+                Permission::InventoryComponentsExport,
+            ],
+            Module::TransactionLog => &[
+                Permission::TransactionLogExport,
+                Permission::TransactionLogFullAccess,
+            ],
+        }
+    }
+
+    /// Whether the module's file can carry a chart.
+    pub fn has_graph(self) -> bool {
+        matches!(self, Module::SalesOverview)
+    }
+}
+
+/// The file a report is written to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileFormat {
+    Xlsx,
+    Csv,
+}
+
+impl Choice for FileFormat {
+    const ALL: &'static [FileFormat] = &[FileFormat::Xlsx, FileFormat::Csv];
+    fn key(self) -> &'static str {
+        match self {
+            FileFormat::Xlsx => "xlsx",
+            FileFormat::Csv => "csv",
+        }
+    }
+}
+
+/// The chart drawn in an XLSX file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Graph {
+    None,
+    /// The chosen value over time (the total of each period).
+    Line,
+    /// The chosen value by group (each row's total).
+    Bar,
+}
+
+impl Choice for Graph {
+    const ALL: &'static [Graph] = &[Graph::None, Graph::Line, Graph::Bar];
+    fn key(self) -> &'static str {
+        match self {
+            Graph::None => "none",
+            Graph::Line => "line",
+            Graph::Bar => "bar",
+        }
+    }
+}
+
+/// Who sees a template or a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Every user with the list permission (a report: those whose scope covers its machines).
+    Public,
+    /// Its author only.
+    Private,
+}
+
+impl Choice for Visibility {
+    const ALL: &'static [Visibility] = &[Visibility::Public, Visibility::Private];
+    fn key(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Private => "private",
+        }
+    }
+}
+
+/// What a report is: a module's query (the query-string parameters of its screen), the file
+/// and its chart, and the columns kept (empty: all).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportSpec {
+    pub module: Module,
+    pub params: BTreeMap<String, String>,
+    pub format: FileFormat,
+    pub graph: Graph,
+    #[serde(default)]
+    pub columns: Vec<String>,
+}
+
+/// A saved report definition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportTemplate {
+    pub id: String,
+    pub name: String,
+    #[serde(flatten)]
+    pub spec: ReportSpec,
+    pub visibility: Visibility,
+    pub owner_id: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(skip)]
+    pub version: u64,
+    #[serde(default)]
+    pub schema: u32,
+}
+
+/// Where a generated report is. Moves: queued → running → done | failed; running → queued
+/// (a failed attempt to be retried, or a worker that stopped); `archived` is a flag beside a
+/// finished status (see `docs/api.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportStatus {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+impl ReportStatus {
+    /// Whether the report has ended (its file or its reason is there).
+    pub fn finished(self) -> bool {
+        matches!(self, ReportStatus::Done | ReportStatus::Failed)
+    }
+}
+
+/// The machines a generated report covers: what its requester could see when it ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportScope {
+    /// The requester saw the whole fleet.
+    pub all: bool,
+    /// Otherwise, the machines they saw.
+    #[serde(default)]
+    pub machine_ids: Vec<String>,
+}
+
+/// One run of a definition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GeneratedReport {
+    pub id: String,
+    pub name: String,
+    #[serde(flatten)]
+    pub spec: ReportSpec,
+    pub visibility: Visibility,
+    pub template_id: Option<String>,
+    /// The scheduled task that asked for it.
+    #[serde(default)]
+    pub task_id: Option<String>,
+    pub owner_id: String,
+    pub status: ReportStatus,
+    #[serde(default)]
+    pub archived: bool,
+    /// 0 to 100.
+    pub progress: u8,
+    pub error: Option<String>,
+    /// Rows written.
+    #[serde(default)]
+    pub rows: u64,
+    pub file_name: String,
+    pub content_type: String,
+    pub result_key: Option<String>,
+    pub scope: Option<ReportScope>,
+    /// Attempts started.
+    #[serde(default)]
+    pub attempts: u32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    #[serde(skip)]
+    pub version: u64,
+    #[serde(default)]
+    pub schema: u32,
+}
+
+macro_rules! generator_record {
+    ($t:ty, $kind:literal, $label:literal) => {
+        impl Record for $t {
+            const KIND: &'static str = $kind;
+            const LABEL: &'static str = $label;
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn version(&self) -> u64 {
+                self.version
+            }
+            fn set_version(&mut self, version: u64) {
+                self.version = version;
+            }
+        }
+        $crate::stamped!($t);
+    };
+}
+
+generator_record!(ReportTemplate, "RTEMPLATE", "Template");
+generator_record!(GeneratedReport, "REPORT", "Report");

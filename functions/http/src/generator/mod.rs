@@ -1,0 +1,642 @@
+//! The report generator's API (`/api/reports/generator/`): templates, ad-hoc and templated
+//! generation on the background worker, the reports list with progress, downloads, archiving.
+
+pub mod run;
+pub mod writer;
+
+use crate::dto::{Data, ListReply, MessageData};
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{generator_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::reply::{created, tr, updated};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::auth::Principal;
+use vendfleet_app::generator::{
+    GeneratedReport, GeneratorService, ReportStatus, ReportTemplate, SpecInput, TemplateInput,
+};
+use vendfleet_app::listing::ListParams;
+use vendfleet_domain::report::Choice;
+use vendfleet_domain::Language;
+
+/// The generator's routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_templates, create_template))
+        .routes(routes!(get_template, update_template, delete_template))
+        .routes(routes!(generate_template))
+        .routes(routes!(generate))
+        .routes(routes!(preview))
+        .routes(routes!(columns))
+        .routes(routes!(list_reports))
+        .routes(routes!(get_report, delete_report))
+        .routes(routes!(progress))
+        .routes(routes!(export))
+        .routes(routes!(change_status))
+}
+
+/// The generator's option lists.
+pub fn filters_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(modules))
+}
+
+fn module_label(lang: Language, m: vendfleet_app::generator::Module) -> String {
+    use vendfleet_app::generator::Module;
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    match m {
+        Module::SalesOverview => t("Sales overview", "Aperçu des ventes", "Panoramica vendite"),
+        Module::Encashment => t("Encashment", "Encaissement", "Incasso"),
+        Module::RefillLog => t(
+            "Refill log",
+            "Journal des réassorts",
+            "Registro rifornimenti",
+        ),
+        Module::Inventory => t("Inventory", "Inventaire", "Inventario"),
+        Module::TransactionLog => t(
+            "Transaction log",
+            "Journal des transactions",
+            "Registro transazioni",
+        ),
+    }
+}
+
+/// The report modules, for the generator and the scheduler (`id` is the module key).
+pub fn module_options(lang: Language) -> Vec<(String, String)> {
+    vendfleet_app::generator::Module::ALL
+        .iter()
+        .map(|m| (m.key().to_string(), module_label(lang, *m)))
+        .collect()
+}
+
+crate::crud::options! {
+    /// The modules a report can be made of.
+    modules("/api/filters/reports/generator/modules/"),
+    |_s, a: SignedIn| module_options(a.principal().user.language)
+}
+
+/// A user as a list shows them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserRefDto {
+    pub id: String,
+    pub name: String,
+}
+
+async fn user_ref(s: &AppState, id: &str) -> UserRefDto {
+    let name = match s.app.users.directory().user(id).await {
+        Ok(Some(u)) => u.name,
+        _ => String::new(),
+    };
+    UserRefDto {
+        id: id.to_string(),
+        name,
+    }
+}
+
+/// A report definition as a form sends it.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateBody {
+    pub name: String,
+    /// `sales_overview`, `encashment`, `refill_log`, `inventory` or `transaction_log`.
+    pub module: String,
+    /// The query-string parameters of the module's report screen.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    /// `xlsx` (default) or `csv`.
+    #[serde(default)]
+    pub format: String,
+    /// `none` (default), `line` or `bar` (the sales overview only).
+    #[serde(default)]
+    pub graph: String,
+    /// Column keys to keep (`/api/reports/generator/columns/`), empty for all.
+    #[serde(default)]
+    pub columns: Vec<String>,
+    /// `public` or `private` (default).
+    #[serde(default)]
+    pub visibility: String,
+    /// The version loaded (updates only).
+    pub version: Option<u64>,
+}
+
+impl TemplateBody {
+    fn input(self) -> TemplateInput {
+        TemplateInput {
+            name: self.name,
+            visibility: self.visibility,
+            version: self.version,
+            spec: SpecInput {
+                module: self.module,
+                params: self.params,
+                format: self.format,
+                graph: self.graph,
+                columns: self.columns,
+            },
+        }
+    }
+}
+
+/// A saved report definition.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TemplateDto {
+    pub id: String,
+    pub name: String,
+    pub module: String,
+    pub params: BTreeMap<String, String>,
+    pub format: String,
+    pub graph: String,
+    pub columns: Vec<String>,
+    pub visibility: String,
+    pub created_by: UserRefDto,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub version: u64,
+    /// Whether the caller may change or delete it.
+    pub editable: bool,
+}
+
+async fn template_dto(s: &AppState, p: &Principal, t: ReportTemplate) -> TemplateDto {
+    TemplateDto {
+        editable: GeneratorService::template_editable(p, &t),
+        created_by: user_ref(s, &t.owner_id).await,
+        id: t.id,
+        name: t.name,
+        module: t.spec.module.key().into(),
+        params: t.spec.params,
+        format: t.spec.format.key().into(),
+        graph: t.spec.graph.key().into(),
+        columns: t.spec.columns,
+        visibility: t.visibility.key().into(),
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+        version: t.version,
+    }
+}
+
+/// One generated report.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportDto {
+    pub id: String,
+    pub name: String,
+    pub module: String,
+    pub template_id: Option<String>,
+    /// The scheduled task that asked for it.
+    pub task_id: Option<String>,
+    pub format: String,
+    pub graph: String,
+    pub visibility: String,
+    /// `queued`, `running`, `done` or `failed`.
+    pub status: String,
+    pub archived: bool,
+    /// 0 to 100.
+    pub progress: u8,
+    pub error: Option<String>,
+    /// Data rows written (when done).
+    pub rows: u64,
+    pub file_name: String,
+    pub requested_by: UserRefDto,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+fn status_key(s: ReportStatus) -> &'static str {
+    match s {
+        ReportStatus::Queued => "queued",
+        ReportStatus::Running => "running",
+        ReportStatus::Done => "done",
+        ReportStatus::Failed => "failed",
+    }
+}
+
+/// The DTO of a report.
+pub async fn report_dto(s: &AppState, r: GeneratedReport) -> ReportDto {
+    ReportDto {
+        requested_by: user_ref(s, &r.owner_id).await,
+        id: r.id,
+        name: r.name,
+        module: r.spec.module.key().into(),
+        template_id: r.template_id,
+        task_id: r.task_id,
+        format: r.spec.format.key().into(),
+        graph: r.spec.graph.key().into(),
+        visibility: r.visibility.key().into(),
+        status: status_key(r.status).into(),
+        archived: r.archived,
+        progress: r.progress,
+        error: r.error,
+        rows: r.rows,
+        file_name: r.file_name,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+        finished_at: r.finished_at,
+    }
+}
+
+crate::crud::list_query! {
+    /// The templates list's query.
+    pub struct TemplatesQuery {
+        page,
+        page_size,
+        /// Text in the name.
+        search,
+        /// `name` (default), `module`, `created_at`, `updated_at`; `-` for descending.
+        ordering,
+        /// Only this module's templates.
+        pub module: Option<String>,
+    }
+}
+
+/// The templates the caller sees: public ones and their own.
+#[utoipa::path(get, path = "/api/reports/generator/templates/", tag = "report-generator", security(("bearer" = [])), params(TemplatesQuery),
+    responses((status = 200, body = ListReply<TemplateDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn list_templates(
+    State(s): State<AppState>,
+    a: Authorized<perm::TemplatesList>,
+    Query(q): Query<TemplatesQuery>,
+) -> ApiResult<axum::Json<ListReply<TemplateDto>>> {
+    let p = a.principal();
+    let page = s
+        .app
+        .generator
+        .list_templates(p, &q.list(), q.module.as_deref())
+        .await?;
+    let mut data = Vec::with_capacity(page.items.len());
+    for t in page.items.clone() {
+        data.push(template_dto(&s, p, t).await);
+    }
+    Ok(axum::Json(ListReply::of(&page, data)))
+}
+
+async fn checked(s: &AppState, body: &TemplateBody) -> ApiResult<()> {
+    // The keys first (clear messages), then the module's own parameters.
+    let mut errors = vendfleet_domain::FieldErrors::new();
+    if let Some(spec) =
+        vendfleet_app::generator::check_spec(&body.clone().input().spec, &mut errors)
+    {
+        errors
+            .into_result()
+            .map_err(vendfleet_app::AppError::from)?;
+        run::check_params(&s.app, &spec)?;
+    }
+    Ok(())
+}
+
+/// Saves a template.
+#[utoipa::path(post, path = "/api/reports/generator/templates/", tag = "report-generator", security(("bearer" = [])), request_body = TemplateBody,
+    responses((status = 201, body = MessageData<TemplateDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn create_template(
+    State(s): State<AppState>,
+    a: Authorized<perm::New>,
+    Json(body): Json<TemplateBody>,
+) -> ApiResult<impl IntoResponse> {
+    let p = a.principal();
+    checked(&s, &body).await?;
+    let t = s.app.generator.create_template(p, &body.input()).await?;
+    Ok(created(
+        "Template created successfully",
+        template_dto(&s, p, t).await,
+    ))
+}
+
+/// One template.
+#[utoipa::path(get, path = "/api/reports/generator/templates/{id}/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<TemplateDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_template(
+    State(s): State<AppState>,
+    a: Authorized<perm::TemplatesList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<TemplateDto>>> {
+    let p = a.principal();
+    let t = s.app.generator.get_template(p, &id).await?;
+    Ok(axum::Json(Data {
+        data: template_dto(&s, p, t).await,
+    }))
+}
+
+/// Changes a template (409 when `version` is not the stored one).
+#[utoipa::path(put, path = "/api/reports/generator/templates/{id}/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)), request_body = TemplateBody,
+    responses((status = 200, body = MessageData<TemplateDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn update_template(
+    State(s): State<AppState>,
+    a: Authorized<perm::EditTemplate>,
+    Path(id): Path<String>,
+    Json(body): Json<TemplateBody>,
+) -> ApiResult<axum::Json<MessageData<TemplateDto>>> {
+    let p = a.principal();
+    s.app.generator.get_template(p, &id).await?;
+    checked(&s, &body).await?;
+    let t = s
+        .app
+        .generator
+        .update_template(p, &id, &body.input())
+        .await?;
+    Ok(updated(
+        "Template updated successfully",
+        template_dto(&s, p, t).await,
+    ))
+}
+
+/// Deletes a template (its reports stay).
+#[utoipa::path(delete, path = "/api/reports/generator/templates/{id}/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn delete_template(
+    State(s): State<AppState>,
+    a: Authorized<perm::DeleteTemplate>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    s.app.generator.delete_template(a.principal(), &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Generates a template's report on the worker (answers at once; follow its progress).
+#[utoipa::path(post, path = "/api/reports/generator/templates/{id}/generate/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 202, body = MessageData<ReportDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn generate_template(
+    State(s): State<AppState>,
+    a: Authorized<perm::Run>,
+    Path(id): Path<String>,
+) -> ApiResult<impl IntoResponse> {
+    let r = s
+        .app
+        .generator
+        .generate_template(a.principal(), &id)
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        updated("Report queued", report_dto(&s, r).await),
+    ))
+}
+
+/// Generates an ad-hoc report on the worker (answers at once; follow its progress).
+#[utoipa::path(post, path = "/api/reports/generator/generate/", tag = "report-generator", security(("bearer" = [])), request_body = TemplateBody,
+    responses((status = 202, body = MessageData<ReportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn generate(
+    State(s): State<AppState>,
+    a: Authorized<perm::Run>,
+    Json(body): Json<TemplateBody>,
+) -> ApiResult<impl IntoResponse> {
+    let p = a.principal();
+    checked(&s, &body).await?;
+    let input = body.input();
+    let mut errors = vendfleet_domain::FieldErrors::new();
+    let name = vendfleet_domain::validation::required_text(&mut errors, "name", &input.name, 120);
+    let visibility = match input.visibility.trim() {
+        "public" => vendfleet_app::generator::Visibility::Public,
+        "private" | "" => vendfleet_app::generator::Visibility::Private,
+        _ => {
+            errors.add("visibility", "Choose one of: public, private.");
+            vendfleet_app::generator::Visibility::Private
+        }
+    };
+    let spec = vendfleet_app::generator::check_spec(&input.spec, &mut errors);
+    errors
+        .into_result()
+        .map_err(vendfleet_app::AppError::from)?;
+    let r = s
+        .app
+        .generator
+        .submit(p, name, visibility, spec.expect("checked"), None, None)
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        updated("Report queued", report_dto(&s, r).await),
+    ))
+}
+
+/// The first rows of a definition's report, as text.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PreviewDto {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Rows the whole report would have.
+    pub total_rows: u64,
+}
+
+/// A live preview of a definition: its first 20 rows.
+#[utoipa::path(post, path = "/api/reports/generator/preview/", tag = "report-generator", security(("bearer" = [])), request_body = TemplateBody,
+    responses((status = 200, body = Data<PreviewDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn preview(
+    State(s): State<AppState>,
+    a: Authorized<perm::Define>,
+    Json(body): Json<TemplateBody>,
+) -> ApiResult<axum::Json<Data<PreviewDto>>> {
+    let p = a.principal();
+    let mut errors = vendfleet_domain::FieldErrors::new();
+    let spec = vendfleet_app::generator::check_spec(&body.clone().input().spec, &mut errors);
+    errors
+        .into_result()
+        .map_err(vendfleet_app::AppError::from)?;
+    let spec = spec.expect("checked");
+    vendfleet_app::generator::require_module(p, spec.module)?;
+    run::check_params(&s.app, &spec)?;
+    let (header, rows, total_rows) = run::preview(&s.app, p, &spec).await?;
+    Ok(axum::Json(Data {
+        data: PreviewDto {
+            header,
+            rows,
+            total_rows,
+        },
+    }))
+}
+
+/// A module's selectable columns.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ColumnsQuery {
+    /// A module key.
+    pub module: String,
+    /// The inventory's tab (`products`, `components`).
+    pub tab: Option<String>,
+}
+
+/// A selectable column (`id` is its key).
+#[utoipa::path(get, path = "/api/reports/generator/columns/", tag = "report-generator", security(("bearer" = [])), params(ColumnsQuery),
+    responses((status = 200, body = Data<Vec<crate::dto::OptionDto>>), (status = 400, body = ErrorBody)))]
+async fn columns(
+    a: Authorized<perm::Define>,
+    Query(q): Query<ColumnsQuery>,
+) -> ApiResult<axum::Json<Data<Vec<crate::dto::OptionDto>>>> {
+    let module = vendfleet_app::generator::Module::from_key(&q.module)
+        .ok_or_else(|| vendfleet_app::AppError::invalid_field("module", "Not a report module."))?;
+    let lang = a.principal().user.language;
+    let columns = run::module_columns(module, q.tab.as_deref())?;
+    Ok(axum::Json(Data {
+        data: columns
+            .iter()
+            .map(|c| crate::dto::OptionDto {
+                id: c.key.into(),
+                name: tr(lang, c.en, c.fr, c.it),
+            })
+            .collect(),
+    }))
+}
+
+crate::crud::list_query! {
+    /// The reports list's query.
+    pub struct ReportsQuery {
+        page,
+        page_size,
+        /// Text in the name.
+        search,
+        /// `created_at` (default, newest first), `name`, `status`, `module`; `-` for descending.
+        ordering,
+        /// `true` for the archived reports (default `false`).
+        pub archived: Option<String>,
+    }
+}
+
+/// The reports the caller sees: their own, and public ones over machines they all see.
+#[utoipa::path(get, path = "/api/reports/generator/reports/", tag = "report-generator", security(("bearer" = [])), params(ReportsQuery),
+    responses((status = 200, body = ListReply<ReportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn list_reports(
+    State(s): State<AppState>,
+    a: Authorized<perm::ReportsList>,
+    Query(q): Query<ReportsQuery>,
+) -> ApiResult<axum::Json<ListReply<ReportDto>>> {
+    let archived = match q.archived.as_deref().map(str::trim) {
+        None | Some("") | Some("false") => false,
+        Some("true") => true,
+        Some(_) => {
+            return Err(
+                vendfleet_app::AppError::invalid_field("archived", "Use true or false.").into(),
+            )
+        }
+    };
+    let list: ListParams = q.list();
+    let page = s
+        .app
+        .generator
+        .list_reports(a.principal(), &list, archived)
+        .await?;
+    let mut data = Vec::with_capacity(page.items.len());
+    for r in page.items.clone() {
+        data.push(report_dto(&s, r).await);
+    }
+    Ok(axum::Json(ListReply::of(&page, data)))
+}
+
+/// One report.
+#[utoipa::path(get, path = "/api/reports/generator/reports/{id}/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<ReportDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_report(
+    State(s): State<AppState>,
+    a: Authorized<perm::ReportsList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<ReportDto>>> {
+    let r = s.app.generator.get_report(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: report_dto(&s, r).await,
+    }))
+}
+
+/// Deletes a report and its file (409 while it is being written).
+#[utoipa::path(delete, path = "/api/reports/generator/reports/{id}/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn delete_report(
+    State(s): State<AppState>,
+    a: Authorized<perm::DeleteReport>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    s.app.generator.delete_report(a.principal(), &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Where a report stands.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProgressDto {
+    pub id: String,
+    /// `queued`, `running`, `done` or `failed`.
+    pub status: String,
+    /// 0 to 100.
+    pub progress: u8,
+    /// Why it failed (or why the last attempt failed, while it is retried).
+    pub error: Option<String>,
+    pub archived: bool,
+}
+
+/// A report's progress.
+#[utoipa::path(get, path = "/api/reports/generator/progress/{id}/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<ProgressDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn progress(
+    State(s): State<AppState>,
+    a: Authorized<perm::ReportsList>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<ProgressDto>>> {
+    let r = s.app.generator.get_report(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: ProgressDto {
+            id: r.id,
+            status: status_key(r.status).into(),
+            progress: r.progress,
+            error: r.error,
+            archived: r.archived,
+        },
+    }))
+}
+
+/// Downloads a finished report: a redirect to a short-lived link to its file (a signed path
+/// of this server embedded, a presigned S3 URL on AWS). 409 while it is not done.
+#[utoipa::path(get, path = "/api/reports/generator/{id}/export/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 307, description = "To the file"), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn export(
+    State(s): State<AppState>,
+    a: Authorized<perm::ReportsList>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let url = s.app.generator.download_url(a.principal(), &id).await?;
+    Ok((
+        StatusCode::TEMPORARY_REDIRECT,
+        [
+            (header::LOCATION, url),
+            (header::CACHE_CONTROL, "no-store".into()),
+        ],
+    )
+        .into_response())
+}
+
+/// Archive or restore.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeStatusBody {
+    /// `archived` or `active`.
+    pub status: String,
+}
+
+/// Archives or restores a finished report (409 while it is queued or running).
+#[utoipa::path(post, path = "/api/reports/generator/reports/{id}/change-status/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)), request_body = ChangeStatusBody,
+    responses((status = 200, body = MessageData<ReportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn change_status(
+    State(s): State<AppState>,
+    a: Authorized<perm::ReportsList>,
+    Path(id): Path<String>,
+    Json(body): Json<ChangeStatusBody>,
+) -> ApiResult<axum::Json<MessageData<ReportDto>>> {
+    let archived = match body.status.trim() {
+        "archived" => true,
+        "active" => false,
+        _ => {
+            return Err(vendfleet_app::AppError::invalid_field(
+                "status",
+                "Choose one of: archived, active.",
+            )
+            .into())
+        }
+    };
+    let r = s
+        .app
+        .generator
+        .set_archived(a.principal(), &id, archived)
+        .await?;
+    let message = if archived {
+        "Report archived successfully"
+    } else {
+        "Report restored successfully"
+    };
+    Ok(updated(message, report_dto(&s, r).await))
+}
