@@ -2,17 +2,21 @@
 //! plus the configuration that builds them and provisioning helpers for tests and emulators.
 
 mod dynamo;
+mod mail;
 pub mod provision;
 mod s3;
 mod sales;
+mod schedules;
 mod sqs;
 
 pub use dynamo::{DynamoItemStore, GSI1, GSI2};
+pub use mail::SesMailer;
 pub use provision::{
     create_bucket, create_queue_with_dlq, create_queue_with_redrive, create_table, ProvisionError,
 };
 pub use s3::{content_disposition, S3BlobStore};
 pub use sales::DynamoSalesStore;
+pub use schedules::EventBridgeSchedules;
 pub use sqs::{SqsJobQueue, MAX_RECEIVE_COUNT};
 
 use aws_config::environment::EnvironmentVariableRegionProvider;
@@ -22,6 +26,8 @@ use aws_config::{BehaviorVersion, Region, SdkConfig};
 pub use aws_config;
 pub use aws_sdk_dynamodb;
 pub use aws_sdk_s3;
+pub use aws_sdk_scheduler;
+pub use aws_sdk_sesv2;
 pub use aws_sdk_sqs;
 
 /// Region used when the environment names none.
@@ -44,6 +50,12 @@ pub struct AwsConfig {
     pub events_queue: Option<(String, String)>,
     /// Endpoint override for an emulator such as moto (`VENDFLEET_AWS_ENDPOINT`, optional).
     pub endpoint_url: Option<String>,
+    /// Where scheduled tasks become EventBridge schedules: the schedule group, the jobs queue's
+    /// ARN and the scheduler's role (`VENDFLEET_SCHEDULE_GROUP`, `VENDFLEET_JOBS_QUEUE_ARN`,
+    /// `VENDFLEET_SCHEDULER_ROLE_ARN`; all three, or the scheduler is off).
+    pub schedules: Option<(String, String, String)>,
+    /// The SES identity scheduled reports are sent from (`VENDFLEET_MAIL_FROM`).
+    pub mail_from: String,
 }
 
 /// A required configuration variable is missing or empty.
@@ -68,6 +80,16 @@ impl AwsConfig {
             dead_letter_queue_url: required("VENDFLEET_DLQ_URL")?,
             events_queue: get("VENDFLEET_EVENTS_QUEUE_URL").zip(get("VENDFLEET_EVENTS_DLQ_URL")),
             endpoint_url: get("VENDFLEET_AWS_ENDPOINT"),
+            schedules: match (
+                get("VENDFLEET_SCHEDULE_GROUP"),
+                get("VENDFLEET_JOBS_QUEUE_ARN"),
+                get("VENDFLEET_SCHEDULER_ROLE_ARN"),
+            ) {
+                (Some(g), Some(q), Some(r)) => Some((g, q, r)),
+                _ => None,
+            },
+            mail_from: get("VENDFLEET_MAIL_FROM")
+                .unwrap_or_else(|| "Vendfleet <reports@vendfleet.invalid>".into()),
         })
     }
 }
@@ -100,6 +122,16 @@ pub fn s3_client(sdk: &SdkConfig) -> aws_sdk_s3::Client {
     aws_sdk_s3::Client::from_conf(config)
 }
 
+/// An EventBridge Scheduler client.
+pub fn scheduler_client(sdk: &SdkConfig) -> aws_sdk_scheduler::Client {
+    aws_sdk_scheduler::Client::new(sdk)
+}
+
+/// An SES (v2) client.
+pub fn ses_client(sdk: &SdkConfig) -> aws_sdk_sesv2::Client {
+    aws_sdk_sesv2::Client::new(sdk)
+}
+
 /// An SQS client.
 pub fn sqs_client(sdk: &SdkConfig) -> aws_sdk_sqs::Client {
     aws_sdk_sqs::Client::new(sdk)
@@ -114,6 +146,10 @@ pub struct AwsAdapters {
     pub jobs: SqsJobQueue,
     /// The machine-events queue, when configured.
     pub events: Option<SqsJobQueue>,
+    /// Scheduled reports' e-mails.
+    pub mailer: SesMailer,
+    /// Scheduled tasks' schedules, when configured.
+    pub schedules: Option<EventBridgeSchedules>,
 }
 
 impl AwsAdapters {
@@ -133,6 +169,10 @@ impl AwsAdapters {
                 .events_queue
                 .as_ref()
                 .map(|(queue, dlq)| SqsJobQueue::new(sqs_client(sdk), queue, dlq)),
+            mailer: SesMailer::new(ses_client(sdk), &config.mail_from),
+            schedules: config.schedules.as_ref().map(|(group, queue, role)| {
+                EventBridgeSchedules::new(scheduler_client(sdk), group, queue, role)
+            }),
         }
     }
 
@@ -173,7 +213,17 @@ mod tests {
                 dead_letter_queue_url: "d".into(),
                 events_queue: None,
                 endpoint_url: None,
+                schedules: None,
+                mail_from: "Vendfleet <reports@vendfleet.invalid>".into(),
             })
+        );
+        vars.insert("VENDFLEET_SCHEDULE_GROUP", "g");
+        vars.insert("VENDFLEET_JOBS_QUEUE_ARN", "arn:q");
+        assert_eq!(read(&vars).unwrap().schedules, None, "all three or none");
+        vars.insert("VENDFLEET_SCHEDULER_ROLE_ARN", "arn:r");
+        assert_eq!(
+            read(&vars).unwrap().schedules,
+            Some(("g".into(), "arn:q".into(), "arn:r".into()))
         );
         vars.insert("VENDFLEET_AWS_ENDPOINT", "http://127.0.0.1:5000");
         assert_eq!(

@@ -4,6 +4,7 @@
 mod blob;
 mod db;
 mod error;
+mod mail;
 mod queue;
 mod sales;
 mod store;
@@ -11,6 +12,7 @@ mod store;
 pub use blob::FsBlobStore;
 pub use db::{Database, DATABASE_FILE, MIGRATIONS};
 pub use error::EmbeddedError;
+pub use mail::{EmbeddedMailer, OUTBOX_DIR};
 pub use queue::SqliteJobQueue;
 pub use sales::SqliteSalesStore;
 pub use store::SqliteItemStore;
@@ -20,6 +22,9 @@ use std::sync::Arc;
 
 /// Deliveries of a job before the embedded queue dead-letters it.
 pub const MAX_DELIVERIES: u32 = 5;
+
+/// The sender of scheduled reports unless `VENDFLEET_MAIL_FROM` says otherwise.
+pub const DEFAULT_FROM: &str = "Vendfleet <reports@vendfleet.localhost>";
 
 /// Directory under the data directory holding the blobs.
 pub const BLOBS_DIR: &str = "blobs";
@@ -32,6 +37,8 @@ pub struct Embedded {
     pub blobs: Arc<FsBlobStore>,
     pub queue: Arc<SqliteJobQueue>,
     pub sales: Arc<SqliteSalesStore>,
+    /// Scheduled reports' e-mails: `.eml` files in `data_dir/outbox/` unless SMTP is set.
+    pub mailer: Arc<EmbeddedMailer>,
 }
 
 impl Embedded {
@@ -49,6 +56,10 @@ impl Embedded {
             blobs: Arc::new(FsBlobStore::new(blobs_dir, blob_secret)),
             queue: Arc::new(SqliteJobQueue::new(database.clone(), MAX_DELIVERIES)),
             sales: Arc::new(SqliteSalesStore::new(database.clone())),
+            mailer: Arc::new(EmbeddedMailer::outbox(
+                data_dir.join(OUTBOX_DIR),
+                DEFAULT_FROM,
+            )),
             database,
         })
     }
@@ -61,6 +72,8 @@ impl Embedded {
             events_handoff: None,
             blobs: self.blobs.clone(),
             jobs: self.queue.clone(),
+            mailer: self.mailer.clone(),
+            schedules: Arc::new(vendfleet_app::ports::InProcessSchedules),
         }
     }
 }

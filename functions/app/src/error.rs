@@ -1,6 +1,6 @@
 //! The application error: what went wrong, in terms the HTTP edge maps to statuses.
 
-use crate::ports::{BlobError, QueueError, StoreError};
+use crate::ports::{BlobError, MailError, QueueError, ScheduleError, StoreError};
 use vendfleet_domain::FieldErrors;
 
 /// An application service failure.
@@ -141,6 +141,18 @@ impl From<BlobError> for AppError {
 
 impl From<QueueError> for AppError {
     fn from(e: QueueError) -> Self {
+        AppError::Internal(e.to_string())
+    }
+}
+
+impl From<MailError> for AppError {
+    fn from(e: MailError) -> Self {
+        AppError::Internal(e.to_string())
+    }
+}
+
+impl From<ScheduleError> for AppError {
+    fn from(e: ScheduleError) -> Self {
         AppError::Internal(e.to_string())
     }
 }

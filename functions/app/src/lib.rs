@@ -14,6 +14,7 @@ pub mod products;
 pub mod records;
 pub mod reports;
 pub mod sales;
+pub mod scheduler;
 pub mod settings;
 pub mod users;
 
@@ -38,6 +39,9 @@ pub struct App {
     pub reports: reports::ReportsService,
     pub jobs: jobs::JobsService,
     pub generator: generator::GeneratorService,
+    pub scheduler: scheduler::SchedulerService,
+    /// Where scheduled reports leave by e-mail.
+    pub mailer: Arc<dyn ports::Mailer>,
     pub clock: Arc<dyn ports::Clock>,
     pub calendar: Calendar,
 }
@@ -88,6 +92,10 @@ pub struct Adapters {
     pub blobs: Arc<dyn ports::BlobStore>,
     /// The background jobs' queue.
     pub jobs: Arc<dyn ports::JobQueue>,
+    /// Where scheduled reports leave by e-mail.
+    pub mailer: Arc<dyn ports::Mailer>,
+    /// Where scheduled tasks are timed (`InProcessSchedules` embedded).
+    pub schedules: Arc<dyn ports::Schedules>,
 }
 
 impl App {
@@ -145,12 +153,21 @@ impl App {
             machines.clone(),
             clock.clone(),
         );
+        let scheduler = scheduler::SchedulerService::new(
+            store.clone(),
+            generator.clone(),
+            adapters.schedules,
+            directory.clone(),
+            clock.clone(),
+        );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
             events,
             jobs,
             generator,
+            scheduler,
+            mailer: adapters.mailer,
             auth: auth::AuthService::new(directory.clone(), clock.clone(), auth_settings),
             users: users::UsersService::new(
                 directory.clone(),

@@ -82,6 +82,8 @@ pub const SIGNED_IN_ONLY: &[&str] = &[
     "display",
     "dashboard",
     "modules",
+    "scheduler_modules",
+    "scheduler_periods",
 ];
 
 /// The reusable error answers: (status, component name, description).

@@ -338,6 +338,18 @@ pub mod generator_perm {
     }
 }
 
+/// The requirement types of the query scheduler.
+pub mod scheduler_perm {
+    use super::*;
+    require! {
+        List => QuerySchedulerList;
+        New => QuerySchedulerNew;
+        Edit => QuerySchedulerEdit;
+        Delete => QuerySchedulerDelete;
+        Define => QuerySchedulerNew | QuerySchedulerEdit;
+    }
+}
+
 /// The requirement types of the reports area.
 pub mod reports_perm {
     use super::*;

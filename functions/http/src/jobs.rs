@@ -119,6 +119,13 @@ pub async fn run(app: &App, mut claimed: Claimed) -> AppResult<JobRecord> {
 /// record; an error answered here means the message must come back (a retry after back-off, or
 /// the queue or the store failed), which a Lambda reports as the batch item's failure.
 pub async fn handle(app: &App, delivery: vendfleet_app::ports::Job) -> AppResult<()> {
+    if let Ok(m) = serde_json::from_str::<vendfleet_app::scheduler::TaskMessage>(&delivery.payload)
+    {
+        // An EventBridge schedule came due: queue the task's report (its own message).
+        app.scheduler.fire(&m.task_id).await?;
+        app.generator.queue().ack(&delivery.receipt).await?;
+        return Ok(());
+    }
     if delivery.payload.contains("\"report_id\"") {
         if let Some(c) = app.generator.start(delivery).await? {
             crate::generator::run::run(app, c).await?;

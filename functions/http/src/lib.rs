@@ -17,6 +17,7 @@ pub mod products;
 pub mod reply;
 pub mod reports;
 pub mod sales;
+pub mod scheduler;
 pub mod settings;
 pub mod state;
 pub mod transaction_log;
@@ -90,8 +91,8 @@ const AREAS: &[AreaSpec] = &[
     AreaSpec {
         area: Area::Settings,
         tag: "settings",
-        routes: settings::router,
-        filters: settings::filters_router,
+        routes: settings_routes,
+        filters: settings_filters,
     },
     AreaSpec {
         area: Area::Machines,
@@ -136,6 +137,16 @@ const AREAS: &[AreaSpec] = &[
         filters: no_routes,
     },
 ];
+
+/// The settings area: clients, locations, models and the query scheduler.
+fn settings_routes() -> OpenApiRouter<AppState> {
+    settings::router().merge(scheduler::router())
+}
+
+/// The settings area's option lists.
+fn settings_filters() -> OpenApiRouter<AppState> {
+    settings::filters_router().merge(scheduler::filters_router())
+}
 
 /// The reports area: the report screens and the report generator.
 fn reports_routes() -> OpenApiRouter<AppState> {

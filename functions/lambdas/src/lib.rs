@@ -67,6 +67,11 @@ pub fn app(adapters: &AwsAdapters, secret: Secret) -> Result<App, BoxError> {
             }),
             blobs: Arc::new(adapters.blobs.clone()),
             jobs: Arc::new(adapters.jobs.clone()),
+            mailer: Arc::new(adapters.mailer.clone()),
+            schedules: match &adapters.schedules {
+                Some(s) => Arc::new(s.clone()),
+                None => Arc::new(vendfleet_app::ports::InProcessSchedules),
+            },
         },
         Arc::new(SystemClock),
         settings,

@@ -28,6 +28,8 @@ async fn adapters() -> AwsAdapters {
         dead_letter_queue_url: "unused".into(),
         events_queue: None,
         endpoint_url: Some(endpoint),
+        schedules: None,
+        mail_from: "reports@example.com".into(),
     };
     AwsAdapters::new(&config, &sdk)
 }

@@ -60,6 +60,11 @@ async fn webhook_queues_and_the_worker_applies_once() {
                 "unused",
             )),
             jobs: Arc::new(queue.clone()),
+            mailer: Arc::new(vendfleet_adapters_aws::SesMailer::new(
+                vendfleet_adapters_aws::ses_client(&sdk),
+                "reports@example.com",
+            )),
+            schedules: Arc::new(vendfleet_app::ports::InProcessSchedules),
         },
         Arc::new(ManualClock::new(now)),
         AuthSettings::with_secret(Secret::new("worker-test-secret-worker-test-secret")),

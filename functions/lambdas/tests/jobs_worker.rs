@@ -34,6 +34,11 @@ async fn the_jobs_worker_runs_a_queued_export() {
             events_handoff: None,
             blobs: Arc::new(S3BlobStore::new(s3_client(&sdk), name)),
             jobs: Arc::new(queue.clone()),
+            mailer: Arc::new(vendfleet_adapters_aws::SesMailer::new(
+                vendfleet_adapters_aws::ses_client(&sdk),
+                "reports@example.com",
+            )),
+            schedules: Arc::new(vendfleet_app::ports::InProcessSchedules),
         },
         Arc::new(ManualClock::new("2026-11-22T23:30:00Z".parse().unwrap())),
         AuthSettings::with_secret(Secret::new("jobs-test-secret-jobs-test-secret!!")),

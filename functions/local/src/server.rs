@@ -77,7 +77,21 @@ pub(crate) struct Local {
 pub(crate) fn open(data: &Path) -> Result<Local, BoxError> {
     std::fs::create_dir_all(data)?;
     let secrets = load_secrets(data)?;
-    let embedded = Embedded::open(data, secrets.blob.expose())?;
+    let mut embedded = Embedded::open(data, secrets.blob.expose())?;
+    // Scheduled reports: `.eml` files in DATA/outbox, or an SMTP relay when one is named.
+    let from = std::env::var("VENDFLEET_MAIL_FROM")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| vendfleet_adapters_embedded::DEFAULT_FROM.to_string());
+    embedded.mailer = Arc::new(match std::env::var("VENDFLEET_SMTP_URL") {
+        Ok(url) if !url.trim().is_empty() => {
+            vendfleet_adapters_embedded::EmbeddedMailer::smtp(&url, &from)?
+        }
+        _ => vendfleet_adapters_embedded::EmbeddedMailer::outbox(
+            data.join(vendfleet_adapters_embedded::OUTBOX_DIR),
+            &from,
+        ),
+    });
     let settings = AuthSettings::with_secret(secrets.jwt).apply_env();
     let app = App::new(
         embedded.adapters(),
@@ -329,6 +343,18 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
         Arc::new(local.app.clone()),
         stopped,
     ));
+    // The query scheduler's clock: due tasks are fired every 20 s (at once on start, so a run
+    // missed while the process was down runs now, once).
+    let scheduler_app = local.app.clone();
+    let scheduler = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(20));
+        loop {
+            tick.tick().await;
+            if let Err(e) = scheduler_app.scheduler.tick().await {
+                tracing::warn!(error = %e, "the query scheduler could not run");
+            }
+        }
+    });
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -336,6 +362,7 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
     .with_graceful_shutdown(shutdown_signal())
     .await?;
     purge.abort();
+    scheduler.abort();
     let _ = stop.send(true);
     if tokio::time::timeout(std::time::Duration::from_secs(60), worker)
         .await

@@ -418,6 +418,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/filters/query-schedulers/modules/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The modules a scheduled task can send (`id` is the module key). */
+        get: operations["scheduler_modules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/filters/query-schedulers/periods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The periods a scheduled report can cover: spans that mean something on every run
+         *     (`id` is the `period` key).
+         */
+        get: operations["scheduler_periods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/regions/": {
         parameters: {
             query?: never;
@@ -1348,6 +1385,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/query-schedulers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's tasks (everybody's for a user who sees the whole fleet). */
+        get: operations["list_tasks"];
+        put?: never;
+        /** Saves a task (and, on AWS, its EventBridge schedule). */
+        post: operations["create_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/query-schedulers/next-runs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The next runs of a schedule (the form's preview); 400 names the bad fields. */
+        get: operations["next_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/query-schedulers/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One task. */
+        get: operations["get_task"];
+        /** Changes a task (its owner only; 409 on a stale version). */
+        put: operations["update_task"];
+        post?: never;
+        /** Deletes a task and its schedule. */
+        delete: operations["delete_task"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/query-schedulers/{id}/change-status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pauses or resumes a task. */
+        post: operations["change_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/query-schedulers/{id}/send-now/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs a task now: its report is queued and mailed when written. */
+        post: operations["send_now"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/refills/": {
         parameters: {
             query?: never;
@@ -2200,6 +2325,19 @@ export interface components {
         CountDto: {
             count: number;
         };
+        /** @description The five cron fields. */
+        CronDto: {
+            /** @description 1–31 (with a day of week restricted, `*`). */
+            day_of_month: string;
+            /** @description 0–7 or SUN–SAT (0 and 7 are Sunday). */
+            day_of_week: string;
+            /** @description 0–23. */
+            hour: string;
+            /** @description 0–59, `*`, ranges `a-b`, steps `*\/s`, lists. */
+            minute: string;
+            /** @description 1–12 or JAN–DEC (the spec's "day of year" field). */
+            month: string;
+        };
         /**
          * @description The dashboard; a part is null when the user may not see the report behind it (sales: any
          *     sales overview permission; attention: the machines list).
@@ -2416,6 +2554,15 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_NextRunsDto: {
+            /** @description A schedule's next runs. */
+            data: {
+                /** @description The same schedule as EventBridge Scheduler reads it (in the zone). */
+                eventbridge: string;
+                runs: string[];
             };
         };
         /** @description `{"data": ...}`. */
@@ -2655,6 +2802,42 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
                 users_count: number;
+                /** Format: int64 */
+                version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_TaskDto: {
+            /** @description A scheduled task. */
+            data: {
+                columns: string[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: components["schemas"]["UserRefDto"];
+                cron: components["schemas"]["CronDto"];
+                /** @description Newest first, at most 20. */
+                deliveries: components["schemas"]["DeliveryDto"][];
+                format: string;
+                graph: string;
+                id: string;
+                last_run?: null | components["schemas"]["LastRunDto"];
+                module: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description None while paused.
+                 */
+                next_run?: string | null;
+                params: {
+                    [key: string]: string;
+                };
+                recipients: components["schemas"]["RecipientsDto"];
+                /** @description `active` or `paused`. */
+                status: string;
+                template_id?: string | null;
+                time_zone: string;
+                /** Format: date-time */
+                updated_at: string;
                 /** Format: int64 */
                 version: number;
             };
@@ -2988,6 +3171,15 @@ export interface components {
         DeleteUsersRequest: {
             user_ids: string[];
         };
+        /** @description What became of a recipient. */
+        DeliveryDto: {
+            /** Format: date-time */
+            at: string;
+            error?: string | null;
+            recipient: string;
+            /** @description `sent`, `refused` or `bounced`. */
+            status: string;
+        };
         /** @description One row of the detail table: a group's value (the chosen one) in each period, and in all. */
         DetailRowDto: {
             id: string;
@@ -3144,6 +3336,15 @@ export interface components {
              */
             code: "en" | "fr" | "it";
             name: string;
+        };
+        /** @description A task's last run. */
+        LastRunDto: {
+            /** Format: date-time */
+            at: string;
+            error?: string | null;
+            report_id?: string | null;
+            /** @description `queued`, `done` or `failed`. */
+            status: string;
         };
         /**
          * @description The chosen value over time: one point a period of the span, and the span before, period by
@@ -3539,6 +3740,42 @@ export interface components {
                 /** @description Machines carrying the tag, among those the caller may see. */
                 machines_count: number;
                 name: string;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_TaskDto: {
+            data: {
+                columns: string[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: components["schemas"]["UserRefDto"];
+                cron: components["schemas"]["CronDto"];
+                /** @description Newest first, at most 20. */
+                deliveries: components["schemas"]["DeliveryDto"][];
+                format: string;
+                graph: string;
+                id: string;
+                last_run?: null | components["schemas"]["LastRunDto"];
+                module: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description None while paused.
+                 */
+                next_run?: string | null;
+                params: {
+                    [key: string]: string;
+                };
+                recipients: components["schemas"]["RecipientsDto"];
+                /** @description `active` or `paused`. */
+                status: string;
+                template_id?: string | null;
+                time_zone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -4246,6 +4483,50 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_TaskDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description A scheduled task. */
+            data: {
+                columns: string[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: components["schemas"]["UserRefDto"];
+                cron: components["schemas"]["CronDto"];
+                /** @description Newest first, at most 20. */
+                deliveries: components["schemas"]["DeliveryDto"][];
+                format: string;
+                graph: string;
+                id: string;
+                last_run?: null | components["schemas"]["LastRunDto"];
+                module: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description None while paused.
+                 */
+                next_run?: string | null;
+                params: {
+                    [key: string]: string;
+                };
+                recipients: components["schemas"]["RecipientsDto"];
+                /** @description `active` or `paused`. */
+                status: string;
+                template_id?: string | null;
+                time_zone: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: int64 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_TemplateDto: {
             /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
             code: string;
@@ -4539,6 +4820,12 @@ export interface components {
         ModuleAccess: {
             access_all_modules: boolean;
             modules: string[];
+        };
+        /** @description A schedule's next runs. */
+        NextRunsDto: {
+            /** @description The same schedule as EventBridge Scheduler reads it (in the zone). */
+            eventbridge: string;
+            runs: string[];
         };
         /** @description The operator's calendar settings. */
         OperatorSettingsDto: {
@@ -4869,6 +5156,13 @@ export interface components {
              */
             quantity: number | null;
         };
+        /** @description Who gets the report. */
+        RecipientsDto: {
+            /** @description Other addresses (mailed in the owner's language). */
+            emails?: string[];
+            /** @description Vendfleet users (mailed in their language). */
+            user_ids?: string[];
+        };
         /** @description A line of the refill log. */
         RefillDto: {
             /** Format: int64 */
@@ -5117,6 +5411,67 @@ export interface components {
         /** @description A new tag. */
         TagForm: {
             name: string;
+        };
+        /** @description The task form. */
+        TaskBody: {
+            columns?: string[];
+            cron: components["schemas"]["CronDto"];
+            format?: string;
+            graph?: string;
+            /** @description A module key (ignored when a template is named: the template's module is used). */
+            module?: string;
+            name: string;
+            /** @description The module's screen parameters (see the report generator). */
+            params?: {
+                [key: string]: string;
+            };
+            recipients: components["schemas"]["RecipientsDto"];
+            /** @description `active` (default) or `paused`. */
+            status?: string;
+            /** @description A template to follow (its definition when the task runs). */
+            template_id?: string | null;
+            /** @description IANA zone the cron fields are read in. */
+            time_zone: string;
+            /** Format: int64 */
+            version?: number | null;
+        };
+        /** @description A scheduled task. */
+        TaskDto: {
+            columns: string[];
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["UserRefDto"];
+            cron: components["schemas"]["CronDto"];
+            /** @description Newest first, at most 20. */
+            deliveries: components["schemas"]["DeliveryDto"][];
+            format: string;
+            graph: string;
+            id: string;
+            last_run?: null | components["schemas"]["LastRunDto"];
+            module: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description None while paused.
+             */
+            next_run?: string | null;
+            params: {
+                [key: string]: string;
+            };
+            recipients: components["schemas"]["RecipientsDto"];
+            /** @description `active` or `paused`. */
+            status: string;
+            template_id?: string | null;
+            time_zone: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /** @description Active or paused. */
+        TaskStatusBody: {
+            /** @description `active` or `paused`. */
+            status: string;
         };
         /** @description A report definition as a form sends it. */
         TemplateBody: {
@@ -6211,6 +6566,46 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    scheduler_modules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    scheduler_periods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_OptionDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     regions: {
@@ -9187,6 +9582,365 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_tasks: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description Text in the name. */
+                search?: string;
+                /** @description `name` (default), `created_at`, `next_run`, `module`, `status`; `-` for descending. */
+                ordering?: string;
+                /** @description `active` or `paused`. */
+                status?: string;
+                /** @description A module key. */
+                module?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_TaskDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TaskDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    next_runs: {
+        parameters: {
+            query?: {
+                minute?: string;
+                hour?: string;
+                day_of_month?: string;
+                month?: string;
+                day_of_week?: string;
+                /** @description IANA zone. */
+                time_zone?: string;
+                /** @description How many runs (1–20, default 5). */
+                count?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_NextRunsDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_TaskDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TaskDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    delete_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TaskDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    send_now: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_ReportDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;

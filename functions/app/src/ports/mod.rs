@@ -2,14 +2,18 @@
 
 pub mod blob;
 pub mod clock;
+pub mod mail;
 pub mod queue;
 pub mod sales;
+pub mod schedules;
 pub mod store;
 
 pub use blob::{check_blob_key, Blob, BlobError, BlobStore};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use mail::{Attachment, Mail, MailError, MailOutcome, Mailer};
 pub use queue::{Job, JobQueue, QueueError};
 pub use sales::{Commit, EventReceipt, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore};
+pub use schedules::{InProcessSchedules, ScheduleError, ScheduleSpec, Schedules};
 pub use store::{
     check_batch, check_transaction, query_all, Condition, Index, Item, ItemStore, Key, Page, Query,
     SortKey, StoreError, Write, MAX_BATCH, MAX_TRANSACTION_WRITES,

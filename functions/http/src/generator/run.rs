@@ -281,7 +281,10 @@ pub async fn run(app: &App, mut c: ClaimedReport) -> AppResult<GeneratedReport> 
         Err(f) => Err(f),
     };
     match outcome {
-        Ok(r) => Ok(r),
+        Ok(r) => {
+            crate::scheduler::deliver(app, &r).await?;
+            Ok(r)
+        }
         Err(f) => {
             tracing::warn!(report = %c.report.id, error = %f.message, "report attempt failed");
             let r = app.generator.fail(c, &f.message, f.permanent).await?;

@@ -18,6 +18,8 @@ use vendfleet_http::{AppState, ClientAddr};
 
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 pub const ADMIN_PASSWORD: &str = "admin-password-1";
+/// The sender of scheduled reports in tests.
+pub const MAIL_FROM: &str = "Vendfleet <reports@example.com>";
 pub const SECRET: &str = "test-secret-test-secret-test-secret!";
 
 /// Where the harness clock starts: `VENDFLEET_TEST_NOW` (RFC 3339) when set, else 23:30 UTC,
@@ -104,6 +106,29 @@ async fn adapters_for(
             let (queue, dlq) = vendfleet_adapters_aws::create_queue_with_dlq(&sqs, &table)
                 .await
                 .unwrap();
+            let queue_arn = sqs
+                .get_queue_attributes()
+                .queue_url(&queue)
+                .attribute_names(
+                    vendfleet_adapters_aws::aws_sdk_sqs::types::QueueAttributeName::QueueArn,
+                )
+                .send()
+                .await
+                .unwrap()
+                .attributes
+                .and_then(|mut a| {
+                    a.remove(
+                        &vendfleet_adapters_aws::aws_sdk_sqs::types::QueueAttributeName::QueueArn,
+                    )
+                })
+                .unwrap();
+            // SES sends only from a verified identity.
+            vendfleet_adapters_aws::ses_client(&sdk)
+                .create_email_identity()
+                .email_identity("reports@example.com")
+                .send()
+                .await
+                .unwrap();
             let bucket = Some((s3.clone(), table.clone()));
             let adapters = Adapters {
                 sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
@@ -114,6 +139,16 @@ async fn adapters_for(
                     vendfleet_adapters_aws::SqsJobQueue::new(sqs, queue, dlq)
                         .with_wait(std::time::Duration::from_millis(100)),
                 ),
+                mailer: Arc::new(vendfleet_adapters_aws::SesMailer::new(
+                    vendfleet_adapters_aws::ses_client(&sdk),
+                    MAIL_FROM,
+                )),
+                schedules: Arc::new(vendfleet_adapters_aws::EventBridgeSchedules::new(
+                    vendfleet_adapters_aws::scheduler_client(&sdk),
+                    "default",
+                    queue_arn,
+                    "arn:aws:iam::123456789012:role/vendfleet-scheduler",
+                )),
             };
             (adapters, Some(store), bucket)
         }
@@ -199,6 +234,18 @@ impl Harness {
             operator,
             _dir: Arc::new(dir),
         }
+    }
+
+    /// Where the embedded mailer files its messages (SQLite harnesses).
+    pub fn outbox(&self) -> std::path::PathBuf {
+        self._dir
+            .path()
+            .join(vendfleet_adapters_embedded::OUTBOX_DIR)
+    }
+
+    /// The timing service of scheduled tasks.
+    pub fn schedules(&self) -> Arc<dyn vendfleet_app::ports::Schedules> {
+        self.adapters.schedules.clone()
     }
 
     /// The item store the application runs on.

@@ -1,0 +1,763 @@
+//! The query scheduler's API (`/api/query-schedulers/`) and the mailing of a scheduled report
+//! once the worker has written it.
+
+use crate::dto::{Data, ListReply, MessageData};
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{scheduler_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::generator::{report_dto, ReportDto, UserRefDto};
+use crate::reply::{created, tr, updated};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::generator::{GeneratedReport, Module, ReportStatus, SpecInput};
+use vendfleet_app::ports::{Attachment, Mail};
+use vendfleet_app::scheduler::{MailDelivery, Recipients, ScheduledTask, TaskInput};
+use vendfleet_app::{App, AppResult};
+use vendfleet_domain::report::Choice;
+use vendfleet_domain::schedule::CronFields;
+use vendfleet_domain::{Language, Period};
+
+/// The largest file attached to a message; a larger one is left in the reports list.
+pub const MAX_ATTACHMENT_BYTES: usize = 10 * 1024 * 1024;
+
+/// The scheduler's routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_tasks, create_task))
+        .routes(routes!(get_task, update_task, delete_task))
+        .routes(routes!(change_status))
+        .routes(routes!(send_now))
+        .routes(routes!(next_runs))
+}
+
+/// The scheduler's option lists.
+pub fn filters_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(scheduler_modules))
+        .routes(routes!(scheduler_periods))
+}
+
+fn period_label(lang: Language, p: Period) -> String {
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    match p {
+        Period::Yesterday => t("Yesterday", "Hier", "Ieri"),
+        Period::CurrentWeek => t("Current week", "Semaine en cours", "Settimana corrente"),
+        Period::PreviousWeek => t(
+            "Previous week",
+            "Semaine précédente",
+            "Settimana precedente",
+        ),
+        Period::CurrentMonth => t("Current month", "Mois en cours", "Mese corrente"),
+        Period::PreviousMonth => t("Previous month", "Mois précédent", "Mese precedente"),
+        Period::CurrentAndPreviousMonth => t(
+            "Current and previous month",
+            "Mois en cours et précédent",
+            "Mese corrente e precedente",
+        ),
+        Period::CurrentYear => t("Current year", "Année en cours", "Anno corrente"),
+        Period::PreviousYear => t("Previous year", "Année précédente", "Anno precedente"),
+        Period::Custom => t("Custom", "Personnalisée", "Personalizzato"),
+    }
+}
+
+crate::crud::options! {
+    /// The modules a scheduled task can send (`id` is the module key).
+    scheduler_modules("/api/filters/query-schedulers/modules/"),
+    |_s, a: SignedIn| crate::generator::module_options(a.principal().user.language)
+}
+
+crate::crud::options! {
+    /// The periods a scheduled report can cover: spans that mean something on every run
+    /// (`id` is the `period` key).
+    scheduler_periods("/api/filters/query-schedulers/periods/"),
+    |_s, a: SignedIn| Period::SCHEDULED
+        .iter()
+        .map(|p| (p.key().to_string(), period_label(a.principal().user.language, *p)))
+        .collect::<Vec<_>>()
+}
+
+/// The five cron fields.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CronDto {
+    /// 0–59, `*`, ranges `a-b`, steps `*/s`, lists.
+    pub minute: String,
+    /// 0–23.
+    pub hour: String,
+    /// 1–31 (with a day of week restricted, `*`).
+    pub day_of_month: String,
+    /// 1–12 or JAN–DEC (the spec's "day of year" field).
+    pub month: String,
+    /// 0–7 or SUN–SAT (0 and 7 are Sunday).
+    pub day_of_week: String,
+}
+
+impl From<CronDto> for CronFields {
+    fn from(c: CronDto) -> Self {
+        CronFields {
+            minute: c.minute,
+            hour: c.hour,
+            day_of_month: c.day_of_month,
+            month: c.month,
+            day_of_week: c.day_of_week,
+        }
+    }
+}
+
+impl From<CronFields> for CronDto {
+    fn from(c: CronFields) -> Self {
+        CronDto {
+            minute: c.minute,
+            hour: c.hour,
+            day_of_month: c.day_of_month,
+            month: c.month,
+            day_of_week: c.day_of_week,
+        }
+    }
+}
+
+/// Who gets the report.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecipientsDto {
+    /// Vendfleet users (mailed in their language).
+    #[serde(default)]
+    pub user_ids: Vec<String>,
+    /// Other addresses (mailed in the owner's language).
+    #[serde(default)]
+    pub emails: Vec<String>,
+}
+
+/// The task form.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskBody {
+    pub name: String,
+    /// A module key (ignored when a template is named: the template's module is used).
+    #[serde(default)]
+    pub module: String,
+    /// A template to follow (its definition when the task runs).
+    pub template_id: Option<String>,
+    /// The module's screen parameters (see the report generator).
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    #[serde(default)]
+    pub format: String,
+    #[serde(default)]
+    pub graph: String,
+    #[serde(default)]
+    pub columns: Vec<String>,
+    pub cron: CronDto,
+    /// IANA zone the cron fields are read in.
+    pub time_zone: String,
+    /// `active` (default) or `paused`.
+    #[serde(default)]
+    pub status: String,
+    pub recipients: RecipientsDto,
+    pub version: Option<u64>,
+}
+
+impl TaskBody {
+    fn input(self) -> TaskInput {
+        TaskInput {
+            name: self.name,
+            spec: SpecInput {
+                module: self.module,
+                params: self.params,
+                format: self.format,
+                graph: self.graph,
+                columns: self.columns,
+            },
+            template_id: self.template_id,
+            cron: self.cron.into(),
+            time_zone: self.time_zone,
+            status: self.status,
+            recipients: Recipients {
+                user_ids: self.recipients.user_ids,
+                emails: self.recipients.emails,
+            },
+            version: self.version,
+        }
+    }
+}
+
+/// A task's last run.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LastRunDto {
+    pub at: DateTime<Utc>,
+    pub report_id: Option<String>,
+    /// `queued`, `done` or `failed`.
+    pub status: String,
+    pub error: Option<String>,
+}
+
+/// What became of a recipient.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryDto {
+    pub at: DateTime<Utc>,
+    pub recipient: String,
+    /// `sent`, `refused` or `bounced`.
+    pub status: String,
+    pub error: Option<String>,
+}
+
+/// A scheduled task.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TaskDto {
+    pub id: String,
+    pub name: String,
+    pub module: String,
+    pub template_id: Option<String>,
+    pub params: BTreeMap<String, String>,
+    pub format: String,
+    pub graph: String,
+    pub columns: Vec<String>,
+    pub cron: CronDto,
+    pub time_zone: String,
+    /// `active` or `paused`.
+    pub status: String,
+    pub recipients: RecipientsDto,
+    pub created_by: UserRefDto,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub version: u64,
+    /// None while paused.
+    pub next_run: Option<DateTime<Utc>>,
+    pub last_run: Option<LastRunDto>,
+    /// Newest first, at most 20.
+    pub deliveries: Vec<DeliveryDto>,
+}
+
+async fn task_dto(s: &AppState, t: ScheduledTask) -> TaskDto {
+    let name = match s.app.users.directory().user(&t.owner_id).await {
+        Ok(Some(u)) => u.name,
+        _ => String::new(),
+    };
+    TaskDto {
+        created_by: UserRefDto {
+            id: t.owner_id.clone(),
+            name,
+        },
+        id: t.id,
+        name: t.name,
+        module: t.spec.module.key().into(),
+        template_id: t.template_id,
+        params: t.spec.params,
+        format: t.spec.format.key().into(),
+        graph: t.spec.graph.key().into(),
+        columns: t.spec.columns,
+        cron: t.cron.into(),
+        time_zone: t.time_zone,
+        status: t.status.key().into(),
+        recipients: RecipientsDto {
+            user_ids: t.recipients.user_ids,
+            emails: t.recipients.emails,
+        },
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+        version: t.version,
+        next_run: t.next_run,
+        last_run: t.last_run.map(|r| LastRunDto {
+            at: r.at,
+            report_id: r.report_id,
+            status: r.status,
+            error: r.error,
+        }),
+        deliveries: t
+            .deliveries
+            .into_iter()
+            .map(|d| DeliveryDto {
+                at: d.at,
+                recipient: d.recipient,
+                status: d.status,
+                error: d.error,
+            })
+            .collect(),
+    }
+}
+
+crate::crud::list_query! {
+    /// The tasks list's query.
+    pub struct TasksQuery {
+        page,
+        page_size,
+        /// Text in the name.
+        search,
+        /// `name` (default), `created_at`, `next_run`, `module`, `status`; `-` for descending.
+        ordering,
+        /// `active` or `paused`.
+        pub status: Option<String>,
+        /// A module key.
+        pub module: Option<String>,
+    }
+}
+
+/// The caller's tasks (everybody's for a user who sees the whole fleet).
+#[utoipa::path(get, path = "/api/query-schedulers/", tag = "query-scheduler", security(("bearer" = [])), params(TasksQuery),
+    responses((status = 200, body = ListReply<TaskDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn list_tasks(
+    State(s): State<AppState>,
+    a: Authorized<perm::List>,
+    Query(q): Query<TasksQuery>,
+) -> ApiResult<axum::Json<ListReply<TaskDto>>> {
+    let page = s
+        .app
+        .scheduler
+        .list(
+            a.principal(),
+            &q.list(),
+            q.status.as_deref(),
+            q.module.as_deref(),
+        )
+        .await?;
+    let mut data = Vec::with_capacity(page.items.len());
+    for t in page.items.clone() {
+        data.push(task_dto(&s, t).await);
+    }
+    Ok(axum::Json(ListReply::of(&page, data)))
+}
+
+/// Checks the module's own parameters (as the report generator does) when the task has its own
+/// definition.
+fn check_definition(s: &AppState, body: &TaskBody) -> ApiResult<()> {
+    if body
+        .template_id
+        .as_deref()
+        .is_some_and(|t| !t.trim().is_empty())
+    {
+        return Ok(());
+    }
+    let mut errors = vendfleet_domain::FieldErrors::new();
+    let input = body.clone().input();
+    if let Some(spec) = vendfleet_app::generator::check_spec(&input.spec, &mut errors) {
+        if errors.is_empty() {
+            crate::generator::run::check_params(&s.app, &spec)?;
+        }
+    }
+    Ok(())
+}
+
+/// Saves a task (and, on AWS, its EventBridge schedule).
+#[utoipa::path(post, path = "/api/query-schedulers/", tag = "query-scheduler", security(("bearer" = [])), request_body = TaskBody,
+    responses((status = 201, body = MessageData<TaskDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn create_task(
+    State(s): State<AppState>,
+    a: Authorized<perm::New>,
+    Json(body): Json<TaskBody>,
+) -> ApiResult<impl IntoResponse> {
+    check_definition(&s, &body)?;
+    let t = s.app.scheduler.create(a.principal(), &body.input()).await?;
+    Ok(created("Query created successfully", task_dto(&s, t).await))
+}
+
+/// One task.
+#[utoipa::path(get, path = "/api/query-schedulers/{id}/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 200, body = Data<TaskDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_task(
+    State(s): State<AppState>,
+    a: Authorized<perm::List>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Data<TaskDto>>> {
+    let t = s.app.scheduler.get(a.principal(), &id).await?;
+    Ok(axum::Json(Data {
+        data: task_dto(&s, t).await,
+    }))
+}
+
+/// Changes a task (its owner only; 409 on a stale version).
+#[utoipa::path(put, path = "/api/query-schedulers/{id}/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)), request_body = TaskBody,
+    responses((status = 200, body = MessageData<TaskDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn update_task(
+    State(s): State<AppState>,
+    a: Authorized<perm::Edit>,
+    Path(id): Path<String>,
+    Json(body): Json<TaskBody>,
+) -> ApiResult<axum::Json<MessageData<TaskDto>>> {
+    s.app.scheduler.get(a.principal(), &id).await?;
+    check_definition(&s, &body)?;
+    let t = s
+        .app
+        .scheduler
+        .update(a.principal(), &id, &body.input())
+        .await?;
+    Ok(updated("Query updated successfully", task_dto(&s, t).await))
+}
+
+/// Deletes a task and its schedule.
+#[utoipa::path(delete, path = "/api/query-schedulers/{id}/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn delete_task(
+    State(s): State<AppState>,
+    a: Authorized<perm::Delete>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    s.app.scheduler.delete(a.principal(), &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Active or paused.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskStatusBody {
+    /// `active` or `paused`.
+    pub status: String,
+}
+
+/// Pauses or resumes a task.
+#[utoipa::path(post, path = "/api/query-schedulers/{id}/change-status/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)), request_body = TaskStatusBody,
+    responses((status = 200, body = MessageData<TaskDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn change_status(
+    State(s): State<AppState>,
+    a: Authorized<perm::Edit>,
+    Path(id): Path<String>,
+    Json(body): Json<TaskStatusBody>,
+) -> ApiResult<axum::Json<MessageData<TaskDto>>> {
+    let t = s
+        .app
+        .scheduler
+        .set_status(a.principal(), &id, &body.status)
+        .await?;
+    Ok(updated(
+        "Query status changed successfully",
+        task_dto(&s, t).await,
+    ))
+}
+
+/// Runs a task now: its report is queued and mailed when written.
+#[utoipa::path(post, path = "/api/query-schedulers/{id}/send-now/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)),
+    responses((status = 202, body = MessageData<ReportDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn send_now(
+    State(s): State<AppState>,
+    a: Authorized<perm::Edit>,
+    Path(id): Path<String>,
+) -> ApiResult<impl IntoResponse> {
+    let r = s.app.scheduler.send_now(a.principal(), &id).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        updated("Report queued", report_dto(&s, r).await),
+    ))
+}
+
+/// The schedule of five cron fields in a zone.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NextRunsQuery {
+    pub minute: Option<String>,
+    pub hour: Option<String>,
+    pub day_of_month: Option<String>,
+    pub month: Option<String>,
+    pub day_of_week: Option<String>,
+    /// IANA zone.
+    pub time_zone: Option<String>,
+    /// How many runs (1–20, default 5).
+    pub count: Option<usize>,
+}
+
+/// A schedule's next runs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NextRunsDto {
+    pub runs: Vec<DateTime<Utc>>,
+    /// The same schedule as EventBridge Scheduler reads it (in the zone).
+    pub eventbridge: String,
+}
+
+/// The next runs of a schedule (the form's preview); 400 names the bad fields.
+#[utoipa::path(get, path = "/api/query-schedulers/next-runs/", tag = "query-scheduler", security(("bearer" = [])), params(NextRunsQuery),
+    responses((status = 200, body = Data<NextRunsDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn next_runs(
+    State(s): State<AppState>,
+    _a: Authorized<perm::Define>,
+    Query(q): Query<NextRunsQuery>,
+) -> ApiResult<axum::Json<Data<NextRunsDto>>> {
+    let cron = CronFields {
+        minute: q.minute.unwrap_or_default(),
+        hour: q.hour.unwrap_or_default(),
+        day_of_month: q.day_of_month.unwrap_or_default(),
+        month: q.month.unwrap_or_default(),
+        day_of_week: q.day_of_week.unwrap_or_default(),
+    };
+    let (runs, eventbridge) = s.app.scheduler.preview(
+        &cron,
+        q.time_zone.as_deref().unwrap_or_default(),
+        q.count.unwrap_or(5),
+    )?;
+    Ok(axum::Json(Data {
+        data: NextRunsDto { runs, eventbridge },
+    }))
+}
+
+// ---- mailing a scheduled report ----
+
+/// A number of minor units as text in `lang` (`1 234,56 EUR`).
+fn amount(lang: Language, minor: i64, money: bool) -> String {
+    let (sep, dec) = match lang {
+        Language::En => (',', '.'),
+        Language::Fr => ('\u{202f}', ','),
+        Language::It => ('.', ','),
+    };
+    let group = |n: u64| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(sep);
+            }
+            out.push(c);
+        }
+        out
+    };
+    let sign = if minor < 0 { "-" } else { "" };
+    let abs = minor.unsigned_abs();
+    if money {
+        format!("{sign}{}{dec}{:02} EUR", group(abs / 100), abs % 100)
+    } else {
+        format!("{sign}{}", group(abs))
+    }
+}
+
+/// The change from `before` to `now` as a signed percentage (none from zero).
+fn change(now: i64, before: i64) -> String {
+    if before == 0 {
+        return "—".into();
+    }
+    let bps = (now - before) as f64 / before as f64 * 100.0;
+    format!("{bps:+.1} %")
+}
+
+/// The headline figures of a sales-based report in `lang`: the span and the span before.
+async fn headline(
+    app: &App,
+    owner: &vendfleet_app::auth::Principal,
+    r: &GeneratedReport,
+    lang: Language,
+) -> Vec<(String, String, String, String)> {
+    if matches!(r.spec.module, Module::RefillLog | Module::Inventory) {
+        return Vec::new();
+    }
+    let Ok(text) = serde_urlencoded::to_string(&r.spec.params) else {
+        return Vec::new();
+    };
+    let Ok(q) = serde_urlencoded::from_str::<crate::sales::SalesQuery>(&text) else {
+        return Vec::new();
+    };
+    let Ok(report) = app.sales.totals(owner, &q.into()).await else {
+        return Vec::new();
+    };
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    let (c, p) = (&report.current.total, &report.previous.total);
+    vec![
+        (
+            t("Sales", "Ventes", "Vendite"),
+            amount(lang, c.revenue_minor, true),
+            amount(lang, p.revenue_minor, true),
+            change(c.revenue_minor, p.revenue_minor),
+        ),
+        (
+            t("Quantity", "Quantité", "Quantità"),
+            amount(lang, c.quantity, false),
+            amount(lang, p.quantity, false),
+            change(c.quantity, p.quantity),
+        ),
+        (
+            t("Cash", "Espèces", "Contanti"),
+            amount(lang, c.cash_minor, true),
+            amount(lang, p.cash_minor, true),
+            change(c.cash_minor, p.cash_minor),
+        ),
+        (
+            t("Cashless", "Sans espèces", "Senza contanti"),
+            amount(lang, c.cashless_minor, true),
+            amount(lang, p.cashless_minor, true),
+            change(c.cashless_minor, p.cashless_minor),
+        ),
+    ]
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The message of a report in `lang`.
+async fn message(
+    app: &App,
+    owner: &vendfleet_app::auth::Principal,
+    r: &GeneratedReport,
+    lang: Language,
+    file: Option<&Attachment>,
+    size: usize,
+) -> Mail {
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    let figures = headline(app, owner, r, lang).await;
+    let mut text = format!(
+        "{} “{}”.\n\n",
+        t(
+            "Here is your scheduled report",
+            "Voici votre rapport planifié",
+            "Ecco il tuo report pianificato"
+        ),
+        r.name
+    );
+    let mut html = format!(
+        "<p>{} “{}”.</p>",
+        escape(&t(
+            "Here is your scheduled report",
+            "Voici votre rapport planifié",
+            "Ecco il tuo report pianificato"
+        )),
+        escape(&r.name)
+    );
+    if !figures.is_empty() {
+        let head = [
+            t("Figure", "Indicateur", "Indicatore"),
+            t("This period", "Cette période", "Questo periodo"),
+            t("Period before", "Période précédente", "Periodo precedente"),
+            t("Change", "Évolution", "Variazione"),
+        ];
+        text.push_str(&head.join(" | "));
+        text.push('\n');
+        html.push_str(
+            "<table border=\"1\" cellpadding=\"4\" style=\"border-collapse:collapse\"><tr>",
+        );
+        for h in &head {
+            html.push_str(&format!("<th>{}</th>", escape(h)));
+        }
+        html.push_str("</tr>");
+        for (name, now, before, delta) in &figures {
+            text.push_str(&format!("{name} | {now} | {before} | {delta}\n"));
+            html.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(name),
+                escape(now),
+                escape(before),
+                escape(delta)
+            ));
+        }
+        html.push_str("</table>");
+        text.push('\n');
+    }
+    let note = if file.is_some() {
+        t(
+            "The file is attached.",
+            "Le fichier est joint.",
+            "Il file è allegato.",
+        )
+    } else {
+        format!(
+            "{} ({} MB).",
+            t(
+                "The file is too large to attach: download it from Vendfleet's report generator",
+                "Le fichier est trop volumineux pour être joint : téléchargez-le depuis le générateur de rapports de Vendfleet",
+                "Il file è troppo grande per essere allegato: scaricalo dal generatore di report di Vendfleet"
+            ),
+            size.div_ceil(1024 * 1024)
+        )
+    };
+    text.push_str(&note);
+    text.push('\n');
+    html.push_str(&format!("<p>{}</p>", escape(&note)));
+    Mail {
+        to: Vec::new(),
+        subject: format!("Vendfleet — {}", r.name),
+        text,
+        html,
+        attachments: file.cloned().into_iter().collect(),
+    }
+}
+
+/// Mails a scheduled report that the worker finished (or records why it failed) and writes the
+/// outcome on its task. Recipients are grouped by language; each gets the message alone.
+pub async fn deliver(app: &App, r: &GeneratedReport) -> AppResult<()> {
+    let Some(task_id) = &r.task_id else {
+        return Ok(());
+    };
+    let Some(task) = app.scheduler.task(task_id).await? else {
+        return Ok(());
+    };
+    let now = app.clock.now();
+    if r.status != ReportStatus::Done {
+        return app
+            .scheduler
+            .record(task_id, &r.id, "failed", r.error.clone(), Vec::new())
+            .await;
+    }
+    let owner = app.scheduler.owner(&task).await?;
+    let blob = app.generator.file(&owner, &r.id).await?;
+    let size = blob.bytes.len();
+    let file = (size <= MAX_ATTACHMENT_BYTES).then(|| Attachment {
+        file_name: r.file_name.clone(),
+        content_type: blob.content_type.clone(),
+        bytes: blob.bytes,
+    });
+    // Each language's recipients: users in theirs, plain addresses in the owner's.
+    let mut by_language: BTreeMap<&'static str, (Language, Vec<String>)> = BTreeMap::new();
+    for id in &task.recipients.user_ids {
+        if let Some(u) = app.users.directory().user(id).await?.filter(|u| u.active) {
+            by_language
+                .entry(u.language.code())
+                .or_insert((u.language, Vec::new()))
+                .1
+                .push(u.email);
+        }
+    }
+    for e in &task.recipients.emails {
+        let lang = owner.user.language;
+        by_language
+            .entry(lang.code())
+            .or_insert((lang, Vec::new()))
+            .1
+            .push(e.clone());
+    }
+    let mut deliveries = Vec::new();
+    for (_, (lang, to)) in by_language {
+        let mut mail = message(app, &owner, r, lang, file.as_ref(), size).await;
+        mail.to = to.clone();
+        match app.mailer.send(&mail).await {
+            Ok(outcome) => {
+                deliveries.extend(outcome.sent.into_iter().map(|a| MailDelivery {
+                    at: now,
+                    recipient: a,
+                    status: "sent".into(),
+                    error: None,
+                }));
+                deliveries.extend(outcome.refused.into_iter().map(|(a, why)| MailDelivery {
+                    at: now,
+                    recipient: a,
+                    status: "refused".into(),
+                    error: Some(why),
+                }));
+            }
+            Err(e) => deliveries.extend(to.into_iter().map(|a| MailDelivery {
+                at: now,
+                recipient: a,
+                status: "refused".into(),
+                error: Some(e.to_string()),
+            })),
+        }
+    }
+    app.scheduler
+        .record(task_id, &r.id, "done", None, deliveries)
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_read_as_each_language_writes_them() {
+        assert_eq!(amount(Language::En, 12_345_678, true), "123,456.78 EUR");
+        assert_eq!(amount(Language::Fr, -123_450, true), "-1\u{202f}234,50 EUR");
+        assert_eq!(amount(Language::It, 1_234_567, false), "1.234.567");
+        assert_eq!(change(110, 100), "+10.0 %");
+        assert_eq!(change(5, 0), "—");
+    }
+}
