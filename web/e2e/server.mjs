@@ -84,6 +84,8 @@ export async function startServer(options = {}) {
   }
   return {
     baseUrl,
+    /** The data directory (DATA): the database, blobs and the mail outbox. */
+    data,
     logs,
     async stop() {
       if (child.exitCode === null) {

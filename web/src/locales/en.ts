@@ -15,6 +15,7 @@ export const en = {
     refillLog: 'Refill log',
     reportGenerator: 'Report generator',
     createReport: 'New report',
+    editTemplate: 'Edit template',
     inventoryReport: 'Inventory report',
     transactionLog: 'Transaction log',
     planning: 'Planning',

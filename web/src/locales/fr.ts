@@ -12,6 +12,7 @@ export const fr: Translations = {
     refillLog: 'Journal des réapprovisionnements',
     reportGenerator: 'Générateur de rapports',
     createReport: 'Nouveau rapport',
+    editTemplate: 'Modifier le modèle',
     inventoryReport: 'Rapport d’inventaire',
     transactionLog: 'Journal des transactions',
     planning: 'Planification',

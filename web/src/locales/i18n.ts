@@ -30,6 +30,12 @@ import { it as productsIt } from '../features/products/locales/it';
 import { en as salesEn } from '../features/sales/locales/en';
 import { fr as salesFr } from '../features/sales/locales/fr';
 import { it as salesIt } from '../features/sales/locales/it';
+import { en as reportGeneratorEn } from '../features/report-generator/locales/en';
+import { fr as reportGeneratorFr } from '../features/report-generator/locales/fr';
+import { it as reportGeneratorIt } from '../features/report-generator/locales/it';
+import { en as querySchedulerEn } from '../features/query-scheduler/locales/en';
+import { fr as querySchedulerFr } from '../features/query-scheduler/locales/fr';
+import { it as querySchedulerIt } from '../features/query-scheduler/locales/it';
 import { en as usersEn } from '../features/users/locales/en';
 import { fr as usersFr } from '../features/users/locales/fr';
 import { it as usersIt } from '../features/users/locales/it';
@@ -82,7 +88,9 @@ export type Catalogue = typeof commonEn &
   typeof refillLogEn &
   typeof inventoryEn &
   typeof transactionLogEn &
-  typeof dashboardEn;
+  typeof dashboardEn &
+  typeof reportGeneratorEn &
+  typeof querySchedulerEn;
 
 /** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
 export const catalogues = {
@@ -99,6 +107,8 @@ export const catalogues = {
     inventoryEn,
     transactionLogEn,
     dashboardEn,
+    reportGeneratorEn,
+    querySchedulerEn,
   ]) as Catalogue,
   fr: mergeCatalogues([
     commonFr,
@@ -113,6 +123,8 @@ export const catalogues = {
     inventoryFr,
     transactionLogFr,
     dashboardFr,
+    reportGeneratorFr,
+    querySchedulerFr,
   ]) as Shape<Catalogue>,
   it: mergeCatalogues([
     commonIt,
@@ -127,6 +139,8 @@ export const catalogues = {
     inventoryIt,
     transactionLogIt,
     dashboardIt,
+    reportGeneratorIt,
+    querySchedulerIt,
   ]) as Shape<Catalogue>,
 };
 

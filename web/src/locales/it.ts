@@ -12,6 +12,7 @@ export const it: Translations = {
     refillLog: 'Registro rifornimenti',
     reportGenerator: 'Generatore di report',
     createReport: 'Nuovo report',
+    editTemplate: 'Modifica modello',
     inventoryReport: 'Report inventario',
     transactionLog: 'Registro transazioni',
     planning: 'Pianificazione',

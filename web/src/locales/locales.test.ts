@@ -29,6 +29,12 @@ import * as productsIt from '../features/products/locales/it';
 import * as salesEn from '../features/sales/locales/en';
 import * as salesFr from '../features/sales/locales/fr';
 import * as salesIt from '../features/sales/locales/it';
+import * as reportGeneratorEn from '../features/report-generator/locales/en';
+import * as reportGeneratorFr from '../features/report-generator/locales/fr';
+import * as reportGeneratorIt from '../features/report-generator/locales/it';
+import * as querySchedulerEn from '../features/query-scheduler/locales/en';
+import * as querySchedulerFr from '../features/query-scheduler/locales/fr';
+import * as querySchedulerIt from '../features/query-scheduler/locales/it';
 import * as usersEn from '../features/users/locales/en';
 import * as usersFr from '../features/users/locales/fr';
 import * as usersIt from '../features/users/locales/it';
@@ -62,6 +68,8 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   refillLog: { en: refillLogEn.en, fr: refillLogFr.fr, it: refillLogIt.it },
   inventory: { en: inventoryEn.en, fr: inventoryFr.fr, it: inventoryIt.it },
   transactionLog: { en: transactionLogEn.en, fr: transactionLogFr.fr, it: transactionLogIt.it },
+  reportGenerator: { en: reportGeneratorEn.en, fr: reportGeneratorFr.fr, it: reportGeneratorIt.it },
+  queryScheduler: { en: querySchedulerEn.en, fr: querySchedulerFr.fr, it: querySchedulerIt.it },
 };
 
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };

@@ -19,6 +19,8 @@ const USERS = { title: 'nav.userManagement', href: paths.settings.userManagement
 const LOCATIONS = { title: 'nav.locationManagement', href: paths.settings.locationManagement } as const;
 const MODELS = { title: 'nav.modelManagement', href: paths.settings.modelManagement } as const;
 const MACHINES = { title: 'nav.machineManagement', href: paths.settings.machineManagement } as const;
+const GENERATOR = { title: 'nav.reportGenerator', href: paths.report.reportGenerator } as const;
+const QUERIES = { title: 'nav.queryScheduler', href: paths.settings.queryScheduler } as const;
 
 function screen(path: string, handle: RouteHandle, lazy = placeholder): RouteObject {
   return { path, handle, lazy };
@@ -56,9 +58,22 @@ export const protectedRoutes: RouteObject[] = [
     { title: 'nav.refillLog', crumbs: [REPORTS], permission: reportKeys('refill_log') },
     lazyPage(() => import('../features/refill-log/pages/refill-log-page')),
   ),
-  screen(paths.report.reportGenerator, { title: 'nav.reportGenerator', crumbs: [REPORTS], permission: reportKeys('report_generator') }),
-  screen(paths.report.createReport, { title: 'nav.createReport', crumbs: [REPORTS, { title: 'nav.reportGenerator', href: paths.report.reportGenerator }], permission: 'reports.report_generator.reports_list' }),
-  screen(`${paths.report.createReport}/:templateId`, { title: 'nav.createReport', crumbs: [REPORTS, { title: 'nav.reportGenerator', href: paths.report.reportGenerator }], permission: 'reports.report_generator.reports_list' }),
+  screen(
+    paths.report.reportGenerator,
+    { title: 'nav.reportGenerator', crumbs: [REPORTS], permission: reportKeys('report_generator') },
+    lazyPage(() => import('../features/report-generator/pages/report-generator-page')),
+  ),
+  screen(
+    paths.report.createReport,
+    { title: 'nav.createReport', crumbs: [REPORTS, GENERATOR], permission: ['reports.report_generator.new', 'reports.report_generator.run'] },
+    lazyPage(() => import('../features/report-generator/pages/report-edit-page')),
+  ),
+  screen(
+    `${paths.report.createReport}/:templateId`,
+    // Someone who may only make new reports opens a template to generate a report from it.
+    { title: 'nav.editTemplate', crumbs: [REPORTS, GENERATOR], permission: ['reports.report_generator.edit_template', 'reports.report_generator.new', 'reports.report_generator.run'] },
+    lazyPage(() => import('../features/report-generator/pages/report-edit-page')),
+  ),
   screen(
     paths.report.inventoryReport,
     { title: 'nav.inventoryReport', crumbs: [REPORTS], permission: reportKeys('inventory_report') },
@@ -118,9 +133,21 @@ export const protectedRoutes: RouteObject[] = [
     { title: 'nav.editLocation', crumbs: [SETTINGS, LOCATIONS], permission: 'settings.locations.edit' },
     lazyPage(() => import('../features/fleet/pages/location-edit-page')),
   ),
-  screen(paths.settings.queryScheduler, { title: 'nav.queryScheduler', crumbs: [SETTINGS], permission: 'settings.query_scheduler.list' }),
-  screen('/settings/create-query/:module', { title: 'nav.createQuery', crumbs: [SETTINGS, { title: 'nav.queryScheduler', href: paths.settings.queryScheduler }], permission: 'settings.query_scheduler.list' }),
-  screen('/settings/create-query/:module/:queryId', { title: 'nav.editQuery', crumbs: [SETTINGS, { title: 'nav.queryScheduler', href: paths.settings.queryScheduler }], permission: 'settings.query_scheduler.list' }),
+  screen(
+    paths.settings.queryScheduler,
+    { title: 'nav.queryScheduler', crumbs: [SETTINGS], permission: 'settings.query_scheduler.list' },
+    lazyPage(() => import('../features/query-scheduler/pages/query-scheduler-page')),
+  ),
+  screen(
+    '/settings/create-query/:module',
+    { title: 'nav.createQuery', crumbs: [SETTINGS, QUERIES], permission: 'settings.query_scheduler.new' },
+    lazyPage(() => import('../features/query-scheduler/pages/query-edit-page')),
+  ),
+  screen(
+    '/settings/create-query/:module/:queryId',
+    { title: 'nav.editQuery', crumbs: [SETTINGS, QUERIES], permission: 'settings.query_scheduler.edit' },
+    lazyPage(() => import('../features/query-scheduler/pages/query-edit-page')),
+  ),
   screen(
     paths.settings.modelManagement,
     { title: 'nav.modelManagement', crumbs: [SETTINGS], permission: 'settings.models.list' },

@@ -1,0 +1,70 @@
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardHeader from '@mui/material/CardHeader';
+import Chip from '@mui/material/Chip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { DeliveryStatus, Task } from '../api/types';
+import { formatInZone } from '../cron-logic';
+
+const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+
+const COLOR: Record<DeliveryStatus, 'success' | 'warning' | 'error'> = { sent: 'success', refused: 'error', bounced: 'warning' };
+
+/** The query's last run and its latest e-mails (newest first), each sent, refused or bounced. */
+export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries' | 'time_zone'> }) {
+  const { t, i18n } = useTranslation();
+  const when = (instant: string) => formatInZone(instant, task.time_zone, i18n.language, 'short');
+  const lastRun = task.last_run;
+  const runStatus = (status: string) => {
+    const known = RUN_STATUSES.find((item) => item === status);
+    return known ? t(`queryScheduler.runStatuses.${known}`) : status;
+  };
+  return (
+    <Card data-testid="schedule-deliveries">
+      <CardHeader
+        title={t('queryScheduler.deliveries')}
+        subheader={lastRun ? t('queryScheduler.lastRun', { at: when(lastRun.at), status: runStatus(lastRun.status) }) : t('queryScheduler.neverRun')}
+      />
+      <Box sx={{ px: 3, pb: 3, display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {lastRun?.error ? <Alert severity="error">{lastRun.error}</Alert> : null}
+        {task.deliveries.length === 0 ? (
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {t('queryScheduler.noDeliveries')}
+          </Typography>
+        ) : (
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('queryScheduler.deliveredAt')}</TableCell>
+                  <TableCell>{t('queryScheduler.recipient')}</TableCell>
+                  <TableCell>{t('queryScheduler.deliveryStatus')}</TableCell>
+                  <TableCell>{t('queryScheduler.deliveryError')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {task.deliveries.map((delivery, index) => (
+                  <TableRow key={`${delivery.at}-${delivery.recipient}-${index}`}>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(delivery.at)}</TableCell>
+                    <TableCell>{delivery.recipient}</TableCell>
+                    <TableCell>
+                      <Chip size="small" color={COLOR[delivery.status] ?? 'default'} label={t(`queryScheduler.deliveryStatuses.${delivery.status}`)} />
+                    </TableCell>
+                    <TableCell>{delivery.error ?? ''}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+        )}
+      </Box>
+    </Card>
+  );
+}

@@ -1,0 +1,169 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { GridColDef } from '@mui/x-data-grid';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import SendIcon from '@mui/icons-material/SendOutlined';
+import { usePermission } from '../../../auth/use-permission';
+import { FilterSelect } from '../../../components/fields';
+import { ServerList, type RowAction } from '../../../components/server-list/server-list';
+import { useListState } from '../../../components/server-list/use-list-state';
+import { toast } from '../../../components/snackbar';
+import { paths } from '../../../routes/paths';
+import { useModuleLabel } from '../../report-generator/components/module-label';
+import { useSchedulerModules } from '../api/filters';
+import { useChangeTaskStatus, useDeleteTask, useSendNow, useTasks } from '../api/tasks';
+import { TASK_STATUSES, type Task } from '../api/types';
+import { cronExpression, describeCron, formatInZone } from '../cron-logic';
+import { taskActions } from '../schedule-logic';
+
+const SORTABLE = { name: 'name', next_run: 'next_run', created_at: 'created_at' };
+const FILTERS = ['status', 'module'] as const;
+
+/** Active or paused: a switch for whoever may change it, a chip for the others. */
+function StatusCell({ task, canChange, onChange }: { task: Task; canChange: boolean; onChange: (active: boolean) => void }) {
+  const { t } = useTranslation();
+  const active = task.status === 'active';
+  const label = t(`queryScheduler.statuses.${task.status}`);
+  if (!canChange) return <Chip size="small" variant="outlined" color={active ? 'success' : 'default'} label={label} />;
+  return (
+    <Tooltip title={active ? t('queryScheduler.pause') : t('queryScheduler.resume')}>
+      <Box sx={{ display: 'flex', alignItems: 'center' }}>
+        <Switch
+          size="small"
+          checked={active}
+          onChange={(event) => onChange(event.target.checked)}
+          slotProps={{ input: { 'aria-label': `${active ? t('queryScheduler.pause') : t('queryScheduler.resume')}: ${task.name}` } }}
+        />
+        <Typography variant="body2">{label}</Typography>
+      </Box>
+    </Tooltip>
+  );
+}
+
+/** The scheduled queries: when each runs (in words and next), in which zone, and who made it. */
+export function TasksTable() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const can = usePermission();
+  const allowed = taskActions(can);
+  const list = useListState(FILTERS);
+  const tasks = useTasks({ ...list.params, ...list.filters });
+  const modules = useSchedulerModules();
+  const moduleLabel = useModuleLabel(modules.data, true);
+  const changeStatus = useChangeTaskStatus();
+  const sendNow = useSendNow();
+  const remove = useDeleteTask();
+  const language = i18n.language;
+
+  const setActive = async (task: Task, active: boolean) => {
+    try {
+      await changeStatus.mutateAsync({ id: task.id, status: active ? 'active' : 'paused' });
+      toast.success(active ? t('queryScheduler.resumed', { name: task.name }) : t('queryScheduler.paused', { name: task.name }));
+    } catch {
+      toast.error(t('queryScheduler.statusFailed'));
+    }
+  };
+
+  const send = async (task: Task) => {
+    try {
+      await sendNow.mutateAsync(task.id);
+      toast.success(t('queryScheduler.sending', { name: task.name }));
+    } catch {
+      toast.error(t('queryScheduler.sendFailed'));
+    }
+  };
+
+  const columns: GridColDef<Task>[] = [
+    { field: 'name', headerName: t('queryScheduler.name'), flex: 1, minWidth: 110 },
+    { field: 'module', headerName: t('queryScheduler.module'), minWidth: 100, flex: 0.7, valueGetter: (_value, row) => moduleLabel(row.module) },
+    {
+      field: 'cron',
+      headerName: t('queryScheduler.schedule'),
+      sortable: false,
+      flex: 1.2,
+      minWidth: 140,
+      valueGetter: (_value, row) => describeCron(row.cron, language) ?? cronExpression(row.cron),
+      renderCell: ({ row }) => (
+        <Box sx={{ py: 1, minWidth: 0 }}>
+          <Typography variant="body2">{describeCron(row.cron, language) ?? t('queryScheduler.noWords')}</Typography>
+          <Typography variant="caption" sx={{ color: 'text.secondary', fontFamily: 'monospace' }}>
+            {cronExpression(row.cron)}
+          </Typography>
+        </Box>
+      ),
+    },
+    { field: 'time_zone', headerName: t('queryScheduler.timeZone'), minWidth: 105, flex: 0.7 },
+    {
+      field: 'next_run',
+      headerName: t('queryScheduler.nextRun'),
+      minWidth: 120,
+      flex: 0.8,
+      valueFormatter: (value: string | null, row) => (value ? formatInZone(value, row.time_zone, language, 'short') : '—'),
+    },
+    {
+      field: 'status',
+      headerName: t('common.status'),
+      minWidth: 110,
+      flex: 0.7,
+      sortable: false,
+      renderCell: ({ row }) => <StatusCell task={row} canChange={allowed.pauseResume} onChange={(active) => void setActive(row, active)} />,
+    },
+    { field: 'created_by', headerName: t('queryScheduler.createdBy'), minWidth: 90, flex: 0.6, valueGetter: (_value, row) => row.created_by?.name ?? '' },
+  ];
+
+  const actions: RowAction<Task>[] = [];
+  if (allowed.sendNow) actions.push({ label: t('queryScheduler.sendNow'), icon: <SendIcon fontSize="small" />, onClick: (row) => void send(row) });
+  if (allowed.edit) {
+    actions.push({ label: t('common.edit'), icon: <EditIcon fontSize="small" />, onClick: (row) => navigate(paths.settings.editQuery(row.module, row.id)) });
+  }
+
+  return (
+    <ServerList
+      name="query-schedulers"
+      list={list}
+      query={tasks}
+      columns={columns}
+      sortable={SORTABLE}
+      noRowsLabel={t('queryScheduler.noRows')}
+      rowLabel={(row) => row.name}
+      autoRowHeight
+      filters={
+        <>
+          <FilterSelect
+            label={t('common.status')}
+            allLabel={t('queryScheduler.allStatuses')}
+            value={list.filters.status}
+            options={TASK_STATUSES.map((status) => ({ id: status, name: t(`queryScheduler.statuses.${status}`) }))}
+            onChange={(value) => list.setFilter('status', value)}
+            testId="query-schedulers-status-filter"
+          />
+          <FilterSelect
+            label={t('queryScheduler.module')}
+            allLabel={t('queryScheduler.allModules')}
+            value={list.filters.module}
+            options={(modules.data ?? []).map((option) => ({ id: option.key, name: option.label }))}
+            onChange={(value) => list.setFilter('module', value)}
+            testId="query-schedulers-module-filter"
+          />
+        </>
+      }
+      actions={actions}
+      deletion={
+        allowed.delete
+          ? {
+              title: t('queryScheduler.deleteTitle'),
+              confirmText: ([row]) => t('queryScheduler.deleteConfirm', { name: row?.name ?? '' }),
+              remove: ([row]) => remove.mutateAsync(row.id),
+              pending: remove.isPending,
+              successText: () => t('queryScheduler.deleted'),
+            }
+          : undefined
+      }
+    />
+  );
+}

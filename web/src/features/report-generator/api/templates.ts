@@ -1,0 +1,67 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/client';
+import { expectItem, expectList, expectReply } from '../../../api/replies';
+import type { ItemReply, ListReply } from '../../../api/types';
+import { generatorKeys, type TemplateListParams } from './keys';
+import type { ActionReply, Report, Template, TemplateInput } from './types';
+
+const base = '/api/reports/generator/templates/';
+const one = (id: string) => `${base}${encodeURIComponent(id)}/`;
+
+/** One page of the templates the caller may see (public ones and their own). */
+export function useTemplates(params: TemplateListParams, enabled = true) {
+  return useQuery({
+    queryKey: generatorKeys.templateList(params),
+    queryFn: async () => expectList(await api.get<ListReply<Template>>(base, { query: { ...params } })),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useTemplate(id: string | undefined) {
+  return useQuery({
+    queryKey: generatorKeys.template(id ?? ''),
+    queryFn: async () => expectItem(await api.get<ItemReply<Template>>(one(id ?? ''))).data,
+    enabled: Boolean(id),
+    staleTime: 0,
+  });
+}
+
+function useInvalidateTemplates() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: generatorKeys.templates });
+}
+
+export function useCreateTemplate() {
+  const invalidate = useInvalidateTemplates();
+  return useMutation({
+    mutationFn: async (input: TemplateInput) => expectReply(await api.post<ActionReply<Template>>(base, input)),
+    onSuccess: invalidate,
+  });
+}
+
+/** `input.version`: the version read; a 409 says someone changed it since. */
+export function useUpdateTemplate(id: string) {
+  const invalidate = useInvalidateTemplates();
+  return useMutation({
+    mutationFn: async (input: TemplateInput) => expectReply(await api.put<ActionReply<Template>>(one(id), input)),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteTemplate() {
+  const invalidate = useInvalidateTemplates();
+  return useMutation({
+    mutationFn: (id: string) => api.del<null>(one(id)),
+    onSuccess: invalidate,
+  });
+}
+
+/** Runs a template: the server queues a report (202) that the reports list then follows. */
+export function useRunTemplate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => expectReply(await api.post<ActionReply<Report>>(`${one(id)}generate/`, {})),
+    onSuccess: () => client.invalidateQueries({ queryKey: generatorKeys.reports }),
+  });
+}
