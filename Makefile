@@ -65,6 +65,7 @@ e2e: chromium web
 bench:
 	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
+	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test dynamo_reads -- --ignored --nocapture
 
 clean-data:

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ADMIN, startServer } from './server.mjs';
+import { parseCsv } from './csv.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
 
 const tag = Date.now().toString(36);
@@ -26,40 +27,6 @@ const consoleLog = { errors: [], expected: [] };
 
 /** What the first test leaves for the next: the template, and the preview of its definition. */
 const made = { template: null, preview: null, columns: [] };
-
-/** The records of a CSV file (quotes and doubled quotes undone, CRLF or LF). */
-function parseCsv(csv) {
-  const text = csv.replace(/^\uFEFF/, '');
-  const records = [];
-  let record = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index += 1;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += char;
-  }
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records;
-}
 
 /** A call with the signed-in user's token, straight from the page. */
 async function call(method, path, body) {

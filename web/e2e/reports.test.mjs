@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { ADMIN, startServer } from './server.mjs';
+import { parseCsv } from './csv.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
 
 // Twenty days of history always fall in the current and previous month.
@@ -16,40 +17,6 @@ let browser;
 let page;
 let token;
 const consoleLog = { errors: [], expected: [] };
-
-/** The records of a CSV file (quotes and doubled quotes undone, CRLF or LF). */
-function parseCsv(csv) {
-  const text = csv.replace(/^\uFEFF/, '');
-  const records = [];
-  let record = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index += 1;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += char;
-  }
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records;
-}
 
 /** Asks the API directly (is an endpoint there?) with the admin's token. */
 async function apiStatus(path) {

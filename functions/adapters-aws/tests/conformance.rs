@@ -12,7 +12,9 @@ use vendfleet_adapters_aws::{
     sqs_client, DynamoItemStore, S3BlobStore, SqsJobQueue,
 };
 use vendfleet_app::ports::{BlobStore, ItemStore, JobQueue};
-use vendfleet_app::{blob_store_conformance, item_store_conformance, job_queue_conformance};
+use vendfleet_app::{
+    blob_store_conformance, item_store_conformance, job_queue_conformance, schedules_conformance,
+};
 
 const ENDPOINT_VAR: &str = "VENDFLEET_TEST_AWS_ENDPOINT";
 
@@ -77,6 +79,17 @@ async fn job_queue() -> Arc<dyn JobQueue> {
 item_store_conformance!(item_store());
 blob_store_conformance!(blob_store());
 job_queue_conformance!(job_queue());
+schedules_conformance!(schedules());
+
+async fn schedules() -> Arc<dyn vendfleet_app::ports::Schedules> {
+    let client = vendfleet_adapters_aws::scheduler_client(&moto().await);
+    Arc::new(vendfleet_adapters_aws::EventBridgeSchedules::new(
+        client,
+        "default",
+        "arn:aws:sqs:us-east-1:123456789012:vf-jobs",
+        "arn:aws:iam::123456789012:role/vendfleet-scheduler",
+    ))
+}
 
 /// Presigned links name the file and expire (moto checks neither; the URL must carry both).
 #[tokio::test]

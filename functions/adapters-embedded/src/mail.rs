@@ -146,6 +146,11 @@ mod tests {
                 content_type: "text/csv; charset=utf-8".into(),
                 bytes: b"a,b\n1,2\n".to_vec(),
             }],
+            inline_images: vec![Attachment {
+                file_name: "chart".into(),
+                content_type: "image/png".into(),
+                bytes: b"\x89PNG".to_vec(),
+            }],
         };
         let outcome = mailer.send(&mail).await.unwrap();
         assert_eq!(outcome.sent, vec!["ann@example.com".to_string()]);
@@ -157,5 +162,7 @@ mod tests {
         let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
         assert!(text.contains("To: ann@example.com"), "{text}");
         assert!(text.contains("filename=\"ventes.csv\""), "{text}");
+        assert!(text.contains("multipart/related"), "{text}");
+        assert!(text.contains("Content-ID: <chart>"), "{text}");
     }
 }

@@ -2,6 +2,7 @@
 //! the DTOs and the OpenAPI document. Binaries add adapters and serve these routers.
 
 pub mod auth;
+pub mod chart;
 pub mod contract;
 pub mod crud;
 pub mod dto;

@@ -31,7 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_tasks, create_task))
         .routes(routes!(get_task, update_task, delete_task))
-        .routes(routes!(change_status))
+        .routes(routes!(change_task_status))
         .routes(routes!(send_now))
         .routes(routes!(next_runs))
 }
@@ -412,7 +412,7 @@ pub struct TaskStatusBody {
 /// Pauses or resumes a task.
 #[utoipa::path(post, path = "/api/query-schedulers/{id}/change-status/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)), request_body = TaskStatusBody,
     responses((status = 200, body = MessageData<TaskDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn change_status(
+async fn change_task_status(
     State(s): State<AppState>,
     a: Authorized<perm::Edit>,
     Path(id): Path<String>,
@@ -670,7 +670,57 @@ async fn message(
         text,
         html,
         attachments: file.cloned().into_iter().collect(),
+        inline_images: Vec::new(),
     }
+}
+
+/// The report's chart as an inline PNG, when its definition asks for one.
+async fn chart(
+    app: &App,
+    owner: &vendfleet_app::auth::Principal,
+    r: &GeneratedReport,
+) -> Option<Attachment> {
+    use vendfleet_app::generator::Graph;
+    if r.spec.graph == Graph::None || r.spec.module != Module::SalesOverview {
+        return None;
+    }
+    let text = serde_urlencoded::to_string(&r.spec.params).ok()?;
+    let q: crate::sales::SalesQuery = serde_urlencoded::from_str(&text).ok()?;
+    let report = app.sales.report(owner, &q.into()).await.ok()?;
+    let value = report.query.value;
+    let png = match r.spec.graph {
+        Graph::Line => {
+            let dates = report.buckets();
+            let before = report
+                .query
+                .grouping
+                .buckets(report.previous_from, report.previous_to);
+            let of =
+                |cube: &vendfleet_domain::report::Cube, ds: &[chrono::NaiveDate]| -> Vec<i64> {
+                    ds.iter()
+                        .map(|d| cube.buckets.get(d).map_or(0, |f| value.of(f)))
+                        .collect()
+                };
+            crate::chart::png(crate::chart::Series::Line {
+                current: &of(&report.current, &dates),
+                previous: &of(&report.previous, &before),
+            })
+        }
+        _ => {
+            let groups: Vec<i64> = report
+                .ranked_groups()
+                .into_iter()
+                .take(crate::sales::BAR_GROUPS)
+                .map(|g| report.current.groups.get(g).map_or(0, |f| value.of(f)))
+                .collect();
+            crate::chart::png(crate::chart::Series::Bars(&groups))
+        }
+    }?;
+    Some(Attachment {
+        file_name: "chart".into(),
+        content_type: "image/png".into(),
+        bytes: png,
+    })
 }
 
 /// Mails a scheduled report that the worker finished (or records why it failed) and writes the
@@ -716,9 +766,15 @@ pub async fn deliver(app: &App, r: &GeneratedReport) -> AppResult<()> {
             .1
             .push(e.clone());
     }
+    let chart_png = chart(app, &owner, r).await;
     let mut deliveries = Vec::new();
     for (_, (lang, to)) in by_language {
         let mut mail = message(app, &owner, r, lang, file.as_ref(), size).await;
+        if let Some(image) = &chart_png {
+            mail.html
+                .push_str("<p><img src=\"cid:chart\" alt=\"\" width=\"640\" height=\"280\"></p>");
+            mail.inline_images.push(image.clone());
+        }
         mail.to = to.clone();
         match app.mailer.send(&mail).await {
             Ok(outcome) => {

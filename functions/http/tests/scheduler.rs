@@ -70,6 +70,7 @@ fn task(name: &str, minute: &str, hour: &str, recipients: Value) -> Value {
         "module": "sales_overview",
         "params": {"period": "previous_week", "group_by": "machine", "grouping_period": "day"},
         "format": "xlsx",
+        "graph": "bar",
         "cron": {"minute": minute, "hour": hour, "day_of_month": "*", "month": "*", "day_of_week": "*"},
         "time_zone": "Europe/Paris",
         "recipients": recipients,

@@ -543,7 +543,12 @@ async fn operator_day_and_period_presets(b: Backend) {
             "at {instant}"
         );
         assert!(find("custom")["date_from"].is_null());
-        assert_eq!(p["data"].as_array().unwrap().len(), 6);
+        let yesterday = find("yesterday");
+        assert_eq!(yesterday["date_from"], yesterday["date_to"], "at {instant}");
+        assert!(yesterday["date_to"].as_str().unwrap() < today, "at {instant}");
+        let week = find("current_week");
+        assert_eq!(week["date_to"].as_str(), Some(today), "at {instant}");
+        assert_eq!(p["data"].as_array().unwrap().len(), 9);
         // Signed-in users only.
         let r = h
             .call(Method::GET, "/api/settings/operator/", None, None)

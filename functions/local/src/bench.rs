@@ -13,6 +13,7 @@ use vendfleet_app::users::UserInput;
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
+mod generator;
 mod ingest;
 mod reports;
 
@@ -73,7 +74,10 @@ async fn bench_admin(app: &App) -> Result<vendfleet_app::auth::Principal, BoxErr
 }
 
 /// Runs the benchmarks on a temporary data directory, then the reports benchmark on its fleet.
-pub async fn run(reports_only: bool) -> Result<(), BoxError> {
+pub async fn run(reports_only: bool, report_file: bool) -> Result<(), BoxError> {
+    if report_file {
+        return generator::run().await;
+    }
     if reports_only {
         return reports::run().await;
     }

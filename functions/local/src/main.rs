@@ -72,6 +72,10 @@ enum Command {
         /// Only the reports benchmark (the seeded fleet in target/bench-fleet/).
         #[arg(long)]
         reports_only: bool,
+        /// Only the report generator: a year of the bench fleet's transaction log as CSV and
+        /// XLSX (time, rows, file size, peak memory).
+        #[arg(long)]
+        report_file: bool,
     },
     /// EVA-DTS (DEX) audit files.
     Dex {
@@ -114,7 +118,10 @@ async fn main() -> std::process::ExitCode {
             email,
             password,
         } => server::create_admin(&data, &email, &password).await,
-        Command::Bench { reports_only } => bench::run(reports_only).await,
+        Command::Bench {
+            reports_only,
+            report_file,
+        } => bench::run(reports_only, report_file).await,
         Command::Dex { command } => return dex::run(command),
         Command::Openapi => {
             println!(

@@ -1449,7 +1449,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pauses or resumes a task. */
-        post: operations["change_status"];
+        post: operations["change_task_status"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9861,7 +9861,7 @@ export interface operations {
             };
         };
     };
-    change_status: {
+    change_task_status: {
         parameters: {
             query?: never;
             header?: never;

@@ -20,6 +20,9 @@ pub struct Mail {
     pub text: String,
     pub html: String,
     pub attachments: Vec<Attachment>,
+    /// Images the HTML shows inline (`<img src="cid:NAME">`, NAME being the image's
+    /// `file_name`).
+    pub inline_images: Vec<Attachment>,
 }
 
 /// What became of each recipient of a message.
@@ -48,12 +51,24 @@ pub trait Mailer: Send + Sync {
 /// The message to one recipient as MIME (RFC 5322) bytes: a text and an HTML part, then the
 /// attachments. Every mailer sends this (SMTP, SES raw content) or files it (the outbox).
 pub fn mime(mail: &Mail, from: &str, to: &str) -> Result<Vec<u8>, MailError> {
-    use lettre::message::{header::ContentType, Attachment as Part, MultiPart};
+    use lettre::message::{header::ContentType, Attachment as Part, MultiPart, SinglePart};
     let bad = |what: &str, e: &dyn std::fmt::Display| MailError::Backend(format!("{what}: {e}"));
-    let mut body = MultiPart::mixed().multipart(MultiPart::alternative_plain_html(
-        mail.text.clone(),
-        mail.html.clone(),
-    ));
+    let alternative = if mail.inline_images.is_empty() {
+        MultiPart::alternative_plain_html(mail.text.clone(), mail.html.clone())
+    } else {
+        let mut related = MultiPart::related().singlepart(SinglePart::html(mail.html.clone()));
+        for image in &mail.inline_images {
+            let ct =
+                ContentType::parse(&image.content_type).map_err(|e| bad("content type", &e))?;
+            related = related.singlepart(
+                Part::new_inline(image.file_name.clone()).body(image.bytes.clone(), ct),
+            );
+        }
+        MultiPart::alternative()
+            .singlepart(SinglePart::plain(mail.text.clone()))
+            .multipart(related)
+    };
+    let mut body = MultiPart::mixed().multipart(alternative);
     for a in &mail.attachments {
         let ct = ContentType::parse(&a.content_type).map_err(|e| bad("content type", &e))?;
         body = body.singlepart(Part::new(a.file_name.clone()).body(a.bytes.clone(), ct));

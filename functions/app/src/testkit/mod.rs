@@ -1,8 +1,10 @@
 //! Conformance suites for the ports. Each adapter crate runs them against its adapter with
-//! `item_store_conformance!`, `blob_store_conformance!` and `job_queue_conformance!`.
+//! `item_store_conformance!`, `blob_store_conformance!`, `job_queue_conformance!` and (an
+//! outside timing service) `schedules_conformance!`.
 
 pub mod blob;
 pub mod queue;
+pub mod schedules;
 pub mod store;
 
 /// Generates one `#[tokio::test]` per item-store case; `$factory` is an async expression that
@@ -64,6 +66,20 @@ macro_rules! job_queue_conformance {
                 bad_receipt,
                 many_jobs
             ]
+        );
+    };
+}
+
+/// Generates one `#[tokio::test]` per case of a timing service that keeps schedules outside
+/// the process (EventBridge Scheduler).
+#[macro_export]
+macro_rules! schedules_conformance {
+    ($factory:expr) => {
+        $crate::__conformance_cases!(
+            schedules,
+            $factory,
+            $crate::testkit::schedules,
+            [put_get_replace_delete, schedules_are_independent]
         );
     };
 }

@@ -22,7 +22,7 @@ use tower::ServiceExt;
 use vendfleet_app::users::{RoleInput, UserInput};
 use vendfleet_http::{AppState, ClientAddr};
 
-const ADMIN: (&str, &str) = ("admin@bench.local", "bench-password");
+pub(super) const ADMIN: (&str, &str) = ("admin@bench.local", "bench-password");
 const SCOPED: (&str, &str) = ("scoped@bench.local", "bench-password");
 /// Requests timed per figure (after two warm-up requests).
 const REPEAT: usize = 30;
