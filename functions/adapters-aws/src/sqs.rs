@@ -157,6 +157,19 @@ impl JobQueue for SqsJobQueue {
         }
     }
 
+    async fn bury(&self, job: &Job) -> Result<(), QueueError> {
+        // Into the dead-letter queue first: a failure between the two calls leaves the job in
+        // both (found twice), never in neither.
+        self.client
+            .send_message()
+            .queue_url(&self.dead_letter_queue_url)
+            .message_body(&job.payload)
+            .send()
+            .await
+            .map_err(backend)?;
+        self.ack(&job.receipt).await
+    }
+
     async fn dead_letters(&self) -> Result<Vec<String>, QueueError> {
         // Peek: receive with visibility 0 so the messages stay available, until a round brings
         // nothing not seen before.

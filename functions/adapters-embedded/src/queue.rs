@@ -166,6 +166,20 @@ impl JobQueue for SqliteJobQueue {
         .await
     }
 
+    async fn bury(&self, job: &Job) -> Result<(), QueueError> {
+        let receipt = job.receipt.clone();
+        self.write(move |c| {
+            let n = c
+                .execute(
+                    "UPDATE jobs SET dead = 1, receipt = NULL WHERE receipt = ?1 AND dead = 0",
+                    [&receipt],
+                )
+                .map_err(backend)?;
+            held(n)
+        })
+        .await
+    }
+
     async fn dead_letters(&self) -> Result<Vec<String>, QueueError> {
         self.db
             .read(|c| {

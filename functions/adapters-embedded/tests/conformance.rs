@@ -111,6 +111,9 @@ impl JobQueue for InTempDir<SqliteJobQueue> {
     async fn retry(&self, receipt: &str, delay: Duration) -> Result<(), QueueError> {
         self.adapter.retry(receipt, delay).await
     }
+    async fn bury(&self, job: &Job) -> Result<(), QueueError> {
+        self.adapter.bury(job).await
+    }
     async fn dead_letters(&self) -> Result<Vec<String>, QueueError> {
         self.adapter.dead_letters().await
     }

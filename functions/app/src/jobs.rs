@@ -274,7 +274,7 @@ impl JobsService {
             r.status = JobStatus::Failed;
             r.error = Some(error.to_string());
             self.save(r).await?;
-            self.queue.ack(&c.delivery.receipt).await?;
+            self.queue.bury(&c.delivery).await?;
         } else {
             r.status = JobStatus::Queued;
             self.save(r).await?;

@@ -542,6 +542,9 @@ async fn failures_retry_then_fail_with_the_reason(b: Backend) {
         }
     }
     assert!(!vendfleet_http::jobs::work_once(&h.app).await.unwrap());
+    // Its message is in the dead-letter queue, for operators to see.
+    let dead = h.app.generator.queue().dead_letters().await.unwrap();
+    assert!(dead.iter().any(|m| m.contains(&id)), "{dead:?}");
 
     // A requester who is no longer active: no retry helps.
     let role = h
@@ -660,6 +663,8 @@ async fn a_worker_killed_mid_report_is_retried(b: Backend) {
     }
     assert_eq!(s["status"], "failed", "{s}");
     assert!(s["error"].as_str().unwrap().contains("stopped"), "{s}");
+    let dead = h.app.generator.queue().dead_letters().await.unwrap();
+    assert!(dead.iter().any(|m| m.contains(&id)), "{dead:?}");
 }
 
 /// Archive and restore move only finished reports; deletion removes the report.

@@ -545,7 +545,10 @@ async fn operator_day_and_period_presets(b: Backend) {
         assert!(find("custom")["date_from"].is_null());
         let yesterday = find("yesterday");
         assert_eq!(yesterday["date_from"], yesterday["date_to"], "at {instant}");
-        assert!(yesterday["date_to"].as_str().unwrap() < today, "at {instant}");
+        assert!(
+            yesterday["date_to"].as_str().unwrap() < today,
+            "at {instant}"
+        );
         let week = find("current_week");
         assert_eq!(week["date_to"].as_str(), Some(today), "at {instant}");
         assert_eq!(p["data"].as_array().unwrap().len(), 9);

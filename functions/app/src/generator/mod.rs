@@ -617,7 +617,7 @@ impl GeneratorService {
             ));
             next.finished_at = Some(self.clock.now());
             self.save(&current, next).await?;
-            self.queue.ack(&delivery.receipt).await?;
+            self.queue.bury(&delivery).await?;
             return Ok(None);
         }
         next.status = ReportStatus::Running;
@@ -661,7 +661,8 @@ impl GeneratorService {
     }
 
     /// A failed attempt: retried after a back-off (5 s, 10 s, 20 s …), or failed for good
-    /// with `error` after [`MAX_ATTEMPTS`] or when `permanent` (a retry would fail the same way).
+    /// with `error` after [`MAX_ATTEMPTS`] or when `permanent` (a retry would fail the same way),
+    /// its message then moved to the dead-letter queue.
     pub async fn fail(
         &self,
         c: ClaimedReport,
@@ -674,7 +675,7 @@ impl GeneratorService {
             next.status = ReportStatus::Failed;
             next.finished_at = Some(self.clock.now());
             let r = self.save(&c.report, next).await?;
-            self.queue.ack(&c.delivery.receipt).await?;
+            self.queue.bury(&c.delivery).await?;
             Ok(r)
         } else {
             next.status = ReportStatus::Queued;

@@ -38,6 +38,9 @@ pub trait JobQueue: Send + Sync {
     async fn ack(&self, receipt: &str) -> Result<(), QueueError>;
     /// Gives a job back to be delivered again after `delay`.
     async fn retry(&self, receipt: &str, delay: Duration) -> Result<(), QueueError>;
+    /// Moves a delivered job to the dead-letter queue at once: it failed for good (its record
+    /// says why); operators find it there with the others.
+    async fn bury(&self, job: &Job) -> Result<(), QueueError>;
     /// Payloads of the jobs in the dead-letter queue (for operators and tests).
     async fn dead_letters(&self) -> Result<Vec<String>, QueueError>;
 }

@@ -63,6 +63,7 @@ macro_rules! job_queue_conformance {
                 visibility_timeout_redelivers,
                 retry_redelivers,
                 dead_letters_after_max_deliveries,
+                bury_dead_letters_at_once,
                 bad_receipt,
                 many_jobs
             ]

@@ -67,6 +67,22 @@ pub async fn dead_letters_after_max_deliveries(queue: Queue) {
     );
 }
 
+pub async fn bury_dead_letters_at_once(queue: Queue) {
+    queue.enqueue("hopeless").await.unwrap();
+    queue.enqueue("fine").await.unwrap();
+    let job = queue.claim(LONG).await.unwrap().expect("delivered");
+    assert_eq!(job.payload, "hopeless");
+    queue.bury(&job).await.unwrap();
+    assert_eq!(
+        queue.dead_letters().await.unwrap(),
+        vec!["hopeless".to_string()]
+    );
+    let next = queue.claim(LONG).await.unwrap().expect("the other job");
+    assert_eq!(next.payload, "fine");
+    queue.ack(&next.receipt).await.unwrap();
+    assert!(queue.claim(Duration::ZERO).await.unwrap().is_none());
+}
+
 pub async fn bad_receipt(queue: Queue) {
     assert!(matches!(
         queue.ack("no-such-receipt").await,
