@@ -9,7 +9,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{params, Connection, TransactionBehavior};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
-    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
+    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, WeekdayUnits,
 };
 use vendfleet_app::ports::StoreError;
 use vendfleet_domain::events::{Payment, VendClass};
@@ -392,6 +392,58 @@ fn date_of(key: &str, k: i64) -> Result<NaiveDate, StoreError> {
     .ok_or_else(|| StoreError::Codec(format!("bad {key} {k}")))
 }
 
+/// Units by machine, product and weekday, summed in SQL (the weekday of the `yyyymmdd` day
+/// number by SQLite's `strftime('%w')`, Sunday 0).
+fn read_weekday_units(
+    c: &Connection,
+    machines: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<WeekdayUnits>, StoreError> {
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT machine_id, product_id, \
+                    (CAST(strftime('%w', printf('%04d-%02d-%02d', day / 10000, day / 100 % 100, day % 100)) AS INTEGER) + 6) % 7 AS wd, \
+                    SUM(q + free + test) FROM sales_day_product \
+             WHERE machine_id IN (SELECT value FROM json_each(?1)) AND day BETWEEN ?2 AND ?3 \
+             GROUP BY machine_id, product_id, wd ORDER BY machine_id, product_id",
+        )
+        .map_err(backend)?;
+    let rows = stmt
+        .query_map(params![machines, day_number(from), day_number(to)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })
+        .map_err(backend)?;
+    let mut out: Vec<WeekdayUnits> = Vec::new();
+    for row in rows {
+        let (machine_id, product_id, weekday, units) = row.map_err(backend)?;
+        if units == 0 {
+            continue;
+        }
+        let slot = weekday.clamp(0, 6) as usize;
+        match out.last_mut() {
+            Some(w) if w.machine_id == machine_id && w.product_id == product_id => {
+                w.units[slot] += units
+            }
+            _ => {
+                let mut u = [0i64; 7];
+                u[slot] = units;
+                out.push(WeekdayUnits {
+                    machine_id,
+                    product_id,
+                    units: u,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn read_rollups(c: &Connection, q: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
     let machines = serde_json::to_string(&q.machine_ids).map_err(backend)?;
     let (table, key, product, lo, hi) = match q.grain {
@@ -569,6 +621,22 @@ impl SalesStore for SqliteSalesStore {
         let query = query.clone();
         self.db
             .read(move |c| read_rollups(c, &query))
+            .await
+            .map_err(backend)?
+    }
+
+    async fn weekday_units(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<WeekdayUnits>, StoreError> {
+        if machine_ids.is_empty() || from > to {
+            return Ok(Vec::new());
+        }
+        let machines = serde_json::to_string(machine_ids).map_err(backend)?;
+        self.db
+            .read(move |c| read_weekday_units(c, &machines, from, to))
             .await
             .map_err(backend)?
     }

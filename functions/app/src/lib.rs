@@ -9,6 +9,7 @@ pub mod generator;
 pub mod jobs;
 pub mod listing;
 pub mod machines;
+pub mod planning;
 pub mod ports;
 pub mod products;
 pub mod records;
@@ -40,6 +41,7 @@ pub struct App {
     pub jobs: jobs::JobsService,
     pub generator: generator::GeneratorService,
     pub scheduler: scheduler::SchedulerService,
+    pub planning: planning::PlanningService,
     /// Where scheduled reports leave by e-mail.
     pub mailer: Arc<dyn ports::Mailer>,
     pub clock: Arc<dyn ports::Clock>,
@@ -126,7 +128,7 @@ impl App {
         );
         let events = events::EventsService::new(
             store.clone(),
-            adapters.sales,
+            adapters.sales.clone(),
             machines.clone(),
             directory.clone(),
             calendar.clone(),
@@ -160,9 +162,20 @@ impl App {
             directory.clone(),
             clock.clone(),
         );
+        let planning = planning::PlanningService::new(
+            store.clone(),
+            adapters.sales.clone(),
+            machines.clone(),
+            events.clone(),
+            products.clone(),
+            settings.clone(),
+            directory.clone(),
+            calendar.clone(),
+        );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
+            planning,
             events,
             jobs,
             generator,

@@ -8,6 +8,7 @@ pub mod dex;
 pub mod events;
 pub mod language;
 pub mod permissions;
+pub mod planning;
 pub mod report;
 pub mod sales;
 pub mod schedule;

@@ -350,6 +350,21 @@ pub mod scheduler_perm {
     }
 }
 
+/// The requirement types of the planning area.
+pub mod planning_perm {
+    use super::*;
+    require! {
+        PlanningList => RoutePlanningList;
+        GeneratePicklist => RoutePlanningGeneratePicklist;
+        RoutesList => PlannedRoutesList;
+        RoutesEdit => PlannedRoutesEdit;
+        RoutesDelete => PlannedRoutesDelete;
+        RoutesExport => PlannedRoutesExport;
+        RoutesChangeEmployee => PlannedRoutesChangeEmployee;
+        FillFromRoute => MachinesEditQuantityExpiry;
+    }
+}
+
 /// The requirement types of the reports area.
 pub mod reports_perm {
     use super::*;

@@ -14,6 +14,7 @@ pub mod filters;
 pub mod generator;
 pub mod jobs;
 pub mod machines;
+pub mod planning;
 pub mod products;
 pub mod reply;
 pub mod reports;
@@ -59,6 +60,8 @@ pub enum Area {
     Sales,
     /// The reports: encashments, inventory, the transaction log and the report generator.
     Reports,
+    /// Route planning and planned routes.
+    Planning,
 }
 
 /// How an area is served: its OpenAPI tag, its routes, and the option lists it adds under
@@ -98,7 +101,7 @@ const AREAS: &[AreaSpec] = &[
     AreaSpec {
         area: Area::Machines,
         tag: "machines",
-        routes: machines::router,
+        routes: machines_routes,
         filters: machines::filters_router,
     },
     AreaSpec {
@@ -118,6 +121,12 @@ const AREAS: &[AreaSpec] = &[
         tag: "reports",
         routes: reports_routes,
         filters: generator::filters_router,
+    },
+    AreaSpec {
+        area: Area::Planning,
+        tag: "planning",
+        routes: planning::router,
+        filters: no_routes,
     },
     AreaSpec {
         area: Area::Events,
@@ -147,6 +156,11 @@ fn settings_routes() -> OpenApiRouter<AppState> {
 /// The settings area's option lists.
 fn settings_filters() -> OpenApiRouter<AppState> {
     settings::filters_router().merge(scheduler::filters_router())
+}
+
+/// The machines area, with the visit booking of planned routes.
+fn machines_routes() -> OpenApiRouter<AppState> {
+    machines::router().merge(planning::machines_router())
 }
 
 /// The reports area: the report screens and the report generator.

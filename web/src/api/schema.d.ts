@@ -839,6 +839,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/machines/fill-from-route/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["fill_from_route"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/machines/fill-stock/": {
         parameters: {
             query?: never;
@@ -1160,6 +1176,182 @@ export interface paths {
         put?: never;
         /** Makes a new webhook secret; the old one stops working at once. */
         post: operations["rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_routes"];
+        put?: never;
+        post: operations["save_routes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_route"];
+        put?: never;
+        post?: never;
+        delete: operations["delete_route"];
+        options?: never;
+        head?: never;
+        patch: operations["edit_route"];
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/accuracy/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["route_accuracy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/change-employee/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["route_change_employee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["route_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/machines/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["route_machines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/machines/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["route_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/machines/products/values/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["route_product_values"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/machines/{machine_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["route_remove_machine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["route_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planned-routes/{id}/stocks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["route_stocks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1738,6 +1930,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/route-planning/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ranked_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-planning/generate-picklist/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["generate_picklist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-planning/machines/{id}/machine-cash/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["plan_machine_cash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-planning/machines/{id}/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["plan_machine_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-planning/map/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["planning_map"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-planning/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_planning_settings"];
+        put: operations["put_planning_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-journal/detail-table/": {
         parameters: {
             query?: never;
@@ -2146,6 +2434,43 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A route's forecast accuracy. */
+        AccuracyDto: {
+            /**
+             * Format: double
+             * @description 1 − Σ|predicted − actual| / Σ actual over the visited stops; null before any visit.
+             */
+            accuracy?: number | null;
+            lines: components["schemas"]["AccuracyRowDto"][];
+            machines: components["schemas"]["AccuracyRowDto"][];
+            products: components["schemas"]["AccuracyRowDto"][];
+            visited: number;
+        };
+        /** @description Forecast accuracy of a line or a total. */
+        AccuracyRowDto: {
+            /** Format: int64 */
+            abs_error: number;
+            /** Format: double */
+            accuracy?: number | null;
+            /**
+             * Format: int64
+             * @description The need found at the visit (max − found).
+             */
+            actual: number;
+            /** Format: int64 */
+            error: number;
+            /** Format: int64 */
+            filled: number;
+            machine_id: string;
+            machine_name: string;
+            /**
+             * Format: int64
+             * @description The need predicted when the route was saved.
+             */
+            predicted: number;
+            product_id: string;
+            product_name: string;
+        };
         /** @description `POST /api/users/{id}/active/`. */
         ActiveRequest: {
             active: boolean;
@@ -2215,11 +2540,24 @@ export interface components {
             /** Format: int64 */
             previous: number;
         };
+        /** @description A booked visit. */
+        BookedDto: {
+            /** @description True when this request had been booked before and nothing was written now. */
+            replayed: boolean;
+            route: components["schemas"]["PlannedRouteDto"];
+            visit: components["schemas"]["VisitDto"];
+        };
         /** @description A node of the permission catalogue. */
         CatalogueNodeDto: {
             children?: components["schemas"]["CatalogueNodeDto"][];
             key: string;
             name: string;
+        };
+        /** @description The new employee. */
+        ChangeEmployeeBody: {
+            employee_id: string;
+            /** Format: int64 */
+            version?: number | null;
         };
         /** @description `POST /api/locations/change-refiller/`. */
         ChangeRefillerRequest: {
@@ -2270,6 +2608,15 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description The last collection. */
+        CollectionDto: {
+            /** Format: date-time */
+            at: string;
+            bag_no: string;
+            /** Format: int64 */
+            collected_minor: number;
+            employee_name?: string | null;
+        };
         /** @description A column of the detail table. */
         ColumnDto: {
             /**
@@ -2306,6 +2653,14 @@ export interface components {
             unit: string;
             /** Format: int64 */
             version?: number | null;
+        };
+        /** @description A component a need takes. */
+        ComponentNeedDto: {
+            component_id: string;
+            name: string;
+            /** Format: int64 */
+            quantity: number;
+            unit: string;
         };
         /** @description A component's stock: the composite products' units × their recipes. */
         ComponentStockDto: {
@@ -2351,6 +2706,21 @@ export interface components {
             top_machines?: components["schemas"]["TopDto"][] | null;
             /** @description This month's five best-selling products. */
             top_products?: components["schemas"]["TopDto"][] | null;
+        };
+        /** @description `{"data": ...}`. */
+        Data_AccuracyDto: {
+            /** @description A route's forecast accuracy. */
+            data: {
+                /**
+                 * Format: double
+                 * @description 1 − Σ|predicted − actual| / Σ actual over the visited stops; null before any visit.
+                 */
+                accuracy?: number | null;
+                lines: components["schemas"]["AccuracyRowDto"][];
+                machines: components["schemas"]["AccuracyRowDto"][];
+                products: components["schemas"]["AccuracyRowDto"][];
+                visited: number;
+            };
         };
         /** @description `{"data": ...}`. */
         Data_ClientDto: {
@@ -2506,6 +2876,36 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_MachineCashDto: {
+            /** @description A machine's cash. */
+            data: {
+                /** Format: int64 */
+                auto_collect_minor: number;
+                /** Format: int64 */
+                bill_stacker_minor?: number | null;
+                /** Format: int64 */
+                cash_box_minor?: number | null;
+                /** @description Whether the cash calls for a collection. */
+                collect: boolean;
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                /**
+                 * Format: int64
+                 * @description Cash sales since the last collection.
+                 */
+                expected_cash_minor: number;
+                last_collection?: null | components["schemas"]["CollectionDto"];
+                /**
+                 * Format: date-time
+                 * @description When the cash box was last read.
+                 */
+                read_at?: string | null;
+                /** Format: int64 */
+                tubes_minor?: number | null;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_MachineDto: {
             /** @description A machine. */
             data: {
@@ -2538,6 +2938,14 @@ export interface components {
                 version: number;
                 /** @description Only in the replies that make a new secret (create, rotate): shown once. */
                 webhook_secret?: string | null;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_MapDto: {
+            /** @description The map: every machine of the scope and the depot. */
+            data: {
+                depot?: null | components["schemas"]["PointDto"];
+                machines: components["schemas"]["MapMachineDto"][];
             };
         };
         /** @description `{"data": ...}`. */
@@ -2611,6 +3019,51 @@ export interface components {
             };
         };
         /** @description `{"data": ...}`. */
+        Data_PlanDto: {
+            /** @description The plan. */
+            data: {
+                picklist: components["schemas"]["MachinePicklistDto"][];
+                routes: components["schemas"]["PlanRouteDto"][];
+                totals: components["schemas"]["ProductTotalDto"][];
+                unassigned: components["schemas"]["UnassignedDto"][];
+                /** Format: date */
+                visit_date: string;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_PlannedRouteDto: {
+            /** @description A planned route. */
+            data: {
+                /** Format: date-time */
+                created_at: string;
+                depot?: null | components["schemas"]["PointDto"];
+                /** Format: int64 */
+                distance_m: number;
+                /** Format: int64 */
+                duration_s: number;
+                employee_id: string;
+                employee_name: string;
+                /** Format: date-time */
+                expires_at: string;
+                id: string;
+                /** @description The stops in order. */
+                machines: components["schemas"]["RouteStopDto"][];
+                name: string;
+                /** @description `refill`, `cash_collection` or `refill_and_collection`. */
+                route_type: string;
+                /** @description `planned`, `in_progress`, `done`, `cancelled` or `expired`. */
+                status: string;
+                /** @description How many stops. */
+                stops: number;
+                /** Format: int64 */
+                version: number;
+                /** Format: date */
+                visit_date: string;
+                /** @description How many were visited. */
+                visited: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
         Data_PreviewDto: {
             /** @description The first rows of a definition's report, as text. */
             data: {
@@ -2634,6 +3087,11 @@ export interface components {
         Data_ProductDto: {
             /** @description A product. */
             data: {
+                /**
+                 * Format: int64
+                 * @description Units in one case: route picklists round up to whole cases (none: loose units).
+                 */
+                case_size?: number | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** @description ISO 4217 code. */
@@ -2804,6 +3262,77 @@ export interface components {
                 users_count: number;
                 /** Format: int64 */
                 version: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_RouteValuesDto: {
+            /** @description The picklist with money values. */
+            data: {
+                /** @description The totals per currency. */
+                by_currency: components["schemas"]["ValueTotalDto"][];
+                stops: components["schemas"]["StopPicklistDto"][];
+                /** @description The totals of the route's first currency (a route is in one currency in practice). */
+                totals: components["schemas"]["ValueTotalDto"];
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_SettingsDto: {
+            /** @description The operator's planning settings. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Cash box amount (minor units) at which a machine should be collected.
+                 */
+                auto_collect_minor: number;
+                /** Format: double */
+                depot_latitude?: number | null;
+                /** Format: double */
+                depot_longitude?: number | null;
+                /** Format: int64 */
+                expiry_days: number;
+                /** Format: int64 */
+                horizon_days: number;
+                /**
+                 * Format: int32
+                 * @description A selection below this share of its max (percent) is low.
+                 */
+                low_share_pct: number;
+                /** Format: double */
+                road_factor: number;
+                /** Format: int64 */
+                service_minutes: number;
+                shift_end: string;
+                /** @description HH:MM in the operator's zone. */
+                shift_start: string;
+                /** Format: double */
+                speed_kmh: number;
+                /** Format: int64 */
+                stale_hours: number;
+                /**
+                 * Format: date-time
+                 * @description Ignored on writes.
+                 */
+                updated_at?: string | null;
+                /** Format: int64 */
+                van_capacity: number;
+                /**
+                 * Format: int64
+                 * @description Days of sales the velocities average (7–91).
+                 */
+                velocity_days: number;
+                /**
+                 * Format: int64
+                 * @description The version the form was loaded with (0 before the first save).
+                 */
+                version?: number | null;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_StocksDto: {
+            /** @description The stock report. */
+            data: {
+                components: components["schemas"]["StockRowDto"][];
+                products: components["schemas"]["StockRowDto"][];
             };
         };
         /** @description `{"data": ...}`. */
@@ -3104,6 +3633,16 @@ export interface components {
             }[];
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_RouteMachineDto: {
+            data: (components["schemas"]["PlanStopDto"] & {
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                order: number;
+                visit?: null | components["schemas"]["VisitDto"];
+            })[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_SelectionDto: {
             data: {
                 /** Format: int64 */
@@ -3132,6 +3671,46 @@ export interface components {
             }[];
         };
         /** @description `{"data": ...}`. */
+        Data_Vec_SelectionPlanDto: {
+            data: {
+                /** Format: int64 */
+                case_size?: number | null;
+                components: components["schemas"]["ComponentNeedDto"][];
+                /** Format: int64 */
+                current: number;
+                /** Format: double */
+                days_to_empty?: number | null;
+                /** Format: date */
+                expiry_date?: string | null;
+                /** Format: int64 */
+                max: number;
+                /**
+                 * Format: int64
+                 * @description The gap to par (before case rounding).
+                 */
+                need: number;
+                /** Format: double */
+                predicted_at_visit: number;
+                /** Format: int64 */
+                price_minor: number;
+                product_id: string;
+                product_name: string;
+                selection: string;
+                /**
+                 * Format: int64
+                 * @description What to bring (rounded up to whole cases).
+                 */
+                to_bring: number;
+                /**
+                 * Format: double
+                 * @description Units a day, on average over the week.
+                 */
+                velocity: number;
+                /** @description Units a day, Monday to Sunday. */
+                velocity_by_weekday: number[];
+            }[];
+        };
+        /** @description `{"data": ...}`. */
         Data_Vec_SelectionStockDto: {
             data: {
                 /** Format: int64 */
@@ -3149,6 +3728,23 @@ export interface components {
                 sold_out: boolean;
                 /** Format: int64 */
                 value_minor: number;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
+        Data_Vec_StopPicklistDto: {
+            data: {
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                /** Format: int64 */
+                filled_value_minor?: number | null;
+                lines: components["schemas"]["RouteLineDto"][];
+                machine_id: string;
+                machine_name: string;
+                order: number;
+                /** Format: int64 */
+                to_bring_value_minor?: number | null;
+                visited: boolean;
             }[];
         };
         /** @description `{"data": ...}`. */
@@ -3278,6 +3874,17 @@ export interface components {
             };
             /** @description What went wrong, for people. */
             message: string;
+        };
+        /** @description A visit of a route's stop. */
+        FillFromRouteBody: {
+            cash_bag?: string | null;
+            /** Format: int64 */
+            collected_minor?: number | null;
+            lines?: components["schemas"]["VisitLineBody"][];
+            machine_id: string;
+            /** @description The client's id of this booking: the same id again books nothing. */
+            request_id: string;
+            route_id: string;
         };
         /** @description One reason a machine needs attention. */
         FindingDto: {
@@ -3569,8 +4176,46 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_PlannedRouteDto: {
+            data: {
+                /** Format: date-time */
+                created_at: string;
+                depot?: null | components["schemas"]["PointDto"];
+                /** Format: int64 */
+                distance_m: number;
+                /** Format: int64 */
+                duration_s: number;
+                employee_id: string;
+                employee_name: string;
+                /** Format: date-time */
+                expires_at: string;
+                id: string;
+                /** @description The stops in order. */
+                machines: components["schemas"]["RouteStopDto"][];
+                name: string;
+                /** @description `refill`, `cash_collection` or `refill_and_collection`. */
+                route_type: string;
+                /** @description `planned`, `in_progress`, `done`, `cancelled` or `expired`. */
+                status: string;
+                /** @description How many stops. */
+                stops: number;
+                /** Format: int64 */
+                version: number;
+                /** Format: date */
+                visit_date: string;
+                /** @description How many were visited. */
+                visited: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
         ListReply_ProductDto: {
             data: {
+                /**
+                 * Format: int64
+                 * @description Units in one case: route picklists round up to whole cases (none: loose units).
+                 */
+                case_size?: number | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** @description ISO 4217 code. */
@@ -3644,6 +4289,34 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
+            }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_RankedMachineDto: {
+            data: {
+                currency: string;
+                /** Format: int32 */
+                decimal_places: number;
+                id: string;
+                /** Format: double */
+                latitude?: number | null;
+                location_id?: string | null;
+                location_name?: string | null;
+                /** Format: double */
+                longitude?: number | null;
+                name: string;
+                /** @description `now`, `soon` or `later`. */
+                need: string;
+                offline: boolean;
+                signals: components["schemas"]["SignalsDto"];
+                /**
+                 * Format: int64
+                 * @description Units to bring at the visit (rounded to cases).
+                 */
+                units_to_bring: number;
+                /** Format: date */
+                visit_by: string;
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -3929,6 +4602,33 @@ export interface components {
             email: string;
             password: string;
         };
+        /** @description A machine's cash. */
+        MachineCashDto: {
+            /** Format: int64 */
+            auto_collect_minor: number;
+            /** Format: int64 */
+            bill_stacker_minor?: number | null;
+            /** Format: int64 */
+            cash_box_minor?: number | null;
+            /** @description Whether the cash calls for a collection. */
+            collect: boolean;
+            currency: string;
+            /** Format: int32 */
+            decimal_places: number;
+            /**
+             * Format: int64
+             * @description Cash sales since the last collection.
+             */
+            expected_cash_minor: number;
+            last_collection?: null | components["schemas"]["CollectionDto"];
+            /**
+             * Format: date-time
+             * @description When the cash box was last read.
+             */
+            read_at?: string | null;
+            /** Format: int64 */
+            tubes_minor?: number | null;
+        };
         /** @description A machine. */
         MachineDto: {
             connection_method: string;
@@ -3985,6 +4685,12 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description A machine's picklist. */
+        MachinePicklistDto: {
+            lines: components["schemas"]["SelectionPlanDto"][];
+            machine_id: string;
+            machine_name: string;
+        };
         /** @description `POST /api/products/tags/manage/`. */
         ManageProductTagsRequest: {
             /** @description Tag ids to add. */
@@ -3999,6 +4705,24 @@ export interface components {
             add?: string[];
             machine_ids: string[];
             remove?: string[];
+        };
+        /** @description The map: every machine of the scope and the depot. */
+        MapDto: {
+            depot?: null | components["schemas"]["PointDto"];
+            machines: components["schemas"]["MapMachineDto"][];
+        };
+        /** @description A machine on the map. */
+        MapMachineDto: {
+            id: string;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            name: string;
+            need: string;
+            offline: boolean;
+            /** Format: int64 */
+            units_to_bring: number;
         };
         /** @description `{"message": ...}`. */
         Message: {
@@ -4045,6 +4769,24 @@ export interface components {
                 /** Format: int64 */
                 vends: number;
                 warnings: string[];
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_BookedDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description A booked visit. */
+            data: {
+                /** @description True when this request had been booked before and nothing was written now. */
+                replayed: boolean;
+                route: components["schemas"]["PlannedRouteDto"];
+                visit: components["schemas"]["VisitDto"];
             };
             message: string;
         };
@@ -4260,6 +5002,47 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_PlannedRouteDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description A planned route. */
+            data: {
+                /** Format: date-time */
+                created_at: string;
+                depot?: null | components["schemas"]["PointDto"];
+                /** Format: int64 */
+                distance_m: number;
+                /** Format: int64 */
+                duration_s: number;
+                employee_id: string;
+                employee_name: string;
+                /** Format: date-time */
+                expires_at: string;
+                id: string;
+                /** @description The stops in order. */
+                machines: components["schemas"]["RouteStopDto"][];
+                name: string;
+                /** @description `refill`, `cash_collection` or `refill_and_collection`. */
+                route_type: string;
+                /** @description `planned`, `in_progress`, `done`, `cancelled` or `expired`. */
+                status: string;
+                /** @description How many stops. */
+                stops: number;
+                /** Format: int64 */
+                version: number;
+                /** Format: date */
+                visit_date: string;
+                /** @description How many were visited. */
+                visited: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_ProductDto: {
             /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
             code: string;
@@ -4270,6 +5053,11 @@ export interface components {
             count?: number | null;
             /** @description A product. */
             data: {
+                /**
+                 * Format: int64
+                 * @description Units in one case: route picklists round up to whole cases (none: loose units).
+                 */
+                case_size?: number | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** @description ISO 4217 code. */
@@ -4459,6 +5247,66 @@ export interface components {
                 selection: string;
                 /** Format: int64 */
                 version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
+        MessageData_SettingsDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /** @description The operator's planning settings. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Cash box amount (minor units) at which a machine should be collected.
+                 */
+                auto_collect_minor: number;
+                /** Format: double */
+                depot_latitude?: number | null;
+                /** Format: double */
+                depot_longitude?: number | null;
+                /** Format: int64 */
+                expiry_days: number;
+                /** Format: int64 */
+                horizon_days: number;
+                /**
+                 * Format: int32
+                 * @description A selection below this share of its max (percent) is low.
+                 */
+                low_share_pct: number;
+                /** Format: double */
+                road_factor: number;
+                /** Format: int64 */
+                service_minutes: number;
+                shift_end: string;
+                /** @description HH:MM in the operator's zone. */
+                shift_start: string;
+                /** Format: double */
+                speed_kmh: number;
+                /** Format: int64 */
+                stale_hours: number;
+                /**
+                 * Format: date-time
+                 * @description Ignored on writes.
+                 */
+                updated_at?: string | null;
+                /** Format: int64 */
+                van_capacity: number;
+                /**
+                 * Format: int64
+                 * @description Days of sales the velocities average (7–91).
+                 */
+                velocity_days: number;
+                /**
+                 * Format: int64
+                 * @description The version the form was loaded with (0 before the first save).
+                 */
+                version?: number | null;
             };
             message: string;
         };
@@ -4713,6 +5561,46 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_Vec_PlannedRouteDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            data: {
+                /** Format: date-time */
+                created_at: string;
+                depot?: null | components["schemas"]["PointDto"];
+                /** Format: int64 */
+                distance_m: number;
+                /** Format: int64 */
+                duration_s: number;
+                employee_id: string;
+                employee_name: string;
+                /** Format: date-time */
+                expires_at: string;
+                id: string;
+                /** @description The stops in order. */
+                machines: components["schemas"]["RouteStopDto"][];
+                name: string;
+                /** @description `refill`, `cash_collection` or `refill_and_collection`. */
+                route_type: string;
+                /** @description `planned`, `in_progress`, `done`, `cancelled` or `expired`. */
+                status: string;
+                /** @description How many stops. */
+                stops: number;
+                /** Format: int64 */
+                version: number;
+                /** Format: date */
+                visit_date: string;
+                /** @description How many were visited. */
+                visited: number;
+            }[];
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_Vec_ProductDto: {
             /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
             code: string;
@@ -4722,6 +5610,11 @@ export interface components {
              */
             count?: number | null;
             data: {
+                /**
+                 * Format: int64
+                 * @description Units in one case: route picklists round up to whole cases (none: loose units).
+                 */
+                case_size?: number | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** @description ISO 4217 code. */
@@ -4923,6 +5816,105 @@ export interface components {
             cashless?: components["schemas"]["DeviceDto"];
             coin_changer?: components["schemas"]["DeviceDto"];
         };
+        /** @description What to plan. */
+        PicklistBody: {
+            /** @description Every machine of the scope whose need is now or soon, instead of `machine_ids`. */
+            all_needing?: boolean;
+            depot?: null | components["schemas"]["PointDto"];
+            employee_ids: string[];
+            machine_ids?: string[];
+            /** Format: int64 */
+            service_minutes?: number | null;
+            shift_end?: string | null;
+            shift_start?: string | null;
+            /** Format: int64 */
+            van_capacity?: number | null;
+            /** @description Default: tomorrow. */
+            visit_date?: string | null;
+        };
+        /** @description The plan. */
+        PlanDto: {
+            picklist: components["schemas"]["MachinePicklistDto"][];
+            routes: components["schemas"]["PlanRouteDto"][];
+            totals: components["schemas"]["ProductTotalDto"][];
+            unassigned: components["schemas"]["UnassignedDto"][];
+            /** Format: date */
+            visit_date: string;
+        };
+        /** @description One refiller's route. */
+        PlanRouteDto: {
+            /** Format: int64 */
+            distance_m: number;
+            /** Format: int64 */
+            duration_s: number;
+            employee_id: string;
+            employee_name: string;
+            /** Format: date-time */
+            end?: string | null;
+            /** Format: date-time */
+            start?: string | null;
+            stops: components["schemas"]["PlanStopDto"][];
+            /** Format: int64 */
+            units: number;
+        };
+        /** @description A stop. */
+        PlanStopDto: {
+            /** Format: date-time */
+            arrival?: string | null;
+            /** Format: date-time */
+            departure?: string | null;
+            /**
+             * Format: int64
+             * @description Metres from the previous stop (or the depot).
+             */
+            distance_m: number;
+            /** Format: double */
+            latitude?: number | null;
+            location_name?: string | null;
+            /** Format: double */
+            longitude?: number | null;
+            machine_id: string;
+            machine_name: string;
+            /** Format: int64 */
+            units: number;
+        };
+        /** @description A planned route. */
+        PlannedRouteDto: {
+            /** Format: date-time */
+            created_at: string;
+            depot?: null | components["schemas"]["PointDto"];
+            /** Format: int64 */
+            distance_m: number;
+            /** Format: int64 */
+            duration_s: number;
+            employee_id: string;
+            employee_name: string;
+            /** Format: date-time */
+            expires_at: string;
+            id: string;
+            /** @description The stops in order. */
+            machines: components["schemas"]["RouteStopDto"][];
+            name: string;
+            /** @description `refill`, `cash_collection` or `refill_and_collection`. */
+            route_type: string;
+            /** @description `planned`, `in_progress`, `done`, `cancelled` or `expired`. */
+            status: string;
+            /** @description How many stops. */
+            stops: number;
+            /** Format: int64 */
+            version: number;
+            /** Format: date */
+            visit_date: string;
+            /** @description How many were visited. */
+            visited: number;
+        };
+        /** @description A point. */
+        PointDto: {
+            /** Format: double */
+            latitude: number;
+            /** Format: double */
+            longitude: number;
+        };
         /** @description The first rows of a definition's report, as text. */
         PreviewDto: {
             header: string[];
@@ -4955,6 +5947,11 @@ export interface components {
         };
         /** @description A product. */
         ProductDto: {
+            /**
+             * Format: int64
+             * @description Units in one case: route picklists round up to whole cases (none: loose units).
+             */
+            case_size?: number | null;
             /** Format: date-time */
             createdAt: string;
             /** @description ISO 4217 code. */
@@ -4992,6 +5989,11 @@ export interface components {
         };
         /** @description The product form. */
         ProductForm: {
+            /**
+             * Format: int64
+             * @description Units in one case (none: loose units).
+             */
+            case_size?: number | null;
             /** @description ISO 4217 code; EUR when left out. */
             currency?: string | null;
             inactive?: boolean | null;
@@ -5084,6 +6086,16 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description A product's total. */
+        ProductTotalDto: {
+            /** Format: int64 */
+            case_size?: number | null;
+            components: components["schemas"]["ComponentNeedDto"][];
+            product_id: string;
+            product_name: string;
+            /** Format: int64 */
+            quantity: number;
+        };
         /** @description The signed-in user's profile (spec section 3). */
         Profile: {
             access_all_machines: boolean;
@@ -5120,6 +6132,31 @@ export interface components {
             progress: number;
             /** @description `queued`, `running`, `done` or `failed`. */
             status: string;
+        };
+        /** @description A machine ranked by need. */
+        RankedMachineDto: {
+            currency: string;
+            /** Format: int32 */
+            decimal_places: number;
+            id: string;
+            /** Format: double */
+            latitude?: number | null;
+            location_id?: string | null;
+            location_name?: string | null;
+            /** Format: double */
+            longitude?: number | null;
+            name: string;
+            /** @description `now`, `soon` or `later`. */
+            need: string;
+            offline: boolean;
+            signals: components["schemas"]["SignalsDto"];
+            /**
+             * Format: int64
+             * @description Units to bring at the visit (rounded to cases).
+             */
+            units_to_bring: number;
+            /** Format: date */
+            visit_by: string;
         };
         /** @description The recipe of a composite product. */
         RecipeDto: {
@@ -5266,6 +6303,80 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /** @description One route of a save. */
+        RouteBody: {
+            employee_id: string;
+            /** @description In stop order. */
+            machine_ids: string[];
+        };
+        /** @description A change of a planned route. */
+        RouteEditBody: {
+            name?: string | null;
+            route_type?: string | null;
+            /** Format: int64 */
+            version?: number | null;
+            visit_date?: string | null;
+        };
+        /** @description A picklist line of a route's stop, with what the visit booked. */
+        RouteLineDto: {
+            /** Format: int64 */
+            case_size?: number | null;
+            components: components["schemas"]["ComponentNeedDto"][];
+            /** Format: int64 */
+            current: number;
+            /** Format: int64 */
+            filled?: number | null;
+            /** Format: int64 */
+            filled_value_minor?: number | null;
+            /** Format: int64 */
+            found?: number | null;
+            /** Format: int64 */
+            max: number;
+            /** Format: int64 */
+            need: number;
+            /** Format: double */
+            predicted_at_visit: number;
+            /**
+             * Format: int64
+             * @description With `…/values/`.
+             */
+            price_minor?: number | null;
+            product_id: string;
+            product_name: string;
+            /** Format: int64 */
+            removed?: number | null;
+            removed_reason?: string | null;
+            selection: string;
+            /** Format: int64 */
+            to_bring: number;
+            /** Format: int64 */
+            to_bring_value_minor?: number | null;
+            /** Format: double */
+            velocity: number;
+        };
+        /** @description A stop with its visit. */
+        RouteMachineDto: components["schemas"]["PlanStopDto"] & {
+            currency: string;
+            /** Format: int32 */
+            decimal_places: number;
+            order: number;
+            visit?: null | components["schemas"]["VisitDto"];
+        };
+        /** @description A stop of a planned route. */
+        RouteStopDto: components["schemas"]["PlanStopDto"] & {
+            /** @description 1 for the first stop. */
+            order: number;
+            /** Format: date-time */
+            visited_at?: string | null;
+        };
+        /** @description The picklist with money values. */
+        RouteValuesDto: {
+            /** @description The totals per currency. */
+            by_currency: components["schemas"]["ValueTotalDto"][];
+            stops: components["schemas"]["StopPicklistDto"][];
+            /** @description The totals of the route's first currency (a route is in one currency in practice). */
+            totals: components["schemas"]["ValueTotalDto"];
+        };
         /** @description Sales figures, in minor units of the machines' currency (quantities in units). */
         SalesFiguresDto: {
             /** Format: int64 */
@@ -5295,6 +6406,14 @@ export interface components {
          * @enum {string}
          */
         SalesSourceDto: "events" | "audit";
+        /** @description A plan to save. */
+        SaveRoutesBody: {
+            depot?: null | components["schemas"]["PointDto"];
+            name?: string | null;
+            route_type?: string | null;
+            routes: components["schemas"]["RouteBody"][];
+            visit_date?: string | null;
+        };
         /** @description One selection of a machine's planogram. */
         SelectionDto: {
             /** Format: int64 */
@@ -5345,6 +6464,44 @@ export interface components {
             /** @description Up to 10 letters, digits or dashes. */
             selection: string;
         };
+        /** @description One selection's plan for the visit. */
+        SelectionPlanDto: {
+            /** Format: int64 */
+            case_size?: number | null;
+            components: components["schemas"]["ComponentNeedDto"][];
+            /** Format: int64 */
+            current: number;
+            /** Format: double */
+            days_to_empty?: number | null;
+            /** Format: date */
+            expiry_date?: string | null;
+            /** Format: int64 */
+            max: number;
+            /**
+             * Format: int64
+             * @description The gap to par (before case rounding).
+             */
+            need: number;
+            /** Format: double */
+            predicted_at_visit: number;
+            /** Format: int64 */
+            price_minor: number;
+            product_id: string;
+            product_name: string;
+            selection: string;
+            /**
+             * Format: int64
+             * @description What to bring (rounded up to whole cases).
+             */
+            to_bring: number;
+            /**
+             * Format: double
+             * @description Units a day, on average over the week.
+             */
+            velocity: number;
+            /** @description Units a day, Monday to Sunday. */
+            velocity_by_weekday: number[];
+        };
         /** @description One selection of a machine's stock. */
         SelectionStockDto: {
             /** Format: int64 */
@@ -5369,6 +6526,80 @@ export interface components {
             /** @description Selection codes; for fill and empty, none means all. */
             selections?: string[];
         };
+        /** @description The operator's planning settings. */
+        SettingsDto: {
+            /**
+             * Format: int64
+             * @description Cash box amount (minor units) at which a machine should be collected.
+             */
+            auto_collect_minor: number;
+            /** Format: double */
+            depot_latitude?: number | null;
+            /** Format: double */
+            depot_longitude?: number | null;
+            /** Format: int64 */
+            expiry_days: number;
+            /** Format: int64 */
+            horizon_days: number;
+            /**
+             * Format: int32
+             * @description A selection below this share of its max (percent) is low.
+             */
+            low_share_pct: number;
+            /** Format: double */
+            road_factor: number;
+            /** Format: int64 */
+            service_minutes: number;
+            shift_end: string;
+            /** @description HH:MM in the operator's zone. */
+            shift_start: string;
+            /** Format: double */
+            speed_kmh: number;
+            /** Format: int64 */
+            stale_hours: number;
+            /**
+             * Format: date-time
+             * @description Ignored on writes.
+             */
+            updated_at?: string | null;
+            /** Format: int64 */
+            van_capacity: number;
+            /**
+             * Format: int64
+             * @description Days of sales the velocities average (7–91).
+             */
+            velocity_days: number;
+            /**
+             * Format: int64
+             * @description The version the form was loaded with (0 before the first save).
+             */
+            version?: number | null;
+        };
+        /** @description Why a machine needs a visit. */
+        SignalsDto: {
+            /** Format: int64 */
+            auto_collect_minor: number;
+            /** Format: int64 */
+            cash_box_minor?: number | null;
+            cash_due: boolean;
+            /** @description Selections predicted empty at the visit. */
+            empty_at_visit: number;
+            /** @description Selections with stock expiring within the expiry days. */
+            expiring: number;
+            held_audits: number;
+            /** Format: date-time */
+            last_reading_at?: string | null;
+            /** Format: int64 */
+            last_reading_hours?: number | null;
+            /** @description Selections below the low share. */
+            low: number;
+            /** Format: double */
+            min_days_to_empty?: number | null;
+            /** Format: double */
+            min_days_to_low?: number | null;
+            /** @description Selections sold out. */
+            sold_out: number;
+        };
         /** @description A span's sales and those of the span of as many days just before. */
         SpanFiguresDto: {
             /** Format: date */
@@ -5377,6 +6608,13 @@ export interface components {
             date_to: string;
             figures: components["schemas"]["SalesFiguresDto"];
             previous: components["schemas"]["SalesFiguresDto"];
+        };
+        /** @description A status move. */
+        StatusBody: {
+            /** @description `in_progress`, `done` or `cancelled`. */
+            status: string;
+            /** Format: int64 */
+            version?: number | null;
         };
         /** @description Quantity and expiry of one selection. */
         StockForm: {
@@ -5390,6 +6628,44 @@ export interface components {
              * @description YYYY-MM-DD, or null.
              */
             expiry_date?: string | null;
+        };
+        /** @description A product's (or component's) way through the van. */
+        StockRowDto: {
+            /** Format: int64 */
+            filled: number;
+            id: string;
+            /** Format: int64 */
+            loaded: number;
+            name: string;
+            /** Format: int64 */
+            removed: number;
+            /**
+             * Format: int64
+             * @description Loaded − filled: back to the depot.
+             */
+            returned: number;
+            /** @description The component's unit (empty for products). */
+            unit: string;
+        };
+        /** @description The stock report. */
+        StocksDto: {
+            components: components["schemas"]["StockRowDto"][];
+            products: components["schemas"]["StockRowDto"][];
+        };
+        /** @description A stop's picklist. */
+        StopPicklistDto: {
+            currency: string;
+            /** Format: int32 */
+            decimal_places: number;
+            /** Format: int64 */
+            filled_value_minor?: number | null;
+            lines: components["schemas"]["RouteLineDto"][];
+            machine_id: string;
+            machine_name: string;
+            order: number;
+            /** Format: int64 */
+            to_bring_value_minor?: number | null;
+            visited: boolean;
         };
         /** @description `POST /api/settings/languges/switch/`. */
         SwitchLanguageRequest: {
@@ -5600,6 +6876,13 @@ export interface components {
             previous_to: string;
             total: components["schemas"]["TransactionFiguresDto"];
         };
+        /** @description A machine left out of the routes. */
+        UnassignedDto: {
+            machine_id: string;
+            machine_name: string;
+            /** @description `no_coordinates`, `capacity` or `shift`. */
+            reason: string;
+        };
         /** @description A user as the administration screens see it. */
         UserDto: {
             access_all_machines: boolean;
@@ -5664,6 +6947,14 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description The money of a route's picklist, by currency. */
+        ValueTotalDto: {
+            currency: string;
+            /** Format: int64 */
+            filled_value_minor: number;
+            /** Format: int64 */
+            to_bring_value_minor: number;
+        };
         /** @description Verification reply data. */
         VerifyData: {
             user_id: string;
@@ -5672,6 +6963,54 @@ export interface components {
         /** @description `POST /auth/token/verify/`. */
         VerifyRequest: {
             token: string;
+        };
+        /** @description A booked visit. */
+        VisitDto: {
+            /** Format: date-time */
+            at: string;
+            cash_bag?: string | null;
+            /** Format: int64 */
+            collected_minor?: number | null;
+            employee_id: string;
+            employee_name: string;
+            /** Format: int64 */
+            filled: number;
+            lines: components["schemas"]["VisitLineDto"][];
+            /** Format: int64 */
+            removed: number;
+            request_id: string;
+        };
+        /** @description One selection of a visit. */
+        VisitLineBody: {
+            /** @description The new expiry date of the selection's stock. */
+            expiry_date?: string | null;
+            /** Format: int64 */
+            filled?: number;
+            /**
+             * Format: int64
+             * @description Units counted in the selection on arrival.
+             */
+            found: number;
+            /** Format: int64 */
+            removed?: number;
+            /** @description `expired`, `damaged` or `other` (required when something was removed). */
+            removed_reason?: string | null;
+            selection: string;
+        };
+        /** @description A visited selection. */
+        VisitLineDto: {
+            /** Format: int64 */
+            after: number;
+            /** Format: int64 */
+            filled: number;
+            /** Format: int64 */
+            found: number;
+            product_id: string;
+            product_name: string;
+            /** Format: int64 */
+            removed: number;
+            removed_reason?: string | null;
+            selection: string;
         };
     };
     responses: {
@@ -7667,6 +9006,64 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    fill_from_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FillFromRouteBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_BookedDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     fill_stock: {
         parameters: {
             query?: never;
@@ -8563,6 +9960,663 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_routes: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                ordering?: string;
+                /** @description `planned`, `in_progress`, `done`, `cancelled` or `expired`. */
+                status?: string;
+                /** @description An employee's id. */
+                employee?: string;
+                date_from?: string;
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_PlannedRouteDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_routes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveRoutesBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_Vec_PlannedRouteDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    get_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_PlannedRouteDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RouteEditBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_PlannedRouteDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    route_accuracy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_AccuracyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    route_change_employee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeEmployeeBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_PlannedRouteDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    route_export: {
+        parameters: {
+            query?: {
+                /** @description csv (default) or xlsx. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment): CSV for `format=csv`, XLSX for `format=xlsx` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A large export queued as a background job: follow it at /api/jobs/{id}/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_JobDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    route_machines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_RouteMachineDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    route_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_StopPicklistDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    route_product_values: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_RouteValuesDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    route_remove_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_PlannedRouteDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    route_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_PlannedRouteDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    route_stocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_StocksDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10787,6 +12841,305 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    ranked_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                search?: string;
+                ordering?: string;
+                /** @description The visit day (default: tomorrow). */
+                visit_date?: string;
+                /** @description `all` (default) or `visit`: need now or soon. */
+                need?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_RankedMachineDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    generate_picklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PicklistBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_PlanDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    plan_machine_cash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_MachineCashDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    plan_machine_products: {
+        parameters: {
+            query?: {
+                /** @description The visit day (default: tomorrow). */
+                visit_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_SelectionPlanDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    planning_map: {
+        parameters: {
+            query?: {
+                /** @description The visit day (default: tomorrow). */
+                visit_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_MapDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_planning_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_SettingsDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_planning_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_SettingsDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     detail_table: {

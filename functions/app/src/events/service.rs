@@ -489,6 +489,24 @@ impl EventsService {
             .transpose()
     }
 
+    /// The machine's latest cash collection, if any.
+    pub async fn last_encashment(
+        &self,
+        machine_id: &str,
+    ) -> AppResult<Option<crate::events::Encashment>> {
+        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
+            .sk(SortKey::BeginsWith(
+                crate::events::Encashment::PREFIX.into(),
+            ))
+            .backward()
+            .limit(1);
+        let page = self.store.query(q).await?;
+        page.items
+            .first()
+            .map(|i| i.to_value().map_err(AppError::from))
+            .transpose()
+    }
+
     /// Takes in an audit file a user read by hand, as a `dex` event of the machine at this
     /// instant whose id is the file's SHA-256 (so the same file twice is taken in once); answers
     /// the reads it made (none when the file was taken in before).

@@ -9,6 +9,8 @@ pub use model::{
     Device, Machine, MachineTag, Peripherals, RefillEntry, SalesSource, Selection,
     SelectionPriceChange, SCHEMA,
 };
+pub(crate) use service::planogram::natural;
+pub(crate) use service::StockChange;
 pub use service::{
     MachineContext, MachineInput, MachineListParams, MachinesService, Overview, ProductRefills,
     RefillListParams, SelectionInput, SelectionView, MAX_SELECTIONS,

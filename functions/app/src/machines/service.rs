@@ -16,7 +16,7 @@ use vendfleet_domain::calendar::latest_date_anywhere;
 use vendfleet_domain::{validation, FieldErrors, MachineFacts, MachineScope};
 
 mod intake;
-mod planogram;
+pub(crate) mod planogram;
 mod refills;
 mod tags;
 
@@ -106,11 +106,11 @@ pub struct Overview {
 }
 
 /// One stock change of a selection, for its refill-log line.
-struct StockChange<'a> {
-    /// manual, fill-stock or empty-stock.
-    source: &'a str,
-    added: i64,
-    removed: i64,
+pub(crate) struct StockChange<'a> {
+    /// manual, fill-stock, empty-stock or route.
+    pub(crate) source: &'a str,
+    pub(crate) added: i64,
+    pub(crate) removed: i64,
 }
 
 /// The service.

@@ -12,7 +12,10 @@ pub use blob::{check_blob_key, Blob, BlobError, BlobStore};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use mail::{Attachment, Mail, MailError, MailOutcome, Mailer};
 pub use queue::{Job, JobQueue, QueueError};
-pub use sales::{Commit, EventReceipt, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore};
+pub use sales::{
+    weekday_units_of, Commit, EventReceipt, FleetRollups, Grain, RollupQuery, RollupRow,
+    SalesStore, WeekdayUnits,
+};
 pub use schedules::{InProcessSchedules, ScheduleError, ScheduleSpec, Schedules};
 pub use store::{
     check_batch, check_transaction, query_all, Condition, Index, Item, ItemStore, Key, Page, Query,

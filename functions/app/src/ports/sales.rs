@@ -95,6 +95,39 @@ pub struct FleetRollups {
     pub machines: BTreeSet<String>,
 }
 
+/// Units that left a machine's product (sold, free and test) on each weekday of a span
+/// (index 0 is Monday).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeekdayUnits {
+    pub machine_id: String,
+    pub product_id: String,
+    pub units: [i64; 7],
+}
+
+/// [`WeekdayUnits`] summed from machine × product × day rollup rows.
+pub fn weekday_units_of(rows: &[RollupRow]) -> Vec<WeekdayUnits> {
+    use chrono::Datelike;
+    let mut by: std::collections::BTreeMap<(String, String), [i64; 7]> = Default::default();
+    for r in rows {
+        let units = r.figures.quantity + r.figures.free_quantity + r.figures.test_quantity;
+        if units == 0 {
+            continue;
+        }
+        let key = (
+            r.machine_id.clone(),
+            r.product_id.clone().unwrap_or_default(),
+        );
+        by.entry(key).or_default()[r.date.weekday().num_days_from_monday() as usize] += units;
+    }
+    by.into_iter()
+        .map(|((machine_id, product_id), units)| WeekdayUnits {
+            machine_id,
+            product_id,
+            units,
+        })
+        .collect()
+}
+
 /// The sales store.
 #[async_trait]
 pub trait SalesStore: Send + Sync {
@@ -152,6 +185,28 @@ pub trait SalesStore: Send + Sync {
     }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;
+    /// Units out of each machine's products by weekday over local days `from..=to` (planning's
+    /// velocities); machines × products with none may be left out. The default sums the
+    /// machine × product × day rollups.
+    async fn weekday_units(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<WeekdayUnits>, StoreError> {
+        if machine_ids.is_empty() || from > to {
+            return Ok(Vec::new());
+        }
+        let rows = self
+            .rollups(&RollupQuery {
+                machine_ids: machine_ids.to_vec(),
+                from,
+                to,
+                grain: Grain::DayProduct,
+            })
+            .await?;
+        Ok(weekday_units_of(&rows))
+    }
     /// The whole fleet's rollups of a span at a grain (`machine_ids` is not read): every
     /// machine's vends together, whatever machines exist now. `None` where the store keeps none
     /// of the grain (DynamoDB keeps none by product).

@@ -35,6 +35,9 @@ crate::entity! {
         /// Most one selection can hold.
         #[serde(default)]
         pub max_quantity: Option<i64>,
+        /// Units in one case (route picklists round up to whole cases); none: loose units.
+        #[serde(default)]
+        pub case_size: Option<i64>,
         #[serde(default)]
         pub tag_ids: Vec<String>,
         #[serde(default)]

@@ -60,6 +60,7 @@ pub struct ProductInput {
     pub vat_bps: Option<i64>,
     pub units: String,
     pub max_quantity: Option<i64>,
+    pub case_size: Option<i64>,
     pub tag_ids: Vec<String>,
     pub inactive: bool,
     pub is_composite: bool,
@@ -376,6 +377,11 @@ impl ProductsService {
             Some(v) if (1..=1_000_000).contains(&v) => p.max_quantity = Some(v),
             Some(_) => errors.add("max_quantity", "Must be between 1 and 1000000."),
         }
+        match input.case_size {
+            None => p.case_size = None,
+            Some(v) if (1..=10_000).contains(&v) => p.case_size = Some(v),
+            Some(_) => errors.add("case_size", "Must be between 1 and 10000."),
+        }
         let tag_ids = ids(&input.tag_ids);
         let known: BTreeSet<String> = self
             .tags
@@ -493,6 +499,7 @@ impl ProductsService {
             vat_bps: 0,
             units: String::new(),
             max_quantity: None,
+            case_size: None,
             tag_ids: vec![],
             inactive: false,
             is_composite: false,

@@ -71,6 +71,8 @@ pub struct ProductDto {
     pub units: String,
     /// Most one selection can hold.
     pub max_quantity: Option<i64>,
+    /// Units in one case: route picklists round up to whole cases (none: loose units).
+    pub case_size: Option<i64>,
     pub tag_ids: Vec<String>,
     /// The tags with their names.
     pub tags: Vec<OptionDto>,
@@ -198,6 +200,7 @@ impl Names {
             vat_bps: p.vat_bps,
             units: p.units,
             max_quantity: p.max_quantity,
+            case_size: p.case_size,
             tag_ids: p.tag_ids,
             tags,
             inactive: p.inactive,
@@ -264,6 +267,10 @@ pub struct ProductForm {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 1000000)]
     pub max_quantity: Option<i64>,
+    /// Units in one case (none: loose units).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10000)]
+    pub case_size: Option<i64>,
     #[serde(default)]
     pub tag_ids: Option<Vec<String>>,
     #[serde(default)]
@@ -288,6 +295,7 @@ impl From<ProductForm> for ProductInput {
             vat_bps: f.vat_bps,
             units: f.units.unwrap_or_default(),
             max_quantity: f.max_quantity,
+            case_size: f.case_size,
             tag_ids: f.tag_ids.unwrap_or_default(),
             inactive: f.inactive.unwrap_or(false),
             is_composite: f.is_composite.unwrap_or(false),

@@ -129,7 +129,7 @@ impl MachinesService {
         (code, expiry)
     }
 
-    async fn refill_entry(
+    pub(crate) async fn refill_entry(
         &self,
         p: &Principal,
         m: &Machine,
@@ -491,7 +491,7 @@ impl MachinesService {
 }
 
 /// Orders selection codes as people do: "2" before "10", "A2" before "A10".
-fn natural(code: &str) -> (String, u64, String) {
+pub(crate) fn natural(code: &str) -> (String, u64, String) {
     let prefix: String = code.chars().take_while(|c| !c.is_ascii_digit()).collect();
     let digits: String = code[prefix.len()..]
         .chars()

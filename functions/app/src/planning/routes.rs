@@ -1,0 +1,1114 @@
+//! Planned routes: saved from a plan (one per refiller, its stops in order, each stop's picklist
+//! kept as computed then), moved through their statuses, visited stop by stop
+//! (`fill-from-route`, idempotent), and reported on: visits, stock loaded/filled/returned, and
+//! forecast accuracy (the predicted need against the need the refiller found).
+
+use super::*;
+use crate::listing::{sort_by, sortable_instant};
+use crate::ports::{Condition, StoreError, Write};
+use crate::records::check_version;
+use crate::records::Record;
+use vendfleet_domain::planning::RouteStatus;
+use vendfleet_domain::report::Choice;
+
+/// Retries of a visit booking that lost a race on the stock.
+const BOOKING_RETRIES: usize = 3;
+
+/// One route of a save.
+#[derive(Debug, Clone, Default)]
+pub struct RouteInput {
+    pub employee_id: String,
+    pub machine_ids: Vec<String>,
+}
+
+/// The save form.
+#[derive(Debug, Clone, Default)]
+pub struct SaveRoutesInput {
+    pub visit_date: Option<String>,
+    pub route_type: Option<String>,
+    pub name: Option<String>,
+    pub depot: Option<Point>,
+    pub routes: Vec<RouteInput>,
+}
+
+/// The route list's query.
+#[derive(Debug, Clone, Default)]
+pub struct RouteListParams {
+    pub list: ListParams,
+    pub status: Option<String>,
+    pub employee: Option<String>,
+    pub date_from: Option<String>,
+    pub date_to: Option<String>,
+}
+
+/// The edit form.
+#[derive(Debug, Clone, Default)]
+pub struct RouteEdit {
+    pub name: Option<String>,
+    pub route_type: Option<String>,
+    pub visit_date: Option<String>,
+    pub version: Option<u64>,
+}
+
+/// One selection of a visit.
+#[derive(Debug, Clone, Default)]
+pub struct VisitLineInput {
+    pub selection: String,
+    pub found: i64,
+    pub filled: i64,
+    pub removed: i64,
+    pub removed_reason: Option<String>,
+    pub expiry_date: Option<String>,
+}
+
+/// The fill-from-route form.
+#[derive(Debug, Clone, Default)]
+pub struct FillFromRouteInput {
+    pub route_id: String,
+    pub machine_id: String,
+    pub request_id: String,
+    pub lines: Vec<VisitLineInput>,
+    pub cash_bag: Option<String>,
+    pub collected_minor: Option<i64>,
+}
+
+/// What a booking answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Booked {
+    pub route: PlannedRoute,
+    pub stop: RouteStop,
+    /// True when this request had been booked before and nothing was written now.
+    pub replayed: bool,
+}
+
+/// A product's movement on a route.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StockRow {
+    pub product_id: String,
+    pub product_name: String,
+    pub loaded: i64,
+    pub filled: i64,
+    pub removed: i64,
+    pub returned: i64,
+}
+
+/// Forecast accuracy of one line (or a total).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AccuracyRow {
+    pub machine_id: String,
+    pub machine_name: String,
+    pub product_id: String,
+    pub product_name: String,
+    /// The need predicted when the route was saved (before case rounding).
+    pub predicted: i64,
+    /// The need found: max − found.
+    pub actual: i64,
+    pub filled: i64,
+}
+
+impl AccuracyRow {
+    pub fn error(&self) -> i64 {
+        self.predicted - self.actual
+    }
+}
+
+/// 1 − Σ|predicted − actual| / Σ actual; none when nothing was needed.
+pub fn accuracy(rows: &[AccuracyRow]) -> Option<f64> {
+    let actual: i64 = rows.iter().map(|r| r.actual).sum();
+    let err: i64 = rows.iter().map(|r| r.error().abs()).sum();
+    (actual > 0).then(|| 1.0 - err as f64 / actual as f64)
+}
+
+/// A route's forecast accuracy.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Accuracy {
+    pub lines: Vec<AccuracyRow>,
+    /// By machine (product fields empty).
+    pub machines: Vec<AccuracyRow>,
+    /// By product (machine fields empty).
+    pub products: Vec<AccuracyRow>,
+}
+
+/// What went into the van and where it went, by product, and by component (with its unit) for
+/// composite products.
+pub fn stock_report(stops: &[RouteStop]) -> (Vec<StockRow>, Vec<(StockRow, String)>) {
+    let mut products: BTreeMap<String, StockRow> = BTreeMap::new();
+    let mut components: BTreeMap<String, (StockRow, String)> = BTreeMap::new();
+    for st in stops {
+        let visited: HashMap<&str, &VisitLine> = st
+            .visit
+            .iter()
+            .flat_map(|v| v.lines.iter())
+            .map(|l| (l.selection.as_str(), l))
+            .collect();
+        let mut add = |id: &str, name: &str, loaded: i64, filled: i64, removed: i64| {
+            let r = products.entry(id.to_string()).or_insert_with(|| StockRow {
+                product_id: id.to_string(),
+                product_name: name.to_string(),
+                ..StockRow::default()
+            });
+            r.loaded += loaded;
+            r.filled += filled;
+            r.removed += removed;
+        };
+        let mut seen = BTreeSet::new();
+        for l in &st.lines {
+            let v = visited.get(l.selection.as_str());
+            let (filled, removed) = v.map_or((0, 0), |v| (v.filled, v.removed));
+            seen.insert(l.selection.as_str());
+            add(&l.product_id, &l.product_name, l.to_bring, filled, removed);
+            for c in &l.components {
+                let r = components.entry(c.component_id.clone()).or_insert_with(|| {
+                    (
+                        StockRow {
+                            product_id: c.component_id.clone(),
+                            product_name: c.name.clone(),
+                            ..StockRow::default()
+                        },
+                        c.unit.clone(),
+                    )
+                });
+                r.0.loaded += c.quantity;
+                r.0.filled += filled * c.per_unit;
+                r.0.removed += removed * c.per_unit;
+            }
+        }
+        // Selections booked at the visit that the picklist did not hold.
+        for v in visited
+            .values()
+            .filter(|v| !seen.contains(v.selection.as_str()))
+        {
+            add(&v.product_id, &v.product_name, 0, v.filled, v.removed);
+        }
+    }
+    let finish = |r: &mut StockRow| r.returned = r.loaded - r.filled;
+    let mut p: Vec<StockRow> = products.into_values().collect();
+    p.iter_mut().for_each(finish);
+    p.sort_by(|a, b| {
+        b.loaded
+            .cmp(&a.loaded)
+            .then_with(|| a.product_name.cmp(&b.product_name))
+    });
+    let mut c: Vec<(StockRow, String)> = components.into_values().collect();
+    c.iter_mut().for_each(|(r, _)| finish(r));
+    c.sort_by(|a, b| {
+        b.0.loaded
+            .cmp(&a.0.loaded)
+            .then_with(|| a.0.product_name.cmp(&b.0.product_name))
+    });
+    (p, c)
+}
+
+/// The predicted need against the need found, for every picklist line of a visited stop, and
+/// summed by machine and by product.
+pub fn forecast_accuracy(route: &PlannedRoute, stops: &[RouteStop]) -> Accuracy {
+    let names: HashMap<&str, &str> = route
+        .stops
+        .iter()
+        .map(|s| (s.stop.machine_id.as_str(), s.stop.machine_name.as_str()))
+        .collect();
+    let mut out = Accuracy::default();
+    for st in stops {
+        let Some(visit) = &st.visit else { continue };
+        let booked: HashMap<&str, &VisitLine> = visit
+            .lines
+            .iter()
+            .map(|l| (l.selection.as_str(), l))
+            .collect();
+        for l in &st.lines {
+            let Some(v) = booked.get(l.selection.as_str()) else {
+                continue;
+            };
+            out.lines.push(AccuracyRow {
+                machine_id: st.machine_id.clone(),
+                machine_name: names
+                    .get(st.machine_id.as_str())
+                    .copied()
+                    .unwrap_or("")
+                    .into(),
+                product_id: l.product_id.clone(),
+                product_name: l.product_name.clone(),
+                predicted: l.need,
+                actual: (l.max - v.found).max(0),
+                filled: v.filled,
+            });
+        }
+    }
+    let group = |key: fn(&AccuracyRow) -> (String, String), machine: bool| {
+        let mut by: BTreeMap<(String, String), AccuracyRow> = BTreeMap::new();
+        for r in &out.lines {
+            let (id, name) = key(r);
+            let t = by.entry((name.clone(), id.clone())).or_insert_with(|| {
+                if machine {
+                    AccuracyRow {
+                        machine_id: id,
+                        machine_name: name,
+                        ..AccuracyRow::default()
+                    }
+                } else {
+                    AccuracyRow {
+                        product_id: id,
+                        product_name: name,
+                        ..AccuracyRow::default()
+                    }
+                }
+            });
+            t.predicted += r.predicted;
+            t.actual += r.actual;
+            t.filled += r.filled;
+        }
+        by.into_values().collect::<Vec<_>>()
+    };
+    out.machines = group(|r| (r.machine_id.clone(), r.machine_name.clone()), true);
+    out.products = group(|r| (r.product_id.clone(), r.product_name.clone()), false);
+    out
+}
+
+fn not_found() -> AppError {
+    AppError::NotFound("Planned route not found".into())
+}
+
+fn final_conflict(s: RouteStatus) -> AppError {
+    AppError::conflict(format!(
+        "The route is {}: it can no longer change.",
+        s.key().replace('_', " ")
+    ))
+}
+
+impl PlanningService {
+    fn end_of_day(&self, date: NaiveDate) -> DateTime<Utc> {
+        local_instant(
+            date + Duration::days(1),
+            NaiveTime::MIN,
+            self.calendar.time_zone(),
+        )
+    }
+
+    /// A route `p` may see: every one of its machines in their scope.
+    pub(crate) async fn route_for(&self, p: &Principal, id: &str) -> AppResult<PlannedRoute> {
+        let route = self.routes.get(id).await?.ok_or_else(not_found)?;
+        let reach = self.machines.visible_ids(p).await?;
+        if route
+            .stops
+            .iter()
+            .all(|s| reach.contains(&s.stop.machine_id))
+        {
+            Ok(route)
+        } else {
+            Err(not_found())
+        }
+    }
+
+    /// The stops of a route with their picklists and visits, in route order.
+    pub async fn stops_of(&self, route: &PlannedRoute) -> AppResult<Vec<RouteStop>> {
+        let q = Query::partition(
+            Index::Primary,
+            format!("{}#{}", PlannedRoute::KIND, route.id),
+        )
+        .sk(SortKey::BeginsWith(RouteStop::PREFIX.into()));
+        let mut by: HashMap<String, RouteStop> = HashMap::new();
+        for item in crate::ports::query_all(self.store.as_ref(), q).await? {
+            let s = RouteStop::from_item(&item)?;
+            by.insert(s.machine_id.clone(), s);
+        }
+        Ok(route
+            .stops
+            .iter()
+            .filter_map(|s| by.remove(&s.stop.machine_id))
+            .collect())
+    }
+
+    /// Saves a plan as planned routes, one per employee, the stops in the order given; each
+    /// stop's picklist is computed now and kept.
+    pub async fn save_routes(
+        &self,
+        p: &Principal,
+        input: &SaveRoutesInput,
+    ) -> AppResult<Vec<PlannedRoute>> {
+        p.require(Permission::RoutePlanningGeneratePicklist)?;
+        let mut errors = FieldErrors::new();
+        let visit = self.visit_date(input.visit_date.as_deref(), &mut errors);
+        let route_type = match input.route_type.as_deref().map(str::trim) {
+            None | Some("") => RouteType::Refill,
+            Some(k) => RouteType::from_key(k).unwrap_or_else(|| {
+                errors.add(
+                    "route_type",
+                    "Choose one of: refill, cash_collection, refill_and_collection.",
+                );
+                RouteType::Refill
+            }),
+        };
+        let name = vendfleet_domain::validation::optional_text(
+            &mut errors,
+            "name",
+            input.name.as_deref().unwrap_or(""),
+            120,
+        );
+        if input.routes.is_empty() {
+            errors.add("routes", "Give at least one route.");
+        }
+        if input.routes.len() > MAX_PLAN_EMPLOYEES {
+            errors.add("routes", format!("At most {MAX_PLAN_EMPLOYEES} routes."));
+        }
+        let mut all_machines: Vec<Machine> = Vec::new();
+        let mut seen = BTreeSet::new();
+        for (i, r) in input.routes.iter().enumerate() {
+            let ids: Vec<&str> = r
+                .machine_ids
+                .iter()
+                .map(|m| m.trim())
+                .filter(|m| !m.is_empty())
+                .collect();
+            if ids.is_empty() {
+                errors.add(
+                    format!("routes.{i}.machine_ids"),
+                    "Give at least one machine.",
+                );
+            }
+            if ids.len() > MAX_ROUTE_STOPS {
+                errors.add(
+                    format!("routes.{i}.machine_ids"),
+                    format!("At most {MAX_ROUTE_STOPS} machines in a route."),
+                );
+            }
+            for id in ids {
+                if !seen.insert(id.to_string()) {
+                    errors.add(
+                        format!("routes.{i}.machine_ids"),
+                        format!("Machine {id} is in more than one stop."),
+                    );
+                    continue;
+                }
+                all_machines.push(self.machines.machine_for(p, id).await?);
+            }
+        }
+        let s = self.settings().await?;
+        let mut employees = Vec::new();
+        for (i, r) in input.routes.iter().enumerate() {
+            let ids: BTreeSet<String> =
+                r.machine_ids.iter().map(|m| m.trim().to_string()).collect();
+            let found = self
+                .employees(
+                    p,
+                    std::slice::from_ref(&r.employee_id),
+                    &ids,
+                    Permission::RoutePlanningChangeEmployee,
+                    &mut errors,
+                    &format!("routes.{i}.employee_id"),
+                )
+                .await?;
+            employees.push(found.into_iter().next());
+        }
+        errors.into_result()?;
+        let plans = self.plans_of(all_machines, visit, &s).await?;
+        let by_id: HashMap<String, MachinePlan> = plans
+            .into_iter()
+            .map(|m| (m.machine.id.clone(), m))
+            .collect();
+        let depot = input.depot.or(s.depot());
+        let now = self.calendar.now();
+        let mut saved = Vec::new();
+        let mut writes = Vec::new();
+        for (r, employee) in input.routes.iter().zip(employees) {
+            let employee = employee.expect("checked");
+            let mut stops = Vec::new();
+            let mut route_stops = Vec::new();
+            let mut previous = depot;
+            let (mut distance, mut clock) = (0i64, 0i64);
+            for id in r
+                .machine_ids
+                .iter()
+                .map(|m| m.trim())
+                .filter(|m| !m.is_empty())
+            {
+                let m = &by_id[id];
+                let (d, t) = match (previous, m.point) {
+                    (Some(a), Some(b)) => solver::leg(a, b, s.road_factor, s.speed_kmh),
+                    _ => (0, 0),
+                };
+                distance += d;
+                clock += t;
+                if m.point.is_some() {
+                    previous = m.point;
+                }
+                stops.push(RouteStopSummary {
+                    stop: PlanStop {
+                        machine_id: m.machine.id.clone(),
+                        machine_name: m.machine.name.clone(),
+                        location_name: m.location.as_ref().map(|l| l.name.clone()),
+                        point: m.point,
+                        arrival: None,
+                        departure: None,
+                        distance_m: d,
+                        units: m.units_to_bring(),
+                    },
+                    visited_at: None,
+                });
+                clock += s.service_minutes * 60;
+                route_stops.push(RouteStop {
+                    route_id: String::new(),
+                    machine_id: m.machine.id.clone(),
+                    currency: m.machine.currency.clone(),
+                    decimal_places: m.machine.decimal_places,
+                    lines: m.selections.iter().map(PickLine::from).collect(),
+                    visit: None,
+                    version: 1,
+                    schema: SCHEMA,
+                });
+            }
+            if let (Some(a), Some(b)) = (previous, depot) {
+                let (d, t) = solver::leg(a, b, s.road_factor, s.speed_kmh);
+                distance += d;
+                clock += t;
+            }
+            // Arrival times: from the shift start, leg by leg.
+            let start = local_instant(
+                visit,
+                NaiveTime::parse_from_str(&s.shift_start, "%H:%M").unwrap_or(NaiveTime::MIN),
+                self.calendar.time_zone(),
+            );
+            let mut at = start;
+            for st in stops.iter_mut() {
+                let travel = match st.stop.distance_m {
+                    0 => 0,
+                    d => (d as f64 / (s.speed_kmh * 1000.0 / 3600.0)).round() as i64,
+                };
+                at += Duration::seconds(travel);
+                st.stop.arrival = Some(at);
+                at += Duration::seconds(s.service_minutes * 60);
+                st.stop.departure = Some(at);
+            }
+            let id = ulid::Ulid::new().to_string();
+            let route = PlannedRoute {
+                id: id.clone(),
+                name: if name.is_empty() {
+                    format!("{} {}", visit, employee.name)
+                } else {
+                    name.clone()
+                },
+                route_type,
+                visit_date: visit,
+                created_at: now,
+                created_by: p.user.id.clone(),
+                expires_at: self.end_of_day(visit),
+                employee_id: employee.id.clone(),
+                employee_name: employee.name.clone(),
+                status: RouteStatus::Planned,
+                stops,
+                distance_m: distance,
+                duration_s: clock,
+                depot,
+                updated_at: now,
+                version: 1,
+                schema: SCHEMA,
+            };
+            writes.extend(Records::<PlannedRoute>::insert_writes(&route)?);
+            for mut st in route_stops {
+                st.route_id = id.clone();
+                writes.push(Write::Put {
+                    item: st.to_item()?,
+                    condition: Some(Condition::NotExists),
+                });
+            }
+            saved.push(route);
+        }
+        // One step per route keeps each within the store's transaction limit.
+        let mut at = 0;
+        for route in &saved {
+            let n = 1 + route.stops.len();
+            self.store
+                .transact(writes[at..at + n].to_vec())
+                .await
+                .map_err(AppError::from)?;
+            at += n;
+        }
+        Ok(saved)
+    }
+
+    /// A page of the routes `p` sees, newest visit first.
+    pub async fn list_routes(
+        &self,
+        p: &Principal,
+        params: &RouteListParams,
+    ) -> AppResult<ListPage<PlannedRoute>> {
+        p.require(Permission::PlannedRoutesList)?;
+        let mut errors = FieldErrors::new();
+        let pg = paging(
+            &params.list,
+            &[
+                "visit_date",
+                "created_at",
+                "name",
+                "employee_name",
+                "status",
+            ],
+            &mut errors,
+        );
+        let status = params
+            .status
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .and_then(|s| {
+                let k = RouteStatus::parse(s);
+                if k.is_none() {
+                    errors.add(
+                        "status",
+                        "Choose one of: planned, in_progress, done, cancelled, expired.",
+                    );
+                }
+                k
+            });
+        let date = |field: &str, v: &Option<String>, errors: &mut FieldErrors| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .and_then(|s| {
+                    let d = parse_date(s);
+                    if d.is_none() {
+                        errors.add(field, "Enter a real date as YYYY-MM-DD.");
+                    }
+                    d
+                })
+        };
+        let from = date("date_from", &params.date_from, &mut errors);
+        let to = date("date_to", &params.date_to, &mut errors);
+        if let (Some(a), Some(b)) = (from, to) {
+            if a > b {
+                errors.add("date_from", "Must be on or before the end date.");
+            } else if (b - a).num_days() > 366 {
+                errors.add("date_from", "Choose at most one year.");
+            }
+        }
+        errors.into_result()?;
+        let routes: Vec<PlannedRoute> = match (from, to) {
+            (Some(a), Some(b)) => {
+                let mut out = Vec::new();
+                let mut month = vendfleet_domain::sales::Month::of(a);
+                while month.first_day() <= b {
+                    out.extend(
+                        self.routes
+                            .related(&PlannedRoute::month_partition(month.first_day()))
+                            .await?,
+                    );
+                    month = month.next();
+                }
+                out
+            }
+            _ => self.routes.all().await?,
+        };
+        let reach = self.machines.visible_ids(p).await?;
+        let now = self.calendar.now();
+        let employee = params
+            .employee
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty());
+        let mut routes: Vec<PlannedRoute> = routes
+            .into_iter()
+            .filter(|r| r.stops.iter().all(|s| reach.contains(&s.stop.machine_id)))
+            .filter(|r| from.is_none_or(|a| r.visit_date >= a))
+            .filter(|r| to.is_none_or(|b| r.visit_date <= b))
+            .filter(|r| status.is_none_or(|s| r.status_at(now) == s))
+            .filter(|r| employee.is_none_or(|e| r.employee_id == e))
+            .filter(|r| {
+                pg.search.is_empty()
+                    || r.name.to_lowercase().contains(&pg.search)
+                    || r.employee_name.to_lowercase().contains(&pg.search)
+            })
+            .collect();
+        if pg.ordering.is_none() {
+            routes.sort_by(|a, b| {
+                b.visit_date
+                    .cmp(&a.visit_date)
+                    .then_with(|| b.created_at.cmp(&a.created_at))
+                    .then_with(|| b.id.cmp(&a.id))
+            });
+        } else {
+            sort_by(&mut routes, &pg, "visit_date", |r, f| match f {
+                "created_at" => (sortable_instant(&r.created_at), r.id.clone()),
+                "name" => (r.name.to_lowercase(), r.id.clone()),
+                "employee_name" => (r.employee_name.to_lowercase(), r.id.clone()),
+                "status" => (r.status_at(now).key().into(), r.id.clone()),
+                _ => (r.visit_date.to_string(), r.id.clone()),
+            });
+        }
+        Ok(page_of(routes, &pg))
+    }
+
+    /// One route.
+    pub async fn get_route(&self, p: &Principal, id: &str) -> AppResult<PlannedRoute> {
+        p.require(Permission::PlannedRoutesList)?;
+        self.route_for(p, id).await
+    }
+
+    /// A route with its stops' picklists and visits.
+    pub async fn route_with_stops(
+        &self,
+        p: &Principal,
+        id: &str,
+    ) -> AppResult<(PlannedRoute, Vec<RouteStop>)> {
+        let route = self.get_route(p, id).await?;
+        let stops = self.stops_of(&route).await?;
+        Ok((route, stops))
+    }
+
+    async fn replace_route(
+        &self,
+        current: &PlannedRoute,
+        mut next: PlannedRoute,
+    ) -> AppResult<PlannedRoute> {
+        next.updated_at = self.calendar.now();
+        next.version = current.version + 1;
+        self.routes.replace(current, &next).await?;
+        Ok(next)
+    }
+
+    /// Changes a planned route's name, type or day.
+    pub async fn edit_route(
+        &self,
+        p: &Principal,
+        id: &str,
+        input: &RouteEdit,
+    ) -> AppResult<PlannedRoute> {
+        p.require(Permission::PlannedRoutesEdit)?;
+        let current = self.route_for(p, id).await?;
+        check_version(input.version, &current)?;
+        let status = current.status_at(self.calendar.now());
+        if status != RouteStatus::Planned {
+            return Err(AppError::conflict(format!(
+                "Only a planned route can be edited; this one is {}.",
+                status.key().replace('_', " ")
+            )));
+        }
+        let mut errors = FieldErrors::new();
+        let mut next = current.clone();
+        if let Some(n) = &input.name {
+            next.name = vendfleet_domain::validation::required_text(&mut errors, "name", n, 120);
+        }
+        if let Some(t) = input.route_type.as_deref() {
+            match RouteType::from_key(t.trim()) {
+                Some(k) => next.route_type = k,
+                None => errors.add(
+                    "route_type",
+                    "Choose one of: refill, cash_collection, refill_and_collection.",
+                ),
+            }
+        }
+        if input.visit_date.is_some() {
+            next.visit_date = self.visit_date(input.visit_date.as_deref(), &mut errors);
+            next.expires_at = self.end_of_day(next.visit_date);
+        }
+        errors.into_result()?;
+        self.replace_route(&current, next).await
+    }
+
+    /// Moves a route to another status (409 for a move not allowed).
+    pub async fn move_route(
+        &self,
+        p: &Principal,
+        id: &str,
+        to: &str,
+        version: Option<u64>,
+    ) -> AppResult<PlannedRoute> {
+        p.require(Permission::PlannedRoutesEdit)?;
+        let Some(to) = RouteStatus::parse(to.trim()) else {
+            return Err(AppError::invalid_field(
+                "status",
+                "Choose one of: in_progress, done, cancelled.",
+            ));
+        };
+        let current = self.route_for(p, id).await?;
+        check_version(version, &current)?;
+        let from = current.status_at(self.calendar.now());
+        if !from.can_move(to) {
+            return Err(AppError::conflict(format!(
+                "A route cannot go from {} to {}.",
+                from.key().replace('_', " "),
+                to.key().replace('_', " ")
+            )));
+        }
+        let mut next = current.clone();
+        next.status = to;
+        self.replace_route(&current, next).await
+    }
+
+    /// Gives a route to another employee, who must reach all its machines.
+    pub async fn change_employee(
+        &self,
+        p: &Principal,
+        id: &str,
+        employee_id: &str,
+        version: Option<u64>,
+    ) -> AppResult<PlannedRoute> {
+        p.require(Permission::PlannedRoutesChangeEmployee)?;
+        let current = self.route_for(p, id).await?;
+        check_version(version, &current)?;
+        let status = current.status_at(self.calendar.now());
+        if status.is_final() {
+            return Err(final_conflict(status));
+        }
+        let mut errors = FieldErrors::new();
+        let machines: BTreeSet<String> = current
+            .stops
+            .iter()
+            .map(|s| s.stop.machine_id.clone())
+            .collect();
+        let found = self
+            .employees(
+                p,
+                &[employee_id.to_string()],
+                &machines,
+                Permission::PlannedRoutesChangeEmployee,
+                &mut errors,
+                "employee_id",
+            )
+            .await?;
+        errors.into_result()?;
+        let employee = found.into_iter().next().expect("checked");
+        let mut next = current.clone();
+        next.employee_id = employee.id;
+        next.employee_name = employee.name;
+        self.replace_route(&current, next).await
+    }
+
+    /// Deletes a route that was not started (or is over without a visit: cancelled, expired).
+    pub async fn delete_route(&self, p: &Principal, id: &str) -> AppResult<()> {
+        p.require(Permission::PlannedRoutesDelete)?;
+        let route = self.route_for(p, id).await?;
+        let status = route.status_at(self.calendar.now());
+        if matches!(status, RouteStatus::InProgress | RouteStatus::Done) || route.visited() > 0 {
+            return Err(AppError::conflict(
+                "A route that was started keeps its visits: cancel it instead.",
+            ));
+        }
+        let mut writes = Records::<PlannedRoute>::delete_writes(&route);
+        for s in &route.stops {
+            writes.push(Write::Delete {
+                key: RouteStop::key(&route.id, &s.stop.machine_id),
+                condition: None,
+            });
+        }
+        for chunk in writes.chunks(crate::records::MAX_CHANGE_WRITES) {
+            self.store.transact(chunk.to_vec()).await?;
+        }
+        Ok(())
+    }
+
+    /// Takes a machine off a route (not a visited stop, not a final route).
+    pub async fn remove_stop(
+        &self,
+        p: &Principal,
+        id: &str,
+        machine_id: &str,
+    ) -> AppResult<PlannedRoute> {
+        p.require(Permission::PlannedRoutesEdit)?;
+        let current = self.route_for(p, id).await?;
+        let status = current.status_at(self.calendar.now());
+        if status.is_final() {
+            return Err(final_conflict(status));
+        }
+        let Some(stop) = current
+            .stops
+            .iter()
+            .find(|s| s.stop.machine_id == machine_id)
+        else {
+            return Err(AppError::NotFound("Machine not on this route".into()));
+        };
+        if stop.visited_at.is_some() {
+            return Err(AppError::conflict("A visited stop stays on its route."));
+        }
+        if current.stops.len() == 1 {
+            return Err(AppError::conflict(
+                "The route's last stop cannot be removed: cancel or delete the route.",
+            ));
+        }
+        let mut next = current.clone();
+        next.stops.retain(|s| s.stop.machine_id != machine_id);
+        next.updated_at = self.calendar.now();
+        next.version = current.version + 1;
+        let mut writes = Records::<PlannedRoute>::replace_writes(&current, &next)?;
+        writes.push(Write::Delete {
+            key: RouteStop::key(&current.id, machine_id),
+            condition: None,
+        });
+        self.store.transact(writes).await?;
+        Ok(next)
+    }
+
+    /// Books a visit of a route's stop: the stock found, filled and removed per selection and
+    /// the cash bag. The selections' stock and the refill log (source `route`) change in the same
+    /// step as the stop and the route; the same `request_id` again answers the first booking.
+    pub async fn fill_from_route(
+        &self,
+        p: &Principal,
+        input: &FillFromRouteInput,
+    ) -> AppResult<Booked> {
+        p.require(Permission::MachinesEditQuantityExpiry)?;
+        let mut errors = FieldErrors::new();
+        let request_id = input.request_id.trim().to_string();
+        if request_id.is_empty() || request_id.len() > 100 {
+            errors.add("request_id", "Give a request id of 1 to 100 characters.");
+        }
+        if input.lines.is_empty() && input.collected_minor.is_none() {
+            errors.add(
+                "lines",
+                "Give at least one selection or the cash collected.",
+            );
+        }
+        if input.collected_minor.is_some_and(|c| c < 0) {
+            errors.add("collected_minor", "Must be 0 or more.");
+        }
+        let cash_bag = input
+            .cash_bag
+            .as_deref()
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+            .map(String::from);
+        if cash_bag.as_ref().is_some_and(|b| b.chars().count() > 60) {
+            errors.add("cash_bag", "At most 60 characters.");
+        }
+        errors.into_result()?;
+        for _ in 0..BOOKING_RETRIES {
+            match self.try_book(p, input, &request_id, cash_bag.clone()).await {
+                Err(AppError::Conflict { message, .. }) if message == RACE => continue,
+                other => return other,
+            }
+        }
+        Err(AppError::conflict(
+            "The machine's stock kept changing: try again.",
+        ))
+    }
+
+    async fn try_book(
+        &self,
+        p: &Principal,
+        input: &FillFromRouteInput,
+        request_id: &str,
+        cash_bag: Option<String>,
+    ) -> AppResult<Booked> {
+        let route = self
+            .routes
+            .get(input.route_id.trim())
+            .await?
+            .ok_or_else(not_found)?;
+        // The machine must be in the user's scope, and the route theirs (or they edit routes).
+        let machine = self
+            .machines
+            .machine_for(p, input.machine_id.trim())
+            .await
+            .map_err(|_| AppError::NotFound("Machine not found".into()))?;
+        let visible = self.route_for(p, &route.id).await.is_ok();
+        if !visible || (route.employee_id != p.user.id && !p.can(Permission::PlannedRoutesEdit)) {
+            return Err(not_found());
+        }
+        let Some(summary) = route.stops.iter().find(|s| s.stop.machine_id == machine.id) else {
+            return Err(AppError::NotFound("Machine not on this route".into()));
+        };
+        let stop_item = self
+            .store
+            .get(&RouteStop::key(&route.id, &machine.id))
+            .await?
+            .ok_or_else(|| AppError::NotFound("Machine not on this route".into()))?;
+        let stop = RouteStop::from_item(&stop_item)?;
+        if let Some(v) = &stop.visit {
+            if v.request_id == request_id {
+                return Ok(Booked {
+                    route,
+                    stop,
+                    replayed: true,
+                });
+            }
+            return Err(AppError::conflict("This stop was visited already."));
+        }
+        let status = route.status_at(self.calendar.now());
+        if status.is_final() {
+            return Err(final_conflict(status));
+        }
+        debug_assert!(summary.visited_at.is_none());
+        // The selections as they are now.
+        let mut sels: HashMap<String, Selection> = self
+            .machines
+            .selections_of(std::slice::from_ref(&machine.id))
+            .await?
+            .remove(&machine.id)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| (s.selection.clone(), s))
+            .collect();
+        let products = self.products.products().all_shared().await?;
+        let names: HashMap<&str, &str> = products
+            .iter()
+            .map(|p| (p.id.as_str(), p.name.as_str()))
+            .collect();
+        let mut errors = FieldErrors::new();
+        let mut lines = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut changed: Vec<(Selection, Selection, VisitLine)> = Vec::new();
+        for (i, l) in input.lines.iter().enumerate() {
+            let f = |k: &str| format!("lines.{i}.{k}");
+            let code = l.selection.trim();
+            let Some(sel) = sels.remove(code) else {
+                if seen.contains(code) {
+                    errors.add(f("selection"), "This selection is given twice.");
+                } else {
+                    errors.add(
+                        f("selection"),
+                        format!("No selection {code} on this machine."),
+                    );
+                }
+                continue;
+            };
+            seen.insert(code.to_string());
+            for (k, v) in [
+                ("found", l.found),
+                ("filled", l.filled),
+                ("removed", l.removed),
+            ] {
+                if !(0..=100_000).contains(&v) {
+                    errors.add(f(k), "Must be between 0 and 100000.");
+                }
+            }
+            let reason = match l.removed_reason.as_deref().map(str::trim) {
+                None | Some("") => None,
+                Some(k) => match RemovalReason::from_key(k) {
+                    Some(r) => Some(r),
+                    None => {
+                        errors.add(
+                            f("removed_reason"),
+                            "Choose one of: expired, damaged, other.",
+                        );
+                        None
+                    }
+                },
+            };
+            if l.removed > 0 && reason.is_none() && l.removed_reason.is_none() {
+                errors.add(f("removed_reason"), "Say why stock was removed.");
+            }
+            let after = l.found + l.filled - l.removed;
+            if after < 0 {
+                errors.add(f("removed"), "More removed than found and filled.");
+            } else if after > sel.max {
+                errors.add(
+                    f("filled"),
+                    format!("The selection holds {} at most.", sel.max),
+                );
+            }
+            let expiry = match l.expiry_date.as_deref().map(str::trim) {
+                None | Some("") => sel.expiry_date,
+                Some(d) => parse_date(d).or_else(|| {
+                    errors.add(f("expiry_date"), "Enter a real date as YYYY-MM-DD.");
+                    None
+                }),
+            };
+            let line = VisitLine {
+                selection: sel.selection.clone(),
+                product_id: sel.product_id.clone(),
+                product_name: names
+                    .get(sel.product_id.as_str())
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
+                found: l.found,
+                filled: l.filled,
+                removed: l.removed,
+                removed_reason: reason,
+                after,
+            };
+            let mut next = sel.clone();
+            next.current = after;
+            next.expiry_date = expiry;
+            changed.push((sel, next, line.clone()));
+            lines.push(line);
+        }
+        let writes_needed = 2 + 2 * changed.len();
+        if writes_needed > crate::records::MAX_CHANGE_WRITES {
+            errors.add(
+                "lines",
+                format!(
+                    "At most {} selections in one visit.",
+                    (crate::records::MAX_CHANGE_WRITES - 2) / 2
+                ),
+            );
+        }
+        errors.into_result()?;
+        let now = self.calendar.now();
+        let visit = Visit {
+            request_id: request_id.to_string(),
+            at: now,
+            employee_id: p.user.id.clone(),
+            employee_name: p.user.name.clone(),
+            lines,
+            cash_bag,
+            collected_minor: input.collected_minor,
+        };
+        let mut writes = Vec::new();
+        for (before, mut next, line) in changed {
+            if before.current != next.current || before.expiry_date != next.expiry_date {
+                next.updated_at = now;
+                next.version = before.version + 1;
+                writes.push(Write::Put {
+                    item: next.to_item()?,
+                    condition: Some(Condition::VersionIs(before.version)),
+                });
+            }
+            // The log line: what the visit put in and took out. The count itself (found against
+            // the stock the system expected) is kept in the visit.
+            if line.filled != 0 || line.removed != 0 {
+                let entry = self
+                    .machines
+                    .refill_entry(
+                        p,
+                        &machine,
+                        &next,
+                        &line.product_name,
+                        crate::machines::StockChange {
+                            source: "route",
+                            added: line.filled,
+                            removed: line.removed,
+                        },
+                    )
+                    .await?;
+                writes.push(Write::Put {
+                    item: entry.to_item()?,
+                    condition: None,
+                });
+            }
+        }
+        let mut next_stop = stop.clone();
+        next_stop.visit = Some(visit);
+        next_stop.version = stop.version + 1;
+        writes.push(Write::Put {
+            item: next_stop.to_item()?,
+            condition: Some(Condition::VersionIs(stop.version)),
+        });
+        let mut next_route = route.clone();
+        for s in next_route.stops.iter_mut() {
+            if s.stop.machine_id == machine.id {
+                s.visited_at = Some(now);
+            }
+        }
+        next_route.status = if next_route.visited() == next_route.stops.len() {
+            RouteStatus::Done
+        } else {
+            RouteStatus::InProgress
+        };
+        next_route.updated_at = now;
+        next_route.version = route.version + 1;
+        writes.extend(Records::<PlannedRoute>::replace_writes(
+            &route,
+            &next_route,
+        )?);
+        match self.store.transact(writes).await {
+            Ok(()) => Ok(Booked {
+                route: next_route,
+                stop: next_stop,
+                replayed: false,
+            }),
+            // Someone else changed the stock, the stop or the route meanwhile: read again.
+            Err(StoreError::ConditionFailed { .. }) => Err(AppError::conflict(RACE)),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+const RACE: &str = "stock changed meanwhile";
