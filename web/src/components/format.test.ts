@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './format';
+import { formatClock, formatDate, formatDuration, formatKm, formatShare } from './format';
 
 describe('formatDate', () => {
   it('shows a calendar date as that day in every zone', () => {
@@ -17,5 +17,26 @@ describe('formatDate', () => {
     expect(formatDate('2026-11-30T23:30:00Z', 'en', 'America/Los_Angeles')).toContain('Nov');
     expect(formatDate('', 'en')).toBe('');
     expect(formatDate('nonsense', 'en')).toBe('');
+  });
+});
+
+describe('route figures', () => {
+  const plain = (text: string) => text.replace(/\s/g, ' ');
+
+  it('show distances in kilometres and durations in hours and minutes, in the user’s language', () => {
+    expect(formatKm(12_345, 'en')).toBe('12.3 km');
+    expect(plain(formatKm(12_345, 'fr'))).toBe('12,3 km');
+    expect(formatKm(null, 'en')).toBe('');
+    expect(formatDuration(2 * 3600 + 5 * 60 + 20, 'en')).toBe('2 hr 5 min');
+    expect(plain(formatDuration(7200, 'it'))).toBe('2 h');
+    expect(formatDuration(540, 'en')).toBe('9 min');
+  });
+
+  it('show a wall-clock time as it is meant, and an instant in the browser’s zone', () => {
+    expect(plain(formatClock('07:30', 'en'))).toBe('7:30 AM');
+    expect(formatClock('07:30:00', 'fr')).toBe('07:30');
+    expect(formatClock('', 'en')).toBe('');
+    expect(formatClock('2026-11-24T10:00:00Z', 'en')).not.toBe('');
+    expect(plain(formatShare(0.875, 'fr'))).toBe('87,5 %');
   });
 });

@@ -30,3 +30,48 @@ export function formatPeriodDate(date: string, grouping: 'day' | 'week' | 'month
 export function formatCount(value: number, language: string): string {
   return new Intl.NumberFormat(language).format(value);
 }
+
+/** A distance in metres as kilometres with one decimal ("12.3 km", "12,3 km"). */
+export function formatKm(metres: number | null | undefined, language: string): string {
+  if (metres === null || metres === undefined || !Number.isFinite(metres)) return '';
+  return new Intl.NumberFormat(language, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(metres / 1000);
+}
+
+/** A duration in seconds as hours and minutes ("2 hr 5 min", "2 h 5 min"), to the minute. */
+export function formatDuration(seconds: number | null | undefined, language: string): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '';
+  const total = Math.round(seconds / 60);
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
+  const unit = (value: number, name: 'hour' | 'minute') => new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+  if (hours === 0) return unit(minutes, 'minute');
+  return minutes === 0 ? unit(hours, 'hour') : `${unit(hours, 'hour')} ${unit(minutes, 'minute')}`;
+}
+
+/**
+ * A time of day: a wall-clock `HH:MM[:SS]` as it is meant (in the user's style, "7:30 AM",
+ * "07:30"), or an instant's time in the browser's zone; empty for missing values.
+ */
+export function formatClock(value: string | null | undefined, language: string): string {
+  if (!value) return '';
+  const clock = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (clock) {
+    const date = new Date(Date.UTC(2000, 0, 1, Number(clock[1]), Number(clock[2])));
+    return new Intl.DateTimeFormat(language, { timeStyle: 'short', timeZone: 'UTC' }).format(date);
+  }
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(language, { timeStyle: 'short' }).format(date);
+}
+
+/** A number with at most `digits` decimals in the user's language ("1.5", "1,5"). */
+export function formatDecimal(value: number | null | undefined, language: string, digits = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value);
+}
+
+/** A share (0–1) as a percentage with at most one decimal ("87.5%", "87,5 %"). */
+export function formatShare(value: number | null | undefined, language: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(value);
+}

@@ -21,6 +21,7 @@ export const en = {
     planning: 'Planning',
     routePlanning: 'Route planning',
     plannedRoutes: 'Planned routes',
+    plannedRoute: 'Planned route',
     settings: 'Settings',
     userManagement: 'User management',
     createUser: 'New user',

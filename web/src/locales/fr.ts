@@ -18,6 +18,7 @@ export const fr: Translations = {
     planning: 'Planification',
     routePlanning: 'Planification des tournées',
     plannedRoutes: 'Tournées planifiées',
+    plannedRoute: 'Tournée planifiée',
     settings: 'Paramètres',
     userManagement: 'Gestion des utilisateurs',
     createUser: 'Nouvel utilisateur',

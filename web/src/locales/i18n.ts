@@ -36,6 +36,12 @@ import { it as reportGeneratorIt } from '../features/report-generator/locales/it
 import { en as querySchedulerEn } from '../features/query-scheduler/locales/en';
 import { fr as querySchedulerFr } from '../features/query-scheduler/locales/fr';
 import { it as querySchedulerIt } from '../features/query-scheduler/locales/it';
+import { en as routePlanningEn } from '../features/route-planning/locales/en';
+import { fr as routePlanningFr } from '../features/route-planning/locales/fr';
+import { it as routePlanningIt } from '../features/route-planning/locales/it';
+import { en as plannedRoutesEn } from '../features/planned-routes/locales/en';
+import { fr as plannedRoutesFr } from '../features/planned-routes/locales/fr';
+import { it as plannedRoutesIt } from '../features/planned-routes/locales/it';
 import { en as usersEn } from '../features/users/locales/en';
 import { fr as usersFr } from '../features/users/locales/fr';
 import { it as usersIt } from '../features/users/locales/it';
@@ -90,7 +96,9 @@ export type Catalogue = typeof commonEn &
   typeof transactionLogEn &
   typeof dashboardEn &
   typeof reportGeneratorEn &
-  typeof querySchedulerEn;
+  typeof querySchedulerEn &
+  typeof routePlanningEn &
+  typeof plannedRoutesEn;
 
 /** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
 export const catalogues = {
@@ -109,6 +117,8 @@ export const catalogues = {
     dashboardEn,
     reportGeneratorEn,
     querySchedulerEn,
+    routePlanningEn,
+    plannedRoutesEn,
   ]) as Catalogue,
   fr: mergeCatalogues([
     commonFr,
@@ -125,6 +135,8 @@ export const catalogues = {
     dashboardFr,
     reportGeneratorFr,
     querySchedulerFr,
+    routePlanningFr,
+    plannedRoutesFr,
   ]) as Shape<Catalogue>,
   it: mergeCatalogues([
     commonIt,
@@ -141,6 +153,8 @@ export const catalogues = {
     dashboardIt,
     reportGeneratorIt,
     querySchedulerIt,
+    routePlanningIt,
+    plannedRoutesIt,
   ]) as Shape<Catalogue>,
 };
 

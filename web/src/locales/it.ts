@@ -18,6 +18,7 @@ export const it: Translations = {
     planning: 'Pianificazione',
     routePlanning: 'Pianificazione giri',
     plannedRoutes: 'Giri pianificati',
+    plannedRoute: 'Giro pianificato',
     settings: 'Impostazioni',
     userManagement: 'Gestione utenti',
     createUser: 'Nuovo utente',

@@ -35,6 +35,12 @@ import * as reportGeneratorIt from '../features/report-generator/locales/it';
 import * as querySchedulerEn from '../features/query-scheduler/locales/en';
 import * as querySchedulerFr from '../features/query-scheduler/locales/fr';
 import * as querySchedulerIt from '../features/query-scheduler/locales/it';
+import * as routePlanningEn from '../features/route-planning/locales/en';
+import * as routePlanningFr from '../features/route-planning/locales/fr';
+import * as routePlanningIt from '../features/route-planning/locales/it';
+import * as plannedRoutesEn from '../features/planned-routes/locales/en';
+import * as plannedRoutesFr from '../features/planned-routes/locales/fr';
+import * as plannedRoutesIt from '../features/planned-routes/locales/it';
 import * as usersEn from '../features/users/locales/en';
 import * as usersFr from '../features/users/locales/fr';
 import * as usersIt from '../features/users/locales/it';
@@ -70,6 +76,8 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   transactionLog: { en: transactionLogEn.en, fr: transactionLogFr.fr, it: transactionLogIt.it },
   reportGenerator: { en: reportGeneratorEn.en, fr: reportGeneratorFr.fr, it: reportGeneratorIt.it },
   queryScheduler: { en: querySchedulerEn.en, fr: querySchedulerFr.fr, it: querySchedulerIt.it },
+  routePlanning: { en: routePlanningEn.en, fr: routePlanningFr.fr, it: routePlanningIt.it },
+  plannedRoutes: { en: plannedRoutesEn.en, fr: plannedRoutesFr.fr, it: plannedRoutesIt.it },
 };
 
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };

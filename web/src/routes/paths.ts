@@ -23,6 +23,7 @@ export const paths = {
   planning: {
     routePlanning: '/planning/route-planning',
     plannedRoutes: '/planning/planned-routes',
+    plannedRoute: (id: string) => `/planning/planned-routes/${encodeURIComponent(id)}`,
   },
   settings: {
     userManagement: '/settings/user-management',

@@ -14,6 +14,7 @@ const placeholder = lazyPage(() => import('./pages/placeholder'));
 
 const REPORTS = { title: 'nav.reports', href: paths.report.salesOverview } as const;
 const PLANNING = { title: 'nav.planning', href: paths.planning.routePlanning } as const;
+const PLANNED_ROUTES = { title: 'nav.plannedRoutes', href: paths.planning.plannedRoutes } as const;
 const SETTINGS = { title: 'nav.settings', href: paths.settings.userManagement } as const;
 const USERS = { title: 'nav.userManagement', href: paths.settings.userManagement } as const;
 const LOCATIONS = { title: 'nav.locationManagement', href: paths.settings.locationManagement } as const;
@@ -85,8 +86,21 @@ export const protectedRoutes: RouteObject[] = [
     lazyPage(() => import('../features/transaction-log/pages/transaction-log-page')),
   ),
 
-  screen(paths.planning.routePlanning, { title: 'nav.routePlanning', crumbs: [PLANNING], permission: 'planning.route_planning.list' }),
-  screen(paths.planning.plannedRoutes, { title: 'nav.plannedRoutes', crumbs: [PLANNING], permission: 'planning.planned_routes.list' }),
+  screen(
+    paths.planning.routePlanning,
+    { title: 'nav.routePlanning', crumbs: [PLANNING], permission: 'planning.route_planning.list' },
+    lazyPage(() => import('../features/route-planning/pages/route-planning-page')),
+  ),
+  screen(
+    paths.planning.plannedRoutes,
+    { title: 'nav.plannedRoutes', crumbs: [PLANNING], permission: 'planning.planned_routes.list' },
+    lazyPage(() => import('../features/planned-routes/pages/planned-routes-page')),
+  ),
+  screen(
+    `${paths.planning.plannedRoutes}/:routeId`,
+    { title: 'nav.plannedRoute', crumbs: [PLANNING, PLANNED_ROUTES], permission: 'planning.planned_routes.list' },
+    lazyPage(() => import('../features/planned-routes/pages/planned-route-page')),
+  ),
 
   screen(
     paths.settings.userManagement,

@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import Chip from '@mui/material/Chip';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import RouteIcon from '@mui/icons-material/AltRouteOutlined';
+import { isApiError } from '../../../api/client';
+import { useAuth } from '../../../auth/context';
+import { usePermission } from '../../../auth/use-permission';
+import { useGeneratePicklist, useRefillers } from '../api/planning';
+import type { Plan, Refiller } from '../api/types';
+import { EMPTY_OPTIONS, generateBody, optionProblems, type GenerateOptions } from '../planning-logic';
+
+/** The server's reason for a refused request (a field's messages, else its message), or `fallback`. */
+export function refusal(error: unknown, fallback: string): string {
+  if (!isApiError(error) || error.status < 400 || error.status >= 500) return fallback;
+  const reasons = Object.values(error.errors ?? {}).flat();
+  return [error.message, ...reasons].filter(Boolean).join(' ') || fallback;
+}
+
+interface GeneratePanelProps {
+  visitDate: string;
+  machineIds: string[];
+  onPlan: (plan: Plan) => void;
+}
+
+/**
+ * Who drives and how: the refillers (others than oneself with `change_employee`), and for this plan
+ * only the van's capacity, the shift and the service time (empty: the operator's settings). Then
+ * "Generate picklist".
+ */
+export function GeneratePanel({ visitDate, machineIds, onPlan }: GeneratePanelProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const can = usePermission();
+  const others = can('planning.route_planning.change_employee');
+  const refillers = useRefillers(can('settings.users.list'), others);
+  const me: Refiller | null = user ? { id: user.id, name: user.name } : null;
+  const [chosen, setChosen] = useState<Refiller[]>([]);
+  const [options, setOptions] = useState<GenerateOptions>(EMPTY_OPTIONS);
+  const generate = useGeneratePicklist();
+  const problems = optionProblems(options);
+  const employees = others ? chosen : me ? [me] : [];
+  const ready = machineIds.length > 0 && employees.length > 0 && Object.keys(problems).length === 0;
+
+  const submit = async () => {
+    try {
+      onPlan(await generate.mutateAsync(generateBody(visitDate, machineIds, employees.map((employee) => employee.id), options)));
+    } catch {
+      // Shown below from the mutation's error.
+    }
+  };
+
+  const option = (field: keyof GenerateOptions, label: string, type: 'number' | 'time', testId: string) => {
+    const problem = problems[field];
+    return (
+      <TextField
+        size="small"
+        type={type}
+        label={label}
+        value={options[field]}
+        onChange={(event) => setOptions((current) => ({ ...current, [field]: event.target.value }))}
+        error={Boolean(problem)}
+        helperText={problem ? t(`routePlanning.problems.${problem}`) : t('routePlanning.fromSettings')}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId, ...(type === 'number' ? { min: field === 'van_capacity' ? 1 : 0, step: 1 } : {}) } }}
+      />
+    );
+  };
+
+  return (
+    <Card data-testid="generate-panel">
+      <CardHeader title={t('routePlanning.generateTitle')} subheader={t('routePlanning.chosenMachines', { count: machineIds.length })} />
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
+        {others ? (
+          <Autocomplete
+            multiple
+            options={refillers.data ?? []}
+            value={chosen}
+            loading={refillers.isLoading}
+            disableCloseOnSelect
+            noOptionsText={t('routePlanning.noRefillers')}
+            getOptionLabel={(option) => option.name}
+            isOptionEqualToValue={(option, value) => option.id === value.id}
+            onChange={(_event, next) => setChosen(next)}
+            renderValue={(selected, getItemProps) =>
+              selected.map((option, index) => {
+                const { key, ...itemProps } = getItemProps({ index });
+                return <Chip key={key} size="small" label={option.name} {...itemProps} />;
+              })
+            }
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                label={t('routePlanning.refillers')}
+                helperText={refillers.isError ? t('routePlanning.refillersFailed') : t('routePlanning.refillersHint')}
+                error={refillers.isError}
+                slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'planning-refillers' } }}
+              />
+            )}
+          />
+        ) : (
+          <Box>
+            <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+              {t('routePlanning.refillers')}
+            </Typography>
+            <Chip size="small" label={me?.name ?? ''} data-testid="planning-refiller-self" />
+          </Box>
+        )}
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, minmax(0, 1fr))' } }}>
+          {option('van_capacity', t('routePlanning.vanCapacity'), 'number', 'planning-van-capacity')}
+          {option('shift_start', t('routePlanning.shiftStart'), 'time', 'planning-shift-start')}
+          {option('shift_end', t('routePlanning.shiftEnd'), 'time', 'planning-shift-end')}
+          {option('service_minutes', t('routePlanning.serviceMinutes'), 'number', 'planning-service-minutes')}
+        </Box>
+        {generate.isError ? (
+          <Alert severity="error" data-testid="generate-error">
+            {refusal(generate.error, t('routePlanning.generateFailed'))}
+          </Alert>
+        ) : null}
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <Button
+            variant="contained"
+            startIcon={<RouteIcon />}
+            disabled={!ready}
+            loading={generate.isPending}
+            onClick={() => void submit()}
+            data-testid="planning-generate"
+          >
+            {t('routePlanning.generate')}
+          </Button>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,177 @@
+// The route planning's rules that need no screen: the default visit day, which machines need a
+// visit, the signals of a ranked machine, the requests it sends and the routes it draws.
+import type { GridRowSelectionModel } from '@mui/x-data-grid';
+import { selectedIds } from '../../components/grid';
+import type {
+  GenerateRequest,
+  MapMachine,
+  NeedLevel,
+  Plan,
+  PlanningMap,
+  PlanRoute,
+  Point,
+  RankedMachine,
+  RouteType,
+  SaveRoutesRequest,
+} from './api/types';
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** A `Date`'s calendar day in the browser's zone, as `YYYY-MM-DD`. */
+export function localDay(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * The visit day a plan starts from: tomorrow, in the browser's own calendar. `now` is passed in
+ * (never read here) so the rule can be tried at any hour. Midday of the next day keeps a
+ * daylight-saving change at midnight from moving it.
+ */
+export function defaultVisitDate(now: Date): string {
+  return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 12));
+}
+
+/** A real `YYYY-MM-DD` day. */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The need levels `need=visit` stands for: due now, or due before the horizon ends. */
+export const NEEDS_VISIT: readonly NeedLevel[] = ['now', 'soon'];
+
+/** The machines of the map that need a visit (every page of the list), in the map's order. */
+export function machinesNeedingVisit(machines: readonly MapMachine[]): string[] {
+  return machines.filter((machine) => NEEDS_VISIT.includes(machine.need)).map((machine) => machine.id);
+}
+
+/**
+ * The map reply's machines and depot. The contract names them without saying where the depot
+ * sits: `{data: [...], depot}` and `{data: {machines, depot}}` are both read.
+ */
+export function readMap(reply: unknown): PlanningMap {
+  const body = (reply && typeof reply === 'object' ? reply : {}) as { data?: unknown; depot?: unknown };
+  const data = body.data as { machines?: unknown; depot?: unknown } | unknown[] | undefined;
+  const machines = Array.isArray(data) ? data : Array.isArray(data?.machines) ? data.machines : [];
+  const depot = (Array.isArray(data) ? body.depot : (data?.depot ?? body.depot)) as Point | null | undefined;
+  return { machines: machines as MapMachine[], depot: hasPoint(depot) ? depot : null };
+}
+
+export function hasPoint(point: Partial<Point> | null | undefined): point is { latitude: number; longitude: number } {
+  return typeof point?.latitude === 'number' && typeof point?.longitude === 'number' && Number.isFinite(point.latitude) && Number.isFinite(point.longitude);
+}
+
+/** A chip of a ranked machine: what it says and, for counts, how many selections. */
+export type SignalChip =
+  | { key: 'soldOut' | 'low' | 'emptyAtVisit' | 'expiring' | 'heldAudits'; count: number | null; severity: 'error' | 'warning' }
+  | { key: 'cashCollect'; severity: 'error' }
+  | { key: 'daysToEmpty'; days: number; severity: 'warning' | 'default' };
+
+/** How many selections a signal counts: a number as it is, `true` as "some" (null), none as 0. */
+function counted(value: number | boolean | null | undefined): number | null {
+  if (value === true) return null;
+  return typeof value === 'number' && value > 0 ? value : 0;
+}
+
+/** The chips that explain a machine's need, most urgent first. */
+export function signalChips(row: Pick<RankedMachine, 'signals'>): SignalChip[] {
+  const { signals } = row;
+  const chips: SignalChip[] = [];
+  const add = (key: 'soldOut' | 'low' | 'emptyAtVisit' | 'expiring' | 'heldAudits', value: number | boolean | null | undefined, severity: 'error' | 'warning') => {
+    const count = counted(value);
+    if (count !== 0) chips.push({ key, count, severity });
+  };
+  add('soldOut', signals.sold_out, 'error');
+  add('emptyAtVisit', signals.empty_at_visit, 'error');
+  add('low', signals.low, 'warning');
+  add('expiring', signals.expiring, 'warning');
+  add('heldAudits', signals.held_audits, 'warning');
+  if (isCashDue(signals)) chips.push({ key: 'cashCollect', severity: 'error' });
+  // Zero days is already told by "sold out".
+  if (typeof signals.min_days_to_empty === 'number' && signals.min_days_to_empty > 0) chips.push({ key: 'daysToEmpty', days: signals.min_days_to_empty, severity: signals.min_days_to_empty <= 2 ? 'warning' : 'default' });
+  return chips;
+}
+
+/** The cash box has reached the amount that calls for a collection. */
+export function isCashDue(signals: Pick<RankedMachine['signals'], 'cash_box_minor' | 'auto_collect_minor'>): boolean {
+  return typeof signals.cash_box_minor === 'number' && typeof signals.auto_collect_minor === 'number' && signals.cash_box_minor >= signals.auto_collect_minor;
+}
+
+/**
+ * The checkboxes' next selection when the grid shows one page: what it chose on this page, and
+ * what was chosen on other pages (kept). An "exclude" model (the header box) means this page's rows.
+ */
+export function mergeSelection(previous: readonly string[], model: GridRowSelectionModel, rows: readonly { id: string }[]): string[] {
+  const onPage = new Set(rows.map((row) => row.id));
+  const chosenHere = model.type === 'include' ? [...model.ids].map(String).filter((id) => onPage.has(id)) : selectedIds(model, [...rows]);
+  const kept = previous.filter((id) => !onPage.has(id));
+  return [...kept, ...chosenHere];
+}
+
+/** Optional generation settings as typed (empty: the operator's settings apply). */
+export interface GenerateOptions {
+  van_capacity: string;
+  shift_start: string;
+  shift_end: string;
+  service_minutes: string;
+}
+
+export const EMPTY_OPTIONS: GenerateOptions = { van_capacity: '', shift_start: '', shift_end: '', service_minutes: '' };
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Which optional setting is not valid as typed (a whole number above 0, a `HH:MM` time, the shift's end after its start). */
+export function optionProblems(options: GenerateOptions): Partial<Record<keyof GenerateOptions, 'wholeNumber' | 'time' | 'shiftOrder'>> {
+  const problems: Partial<Record<keyof GenerateOptions, 'wholeNumber' | 'time' | 'shiftOrder'>> = {};
+  for (const field of ['van_capacity', 'service_minutes'] as const) {
+    const value = options[field].trim();
+    if (value && !/^\d+$/.test(value)) problems[field] = 'wholeNumber';
+    else if (field === 'van_capacity' && value && Number(value) < 1) problems[field] = 'wholeNumber';
+  }
+  for (const field of ['shift_start', 'shift_end'] as const) {
+    const value = options[field].trim();
+    if (value && !TIME.test(value)) problems[field] = 'time';
+  }
+  if (!problems.shift_start && !problems.shift_end && options.shift_start && options.shift_end && options.shift_end <= options.shift_start) problems.shift_end = 'shiftOrder';
+  return problems;
+}
+
+/** `POST generate-picklist/`: the chosen machines, refillers and the settings given for this plan only. */
+export function generateBody(visitDate: string, machineIds: readonly string[], employeeIds: readonly string[], options: GenerateOptions): GenerateRequest {
+  const body: GenerateRequest = { visit_date: visitDate, machine_ids: [...machineIds], employee_ids: [...employeeIds] };
+  if (options.van_capacity.trim()) body.van_capacity = Number(options.van_capacity.trim());
+  if (options.shift_start.trim()) body.shift_start = options.shift_start.trim();
+  if (options.shift_end.trim()) body.shift_end = options.shift_end.trim();
+  if (options.service_minutes.trim()) body.service_minutes = Number(options.service_minutes.trim());
+  return body;
+}
+
+/** `POST /api/planned-routes/`: one route per refiller with stops, its machines in the plan's stop order. */
+export function saveBody(plan: Plan, routeType: RouteType, name = ''): SaveRoutesRequest {
+  const body: SaveRoutesRequest = {
+    visit_date: plan.visit_date,
+    route_type: routeType,
+    routes: plan.routes
+      .filter((route) => route.stops.length > 0)
+      .map((route) => ({ employee_id: route.employee_id, machine_ids: route.stops.map((stop) => stop.machine_id) })),
+  };
+  if (name.trim()) body.name = name.trim();
+  return body;
+}
+
+/** Distinct colours for the routes on the map (none of the need colours). */
+export const ROUTE_COLORS = ['#1565c0', '#8e24aa', '#00838f', '#6d4c41', '#c2185b', '#283593', '#558b2f', '#37474f'] as const;
+
+export function routeColor(index: number): string {
+  return ROUTE_COLORS[index % ROUTE_COLORS.length];
+}
+
+/** The line a route draws: from the depot, through its stops in order, back to the depot. */
+export function routeLine(route: Pick<PlanRoute, 'stops'>, depot: Point | null): [number, number][] {
+  const points: [number, number][] = route.stops.filter(hasPoint).map((stop) => [stop.latitude as number, stop.longitude as number]);
+  if (points.length === 0 || !hasPoint(depot)) return points;
+  const home: [number, number] = [depot.latitude, depot.longitude];
+  return [home, ...points, home];
+}
