@@ -95,10 +95,23 @@ describe('route planning and planned routes', { concurrency: false }, () => {
   });
 
   test('two machines, the administrator as refiller: a plan with its stops, saved as a planned route', async () => {
-    const rows = page.getByTestId('ranked-grid').locator('.MuiDataGrid-row');
-    for (const index of [0, 1]) {
-      const row = rows.nth(index);
-      made.machines.push(await row.getAttribute('data-id'));
+    // The two machines nearest each other (the demo fleet spreads over cities a van cannot
+    // join in one shift).
+    const map = await call('GET', '/api/route-planning/map/');
+    assert.equal(map.status, 200);
+    const placed = map.body.data.machines.filter((m) => typeof m.latitude === 'number');
+    let best = null;
+    for (const a of placed) {
+      for (const b of placed) {
+        if (a.id >= b.id) continue;
+        const d = (a.latitude - b.latitude) ** 2 + (a.longitude - b.longitude) ** 2;
+        if (!best || d < best.d) best = { d, ids: [a.id, b.id] };
+      }
+    }
+    assert.ok(best, 'two machines with coordinates');
+    for (const id of best.ids) {
+      const row = page.getByTestId('ranked-grid').locator(`.MuiDataGrid-row[data-id="${id}"]`);
+      made.machines.push(id);
       await row.getByRole('checkbox').check();
     }
     assert.equal(made.machines.filter(Boolean).length, 2, JSON.stringify(made.machines));
@@ -120,7 +133,7 @@ describe('route planning and planned routes', { concurrency: false }, () => {
 
     const shown = await page.getByTestId(`plan-route-${made.admin.id}`).getByTestId('plan-stop').evaluateAll((stops) => stops.map((stop) => stop.getAttribute('data-machine')));
     assert.deepEqual(shown, planned, 'the stops in the plan’s order');
-    await page.getByTestId('planning-map').locator('path.leaflet-interactive[stroke-width="4"]').first().waitFor();
+    await page.getByTestId('planning-map').locator('path.leaflet-interactive[stroke-width="4"]').first().waitFor({ state: 'attached' });
 
     const saved = page.waitForResponse(isCall('POST', '/api/planned-routes/'));
     saved.catch(() => undefined);

@@ -74,6 +74,12 @@ describe('the visit form', () => {
       'plannedRoutes.visitForm.removedTooMany',
     );
     expect(problemsOf(visitSchema(0), { ...values, collected: '12' })).toEqual({});
+    expect(problemsOf(visitSchema(2), { ...values, lines: [{ ...values.lines[0], found: '5', filled: '17' }] })['lines.0.filled']?.key).toBe('validation.currentAboveMax');
+  });
+
+  it('starts from whole units found and fills to par, the case surplus staying in the van', () => {
+    const [line] = visitValues([{ ...lines[0], predicted_at_visit: 3.6, to_bring: 18, case_size: 6 }]).lines;
+    expect([line.found, line.filled]).toEqual(['3', '17']);
   });
 
   it('sends numbers, the reason only with something removed, and the cash only when given', () => {

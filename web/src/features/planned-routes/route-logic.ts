@@ -170,18 +170,24 @@ export interface VisitValues {
   collected: string;
 }
 
-/** The form of a stop's visit: found is the predicted stock, filled what the picklist brings, nothing removed. */
+/**
+ * The form of a stop's visit: found is the predicted stock (whole units, within max), filled what
+ * brings the selection to par (the picklist's case surplus goes back to the van), nothing removed.
+ */
 export function visitValues(lines: readonly PicklistLine[]): VisitValues {
   return {
-    lines: lines.map((line) => ({
-      selection: line.selection,
-      product_name: line.product_name,
-      max: line.max,
-      found: String(line.predicted_at_visit ?? line.current ?? 0),
-      filled: String(line.to_bring ?? 0),
-      removed: '0',
-      removed_reason: '',
-    })),
+    lines: lines.map((line) => {
+      const found = Math.min(line.max, Math.max(0, Math.floor(line.predicted_at_visit ?? line.current ?? 0)));
+      return {
+        selection: line.selection,
+        product_name: line.product_name,
+        max: line.max,
+        found: String(found),
+        filled: String(Math.max(0, line.max - found)),
+        removed: '0',
+        removed_reason: '',
+      };
+    }),
     cash_bag: '',
     collected: '',
   };
@@ -213,6 +219,9 @@ export function visitSchema(decimals: number) {
             if (/^\d+$/.test(line.removed) && removed > 0 && !line.removed_reason) addProblem(ctx, ['removed_reason'], 'plannedRoutes.visitForm.reasonRequired');
             if ([line.found, line.filled, line.removed].every((value) => /^\d+$/.test(value)) && removed > found + filled) {
               addProblem(ctx, ['removed'], 'plannedRoutes.visitForm.removedTooMany');
+            }
+            if ([line.found, line.filled, line.removed].every((value) => /^\d+$/.test(value)) && found + filled - removed > line.max) {
+              addProblem(ctx, ['filled'], 'validation.currentAboveMax');
             }
           }),
         ),

@@ -144,6 +144,7 @@ export function ProductDialog({ product, composite, onClose }: Props) {
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
         <TextInput name="units" label={t('products.units')} />
         <TextInput name="max_quantity" label={t('products.maxQuantity')} helperText={t('products.maxQuantityHint')} />
+        <TextInput name="case_size" label={t('products.caseSize')} helperText={t('products.caseSizeHint')} />
       </Box>
       <MultiOptionInput name="tag_ids" label={t('products.tags')} options={tags.data ?? []} known={product?.tags} loading={tags.isLoading} />
       <SwitchInput name="inactive" label={t('products.inactive')} />

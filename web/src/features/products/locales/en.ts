@@ -37,6 +37,8 @@ export const en = {
     units: 'Units',
     maxQuantity: 'Max quantity',
     maxQuantityHint: 'Most one selection can hold; leave empty for no limit',
+    caseSize: 'Case size',
+    caseSizeHint: 'Units per case: route picklists round up to whole cases; empty for loose units',
     tags: 'Tags',
     inactive: 'Inactive',
     createdAt: 'Created on',

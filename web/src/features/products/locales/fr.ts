@@ -35,6 +35,8 @@ export const fr: Translations = {
     units: 'Unités',
     maxQuantity: 'Quantité max.',
     maxQuantityHint: 'Le plus qu’une sélection peut contenir ; vide pour aucune limite',
+    caseSize: 'Colisage',
+    caseSizeHint: 'Unités par carton : les listes de préparation arrondissent au carton supérieur ; vide pour des unités',
     tags: 'Étiquettes',
     inactive: 'Inactif',
     createdAt: 'Créé le',

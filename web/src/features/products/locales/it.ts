@@ -35,6 +35,8 @@ export const it: Translations = {
     units: 'Unità',
     maxQuantity: 'Quantità massima',
     maxQuantityHint: 'Il massimo che una selezione può contenere; vuoto per nessun limite',
+    caseSize: 'Confezione',
+    caseSizeHint: 'Unità per cartone: le liste di prelievo arrotondano al cartone intero; vuoto per unità sfuse',
     tags: 'Tag',
     inactive: 'Inattivo',
     createdAt: 'Creato il',
