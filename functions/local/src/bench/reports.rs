@@ -3,7 +3,9 @@
 //! the embedded store, medians and p95 over repeated requests:
 //! 1. the current year to date by month, all machines;
 //! 2. last month by product for a user scoped by location to about 50 machines;
-//! 3. a transaction-log page deep in the year, and the dashboard.
+//! 3. a transaction-log page deep in the year, and the dashboard;
+//! 4. planning: the route-planning list of every machine, and a picklist with routes solved
+//!    for the 40 machines nearest one another and 3 refillers.
 //!
 //! Beside 1 and 2 it prints DuckDB's answer over the same ledger as Parquet (infra/
 //! bench_duckdb.py, run by the Python of `.venv-bench`), its times, the ratio, and whether the
@@ -314,6 +316,114 @@ async fn scoped_user(
     Ok(chosen)
 }
 
+/// Planning on the bench fleet: the ranked list of every machine (for tomorrow), and the
+/// picklist with the solver for the 40 machines nearest the first one, 3 refillers.
+async fn planning(
+    app: &vendfleet_app::App,
+    admin: &vendfleet_app::auth::Principal,
+    api: &Api,
+) -> Result<(), BoxError> {
+    let (s, list) = api.time("/api/route-planning/?page_size=50").await?;
+    show(
+        &format!(
+            "4. route planning, {} machines ranked by need (page of 50)",
+            list["pagination"]["count"]
+        ),
+        s,
+    );
+    let (s, _) = api.time("/api/route-planning/map/").await?;
+    show("   route planning map, every machine", s);
+    // Three refillers who reach every machine.
+    let directory = app.users.directory();
+    let mut employees = vec![admin.user.id.clone()];
+    for n in 1..=2 {
+        let email = format!("refiller{n}@bench.local");
+        let user = match directory
+            .user_by_email(&email)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            Some(u) => u,
+            None => {
+                app.users
+                    .create_user(
+                        admin,
+                        UserInput {
+                            name: format!("Refiller {n}"),
+                            email: email.clone(),
+                            password: Some("bench-password".into()),
+                            access_all_machines: true,
+                            ..Default::default()
+                        },
+                    )
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .user
+            }
+        };
+        employees.push(user.id);
+    }
+    let map = api.get("/api/route-planning/map/").await?;
+    let placed: Vec<(String, f64, f64)> = map["data"]["machines"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|m| {
+            Some((
+                m["id"].as_str()?.to_string(),
+                m["latitude"].as_f64()?,
+                m["longitude"].as_f64()?,
+            ))
+        })
+        .collect();
+    let Some(first) = placed.first().cloned() else {
+        println!("   no machine with coordinates: solver skipped");
+        return Ok(());
+    };
+    let mut near = placed.clone();
+    near.sort_by(|a, b| {
+        let d = |m: &(String, f64, f64)| (m.1 - first.1).powi(2) + (m.2 - first.2).powi(2);
+        d(a).total_cmp(&d(b))
+    });
+    let ids: Vec<String> = near.into_iter().take(40).map(|m| m.0).collect();
+    let input = vendfleet_app::planning::PicklistInput {
+        machine_ids: ids.clone(),
+        employee_ids: employees,
+        van_capacity: Some(5_000),
+        ..Default::default()
+    };
+    let mut samples = Vec::new();
+    let mut last = None;
+    for _ in 0..5 {
+        let t = Instant::now();
+        last = Some(
+            app.planning
+                .generate(admin, &input)
+                .await
+                .map_err(|e| e.to_string())?,
+        );
+        samples.push(t.elapsed());
+    }
+    show(
+        &format!(
+            "   picklist and solver, {} machines, 3 refillers",
+            ids.len()
+        ),
+        Stats::of(samples),
+    );
+    if let Some(plan) = last {
+        let stops: usize = plan.routes.iter().map(|r| r.stops.len()).sum();
+        let km: i64 = plan.routes.iter().map(|r| r.distance_m).sum::<i64>() / 1000;
+        println!(
+            "   {} routes, {stops} stops, {} left out, {km} km in all",
+            plan.routes.len(),
+            plan.unassigned.len()
+        );
+    }
+    Ok(())
+}
+
 /// Our line chart's months (value sales and quantity) as key → (quantity, revenue).
 fn by_month(sales: &Value, quantity: &Value) -> BTreeMap<String, (i64, i64)> {
     let dates = sales["data"]["dates"]
@@ -476,6 +586,8 @@ pub async fn run() -> Result<(), BoxError> {
     show("   dashboard, all machines", s);
     let (s, _) = scoped.time("/api/dashboard/").await?;
     show("   dashboard, scoped user", s);
+
+    planning(&app, &admin, &api).await?;
 
     // DuckDB over the same ledger.
     if !dir.join("ledger.parquet").exists() && !dir.join("ledger.csv").exists() {
