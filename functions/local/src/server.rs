@@ -292,7 +292,11 @@ fn router(local: &Local, web: &Path) -> Router {
         .merge(files)
         .route(
             "/config.json",
-            get(|| async { axum::Json(json!({"apiBaseUrl": ""})) }),
+            get(|| async {
+                // The map's tile server (none by default: nothing is fetched off this server).
+                let tiles = std::env::var("VENDFLEET_MAP_TILE_URL").unwrap_or_default();
+                axum::Json(json!({"apiBaseUrl": "", "mapTileUrl": tiles}))
+            }),
         )
         .route(
             "/api/{*rest}",
