@@ -41,9 +41,25 @@ pub const MAX_PLAN_EMPLOYEES: usize = 20;
 /// Stops of one planned route at most (a route and its stops are written in one step).
 pub const MAX_ROUTE_STOPS: usize = 90;
 
+/// Above this many machines a request reads the whole fleet's velocities and keeps them for
+/// [`VELOCITY_TTL_SECS`]; fewer are read on their own.
+pub const FLEET_VELOCITIES_FROM: usize = 100;
+/// How long the fleet's velocities are kept. They average whole past days, so only vends that
+/// arrive late for those days change them meanwhile.
+pub const VELOCITY_TTL_SECS: i64 = 300;
+
+/// The whole fleet's units by weekday over a velocity window, as read at `loaded_at`.
+struct FleetVelocities {
+    window: (NaiveDate, NaiveDate),
+    loaded_at: DateTime<Utc>,
+    machines: BTreeSet<String>,
+    units: Arc<Vec<crate::ports::WeekdayUnits>>,
+}
+
 /// The planning service.
 #[derive(Clone)]
 pub struct PlanningService {
+    velocities: Arc<std::sync::Mutex<Option<FleetVelocities>>>,
     pub(crate) store: Arc<dyn ItemStore>,
     pub(crate) sales: Arc<dyn SalesStore>,
     pub(crate) machines: MachinesService,
@@ -116,6 +132,7 @@ impl PlanningService {
         calendar: Calendar,
     ) -> Self {
         PlanningService {
+            velocities: Arc::new(std::sync::Mutex::new(None)),
             routes: Records::new(store.clone()),
             store,
             sales,
@@ -219,6 +236,57 @@ impl PlanningService {
         )
     }
 
+    /// Units by weekday of `ids` over the window: many machines from the fleet's figures, kept
+    /// for [`VELOCITY_TTL_SECS`]; few read on their own.
+    async fn weekday_units(
+        &self,
+        ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> AppResult<Vec<crate::ports::WeekdayUnits>> {
+        if ids.len() < FLEET_VELOCITIES_FROM {
+            return Ok(self.sales.weekday_units(ids, from, to).await?);
+        }
+        let now = self.calendar.now();
+        let fresh = |c: &FleetVelocities| {
+            c.window == (from, to)
+                && now >= c.loaded_at
+                && (now - c.loaded_at).num_seconds() < VELOCITY_TTL_SECS
+                && ids.iter().all(|i| c.machines.contains(i))
+        };
+        let cached = {
+            let guard = self.velocities.lock().expect("velocity cache");
+            guard.as_ref().filter(|c| fresh(c)).map(|c| c.units.clone())
+        };
+        let units = match cached {
+            Some(u) => u,
+            None => {
+                let all: Vec<String> = self
+                    .machines
+                    .machines()
+                    .all_shared()
+                    .await?
+                    .iter()
+                    .map(|m| m.id.clone())
+                    .collect();
+                let units = Arc::new(self.sales.weekday_units(&all, from, to).await?);
+                *self.velocities.lock().expect("velocity cache") = Some(FleetVelocities {
+                    window: (from, to),
+                    loaded_at: now,
+                    machines: all.into_iter().collect(),
+                    units: units.clone(),
+                });
+                units
+            }
+        };
+        let wanted: BTreeSet<&str> = ids.iter().map(String::as_str).collect();
+        Ok(units
+            .iter()
+            .filter(|u| wanted.contains(u.machine_id.as_str()))
+            .cloned()
+            .collect())
+    }
+
     /// The plans (need, selections, predictions) of the given machines for a visit on `visit`.
     pub async fn plans_of(
         &self,
@@ -233,7 +301,7 @@ impl PlanningService {
             self.events.statuses(&ids),
             self.machines.selections_of(&ids),
             self.events.held_audit_counts(),
-            async { Ok(self.sales.weekday_units(&ids, from, to).await?) },
+            self.weekday_units(&ids, from, to),
             self.settings.locations().all_shared(),
             self.products.products().all_shared(),
             self.products.components().all_shared(),
