@@ -80,15 +80,26 @@ impl Velocity {
         if current <= level {
             return Some(0.0);
         }
+        let week: f64 = self.by_weekday.iter().sum();
+        if week <= 0.0 {
+            return None;
+        }
         let mut left = current - level;
         let mut day = from;
-        for n in 0..MAX_DAYS_AHEAD {
+        let mut n = 0i64;
+        // Any seven days in a row sell a week: skip whole weeks but the last one or two.
+        let weeks = ((left / week).floor() as i64 - 1).clamp(0, MAX_DAYS_AHEAD / 7 + 1);
+        left -= weeks as f64 * week;
+        n += 7 * weeks;
+        day += Duration::days(7 * weeks);
+        while n < MAX_DAYS_AHEAD {
             let v = self.on(day);
             if v >= left && v > 0.0 {
                 return Some(n as f64 + left / v);
             }
             left -= v;
             day += Duration::days(1);
+            n += 1;
         }
         None
     }
@@ -444,6 +455,53 @@ mod tests {
             Velocity::default().days_until(3.0, 0.0, d("2026-11-23")),
             None
         );
+    }
+
+    #[test]
+    fn days_until_skips_whole_weeks_like_a_day_by_day_walk() {
+        let walk = |v: &Velocity, current: f64, level: f64, from: NaiveDate| {
+            let mut left = current - level;
+            if left <= 0.0 {
+                return Some(0.0);
+            }
+            let mut day = from;
+            for n in 0..MAX_DAYS_AHEAD {
+                let x = v.on(day);
+                if x >= left && x > 0.0 {
+                    return Some(n as f64 + left / x);
+                }
+                left -= x;
+                day += Duration::days(1);
+            }
+            None
+        };
+        let from = d("2026-11-25");
+        for v in [
+            Velocity {
+                by_weekday: [1.0, 2.0, 0.0, 0.0, 0.0, 5.0, 0.0],
+            },
+            Velocity {
+                by_weekday: [0.01, 0.0, 0.0, 0.0, 0.0, 0.0, 0.02],
+            },
+            Velocity {
+                by_weekday: [3.5; 7],
+            },
+        ] {
+            for current in [0.0, 1.0, 7.0, 8.0, 30.0, 250.0, 10_000.0] {
+                for level in [0.0, 2.5] {
+                    let (a, b) = (
+                        v.days_until(current, level, from),
+                        walk(&v, current, level, from),
+                    );
+                    match (a, b) {
+                        (Some(a), Some(b)) => {
+                            assert!((a - b).abs() < 1e-9, "{v:?} {current} {level}: {a} {b}")
+                        }
+                        _ => assert_eq!(a, b, "{v:?} {current} {level}"),
+                    }
+                }
+            }
+        }
     }
 
     #[test]
