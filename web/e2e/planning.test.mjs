@@ -182,6 +182,24 @@ describe('route planning and planned routes', { concurrency: false }, () => {
     const stopsReply = await call('GET', `/api/planned-routes/${made.route.id}/machines/`);
     const visited = stopsReply.body.data.find((stop) => stop.machine_id === first);
     assert.equal(visited.visit?.cash_bag, BAG);
+
+    // The stock is what the visit left, and the refill log has the route's lines.
+    const selections = await call('GET', `/api/machines/${first}/products/`);
+    for (const line of sent.lines) {
+      const selection = selections.body.data.find((item) => item.selection === line.selection);
+      assert.equal(selection.current, line.found + line.filled - line.removed, JSON.stringify(line));
+    }
+    const refills = await call('GET', `/api/refills/?machine=${first}&page_size=100`);
+    const fromRoute = refills.body.data.filter((entry) => entry.source === 'route');
+    assert.equal(fromRoute.length, sent.lines.filter((line) => line.filled > 0 || line.removed > 0).length);
+
+    // The stock report and the forecast accuracy on the route's page.
+    await page.getByTestId('route-tab-stock').click();
+    await page.getByTestId('route-stock-products').waitFor();
+    await page.getByTestId('route-tab-accuracy').click();
+    await page.getByTestId('route-accuracy').waitFor();
+    const accuracy = await call('GET', `/api/planned-routes/${made.route.id}/accuracy/`);
+    assert.ok(accuracy.body.data.lines.length > 0, 'accuracy lines after a visit');
   });
 
   test('nothing fetched off the server, no console errors', () => {
