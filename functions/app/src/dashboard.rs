@@ -8,7 +8,7 @@ use crate::machines::{Machine, MachinesService};
 use crate::sales::{SalesParams, SalesReport, SalesService};
 use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
-use vendfleet_domain::attention::{findings, Finding, MachineFacts, SelectionFacts};
+use vendfleet_domain::attention::{findings_with, Finding, Limits, MachineFacts, SelectionFacts};
 use vendfleet_domain::report::{Choice, GroupBy};
 use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Permission;
@@ -56,6 +56,7 @@ pub struct DashboardService {
     sales: SalesService,
     machines: MachinesService,
     events: EventsService,
+    planning: crate::planning::PlanningService,
     calendar: Calendar,
 }
 
@@ -85,12 +86,14 @@ impl DashboardService {
         sales: SalesService,
         machines: MachinesService,
         events: EventsService,
+        planning: crate::planning::PlanningService,
         calendar: Calendar,
     ) -> Self {
         DashboardService {
             sales,
             machines,
             events,
+            planning,
             calendar,
         }
     }
@@ -149,11 +152,19 @@ impl DashboardService {
             .filter(|m| !m.inactive)
             .collect();
         let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
-        let (mut statuses, mut selections, held) = tokio::try_join!(
+        let (mut statuses, mut selections, held, settings) = tokio::try_join!(
             self.events.statuses(&ids),
             self.machines.selections_of(&ids),
             self.events.held_audit_counts(),
+            self.planning.settings(),
         )?;
+        // The operator's thresholds (route planning's settings).
+        let limits = Limits {
+            stale_hours: settings.stale_hours,
+            low_share: f64::from(settings.low_share_pct) / 100.0,
+            expiry_days: settings.expiry_days,
+            cash_box_full_minor: settings.auto_collect_minor,
+        };
         let mut out = Vec::new();
         for machine in machines {
             let status = statuses.remove(&machine.id);
@@ -172,7 +183,7 @@ impl DashboardService {
                     .collect(),
                 held_audits: held.get(&machine.id).copied().unwrap_or(0),
             };
-            let found = findings(&facts, now, today);
+            let found = findings_with(&facts, now, today, &limits);
             if !found.is_empty() {
                 out.push(Attention {
                     machine,

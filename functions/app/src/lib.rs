@@ -134,10 +134,21 @@ impl App {
             calendar.clone(),
             adapters.events_handoff,
         );
+        let planning = planning::PlanningService::new(
+            store.clone(),
+            adapters.sales.clone(),
+            machines.clone(),
+            events.clone(),
+            products.clone(),
+            settings.clone(),
+            directory.clone(),
+            calendar.clone(),
+        );
         let dashboard = dashboard::DashboardService::new(
             sales.clone(),
             machines.clone(),
             events.clone(),
+            planning.clone(),
             calendar.clone(),
         );
         let reports = reports::ReportsService::new(
@@ -161,16 +172,6 @@ impl App {
             adapters.schedules,
             directory.clone(),
             clock.clone(),
-        );
-        let planning = planning::PlanningService::new(
-            store.clone(),
-            adapters.sales.clone(),
-            machines.clone(),
-            events.clone(),
-            products.clone(),
-            settings.clone(),
-            directory.clone(),
-            calendar.clone(),
         );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());

@@ -66,24 +66,54 @@ pub struct Finding {
     pub amount: Option<i64>,
 }
 
-/// The findings for a machine at `now`, the operator's day being `today`.
+/// The limits of the rules: the operator's (planning settings), or the defaults above.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    pub stale_hours: i64,
+    pub low_share: f64,
+    pub expiry_days: i64,
+    pub cash_box_full_minor: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            stale_hours: STALE_HOURS,
+            low_share: LOW_SHARE,
+            expiry_days: EXPIRY_DAYS,
+            cash_box_full_minor: CASH_BOX_FULL_MINOR,
+        }
+    }
+}
+
+/// The findings for a machine at `now`, the operator's day being `today`, by the default limits.
 pub fn findings(m: &MachineFacts, now: DateTime<Utc>, today: NaiveDate) -> Vec<Finding> {
+    findings_with(m, now, today, &Limits::default())
+}
+
+/// The findings for a machine by the given limits.
+pub fn findings_with(
+    m: &MachineFacts,
+    now: DateTime<Utc>,
+    today: NaiveDate,
+    limits: &Limits,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut push = |reason, amount| out.push(Finding { reason, amount });
     match m.last_updated {
         None => push(Reason::Offline, None),
-        Some(t) if now - t >= Duration::hours(STALE_HOURS) => {
+        Some(t) if now - t >= Duration::hours(limits.stale_hours) => {
             push(Reason::Offline, Some((now - t).num_hours()))
         }
         Some(_) => {}
     }
     let count = |f: &dyn Fn(&SelectionFacts) -> bool| m.selections.iter().filter(|s| f(s)).count();
     let sold_out = count(&|s| s.max > 0 && s.current <= 0);
-    let low = count(&|s| s.current > 0 && (s.current as f64) < LOW_SHARE * s.max as f64);
+    let low = count(&|s| s.current > 0 && (s.current as f64) < limits.low_share * s.max as f64);
     let expiring = count(&|s| {
         s.current > 0
             && s.expiry
-                .is_some_and(|d| d <= today + Duration::days(EXPIRY_DAYS))
+                .is_some_and(|d| d <= today + Duration::days(limits.expiry_days))
     });
     for (reason, n) in [
         (Reason::SoldOut, sold_out),
@@ -94,7 +124,10 @@ pub fn findings(m: &MachineFacts, now: DateTime<Utc>, today: NaiveDate) -> Vec<F
             push(reason, Some(n as i64));
         }
     }
-    if let Some(cash) = m.cash_box_minor.filter(|c| *c >= CASH_BOX_FULL_MINOR) {
+    if let Some(cash) = m
+        .cash_box_minor
+        .filter(|c| limits.cash_box_full_minor > 0 && *c >= limits.cash_box_full_minor)
+    {
         push(Reason::CashBoxFull, Some(cash));
     }
     if m.held_audits > 0 {

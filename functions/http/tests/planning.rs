@@ -286,6 +286,50 @@ async fn velocities_and_predictions_equal_a_brute_force_from_the_ledger(b: Backe
     assert_eq!(rows[0]["id"], f.machines[2].as_str(), "{rows}");
     assert_eq!(rows[0]["need"], "now");
     assert!(rows[0]["signals"]["sold_out"].as_u64().unwrap() >= 1);
+    // The operator's thresholds drive the list and the dashboard alike: one unit of ten is low
+    // at 25 %, not at 5 %.
+    let r = h
+        .post(
+            "/api/machines/products/",
+            &f.admin,
+            json!({"machine_id": f.machines[1], "selection": "A2", "product_id": f.water, "max": 10,
+                   "price_minor": 150, "current": 1}),
+        )
+        .await;
+    assert!(r.status.is_success(), "{}", r.json());
+    let reasons = |d: &Value| -> Vec<String> {
+        d["data"]["attention"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["machine_id"] == f.machines[1].as_str())
+            .flat_map(|a| a["findings"].as_array().unwrap().clone())
+            .map(|x| x["reason"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let low_in_list = |list: &Value| {
+        list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == f.machines[1].as_str())
+            .unwrap()["signals"]["low"]
+            .as_u64()
+            .unwrap()
+    };
+    let list_path = format!("/api/route-planning/?visit_date={visit}&page_size=50");
+    assert!(reasons(&h.get("/api/dashboard/", &f.admin).await.json()).contains(&"low".to_string()));
+    assert!(low_in_list(&h.get(&list_path, &f.admin).await.json()) >= 1);
+    let mut s = h
+        .get("/api/route-planning/settings/", &f.admin)
+        .await
+        .json()["data"]
+        .clone();
+    s["low_share_pct"] = json!(5);
+    let r = h.put("/api/route-planning/settings/", &f.admin, s).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert!(!reasons(&h.get("/api/dashboard/", &f.admin).await.json()).contains(&"low".to_string()));
+    assert_eq!(low_in_list(&h.get(&list_path, &f.admin).await.json()), 0);
     // Bad visit dates.
     for bad in ["2020-01-01", "tomorrow", "2099-01-01"] {
         let r = h
