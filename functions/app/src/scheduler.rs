@@ -497,11 +497,7 @@ impl SchedulerService {
             .await?
             .filter(|u| u.active)
             .ok_or_else(|| AppError::conflict("The task's owner is gone or inactive"))?;
-        let role = match &user.role_id {
-            Some(id) => self.directory.role(id).await?,
-            None => None,
-        };
-        Ok(Principal::new(user, role))
+        self.directory.principal(user).await
     }
 
     /// Queues the task's report as its owner; records the run.

@@ -130,11 +130,7 @@ impl AuthService {
 
     /// Loads the principal of a user id, or None when the user is gone.
     pub async fn principal(&self, user: User) -> AppResult<Principal> {
-        let role = match &user.role_id {
-            Some(id) => self.directory.role(id).await?,
-            None => None,
-        };
-        Ok(Principal::new(user, role))
+        self.directory.principal(user).await
     }
 
     /// Signs in with e-mail and password; `client` is the caller's address for rate limiting.

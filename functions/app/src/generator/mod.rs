@@ -576,11 +576,7 @@ impl GeneratorService {
             .ok_or_else(|| {
                 AppError::conflict("The user who asked for the report is gone or inactive")
             })?;
-        let role = match &user.role_id {
-            Some(id) => self.directory.role(id).await?,
-            None => None,
-        };
-        Ok(Principal::new(user, role))
+        self.directory.principal(user).await
     }
 
     async fn save(

@@ -559,11 +559,7 @@ impl PlanningService {
             };
             // The planner must see the employee's scope no wider than their own: an employee
             // is named only if they reach every machine of the plan.
-            let role = match &user.role_id {
-                Some(r) => self.directory.role(r).await?,
-                None => None,
-            };
-            let employee = Principal::new(user.clone(), role);
+            let employee = self.directory.principal(user.clone()).await?;
             let reach = self.machines.visible_ids(&employee).await?;
             if let Some(m) = machine_ids.iter().find(|m| !reach.contains(*m)) {
                 errors.add(field, format!("{} cannot reach machine {m}.", user.name));

@@ -75,6 +75,15 @@ impl Directory {
         }
     }
 
+    /// The principal of `user`: the user with their role, as they stand now.
+    pub async fn principal(&self, user: User) -> AppResult<crate::auth::Principal> {
+        let role = match &user.role_id {
+            Some(id) => self.role(id).await?,
+            None => None,
+        };
+        Ok(crate::auth::Principal::new(user, role))
+    }
+
     /// One role by id, or 404.
     pub async fn role_or_404(&self, id: &str) -> AppResult<Role> {
         self.role(id)
