@@ -8,7 +8,7 @@ use crate::machines::{Machine, MachinesService};
 use crate::sales::{SalesParams, SalesReport, SalesService};
 use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
-use vendfleet_domain::attention::{findings_with, Finding, Limits, MachineFacts, SelectionFacts};
+use vendfleet_domain::attention::{findings_with, Finding, MachineFacts, SelectionFacts};
 use vendfleet_domain::report::{Choice, GroupBy};
 use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Permission;
@@ -159,12 +159,7 @@ impl DashboardService {
             self.planning.settings(),
         )?;
         // The operator's thresholds (route planning's settings).
-        let limits = Limits {
-            stale_hours: settings.stale_hours,
-            low_share: f64::from(settings.low_share_pct) / 100.0,
-            expiry_days: settings.expiry_days,
-            cash_box_full_minor: settings.auto_collect_minor,
-        };
+        let limits = settings.thresholds();
         let mut out = Vec::new();
         for machine in machines {
             let status = statuses.remove(&machine.id);

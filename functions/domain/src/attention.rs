@@ -1,13 +1,16 @@
 //! Why a machine needs a visit or a look: the dashboard's "needs attention" rules. Pure: the
 //! application gathers the facts (the machine's status, planogram and held audits).
 
+use crate::planning::Thresholds;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
 /// A machine that has reported nothing for this long is offline (or its data is stale).
 pub const STALE_HOURS: i64 = 24;
 /// A selection holding less than this share of its max is low.
-pub const LOW_SHARE: f64 = 0.25;
+pub const LOW_SHARE_PCT: u32 = 25;
+/// [`LOW_SHARE_PCT`] as a share.
+pub const LOW_SHARE: f64 = LOW_SHARE_PCT as f64 / 100.0;
 /// Stock expiring within this many days (or already expired) needs a visit.
 pub const EXPIRY_DAYS: i64 = 3;
 /// A cash box holding at least this much (minor units) should be collected.
@@ -66,37 +69,18 @@ pub struct Finding {
     pub amount: Option<i64>,
 }
 
-/// The limits of the rules: the operator's (planning settings), or the defaults above.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    pub stale_hours: i64,
-    pub low_share: f64,
-    pub expiry_days: i64,
-    pub cash_box_full_minor: i64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            stale_hours: STALE_HOURS,
-            low_share: LOW_SHARE,
-            expiry_days: EXPIRY_DAYS,
-            cash_box_full_minor: CASH_BOX_FULL_MINOR,
-        }
-    }
-}
-
-/// The findings for a machine at `now`, the operator's day being `today`, by the default limits.
+/// The findings for a machine at `now`, the operator's day being `today`, by the default
+/// thresholds.
 pub fn findings(m: &MachineFacts, now: DateTime<Utc>, today: NaiveDate) -> Vec<Finding> {
-    findings_with(m, now, today, &Limits::default())
+    findings_with(m, now, today, &Thresholds::default())
 }
 
-/// The findings for a machine by the given limits.
+/// The findings for a machine by the operator's thresholds (route planning's settings).
 pub fn findings_with(
     m: &MachineFacts,
     now: DateTime<Utc>,
     today: NaiveDate,
-    limits: &Limits,
+    limits: &Thresholds,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut push = |reason, amount| out.push(Finding { reason, amount });
@@ -109,7 +93,7 @@ pub fn findings_with(
     }
     let count = |f: &dyn Fn(&SelectionFacts) -> bool| m.selections.iter().filter(|s| f(s)).count();
     let sold_out = count(&|s| s.max > 0 && s.current <= 0);
-    let low = count(&|s| s.current > 0 && (s.current as f64) < limits.low_share * s.max as f64);
+    let low = count(&|s| s.current > 0 && (s.current as f64) < limits.low_level(s.max));
     let expiring = count(&|s| {
         s.current > 0
             && s.expiry
@@ -126,7 +110,7 @@ pub fn findings_with(
     }
     if let Some(cash) = m
         .cash_box_minor
-        .filter(|c| limits.cash_box_full_minor > 0 && *c >= limits.cash_box_full_minor)
+        .filter(|c| limits.auto_collect_minor > 0 && *c >= limits.auto_collect_minor)
     {
         push(Reason::CashBoxFull, Some(cash));
     }

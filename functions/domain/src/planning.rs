@@ -147,11 +147,12 @@ pub struct Thresholds {
 
 impl Default for Thresholds {
     fn default() -> Self {
+        use crate::attention::{CASH_BOX_FULL_MINOR, EXPIRY_DAYS, LOW_SHARE_PCT, STALE_HOURS};
         Thresholds {
-            low_share_pct: 25,
-            expiry_days: 3,
-            auto_collect_minor: 10_000,
-            stale_hours: 24,
+            low_share_pct: LOW_SHARE_PCT,
+            expiry_days: EXPIRY_DAYS,
+            auto_collect_minor: CASH_BOX_FULL_MINOR,
+            stale_hours: STALE_HOURS,
             horizon_days: 2,
         }
     }
