@@ -808,6 +808,7 @@ async fn the_machine_scope_holds_on_every_call(b: Backend) {
         format!("/api/planned-routes/{id}/machines/products/"),
         format!("/api/planned-routes/{id}/stocks/"),
         format!("/api/planned-routes/{id}/accuracy/"),
+        format!("/api/planned-routes/{id}/machines/products/values/"),
     ] {
         assert_eq!(
             h.get(&path, &t).await.status,
@@ -815,6 +816,43 @@ async fn the_machine_scope_holds_on_every_call(b: Backend) {
             "{path}"
         );
     }
+    // Nor can they move, edit, give away or cut it.
+    let moves = [
+        h.post(
+            &format!("/api/planned-routes/{id}/status/"),
+            &t,
+            json!({"status": "cancelled"}),
+        )
+        .await,
+        h.post(
+            &format!("/api/planned-routes/{id}/change-employee/"),
+            &t,
+            json!({"employee_id": scoped_id}),
+        )
+        .await,
+        h.call(
+            axum::http::Method::PATCH,
+            &format!("/api/planned-routes/{id}/"),
+            Some(&t),
+            Some(json!({"name": "Mine"})),
+        )
+        .await,
+        h.delete(
+            &format!("/api/planned-routes/{id}/machines/{mine}/"),
+            &t,
+            json!({}),
+        )
+        .await,
+    ];
+    for r in moves {
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.json());
+    }
+    let admin_view = h
+        .get(&format!("/api/planned-routes/{id}/"), &f.admin)
+        .await
+        .json();
+    assert_eq!(admin_view["data"]["status"], "planned");
+    assert_eq!(admin_view["data"]["stops"], 2);
     assert_eq!(
         h.get("/api/planned-routes/", &t).await.json()["pagination"]["count"],
         0
@@ -844,6 +882,78 @@ async fn the_machine_scope_holds_on_every_call(b: Backend) {
             "{path}"
         );
     }
+    for (path, body) in [
+        (
+            "/api/route-planning/generate-picklist/".to_string(),
+            json!({"machine_ids": [mine], "employee_ids": [admin_id]}),
+        ),
+        ("/api/planned-routes/".to_string(), json!({"routes": []})),
+        (
+            format!("/api/planned-routes/{id}/status/"),
+            json!({"status": "cancelled"}),
+        ),
+        (
+            format!("/api/planned-routes/{id}/change-employee/"),
+            json!({"employee_id": admin_id}),
+        ),
+        (
+            "/api/machines/fill-from-route/".to_string(),
+            json!({"route_id": id, "machine_id": mine, "request_id": "v", "lines": []}),
+        ),
+    ] {
+        assert_eq!(
+            h.post(&path, &v, body).await.status,
+            StatusCode::FORBIDDEN,
+            "{path}"
+        );
+    }
+    assert_eq!(
+        h.get(&format!("/api/planned-routes/{id}/export/?format=csv"), &v)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // A planner without the change-employee permission plans only for themselves.
+    let solo = h
+        .role(
+            &f.admin,
+            "Solo",
+            &[
+                "planning.route_planning.list",
+                "planning.route_planning.generate_picklist",
+            ],
+        )
+        .await;
+    let r = h
+        .post(
+            "/api/users/",
+            &f.admin,
+            json!({"name": "Solo", "email": "solo@example.com", "password": "password-123",
+                   "role_id": solo, "access_all_machines": true}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
+    let solo_id = r.json()["data"]["id"].as_str().unwrap().to_string();
+    let st = h.token("solo@example.com", "password-123").await;
+    let body = |who: &str| json!({"visit_date": visit.to_string(), "machine_ids": [mine], "employee_ids": [who]});
+    assert_eq!(
+        h.post(
+            "/api/route-planning/generate-picklist/",
+            &st,
+            body(&admin_id)
+        )
+        .await
+        .status,
+        StatusCode::FORBIDDEN
+    );
+    let r = h
+        .post(
+            "/api/route-planning/generate-picklist/",
+            &st,
+            body(&solo_id),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
 }
 
 on_both_stores!(
