@@ -271,8 +271,7 @@ async fn ranked_list(
         visit_date: q.visit_date.clone(),
         need: q.need.clone(),
     };
-    let (page, _) = s.app.planning.list(a.principal(), &params).await?;
-    let settings = s.app.planning.settings().await?;
+    let (page, settings) = s.app.planning.list(a.principal(), &params).await?;
     let data = page
         .items
         .iter()

@@ -418,12 +418,12 @@ impl PlanningService {
         Ok(plans)
     }
 
-    /// A page of the ranked list.
+    /// A page of the ranked list, with the settings it was ranked by.
     pub async fn list(
         &self,
         p: &Principal,
         params: &PlanningListParams,
-    ) -> AppResult<(ListPage<MachinePlan>, NaiveDate)> {
+    ) -> AppResult<(ListPage<MachinePlan>, PlanningSettings)> {
         p.require(Permission::RoutePlanningList)?;
         let mut errors = FieldErrors::new();
         let pg = paging(&params.list, &[], &mut errors);
@@ -450,7 +450,7 @@ impl PlanningService {
                         .is_some_and(|l| l.name.to_lowercase().contains(&pg.search))
             });
         }
-        Ok((page_of(plans, &pg), visit))
+        Ok((page_of(plans, &pg), s))
     }
 
     /// Every machine of the scope for the map, with the depot.

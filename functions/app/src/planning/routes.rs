@@ -264,6 +264,14 @@ pub fn forecast_accuracy(route: &PlannedRoute, stops: &[RouteStop]) -> Accuracy 
     out
 }
 
+/// Whether every machine of `route` lies in `reach` (who may see a route).
+fn within(reach: &BTreeSet<String>, route: &PlannedRoute) -> bool {
+    route
+        .stops
+        .iter()
+        .all(|s| reach.contains(&s.stop.machine_id))
+}
+
 fn not_found() -> AppError {
     AppError::NotFound("Planned route not found".into())
 }
@@ -288,11 +296,7 @@ impl PlanningService {
     pub(crate) async fn route_for(&self, p: &Principal, id: &str) -> AppResult<PlannedRoute> {
         let route = self.routes.get(id).await?.ok_or_else(not_found)?;
         let reach = self.machines.visible_ids(p).await?;
-        if route
-            .stops
-            .iter()
-            .all(|s| reach.contains(&s.stop.machine_id))
-        {
+        if within(&reach, &route) {
             Ok(route)
         } else {
             Err(not_found())
@@ -408,13 +412,19 @@ impl PlanningService {
         let depot = input.depot.or(s.depot());
         let now = self.calendar.now();
         let mut saved = Vec::new();
-        let mut writes = Vec::new();
         for (r, employee) in input.routes.iter().zip(employees) {
             let employee = employee.expect("checked");
             let mut stops = Vec::new();
             let mut route_stops = Vec::new();
             let mut previous = depot;
-            let (mut distance, mut clock) = (0i64, 0i64);
+            // Times leg by leg from the shift start.
+            let start = local_instant(
+                visit,
+                NaiveTime::parse_from_str(&s.shift_start, "%H:%M").unwrap_or(NaiveTime::MIN),
+                self.calendar.time_zone(),
+            );
+            let service = Duration::seconds(s.service_minutes * 60);
+            let (mut distance, mut at) = (0i64, start);
             for id in r
                 .machine_ids
                 .iter()
@@ -427,7 +437,7 @@ impl PlanningService {
                     _ => (0, 0),
                 };
                 distance += d;
-                clock += t;
+                at += Duration::seconds(t);
                 if m.point.is_some() {
                     previous = m.point;
                 }
@@ -437,14 +447,14 @@ impl PlanningService {
                         machine_name: m.machine.name.clone(),
                         location_name: m.location.as_ref().map(|l| l.name.clone()),
                         point: m.point,
-                        arrival: None,
-                        departure: None,
+                        arrival: Some(at),
+                        departure: Some(at + service),
                         distance_m: d,
                         units: m.units_to_bring(),
                     },
                     visited_at: None,
                 });
-                clock += s.service_minutes * 60;
+                at += service;
                 route_stops.push(RouteStop {
                     route_id: String::new(),
                     machine_id: m.machine.id.clone(),
@@ -459,24 +469,7 @@ impl PlanningService {
             if let (Some(a), Some(b)) = (previous, depot) {
                 let (d, t) = solver::leg(a, b, s.road_factor, s.speed_kmh);
                 distance += d;
-                clock += t;
-            }
-            // Arrival times: from the shift start, leg by leg.
-            let start = local_instant(
-                visit,
-                NaiveTime::parse_from_str(&s.shift_start, "%H:%M").unwrap_or(NaiveTime::MIN),
-                self.calendar.time_zone(),
-            );
-            let mut at = start;
-            for st in stops.iter_mut() {
-                let travel = match st.stop.distance_m {
-                    0 => 0,
-                    d => (d as f64 / (s.speed_kmh * 1000.0 / 3600.0)).round() as i64,
-                };
-                at += Duration::seconds(travel);
-                st.stop.arrival = Some(at);
-                at += Duration::seconds(s.service_minutes * 60);
-                st.stop.departure = Some(at);
+                at += Duration::seconds(t);
             }
             let id = ulid::Ulid::new().to_string();
             let route = PlannedRoute {
@@ -496,13 +489,13 @@ impl PlanningService {
                 status: RouteStatus::Planned,
                 stops,
                 distance_m: distance,
-                duration_s: clock,
+                duration_s: (at - start).num_seconds(),
                 depot,
                 updated_at: now,
                 version: 1,
                 schema: SCHEMA,
             };
-            writes.extend(Records::<PlannedRoute>::insert_writes(&route)?);
+            let mut writes = Records::<PlannedRoute>::insert_writes(&route)?;
             for mut st in route_stops {
                 st.route_id = id.clone();
                 writes.push(Write::Put {
@@ -510,19 +503,15 @@ impl PlanningService {
                     condition: Some(Condition::NotExists),
                 });
             }
-            saved.push(route);
+            saved.push((route, writes));
         }
         // One step per route keeps each within the store's transaction limit.
-        let mut at = 0;
-        for route in &saved {
-            let n = 1 + route.stops.len();
-            self.store
-                .transact(writes[at..at + n].to_vec())
-                .await
-                .map_err(AppError::from)?;
-            at += n;
+        let mut out = Vec::with_capacity(saved.len());
+        for (route, writes) in saved {
+            self.store.transact(writes).await.map_err(AppError::from)?;
+            out.push(route);
         }
-        Ok(saved)
+        Ok(out)
     }
 
     /// A page of the routes `p` sees, newest visit first.
@@ -606,7 +595,7 @@ impl PlanningService {
             .filter(|e| !e.is_empty());
         let mut routes: Vec<PlannedRoute> = routes
             .into_iter()
-            .filter(|r| r.stops.iter().all(|s| reach.contains(&s.stop.machine_id)))
+            .filter(|r| within(&reach, r))
             .filter(|r| from.is_none_or(|a| r.visit_date >= a))
             .filter(|r| to.is_none_or(|b| r.visit_date <= b))
             .filter(|r| status.is_none_or(|s| r.status_at(now) == s))
@@ -887,21 +876,17 @@ impl PlanningService {
         request_id: &str,
         cash_bag: Option<String>,
     ) -> AppResult<Booked> {
-        let route = self
-            .routes
-            .get(input.route_id.trim())
-            .await?
-            .ok_or_else(not_found)?;
-        // The machine must be in the user's scope, and the route theirs (or they edit routes).
+        // The route must be one the user sees and theirs (or they edit routes), the machine in
+        // their scope.
+        let route = self.route_for(p, input.route_id.trim()).await?;
+        if route.employee_id != p.user.id && !p.can(Permission::PlannedRoutesEdit) {
+            return Err(not_found());
+        }
         let machine = self
             .machines
             .machine_for(p, input.machine_id.trim())
             .await
             .map_err(|_| AppError::NotFound("Machine not found".into()))?;
-        let visible = self.route_for(p, &route.id).await.is_ok();
-        if !visible || (route.employee_id != p.user.id && !p.can(Permission::PlannedRoutesEdit)) {
-            return Err(not_found());
-        }
         let Some(summary) = route.stops.iter().find(|s| s.stop.machine_id == machine.id) else {
             return Err(AppError::NotFound("Machine not on this route".into()));
         };
