@@ -56,6 +56,9 @@ pub struct AwsConfig {
     pub schedules: Option<(String, String, String)>,
     /// The SES identity scheduled reports are sent from (`VENDFLEET_MAIL_FROM`).
     pub mail_from: String,
+    /// The SES configuration set whose event destination publishes bounces and complaints
+    /// (`VENDFLEET_SES_CONFIGURATION_SET`, optional).
+    pub ses_configuration_set: Option<String>,
 }
 
 /// A required configuration variable is missing or empty.
@@ -90,6 +93,7 @@ impl AwsConfig {
             },
             mail_from: get("VENDFLEET_MAIL_FROM")
                 .unwrap_or_else(|| "Vendfleet <reports@vendfleet.invalid>".into()),
+            ses_configuration_set: get("VENDFLEET_SES_CONFIGURATION_SET"),
         })
     }
 }
@@ -169,7 +173,8 @@ impl AwsAdapters {
                 .events_queue
                 .as_ref()
                 .map(|(queue, dlq)| SqsJobQueue::new(sqs_client(sdk), queue, dlq)),
-            mailer: SesMailer::new(ses_client(sdk), &config.mail_from),
+            mailer: SesMailer::new(ses_client(sdk), &config.mail_from)
+                .with_configuration_set(config.ses_configuration_set.clone()),
             schedules: config.schedules.as_ref().map(|(group, queue, role)| {
                 EventBridgeSchedules::new(scheduler_client(sdk), group, queue, role)
             }),
@@ -215,6 +220,7 @@ mod tests {
                 endpoint_url: None,
                 schedules: None,
                 mail_from: "Vendfleet <reports@vendfleet.invalid>".into(),
+                ses_configuration_set: None,
             })
         );
         vars.insert("VENDFLEET_SCHEDULE_GROUP", "g");

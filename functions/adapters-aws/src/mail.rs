@@ -1,12 +1,13 @@
 //! The mailer port on SES (v2): each recipient gets the message alone, as raw MIME content from
 //! the stack's verified sender identity. A recipient SES refuses (a rejected message, an
-//! address on the suppression list) is reported as refused; bounces that come later arrive by
-//! SES notifications, which this adapter does not read.
+//! address on the suppression list) is reported as refused. Messages go through the stack's
+//! configuration set (when named) with the mail's tags, so bounces and complaints that come
+//! later reach EventBridge carrying the task they belong to (`vendfleet_http::mail_feedback`).
 
 use crate::cause;
 use async_trait::async_trait;
 use aws_sdk_sesv2::primitives::Blob;
-use aws_sdk_sesv2::types::{Destination, EmailContent, RawMessage};
+use aws_sdk_sesv2::types::{Destination, EmailContent, MessageTag, RawMessage};
 use vendfleet_app::ports::mail::mime;
 use vendfleet_app::ports::{Mail, MailError, MailOutcome, Mailer};
 
@@ -15,6 +16,7 @@ use vendfleet_app::ports::{Mail, MailError, MailOutcome, Mailer};
 pub struct SesMailer {
     client: aws_sdk_sesv2::Client,
     from: String,
+    configuration_set: Option<String>,
 }
 
 impl SesMailer {
@@ -23,7 +25,15 @@ impl SesMailer {
         SesMailer {
             client,
             from: from.into(),
+            configuration_set: None,
         }
+    }
+
+    /// Sends through a configuration set (its event destination publishes bounces and
+    /// complaints).
+    pub fn with_configuration_set(mut self, name: Option<String>) -> Self {
+        self.configuration_set = name;
+        self
     }
 }
 
@@ -31,6 +41,12 @@ impl SesMailer {
 impl Mailer for SesMailer {
     async fn send(&self, mail: &Mail) -> Result<MailOutcome, MailError> {
         let mut outcome = MailOutcome::default();
+        let tags = mail
+            .tags
+            .iter()
+            .map(|(name, value)| MessageTag::builder().name(name).value(value).build())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| MailError::Backend(cause(&e)))?;
         for to in &mail.to {
             let bytes = match mime(mail, &self.from, to) {
                 Ok(b) => b,
@@ -49,6 +65,8 @@ impl Mailer for SesMailer {
                 .from_email_address(&self.from)
                 .destination(Destination::builder().to_addresses(to).build())
                 .content(EmailContent::builder().raw(raw).build())
+                .set_email_tags(Some(tags.clone()))
+                .set_configuration_set_name(self.configuration_set.clone())
                 .send()
                 .await;
             match sent {

@@ -151,6 +151,7 @@ mod tests {
                 content_type: "image/png".into(),
                 bytes: b"\x89PNG".to_vec(),
             }],
+            tags: Vec::new(),
         };
         let outcome = mailer.send(&mail).await.unwrap();
         assert_eq!(outcome.sent, vec!["ann@example.com".to_string()]);

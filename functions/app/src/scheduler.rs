@@ -80,9 +80,35 @@ pub struct LastRun {
 pub struct MailDelivery {
     pub at: DateTime<Utc>,
     pub recipient: String,
-    /// `sent`, `refused` or `bounced`.
+    /// A [`DeliveryStatus`] key: `sent`, `refused`, `bounced` or `complained`.
     pub status: String,
     pub error: Option<String>,
+}
+
+/// What the mail service did with a message to one recipient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryStatus {
+    /// Taken for delivery.
+    Sent,
+    /// Refused at once (a rejected message, an address on the suppression list, an invalid
+    /// address).
+    Refused,
+    /// Returned later by the recipient's server.
+    Bounced,
+    /// Marked as spam by the recipient.
+    Complained,
+}
+
+impl DeliveryStatus {
+    /// The status as stored and answered.
+    pub fn key(self) -> &'static str {
+        match self {
+            DeliveryStatus::Sent => "sent",
+            DeliveryStatus::Refused => "refused",
+            DeliveryStatus::Bounced => "bounced",
+            DeliveryStatus::Complained => "complained",
+        }
+    }
 }
 
 /// A scheduled task.
@@ -597,17 +623,50 @@ impl SchedulerService {
         error: Option<String>,
         deliveries: Vec<MailDelivery>,
     ) -> AppResult<()> {
-        for _ in 0..3 {
+        let last_run = LastRun {
+            at: self.clock.now(),
+            report_id: Some(report_id.to_string()),
+            status: status.to_string(),
+            error,
+        };
+        self.note(task_id, Some(last_run), deliveries).await
+    }
+
+    /// Records what the mail service reported later of a message a task sent (a bounce, a
+    /// complaint): a delivery of `status` to `recipient` now. An unknown task is ignored (it
+    /// was deleted since).
+    pub async fn feedback(
+        &self,
+        task_id: &str,
+        recipient: &str,
+        status: DeliveryStatus,
+        error: Option<String>,
+    ) -> AppResult<()> {
+        let delivery = MailDelivery {
+            at: self.clock.now(),
+            recipient: recipient.to_string(),
+            status: status.key().to_string(),
+            error,
+        };
+        self.note(task_id, None, vec![delivery]).await
+    }
+
+    /// Puts `deliveries` first on a task's (keeping the newest [`KEPT_DELIVERIES`]) and sets
+    /// its last run when given, retrying when another write came first.
+    async fn note(
+        &self,
+        task_id: &str,
+        last_run: Option<LastRun>,
+        deliveries: Vec<MailDelivery>,
+    ) -> AppResult<()> {
+        for _ in 0..5 {
             let Some(t) = self.tasks.get(task_id).await? else {
                 return Ok(());
             };
             let mut next = t.clone();
-            next.last_run = Some(LastRun {
-                at: self.clock.now(),
-                report_id: Some(report_id.to_string()),
-                status: status.to_string(),
-                error: error.clone(),
-            });
+            if let Some(run) = &last_run {
+                next.last_run = Some(run.clone());
+            }
             let mut all = deliveries.clone();
             all.extend(t.deliveries.iter().cloned());
             all.truncate(KEPT_DELIVERIES);

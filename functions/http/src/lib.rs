@@ -14,6 +14,7 @@ pub mod filters;
 pub mod generator;
 pub mod jobs;
 pub mod machines;
+pub mod mail_feedback;
 pub mod planning;
 pub mod products;
 pub mod reply;

@@ -16,8 +16,11 @@ use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::generator::{GeneratedReport, Module, ReportStatus, SpecInput};
+use vendfleet_app::ports::mail::TASK_TAG;
 use vendfleet_app::ports::{Attachment, Mail};
-use vendfleet_app::scheduler::{MailDelivery, Recipients, ScheduledTask, TaskInput};
+use vendfleet_app::scheduler::{
+    DeliveryStatus, MailDelivery, Recipients, ScheduledTask, TaskInput,
+};
 use vendfleet_app::{App, AppResult};
 use vendfleet_domain::report::Choice;
 use vendfleet_domain::schedule::CronFields;
@@ -202,7 +205,7 @@ pub struct LastRunDto {
 pub struct DeliveryDto {
     pub at: DateTime<Utc>,
     pub recipient: String,
-    /// `sent`, `refused` or `bounced`.
+    /// `sent` or `refused` when sent; later, from SES, `bounced`, `complained` or `refused`.
     pub status: String,
     pub error: Option<String>,
 }
@@ -671,6 +674,11 @@ async fn message(
         html,
         attachments: file.cloned().into_iter().collect(),
         inline_images: Vec::new(),
+        tags: r
+            .task_id
+            .iter()
+            .map(|t| (TASK_TAG.to_string(), t.clone()))
+            .collect(),
     }
 }
 
@@ -781,20 +789,20 @@ pub async fn deliver(app: &App, r: &GeneratedReport) -> AppResult<()> {
                 deliveries.extend(outcome.sent.into_iter().map(|a| MailDelivery {
                     at: now,
                     recipient: a,
-                    status: "sent".into(),
+                    status: DeliveryStatus::Sent.key().into(),
                     error: None,
                 }));
                 deliveries.extend(outcome.refused.into_iter().map(|(a, why)| MailDelivery {
                     at: now,
                     recipient: a,
-                    status: "refused".into(),
+                    status: DeliveryStatus::Refused.key().into(),
                     error: Some(why),
                 }));
             }
             Err(e) => deliveries.extend(to.into_iter().map(|a| MailDelivery {
                 at: now,
                 recipient: a,
-                status: "refused".into(),
+                status: DeliveryStatus::Refused.key().into(),
                 error: Some(e.to_string()),
             })),
         }

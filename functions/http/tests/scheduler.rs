@@ -389,7 +389,122 @@ async fn due_tasks_run_once_and_are_mailed(b: Backend) {
     assert_eq!(r.json()["data"]["task_id"], id.as_str());
 }
 
+/// SES's later word on a report's messages (EventBridge events tagged with the task): a bounce,
+/// a complaint and a rejection each land first on the task's deliveries with the reason; events
+/// of messages sent for no task, or for a task since deleted, change nothing.
+async fn bounces_and_complaints_are_recorded_on_their_task(b: Backend) {
+    let h = Harness::at(b, at("2026-11-23T08:00:00Z"), |_| {}).await;
+    let admin = h.admin().await;
+    one_machine(&h, &admin).await;
+    let id = create(
+        &h,
+        &admin,
+        "/api/query-schedulers/",
+        task(
+            "Weekly",
+            "0",
+            "7",
+            json!({"emails": ["boss@example.com", "gone@example.com"]}),
+        ),
+    )
+    .await;
+    let r = h
+        .post(
+            &format!("/api/query-schedulers/{id}/send-now/"),
+            &admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::ACCEPTED, "{}", r.json());
+    while vendfleet_http::jobs::work_once(&h.app).await.unwrap() {}
+    let deliveries = |t: &Value| t["data"]["deliveries"].as_array().unwrap().clone();
+    let t = h
+        .get(&format!("/api/query-schedulers/{id}/"), &admin)
+        .await
+        .json();
+    assert_eq!(deliveries(&t).len(), 2, "{t}");
+    assert!(deliveries(&t).iter().all(|d| d["status"] == "sent"), "{t}");
+
+    let event = |kind: &str, task: &str, detail: Value| {
+        let mut detail = detail;
+        detail["eventType"] = json!(kind);
+        detail["mail"] = json!({"messageId": "0100-x", "destination": ["gone@example.com"],
+            "tags": {"vendfleet-task": [task], "ses:configuration-set": ["vendfleet-reports"]}});
+        json!({"detail-type": format!("Email {kind}"), "source": "aws.ses", "detail": detail})
+    };
+    let bounce = json!({"bounce": {"bounceType": "Permanent", "bounceSubType": "NoEmail",
+        "bouncedRecipients": [{"emailAddress": "gone@example.com",
+                               "diagnosticCode": "smtp; 550 5.1.1 user unknown"}]}});
+    let n = vendfleet_http::mail_feedback::record(&h.app, &event("Bounce", &id, bounce.clone()))
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+    let complaint = json!({"complaint": {"complaintFeedbackType": "abuse",
+        "complainedRecipients": [{"emailAddress": "boss@example.com"}]}});
+    vendfleet_http::mail_feedback::record(&h.app, &event("Complaint", &id, complaint))
+        .await
+        .unwrap();
+    let reject = json!({"reject": {"reason": "Bad content"}});
+    vendfleet_http::mail_feedback::record(&h.app, &event("Reject", &id, reject))
+        .await
+        .unwrap();
+    let t = h
+        .get(&format!("/api/query-schedulers/{id}/"), &admin)
+        .await
+        .json();
+    let d = deliveries(&t);
+    assert_eq!(d.len(), 5, "{t}");
+    assert_eq!(
+        (d[0]["recipient"].as_str(), d[0]["status"].as_str()),
+        (Some("gone@example.com"), Some("refused"))
+    );
+    assert_eq!(d[0]["error"], "Bad content");
+    assert_eq!(
+        (d[1]["recipient"].as_str(), d[1]["status"].as_str()),
+        (Some("boss@example.com"), Some("complained"))
+    );
+    assert_eq!(
+        (d[2]["recipient"].as_str(), d[2]["status"].as_str()),
+        (Some("gone@example.com"), Some("bounced"))
+    );
+    assert!(
+        d[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("550 5.1.1 user unknown"),
+        "{t}"
+    );
+    // The last run is the send's, untouched by what came later.
+    assert_eq!(t["data"]["last_run"]["status"], "done", "{t}");
+
+    // Another task's id (or none, or a deleted task's) changes nothing here.
+    let mut untagged = event("Bounce", &id, bounce.clone());
+    untagged["detail"]["mail"]["tags"] = json!({});
+    assert_eq!(
+        vendfleet_http::mail_feedback::record(&h.app, &untagged)
+            .await
+            .unwrap(),
+        0
+    );
+    vendfleet_http::mail_feedback::record(&h.app, &event("Bounce", "01UNKNOWN", bounce.clone()))
+        .await
+        .unwrap();
+    let again = h
+        .get(&format!("/api/query-schedulers/{id}/"), &admin)
+        .await
+        .json();
+    assert_eq!(deliveries(&again), d);
+    let r = h
+        .delete(&format!("/api/query-schedulers/{id}/"), &admin, json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::NO_CONTENT);
+    vendfleet_http::mail_feedback::record(&h.app, &event("Bounce", &id, bounce))
+        .await
+        .unwrap();
+}
+
 on_both_stores!(
     tasks_are_checked_listed_and_owned,
-    due_tasks_run_once_and_are_mailed
+    due_tasks_run_once_and_are_mailed,
+    bounces_and_complaints_are_recorded_on_their_task
 );

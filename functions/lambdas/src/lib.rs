@@ -149,19 +149,24 @@ pub async fn apply_events_batch(app: &App, event: SqsEvent) -> SqsBatchResponse 
     batch_response(failures)
 }
 
-/// The body of an SQS worker binary: logs, the application on AWS adapters, then each batch
-/// through `handle`.
-async fn run_sqs_worker<F, Fut>(handle: F) -> Result<(), lambda_runtime::Error>
-where
-    F: Fn(Arc<App>, SqsEvent) -> Fut + Send + Sync + 'static,
-    Fut: std::future::Future<Output = SqsBatchResponse> + Send,
-{
+/// A worker's start: logs, then the application on AWS adapters from the environment.
+async fn worker_app() -> Result<Arc<App>, lambda_runtime::Error> {
     init_logs();
     let config = AwsConfig::from_env()?;
     let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
     let adapters = AwsAdapters::new(&config, &sdk);
     let secret = jwt_secret(&sdk).await?;
-    let app = Arc::new(app(&adapters, secret)?);
+    Ok(Arc::new(app(&adapters, secret)?))
+}
+
+/// The body of an SQS worker binary: the application on AWS adapters, then each batch through
+/// `handle`.
+async fn run_sqs_worker<F, Fut>(handle: F) -> Result<(), lambda_runtime::Error>
+where
+    F: Fn(Arc<App>, SqsEvent) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = SqsBatchResponse> + Send,
+{
+    let app = worker_app().await?;
     let handle = Arc::new(handle);
     lambda_runtime::run(lambda_runtime::service_fn(
         move |event: lambda_runtime::LambdaEvent<SqsEvent>| {
@@ -221,4 +226,24 @@ fn batch_response(failed_ids: Vec<String>) -> SqsBatchResponse {
 /// The body of the jobs worker binary.
 pub async fn run_jobs_worker() -> Result<(), lambda_runtime::Error> {
     run_sqs_worker(|app, event| async move { apply_jobs_batch(&app, event).await }).await
+}
+
+/// The body of the mail feedback binary: SES sending events (bounces, complaints, rejections)
+/// from an EventBridge rule, each recorded on the task its message was sent for. An error
+/// (the store unreachable) fails the invocation, so EventBridge's asynchronous invocation
+/// retries it.
+pub async fn run_mail_feedback() -> Result<(), lambda_runtime::Error> {
+    let app = worker_app().await?;
+    lambda_runtime::run(lambda_runtime::service_fn(
+        move |event: lambda_runtime::LambdaEvent<serde_json::Value>| {
+            let app = app.clone();
+            async move {
+                let n = vendfleet_http::mail_feedback::record(&app, &event.payload)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok::<_, lambda_runtime::Error>(serde_json::json!({ "recorded": n }))
+            }
+        },
+    ))
+    .await
 }

@@ -30,6 +30,7 @@ async fn adapters() -> AwsAdapters {
         endpoint_url: Some(endpoint),
         schedules: None,
         mail_from: "reports@example.com".into(),
+        ses_configuration_set: None,
     };
     AwsAdapters::new(&config, &sdk)
 }

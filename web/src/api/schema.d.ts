@@ -3773,7 +3773,7 @@ export interface components {
             at: string;
             error?: string | null;
             recipient: string;
-            /** @description `sent`, `refused` or `bounced`. */
+            /** @description `sent` or `refused` when sent; later, from SES, `bounced`, `complained` or `refused`. */
             status: string;
         };
         /** @description One row of the detail table: a group's value (the chosen one) in each period, and in all. */

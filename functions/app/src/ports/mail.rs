@@ -13,7 +13,7 @@ pub struct Attachment {
 
 /// A message to send: one language, one or more recipients (each gets it alone: nobody sees
 /// the other addresses).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Mail {
     pub to: Vec<String>,
     pub subject: String,
@@ -23,7 +23,13 @@ pub struct Mail {
     /// Images the HTML shows inline (`<img src="cid:NAME">`, NAME being the image's
     /// `file_name`).
     pub inline_images: Vec<Attachment>,
+    /// Name and value pairs the mail service gives back with what later befalls the message
+    /// (SES message tags on bounce and complaint events): letters, digits, `_`, `-`, `.`, `@`.
+    pub tags: Vec<(String, String)>,
 }
+
+/// The tag naming the scheduled task a message belongs to (bounces find their task by it).
+pub const TASK_TAG: &str = "vendfleet-task";
 
 /// What became of each recipient of a message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -122,6 +122,14 @@ async fn adapters_for(
                     )
                 })
                 .unwrap();
+            // The configuration set the mailer names (as the stack's, whose event destination
+            // publishes bounces).
+            vendfleet_adapters_aws::ses_client(&sdk)
+                .create_configuration_set()
+                .configuration_set_name(&table)
+                .send()
+                .await
+                .unwrap();
             // SES sends only from a verified identity.
             vendfleet_adapters_aws::ses_client(&sdk)
                 .create_email_identity()
@@ -134,15 +142,18 @@ async fn adapters_for(
                 sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
                 store: Arc::new(store.clone()),
                 events_handoff: None,
-                blobs: Arc::new(vendfleet_adapters_aws::S3BlobStore::new(s3, table)),
+                blobs: Arc::new(vendfleet_adapters_aws::S3BlobStore::new(s3, table.clone())),
                 jobs: Arc::new(
                     vendfleet_adapters_aws::SqsJobQueue::new(sqs, queue, dlq)
                         .with_wait(std::time::Duration::from_millis(100)),
                 ),
-                mailer: Arc::new(vendfleet_adapters_aws::SesMailer::new(
-                    vendfleet_adapters_aws::ses_client(&sdk),
-                    MAIL_FROM,
-                )),
+                mailer: Arc::new(
+                    vendfleet_adapters_aws::SesMailer::new(
+                        vendfleet_adapters_aws::ses_client(&sdk),
+                        MAIL_FROM,
+                    )
+                    .with_configuration_set(Some(table.clone())),
+                ),
                 schedules: Arc::new(vendfleet_adapters_aws::EventBridgeSchedules::new(
                     vendfleet_adapters_aws::scheduler_client(&sdk),
                     "default",
