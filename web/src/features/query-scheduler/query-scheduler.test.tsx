@@ -265,7 +265,10 @@ describe('query form', SLOW, () => {
       'GET /api/query-schedulers/q1/': data(
         task('q1', {
           last_run: { at: '2026-11-23T07:30:00Z', report_id: 'r1', status: 'done', error: null },
-          deliveries: [{ at: '2026-11-23T07:31:00Z', recipient: 'ops@example.com', status: 'bounced', error: 'Mailbox full' }],
+          deliveries: [
+            { at: '2026-11-23T07:40:00Z', recipient: 'boss@example.com', status: 'complained', error: 'abuse' },
+            { at: '2026-11-23T07:31:00Z', recipient: 'ops@example.com', status: 'bounced', error: 'Mailbox full' },
+          ],
         }),
       ),
       'PUT /api/query-schedulers/q1/': () => ({ status: 200, body: { message: 'ok', data: task('q1', { version: 3 }) } }),
@@ -276,6 +279,7 @@ describe('query form', SLOW, () => {
     expect(deliveries.getByText('Last run Nov 23, 2026, 8:30 AM: sent')).toBeTruthy();
     expect(deliveries.getByText('Bounced')).toBeTruthy();
     expect(deliveries.getByText('Mailbox full')).toBeTruthy();
+    expect(deliveries.getByText('Marked as spam')).toBeTruthy();
     expect(screen.getByTestId('schedule-preset').textContent).toBe('Every week');
     fireEvent.click(screen.getByTestId('schedule-active'));
     fireEvent.click(screen.getByTestId('schedule-submit'));

@@ -45,7 +45,7 @@ export interface LastRun {
   error: string | null;
 }
 
-export type DeliveryStatus = 'sent' | 'refused' | 'bounced';
+export type DeliveryStatus = 'sent' | 'refused' | 'bounced' | 'complained';
 
 export interface Delivery {
   at: string;

@@ -15,9 +15,9 @@ import { formatInZone } from '../cron-logic';
 
 const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
-const COLOR: Record<DeliveryStatus, 'success' | 'warning' | 'error'> = { sent: 'success', refused: 'error', bounced: 'warning' };
+const COLOR: Record<DeliveryStatus, 'success' | 'warning' | 'error'> = { sent: 'success', refused: 'error', bounced: 'warning', complained: 'error' };
 
-/** The query's last run and its latest e-mails (newest first), each sent, refused or bounced. */
+/** The query's last run and its latest e-mails (newest first): sent or refused, and later bounced or complained (spam) as SES reports. */
 export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries' | 'time_zone'> }) {
   const { t, i18n } = useTranslation();
   const when = (instant: string) => formatInZone(instant, task.time_zone, i18n.language, 'short');

@@ -100,6 +100,7 @@ export const en = {
       sent: 'Sent',
       refused: 'Refused',
       bounced: 'Bounced',
+      complained: 'Marked as spam',
     },
   },
 };

@@ -99,6 +99,7 @@ export const fr: Translations = {
       sent: 'Envoyé',
       refused: 'Refusé',
       bounced: 'Rejeté',
+      complained: 'Signalé comme spam',
     },
   },
 };

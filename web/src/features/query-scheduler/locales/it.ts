@@ -99,6 +99,7 @@ export const it: Translations = {
       sent: 'Inviata',
       refused: 'Rifiutata',
       bounced: 'Respinta',
+      complained: 'Segnalata come spam',
     },
   },
 };
