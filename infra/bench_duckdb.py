@@ -4,13 +4,15 @@ Called by `vendfleet bench` (make bench) with a JSON request on standard input:
 
     {"csv": ".../ledger.csv", "parquet": ".../ledger.parquet", "repeat": 20,
      "queries": {"name": {"from": 20260101, "to": 20261122, "by": "month" | "product",
-                          "machines": null | ["id", ...]}}}
+                          "machines": null | ["id", ...], "previous_from": 20251201}}}
 
 The CSV (machine_id, day as yyyymmdd, product_id, quantity, revenue, class) is the ledger the
 bench exported; it becomes Parquet once. Each query sums the sales (class 0) of the span by month
 or by product, for every machine or the listed ones, `repeat` times; the answer is JSON on
 standard output: per query, the median and p95 in milliseconds and the rows
-[[key, quantity, revenue], ...] sorted by key.
+[[key, quantity, revenue], ...] sorted by key. With `previous_from` the query also sums the span
+before (previous_from up to from, as the total table answers both), its keys prefixed with
+"previous:" and the span's with "current:".
 """
 
 import json
@@ -43,11 +45,17 @@ def main() -> None:
     out = {}
     for name, q in req["queries"].items():
         key = "day // 100" if q["by"] == "month" else "product_id"
+        params = [q["from"], q["to"]]
+        if q.get("previous_from"):
+            key = (
+                f"CASE WHEN day < {int(q['from'])} THEN 'previous:' ELSE 'current:' END"
+                f" || CAST({key} AS VARCHAR)"
+            )
+            params = [q["previous_from"], q["to"]]
         sql = (
             f"SELECT {key} AS k, sum(quantity), sum(revenue) FROM ledger "
             "WHERE class = 0 AND day BETWEEN ? AND ?"
         )
-        params = [q["from"], q["to"]]
         if q.get("machines"):
             con.execute("CREATE OR REPLACE TEMP TABLE chosen (id VARCHAR)")
             con.executemany("INSERT INTO chosen VALUES (?)", [[m] for m in q["machines"]])

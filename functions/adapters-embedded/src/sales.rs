@@ -444,7 +444,13 @@ fn read_weekday_units(
     Ok(out)
 }
 
-fn read_rollups(c: &Connection, q: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+/// Rollup rows of a query's machines, each machine's (`summed`: summed across the machines by
+/// SQLite, one row per date and product, `machine_id` empty).
+fn read_rollups(
+    c: &Connection,
+    q: &RollupQuery,
+    summed: bool,
+) -> Result<Vec<RollupRow>, StoreError> {
     let machines = serde_json::to_string(&q.machine_ids).map_err(backend)?;
     let (table, key, product, lo, hi) = match q.grain {
         Grain::Day => (
@@ -471,11 +477,24 @@ fn read_rollups(c: &Connection, q: &RollupQuery) -> Result<Vec<RollupRow>, Store
         }
     };
     let product_col = if product { "product_id" } else { "NULL" };
-    let sql = format!(
-        "SELECT machine_id, {key}, {product_col}, {FIGURES} FROM {table} \
-         WHERE machine_id IN (SELECT value FROM json_each(?1)) AND {key} BETWEEN ?2 AND ?3 \
-         ORDER BY machine_id, {key}"
-    );
+    let chosen =
+        format!("machine_id IN (SELECT value FROM json_each(?1)) AND {key} BETWEEN ?2 AND ?3");
+    let sql = if summed {
+        let sums = Figures::NAMES
+            .iter()
+            .map(|n| format!("sum({n})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "SELECT '', {key}, {product_col}, {sums} FROM {table} WHERE {chosen} \
+             GROUP BY {key}, {product_col}"
+        )
+    } else {
+        format!(
+            "SELECT machine_id, {key}, {product_col}, {FIGURES} FROM {table} WHERE {chosen} \
+             ORDER BY machine_id, {key}"
+        )
+    };
     let mut stmt = c.prepare_cached(&sql).map_err(backend)?;
     let rows = stmt
         .query_map(params![machines, lo, hi], |r| {
@@ -620,7 +639,18 @@ impl SalesStore for SqliteSalesStore {
         }
         let query = query.clone();
         self.db
-            .read(move |c| read_rollups(c, &query))
+            .read(move |c| read_rollups(c, &query, false))
+            .await
+            .map_err(backend)?
+    }
+
+    async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        if query.machine_ids.is_empty() || query.from > query.to {
+            return Ok(Vec::new());
+        }
+        let query = query.clone();
+        self.db
+            .read(move |c| read_rollups(c, &query, true))
             .await
             .map_err(backend)?
     }

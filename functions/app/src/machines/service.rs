@@ -208,6 +208,11 @@ impl MachinesService {
             .collect())
     }
 
+    /// How many machines the fleet has (whoever asks).
+    pub async fn fleet_size(&self) -> AppResult<usize> {
+        Ok(self.machines.all_shared().await?.len())
+    }
+
     /// The ids of the machines the user may see.
     pub async fn visible_ids(&self, p: &Principal) -> AppResult<BTreeSet<String>> {
         Ok(self.visible(p).await?.into_iter().map(|m| m.id).collect())

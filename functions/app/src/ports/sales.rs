@@ -128,6 +128,26 @@ pub fn weekday_units_of(rows: &[RollupRow]) -> Vec<WeekdayUnits> {
         .collect()
 }
 
+/// Rollup rows summed across their machines: one per date and product, in that order, with an
+/// empty `machine_id`.
+pub fn sum_over_machines(rows: Vec<RollupRow>) -> Vec<RollupRow> {
+    let mut by: std::collections::BTreeMap<(NaiveDate, Option<String>), Figures> =
+        Default::default();
+    for r in rows {
+        by.entry((r.date, r.product_id))
+            .or_default()
+            .add(&r.figures);
+    }
+    by.into_iter()
+        .map(|((date, product_id), figures)| RollupRow {
+            machine_id: String::new(),
+            date,
+            product_id,
+            figures,
+        })
+        .collect()
+}
+
 /// The sales store.
 #[async_trait]
 pub trait SalesStore: Send + Sync {
@@ -185,6 +205,12 @@ pub trait SalesStore: Send + Sync {
     }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;
+    /// The rollup rows of `query`'s machines summed across them: one row per date (and product,
+    /// for product grains), its `machine_id` empty. For figures that need no machine (by
+    /// period, product or product tag). The default sums [`SalesStore::rollups`].
+    async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        Ok(sum_over_machines(self.rollups(query).await?))
+    }
     /// Units out of each machine's products by weekday over local days `from..=to` (planning's
     /// velocities); machines × products with none may be left out. The default sums the
     /// machine × product × day rollups.

@@ -263,6 +263,8 @@ impl SalesParams {
 /// What a report needs to know of the catalogue.
 struct Catalogue {
     machines: Vec<Machine>,
+    /// How many machines the fleet has.
+    fleet_size: usize,
     locations: HashMap<String, Location>,
     /// Product filter: `None` for every product.
     products: Option<BTreeSet<String>>,
@@ -424,6 +426,7 @@ impl SalesService {
             }
         }
         Ok(Catalogue {
+            fleet_size: self.machines.fleet_size().await?,
             machines,
             product_tags: all_products
                 .iter()
@@ -475,9 +478,11 @@ impl SalesService {
                 from
             }
         };
-        // The fleet's rollups hold no machine: they serve figures by period, product or
-        // product tag only.
-        if !groups || q.group_by.by_product() {
+        // Figures by period, product or product tag need no machine: the fleet's rollups (less
+        // the machines left out) when the chosen machines are most of the fleet, else the
+        // chosen machines' rollups summed by the store.
+        let machine_free = !groups || q.group_by.by_product();
+        if machine_free && 2 * cat.machines.len() > cat.fleet_size {
             if let Some(cube) = self
                 .fleet_cube(q, cat, &reads, &machines, groups, &bucket)
                 .await?
@@ -486,16 +491,19 @@ impl SalesService {
             }
         }
         for (grain, a, b) in reads {
-            let rows = self
-                .sales
-                .rollups(&RollupQuery {
-                    machine_ids: machines.keys().map(|s| s.to_string()).collect(),
-                    from: a,
-                    to: b,
-                    grain,
-                })
-                .await?;
-            for r in rows {
+            let query = RollupQuery {
+                machine_ids: machines.keys().map(|s| s.to_string()).collect(),
+                from: a,
+                to: b,
+                grain,
+            };
+            if machine_free {
+                for r in self.sales.rollups_summed(&query).await? {
+                    add_row(&mut cube, q, cat, None, &r, groups, bucket(r.date), false);
+                }
+                continue;
+            }
+            for r in self.sales.rollups(&query).await? {
                 let Some(m) = machines.get(r.machine_id.as_str()) else {
                     continue;
                 };

@@ -541,21 +541,36 @@ pub async fn run() -> Result<(), BoxError> {
         ))
         .await?;
     show("   detail table, product x day", s);
-    let by_product: BTreeMap<String, (i64, i64)> = table["data"]["rows"]
+    let rows = table["data"]["rows"]
         .as_array()
         .cloned()
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let figures = |f: &Value| {
+        (
+            f["quantity"].as_i64().unwrap_or(0),
+            f["sales_minor"].as_i64().unwrap_or(0),
+        )
+    };
+    let by_product: BTreeMap<String, (i64, i64)> = rows
         .iter()
-        .map(|r| {
-            (
-                r["id"].as_str().unwrap_or_default().to_string(),
-                (
-                    r["quantity"].as_i64().unwrap_or(0),
-                    r["sales_minor"].as_i64().unwrap_or(0),
-                ),
-            )
+        .map(|r| (r["id"].as_str().unwrap_or_default().to_string(), figures(r)))
+        .collect();
+    // The total table answers the span before too: both, as DuckDB's second query keys them.
+    let both_spans: BTreeMap<String, (i64, i64)> = rows
+        .iter()
+        .flat_map(|r| {
+            let id = r["id"].as_str().unwrap_or_default();
+            [
+                (format!("current:{id}"), figures(r)),
+                (format!("previous:{id}"), figures(&r["previous"])),
+            ]
         })
         .collect();
+    let previous_from: NaiveDate = table["data"]["previous_from"]
+        .as_str()
+        .unwrap_or_default()
+        .parse()
+        .unwrap_or(last_from);
 
     // 3. A transaction-log page deep in the year, and the dashboard.
     let count = api
@@ -599,6 +614,8 @@ pub async fn run() -> Result<(), BoxError> {
         "ytd": {"from": number(year_start), "to": number(end), "by": "month", "machines": null},
         "last_month": {"from": number(last_from), "to": number(last_to), "by": "product",
                        "machines": chosen},
+        "last_month_both": {"from": number(last_from), "to": number(last_to), "by": "product",
+                            "machines": chosen, "previous_from": number(previous_from)},
     });
     match duckdb(&dir, queries) {
         Ok(duck) => {
@@ -611,6 +628,12 @@ pub async fn run() -> Result<(), BoxError> {
                 &duck["last_month"],
             );
             compare("2", &by_product, &duck["last_month"]);
+            ratio(
+                "2. the same and the span before (as the total table)",
+                products,
+                &duck["last_month_both"],
+            );
+            compare("2, both spans", &both_spans, &duck["last_month_both"]);
         }
         Err(e) => println!("DuckDB comparison skipped: {e}"),
     }
