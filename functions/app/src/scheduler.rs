@@ -85,6 +85,23 @@ pub struct MailDelivery {
     pub error: Option<String>,
 }
 
+impl MailDelivery {
+    /// What befell the message to `recipient` at `at`.
+    pub fn new(
+        at: DateTime<Utc>,
+        recipient: impl Into<String>,
+        status: DeliveryStatus,
+        error: Option<String>,
+    ) -> Self {
+        MailDelivery {
+            at,
+            recipient: recipient.into(),
+            status: status.key().to_string(),
+            error,
+        }
+    }
+}
+
 /// What the mail service did with a message to one recipient.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeliveryStatus {
@@ -632,23 +649,11 @@ impl SchedulerService {
         self.note(task_id, Some(last_run), deliveries).await
     }
 
-    /// Records what the mail service reported later of a message a task sent (a bounce, a
-    /// complaint): a delivery of `status` to `recipient` now. An unknown task is ignored (it
-    /// was deleted since).
-    pub async fn feedback(
-        &self,
-        task_id: &str,
-        recipient: &str,
-        status: DeliveryStatus,
-        error: Option<String>,
-    ) -> AppResult<()> {
-        let delivery = MailDelivery {
-            at: self.clock.now(),
-            recipient: recipient.to_string(),
-            status: status.key().to_string(),
-            error,
-        };
-        self.note(task_id, None, vec![delivery]).await
+    /// Records what the mail service reported later of the messages a task sent (bounces,
+    /// complaints): `deliveries` first on the task, its last run untouched. An unknown task is
+    /// ignored (it was deleted since).
+    pub async fn feedback(&self, task_id: &str, deliveries: Vec<MailDelivery>) -> AppResult<()> {
+        self.note(task_id, None, deliveries).await
     }
 
     /// Puts `deliveries` first on a task's (keeping the newest [`KEPT_DELIVERIES`]) and sets

@@ -6,32 +6,43 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use vendfleet_app::ports::mail::TASK_TAG;
-use vendfleet_app::scheduler::DeliveryStatus;
+use vendfleet_app::scheduler::{DeliveryStatus, MailDelivery};
 use vendfleet_app::{App, AppResult};
 
-/// One recipient's fate, as read from an event.
+/// What one event says of a task's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Feedback {
     pub task_id: String,
+    pub outcomes: Vec<Outcome>,
+}
+
+/// One recipient's fate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
     pub recipient: String,
     pub status: DeliveryStatus,
     pub reason: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Record {
-    #[serde(default)]
-    event_type: String,
-    #[serde(default)]
-    mail: MailPart,
-    bounce: Option<Bounce>,
-    complaint: Option<Complaint>,
-    reject: Option<Reject>,
+/// An SES event record of the kinds read here (others do not parse).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "eventType")]
+enum Record {
+    Bounce {
+        mail: MailPart,
+        bounce: Bounce,
+    },
+    Complaint {
+        mail: MailPart,
+        complaint: Complaint,
+    },
+    Reject {
+        mail: MailPart,
+        reject: Option<Reject>,
+    },
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Deserialize)]
 struct MailPart {
     #[serde(default)]
     destination: Vec<String>,
@@ -73,85 +84,71 @@ struct Recipient {
 
 /// The feedback an SES event carries: none for another kind of event, one without a task tag
 /// (a message Vendfleet did not send for a task), or one that does not parse.
-pub fn parse(event: &serde_json::Value) -> Vec<Feedback> {
+pub fn parse(event: &serde_json::Value) -> Option<Feedback> {
     let detail = event.get("detail").unwrap_or(event);
-    let Ok(mut record) = serde_json::from_value::<Record>(detail.clone()) else {
-        return Vec::new();
-    };
-    let Some(task_id) = record
-        .mail
+    let record = serde_json::from_value::<Record>(detail.clone()).ok()?;
+    let (Record::Bounce { mail, .. }
+    | Record::Complaint { mail, .. }
+    | Record::Reject { mail, .. }) = &record;
+    let task_id = mail
         .tags
         .get(TASK_TAG)
         .and_then(|v| v.first())
-        .filter(|t| !t.is_empty())
-        .cloned()
-    else {
-        return Vec::new();
-    };
-    let one = |recipient: String, status, reason: Option<String>| Feedback {
-        task_id: task_id.clone(),
+        .filter(|t| !t.is_empty())?
+        .clone();
+    let outcome = |recipient: String, status, reason: Option<String>| Outcome {
         recipient,
         status,
         reason,
     };
-    let kind = std::mem::take(&mut record.event_type);
-    match (kind.as_str(), record) {
-        (
-            "Bounce",
-            Record {
-                bounce: Some(b), ..
-            },
-        ) => {
+    let outcomes = match record {
+        Record::Bounce { bounce: b, .. } => {
             let kind = format!("{} bounce ({})", b.bounce_type, b.bounce_sub_type);
             b.bounced_recipients
                 .into_iter()
                 .map(|r| {
-                    let detail = r.diagnostic_code.or(r.status);
-                    let reason = match detail {
+                    let reason = match r.diagnostic_code.or(r.status) {
                         Some(d) => format!("{kind}: {d}"),
                         None => kind.clone(),
                     };
-                    one(r.email_address, DeliveryStatus::Bounced, Some(reason))
+                    outcome(r.email_address, DeliveryStatus::Bounced, Some(reason))
                 })
                 .collect()
         }
-        (
-            "Complaint",
-            Record {
-                complaint: Some(c), ..
-            },
-        ) => c
+        Record::Complaint { complaint: c, .. } => c
             .complained_recipients
             .into_iter()
             .map(|r| {
-                one(
-                    r.email_address,
-                    DeliveryStatus::Complained,
-                    c.complaint_feedback_type.clone(),
-                )
+                let reason = c.complaint_feedback_type.clone();
+                outcome(r.email_address, DeliveryStatus::Complained, reason)
             })
             .collect(),
-        ("Reject", Record { reject, mail, .. }) => {
+        Record::Reject { reject, mail } => {
             let reason = reject.and_then(|r| r.reason);
             mail.destination
                 .into_iter()
-                .map(|to| one(to, DeliveryStatus::Refused, reason.clone()))
+                .map(|to| outcome(to, DeliveryStatus::Refused, reason.clone()))
                 .collect()
         }
-        _ => Vec::new(),
-    }
+    };
+    Some(Feedback { task_id, outcomes })
 }
 
-/// Records the feedback of one event on its task; answers how many recipients it named.
+/// Records the feedback of one event on its task (one write); answers how many recipients it
+/// named.
 pub async fn record(app: &App, event: &serde_json::Value) -> AppResult<usize> {
-    let feedback = parse(event);
-    for f in &feedback {
-        tracing::info!(task = %f.task_id, status = f.status.key(), "mail feedback");
-        app.scheduler
-            .feedback(&f.task_id, &f.recipient, f.status, f.reason.clone())
-            .await?;
-    }
-    Ok(feedback.len())
+    let Some(f) = parse(event) else {
+        return Ok(0);
+    };
+    tracing::info!(task = %f.task_id, recipients = f.outcomes.len(), "mail feedback");
+    let at = app.clock.now();
+    let deliveries = f
+        .outcomes
+        .iter()
+        .map(|o| MailDelivery::new(at, &o.recipient, o.status, o.reason.clone()))
+        .collect();
+    app.scheduler.feedback(&f.task_id, deliveries).await?;
+    Ok(f.outcomes.len())
 }
 
 #[cfg(test)]
@@ -182,12 +179,14 @@ mod tests {
         ));
         assert_eq!(
             bounced,
-            vec![Feedback {
+            Some(Feedback {
                 task_id: "01JTASK".into(),
-                recipient: "gone@example.com".into(),
-                status: DeliveryStatus::Bounced,
-                reason: Some("Permanent bounce (General): smtp; 550 5.1.1 user unknown".into()),
-            }]
+                outcomes: vec![Outcome {
+                    recipient: "gone@example.com".into(),
+                    status: DeliveryStatus::Bounced,
+                    reason: Some("Permanent bounce (General): smtp; 550 5.1.1 user unknown".into()),
+                }],
+            })
         );
         let complained = parse(&event(
             "Email Complaint Received",
@@ -195,15 +194,17 @@ mod tests {
                 "complainedRecipients": [{"emailAddress": "boss@example.com"}],
                 "complaintFeedbackType": "abuse"}}),
         ));
-        assert_eq!(complained[0].status, DeliveryStatus::Complained);
-        assert_eq!(complained[0].recipient, "boss@example.com");
-        assert_eq!(complained[0].reason.as_deref(), Some("abuse"));
+        let complained = &complained.unwrap().outcomes[0];
+        assert_eq!(complained.status, DeliveryStatus::Complained);
+        assert_eq!(complained.recipient, "boss@example.com");
+        assert_eq!(complained.reason.as_deref(), Some("abuse"));
         let rejected = parse(&event(
             "Email Rejected",
             json!({"eventType": "Reject", "mail": mail(tags), "reject": {"reason": "Bad content"}}),
         ));
-        assert_eq!(rejected[0].status, DeliveryStatus::Refused);
-        assert_eq!(rejected[0].recipient, "gone@example.com");
+        let rejected = &rejected.unwrap().outcomes[0];
+        assert_eq!(rejected.status, DeliveryStatus::Refused);
+        assert_eq!(rejected.recipient, "gone@example.com");
     }
 
     #[test]
@@ -211,11 +212,11 @@ mod tests {
         let untagged = json!({"eventType": "Bounce", "mail": mail(json!({})), "bounce": {
             "bounceType": "Permanent", "bounceSubType": "General",
             "bouncedRecipients": [{"emailAddress": "gone@example.com"}]}});
-        assert!(parse(&event("Email Bounced", untagged)).is_empty());
+        assert!(parse(&event("Email Bounced", untagged)).is_none());
         let delivered = json!({"eventType": "Delivery",
             "mail": mail(json!({"vendfleet-task": ["01JTASK"]})), "delivery": {}});
-        assert!(parse(&event("Email Delivered", delivered)).is_empty());
-        assert!(parse(&json!("not an event")).is_empty());
-        assert!(parse(&json!({"detail": {"eventType": 5}})).is_empty());
+        assert!(parse(&event("Email Delivered", delivered)).is_none());
+        assert!(parse(&json!("not an event")).is_none());
+        assert!(parse(&json!({"detail": {"eventType": 5}})).is_none());
     }
 }

@@ -786,25 +786,23 @@ pub async fn deliver(app: &App, r: &GeneratedReport) -> AppResult<()> {
         mail.to = to.clone();
         match app.mailer.send(&mail).await {
             Ok(outcome) => {
-                deliveries.extend(outcome.sent.into_iter().map(|a| MailDelivery {
-                    at: now,
-                    recipient: a,
-                    status: DeliveryStatus::Sent.key().into(),
-                    error: None,
-                }));
-                deliveries.extend(outcome.refused.into_iter().map(|(a, why)| MailDelivery {
-                    at: now,
-                    recipient: a,
-                    status: DeliveryStatus::Refused.key().into(),
-                    error: Some(why),
-                }));
+                deliveries.extend(
+                    outcome
+                        .sent
+                        .into_iter()
+                        .map(|a| MailDelivery::new(now, a, DeliveryStatus::Sent, None)),
+                );
+                deliveries.extend(
+                    outcome.refused.into_iter().map(|(a, why)| {
+                        MailDelivery::new(now, a, DeliveryStatus::Refused, Some(why))
+                    }),
+                );
             }
-            Err(e) => deliveries.extend(to.into_iter().map(|a| MailDelivery {
-                at: now,
-                recipient: a,
-                status: DeliveryStatus::Refused.key().into(),
-                error: Some(e.to_string()),
-            })),
+            Err(e) => {
+                deliveries.extend(to.into_iter().map(|a| {
+                    MailDelivery::new(now, a, DeliveryStatus::Refused, Some(e.to_string()))
+                }))
+            }
         }
     }
     app.scheduler

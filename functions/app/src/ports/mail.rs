@@ -13,7 +13,7 @@ pub struct Attachment {
 
 /// A message to send: one language, one or more recipients (each gets it alone: nobody sees
 /// the other addresses).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mail {
     pub to: Vec<String>,
     pub subject: String,
