@@ -26,6 +26,22 @@ impl SqliteSalesStore {
     pub fn new(db: Database) -> Self {
         SqliteSalesStore { db }
     }
+
+    /// [`read_rollups`] on a read connection (none for no machine or an empty range).
+    async fn rollups_read(
+        &self,
+        query: &RollupQuery,
+        summed: bool,
+    ) -> Result<Vec<RollupRow>, StoreError> {
+        if query.machine_ids.is_empty() || query.from > query.to {
+            return Ok(Vec::new());
+        }
+        let query = query.clone();
+        self.db
+            .read(move |c| read_rollups(c, &query, summed))
+            .await
+            .map_err(backend)?
+    }
 }
 
 fn backend(e: impl std::fmt::Display) -> StoreError {
@@ -634,25 +650,11 @@ impl SalesStore for SqliteSalesStore {
     }
 
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
-        if query.machine_ids.is_empty() || query.from > query.to {
-            return Ok(Vec::new());
-        }
-        let query = query.clone();
-        self.db
-            .read(move |c| read_rollups(c, &query, false))
-            .await
-            .map_err(backend)?
+        self.rollups_read(query, false).await
     }
 
     async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
-        if query.machine_ids.is_empty() || query.from > query.to {
-            return Ok(Vec::new());
-        }
-        let query = query.clone();
-        self.db
-            .read(move |c| read_rollups(c, &query, true))
-            .await
-            .map_err(backend)?
+        self.rollups_read(query, true).await
     }
 
     async fn weekday_units(

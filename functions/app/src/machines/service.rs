@@ -196,21 +196,21 @@ impl MachinesService {
 
     /// The machines the user may see.
     pub async fn visible(&self, p: &Principal) -> AppResult<Vec<Machine>> {
+        Ok(self.visible_in_fleet(p).await?.0)
+    }
+
+    /// The machines the user may see, and how many machines the fleet has (whoever asks),
+    /// from one read of the catalogue.
+    pub async fn visible_in_fleet(&self, p: &Principal) -> AppResult<(Vec<Machine>, usize)> {
         let scope = p.machine_scope();
         let locations = self.locations_by_id().await?;
-        Ok(self
-            .machines
-            .all_shared()
-            .await?
+        let all = self.machines.all_shared().await?;
+        let visible = all
             .iter()
             .filter(|m| Self::admits(&scope, m, &locations))
             .cloned()
-            .collect())
-    }
-
-    /// How many machines the fleet has (whoever asks).
-    pub async fn fleet_size(&self) -> AppResult<usize> {
-        Ok(self.machines.all_shared().await?.len())
+            .collect();
+        Ok((visible, all.len()))
     }
 
     /// The ids of the machines the user may see.

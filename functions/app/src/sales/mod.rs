@@ -360,6 +360,16 @@ impl SalesService {
         p: &Principal,
         q: &SalesQuery,
     ) -> AppResult<(Vec<Machine>, HashMap<String, Location>)> {
+        let (machines, locations, _) = self.choose(p, q).await?;
+        Ok((machines, locations))
+    }
+
+    /// [`SalesService::chosen_machines`], and how many machines the fleet has.
+    async fn choose(
+        &self,
+        p: &Principal,
+        q: &SalesQuery,
+    ) -> AppResult<(Vec<Machine>, HashMap<String, Location>, usize)> {
         let locations: HashMap<String, Location> = self
             .settings
             .locations()
@@ -372,10 +382,8 @@ impl SalesService {
         let any = |set: &BTreeSet<String>, v: Option<&String>| {
             set.is_empty() || v.is_some_and(|v| set.contains(v))
         };
-        let machines: Vec<Machine> = self
-            .machines
-            .visible(p)
-            .await?
+        let (visible, fleet_size) = self.machines.visible_in_fleet(p).await?;
+        let machines: Vec<Machine> = visible
             .into_iter()
             .filter(|m| any(&q.machines, Some(&m.id)))
             .filter(|m| any(&q.locations, m.location_id.as_ref()))
@@ -385,11 +393,11 @@ impl SalesService {
                 q.machine_tags.is_empty() || m.tag_ids.iter().any(|t| q.machine_tags.contains(t))
             })
             .collect();
-        Ok((machines, locations))
+        Ok((machines, locations, fleet_size))
     }
 
     async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
-        let (machines, locations) = self.chosen_machines(p, q).await?;
+        let (machines, locations, fleet_size) = self.choose(p, q).await?;
         let all_products = self.products.products().all_shared().await?;
         let products = (!q.products.is_empty() || !q.product_tags.is_empty()).then(|| {
             all_products
@@ -426,7 +434,7 @@ impl SalesService {
             }
         }
         Ok(Catalogue {
-            fleet_size: self.machines.fleet_size().await?,
+            fleet_size,
             machines,
             product_tags: all_products
                 .iter()
