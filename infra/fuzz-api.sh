@@ -58,7 +58,7 @@ trap 'exit 143' TERM
 
 email="fuzz-admin@vendfleet.local"
 password="$("$venv/bin/python" -c 'import secrets; print(secrets.token_urlsafe(18))')"
-"$bin" create-admin --data "$data" --email "$email" --password "$password" >/dev/null
+"$bin" create-admin --data "$data" --email "$email" --password="$password" >/dev/null
 "$bin" seed-demo --data "$data" --email "$email" --machines 10 --days 7 >/dev/null
 
 # An access token that outlives the run; the server picks a free port and prints its address.
