@@ -7,7 +7,7 @@ DATA ?= data
 PORT ?= 8080
 CARGO ?= cargo
 
-.PHONY: run test bench web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e deploy clean-data
+.PHONY: run test bench web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
 
 ## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
 run: web
@@ -24,8 +24,10 @@ rust-checks:
 rust-tests:
 	infra/with-moto.sh $(CARGO) test --workspace
 
+## aws-lint: cfn-lint and `sam validate --lint` on template.yaml (offline, each in its own virtualenv)
 aws-lint:
 	infra/cfn-lint.sh
+	infra/sam.sh validate --lint --region us-east-1
 
 web-deps:
 	cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
@@ -67,6 +69,16 @@ bench:
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test dynamo_reads -- --ignored --nocapture
+
+## lambdas: every function for arm64 in release, as Lambda runs it (cargo-lambda and Zig from
+## PyPI in .venv-lambda; one workspace, one target directory), then each bootstrap's size.
+lambdas:
+	infra/cargo-lambda.sh build --release --arm64 -p vendfleet-lambdas
+	@for f in target/lambda/*/bootstrap; do printf '%-16s %6s KiB\n' "$$(basename "$$(dirname "$$f")")" "$$(( $$(stat -c %s "$$f") / 1024 ))"; done
+
+## sam-build: `sam build` as a deploy runs it (each function through cargo-lambda, arm64 release)
+sam-build:
+	infra/sam.sh build --beta-features
 
 clean-data:
 	rm -rf $(DATA)

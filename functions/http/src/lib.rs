@@ -55,7 +55,7 @@ pub enum Area {
     Filters,
     /// The machines' webhook (outside `/api`).
     Events,
-    /// Background jobs' status (served by the catch-all function).
+    /// Background jobs' status (served by the users function).
     Jobs,
     /// The sales overview (sales journal, table header, graphs) and the dashboard.
     Sales,
@@ -184,17 +184,48 @@ fn every_route() -> OpenApiRouter<AppState> {
 }
 
 fn area_router(area: Area) -> OpenApiRouter<AppState> {
-    match area {
-        // The users function is the catch-all `/api/{proxy+}` of the HTTP API. API Gateway may
-        // not match a greedy variable to an empty remainder (`GET /api/clients/` against
-        // `/api/clients/{proxy+}`), so such requests land there: it serves every area.
-        Area::Users => every_route(),
-        other => AREAS
+    let routes = |area: Area| {
+        AREAS
             .iter()
-            .find(|a| a.area == other)
+            .find(|a| a.area == area)
             .map(|a| (a.routes)())
-            .unwrap_or_default(),
+            .unwrap_or_default()
+    };
+    match area {
+        // Background jobs' status has no function of its own: the users function answers it.
+        Area::Users => routes(Area::Users).merge(routes(Area::Jobs)),
+        other => routes(other),
     }
+}
+
+/// The operations one area's function answers, as `(method, path template)` with the OpenAPI
+/// document's spelling (`GET`, `/api/clients/{id}/`), plus the webhook and `/api/openapi.json`
+/// that no area documents. The routing proof of the Lambda deployment checks API Gateway's
+/// routes against these (functions/lambdas/tests/routing.rs).
+pub fn area_operations(area: Area) -> Vec<(String, String)> {
+    let (_, doc) = area_router(area).split_for_parts();
+    let mut ops: Vec<(String, String)> = doc
+        .paths
+        .paths
+        .iter()
+        .flat_map(|(path, item)| {
+            [
+                ("GET", &item.get),
+                ("PUT", &item.put),
+                ("POST", &item.post),
+                ("DELETE", &item.delete),
+                ("PATCH", &item.patch),
+            ]
+            .into_iter()
+            .filter(|(_, op)| op.is_some())
+            .map(|(method, _)| (method.to_string(), path.clone()))
+        })
+        .collect();
+    if area == Area::Events {
+        ops.push(("POST".into(), events::WEBHOOK_PATH.into()));
+    }
+    ops.push(("GET".into(), "/api/openapi.json".into()));
+    ops
 }
 
 fn all_areas() -> OpenApiRouter<AppState> {

@@ -97,9 +97,74 @@ async fn client_addr(mut req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
+/// The header the web distribution's CloudFront function sets when it takes the trailing `/` off
+/// an API path: API Gateway cannot route `GET /api/clients/` to the settings function (a route
+/// may not end in `/` and a greedy variable does not match an empty remainder), but it can
+/// route `GET /api/clients`. The function puts the `/` back before routing (docs/deployment.md).
+pub const TRAILING_SLASH_HEADER: &str = "x-vendfleet-trailing-slash";
+
+/// The path the router sees: `path` with its trailing `/` put back when the request is `marked`
+/// by the CloudFront function (and left as it is otherwise).
+pub fn restored_path(path: &str, marked: bool) -> std::borrow::Cow<'_, str> {
+    if marked && !path.ends_with('/') {
+        format!("{path}/").into()
+    } else {
+        path.into()
+    }
+}
+
+/// Puts back the trailing `/` the CloudFront function took off (see [`TRAILING_SLASH_HEADER`]).
+fn restore_trailing_slash(mut req: Request) -> Request {
+    if let Some(marked) = req.headers_mut().remove(TRAILING_SLASH_HEADER) {
+        let path = req.uri().path();
+        let restored = restored_path(path, marked.as_bytes() == b"1");
+        if restored != path {
+            let uri = match req.uri().query() {
+                Some(q) => format!("{restored}?{q}"),
+                None => restored.into_owned(),
+            };
+            if let Ok(uri) = uri.parse() {
+                *req.uri_mut() = uri;
+            }
+        }
+    }
+    req
+}
+
+/// Every API function of `template.yaml`: its binary (`BuildProperties.Binary`) and the area
+/// it serves. The binaries look themselves up here, and the routing proof checks the template's
+/// routes against it (tests/routing.rs).
+pub const API_FUNCTIONS: &[(&str, Area)] = &[
+    ("auth", Area::Auth),
+    ("users", Area::Users),
+    ("settings", Area::Settings),
+    ("filters", Area::Filters),
+    ("machines", Area::Machines),
+    ("products", Area::Products),
+    ("sales", Area::Sales),
+    ("reports", Area::Reports),
+    ("planning", Area::Planning),
+    ("events", Area::Events),
+];
+
+/// The area an API binary serves.
+pub fn area_of(binary: &str) -> Option<Area> {
+    API_FUNCTIONS
+        .iter()
+        .find(|(name, _)| *name == binary)
+        .map(|(_, area)| *area)
+}
+
 /// The router one Lambda serves.
 pub fn service(area: Area, app: App) -> Router {
-    vendfleet_http::area(area, AppState::new(app)).layer(middleware::from_fn(client_addr))
+    let router =
+        vendfleet_http::area(area, AppState::new(app)).layer(middleware::from_fn(client_addr));
+    // The path is restored before the area's router matches it (a layer on that router would
+    // run after routing).
+    Router::new().fallback_service(tower::util::MapRequest::new(
+        router,
+        restore_trailing_slash as fn(Request) -> Request,
+    ))
 }
 
 fn init_logs() {
@@ -113,8 +178,10 @@ fn init_logs() {
         .init();
 }
 
-/// The body of every API Lambda binary: logs, adapters from the environment, serve `area`.
-pub async fn run(area: Area) -> Result<(), lambda_http::Error> {
+/// The body of every API Lambda binary: logs, adapters from the environment, then serve the
+/// area [`API_FUNCTIONS`] gives the binary (`env!("CARGO_BIN_NAME")`).
+pub async fn run(binary: &str) -> Result<(), lambda_http::Error> {
+    let area = area_of(binary).ok_or_else(|| format!("{binary} is not an API function"))?;
     init_logs();
     let config = AwsConfig::from_env()?;
     let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;

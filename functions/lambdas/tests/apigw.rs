@@ -294,6 +294,26 @@ async fn settings_and_filters_lambdas_manage_the_fleet_settings() {
         (status, body["pagination"]["count"].as_u64()),
         (200, Some(1))
     );
+    // Through the web distribution: its CloudFront function took the trailing "/" off (API
+    // Gateway's route is `ANY /api/locations`) and marked the request; the query string stays.
+    let mut through_cdn = event(
+        "GET",
+        "/api/locations",
+        &format!("client={client}"),
+        None,
+        t,
+    );
+    through_cdn["headers"][vendfleet_lambdas::TRAILING_SLASH_HEADER] = json!("1");
+    let (status, body) = settings.json(through_cdn).await;
+    assert_eq!(
+        (status, body["pagination"]["count"].as_u64()),
+        (200, Some(1)),
+        "{body}"
+    );
+    let (status, _) = settings
+        .json(event("GET", "/api/locations", "", None, t))
+        .await;
+    assert_eq!(status, 404, "unmarked, the path is taken as it is");
     let (status, body) = settings
         .json(event(
             "POST",

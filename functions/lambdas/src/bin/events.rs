@@ -3,5 +3,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    vendfleet_lambdas::run(vendfleet_http::Area::Events).await
+    vendfleet_lambdas::run(env!("CARGO_BIN_NAME")).await
 }
