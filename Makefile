@@ -21,7 +21,10 @@ rust-checks:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
+## rust-tests: on SQLite and on moto; tests/emulator.rs runs the Lambda binaries under cargo-lambda's
+## runtime API emulator (.venv-lambda, created here when missing)
 rust-tests:
+	infra/cargo-lambda.sh --version
 	infra/with-moto.sh $(CARGO) test --workspace
 
 ## aws-lint: cfn-lint and `sam validate --lint` on template.yaml (offline, each in its own virtualenv)
@@ -63,12 +66,14 @@ e2e: chromium web
 
 ## bench: performance figures (medians), never timed tests. The reports part seeds a
 ## 1,000-machine x 365-day fleet into target/bench-fleet/ once (about 8 minutes, 5 GB) and compares
-## with DuckDB (PyPI, in .venv-bench).
+## with DuckDB (PyPI, in .venv-bench). The last part is every Lambda function's cold start (init
+## duration, first invocation, peak memory), built natively in release as for Lambda.
 bench:
 	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test dynamo_reads -- --ignored --nocapture
+	infra/with-moto.sh $(CARGO) test --release -p vendfleet-lambdas --test cold_start -- --ignored --nocapture
 
 ## lambdas: every function for arm64 in release, as Lambda runs it (cargo-lambda and Zig from
 ## PyPI in .venv-lambda; one workspace, one target directory), then each bootstrap's size.
@@ -79,6 +84,11 @@ lambdas:
 ## sam-build: `sam build` as a deploy runs it (each function through cargo-lambda, arm64 release)
 sam-build:
 	infra/sam.sh build --beta-features
+
+## deploy: sam build + sam deploy (guided the first time), then the web app to the stack's bucket
+## with its config.json, and a CloudFront invalidation (infra/deploy.sh, docs/deployment.md)
+deploy:
+	infra/deploy.sh
 
 clean-data:
 	rm -rf $(DATA)

@@ -2,13 +2,13 @@
 //! `lambda_http`'s adapter into each area's service, on DynamoDB in moto.
 
 use base64::Engine;
-use lambda_http::request::LambdaRequest;
-use lambda_http::tower::{Service, ServiceExt};
-use lambda_runtime::{Context, LambdaEvent};
 use serde_json::{json, Value};
 use vendfleet_adapters_aws::{create_table, sdk_config, AwsAdapters, AwsConfig};
 use vendfleet_app::config::Secret;
 use vendfleet_http::Area;
+
+mod common;
+use common::event;
 
 const SECRET: &str = "lambda-test-secret-lambda-test-secret";
 
@@ -35,32 +35,6 @@ async fn adapters() -> AwsAdapters {
     AwsAdapters::new(&config, &sdk)
 }
 
-/// The recorded login event with another method, path, query, body and token.
-fn event(method: &str, path: &str, query: &str, body: Option<Value>, token: Option<&str>) -> Value {
-    let mut e: Value = serde_json::from_str(include_str!("events/login.json")).unwrap();
-    e["routeKey"] = json!(format!("{method} {path}"));
-    e["requestContext"]["routeKey"] = e["routeKey"].clone();
-    e["rawPath"] = json!(path);
-    e["rawQueryString"] = json!(query);
-    e["requestContext"]["http"]["method"] = json!(method);
-    e["requestContext"]["http"]["path"] = json!(path);
-    match body {
-        Some(b) => e["body"] = json!(b.to_string()),
-        None => {
-            e.as_object_mut().unwrap().remove("body");
-            e["headers"].as_object_mut().unwrap().remove("content-type");
-        }
-    }
-    e["headers"]
-        .as_object_mut()
-        .unwrap()
-        .remove("content-length");
-    if let Some(t) = token {
-        e["headers"]["authorization"] = json!(format!("Bearer {t}"));
-    }
-    e
-}
-
 struct Lambda {
     router: axum::Router,
 }
@@ -75,15 +49,7 @@ impl Lambda {
 
     /// Invokes the function with an event; answers the API Gateway response as JSON.
     async fn invoke(&self, event: Value) -> Value {
-        let req: LambdaRequest =
-            serde_json::from_value(event).expect("a valid API Gateway v2 event");
-        let mut adapter = lambda_http::Adapter::from(self.router.clone());
-        let adapter = adapter.ready().await.unwrap();
-        let res = adapter
-            .call(LambdaEvent::new(req, Context::default()))
-            .await
-            .unwrap();
-        serde_json::to_value(res).unwrap()
+        common::in_process(&self.router, event).await
     }
 
     async fn json(&self, event: Value) -> (u16, Value) {
