@@ -82,7 +82,7 @@ lambdas:
 	@for f in target/lambda/*/bootstrap; do printf '%-16s %6s KiB\n' "$$(basename "$$(dirname "$$f")")" "$$(( $$(stat -c %s "$$f") / 1024 ))"; done
 
 ## sam-build: `sam build` as a deploy runs it (each function through cargo-lambda, arm64 release)
-sam-build:
+sam-build: lambdas
 	infra/sam.sh build --beta-features
 
 ## deploy: sam build + sam deploy (guided the first time), then the web app to the stack's bucket
