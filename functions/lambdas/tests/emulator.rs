@@ -3,7 +3,8 @@
 //! runtime API emulator (`cargo lambda watch --only-lambda-apis`), with the environment the
 //! template gives it pointed at moto, and invoked through the emulator's invoke endpoint with
 //! API Gateway HTTP API (v2) and SQS events. The API functions answer what their routers answer
-//! in-process; the workers report partial batch failures.
+//! in-process; the workers report partial batch failures; the mail feedback function records
+//! an SES bounce on its task.
 //!
 //! cargo-lambda comes from `.venv-lambda` (`infra/cargo-lambda.sh`, which `make test` runs
 //! first) or `VENDFLEET_CARGO_LAMBDA`; the test fails, never skips, without it.
@@ -279,6 +280,7 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
     }
     emulator.function("events-worker");
     emulator.function("jobs-worker");
+    emulator.function("mail-feedback");
 
     // Sign-in through the auth function.
     let login = json!({"email": "admin@emulator.test", "password": "emulator-password-1"});
@@ -439,4 +441,50 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
     assert_eq!(failures(&res), ["j-2"]);
     let (record, _) = app.jobs.get(&p, &job.id).await.unwrap();
     assert_eq!(record.status, JobStatus::Done);
+
+    // The mail feedback function records an SES bounce (an EventBridge event) on its task.
+    let task = json!({
+        "name": "Weekly", "module": "sales_overview", "format": "xlsx", "graph": "bar",
+        "params": {"period": "previous_week", "group_by": "machine", "grouping_period": "day"},
+        "cron": {"minute": "0", "hour": "7", "day_of_month": "*", "month": "*", "day_of_week": "*"},
+        "time_zone": "Europe/Paris", "recipients": {"emails": ["gone@example.com"]},
+    });
+    let (status, body) = reply(&emulator.invoke(
+        "settings",
+        &event("POST", "/api/query-schedulers/", "", Some(task), t),
+    ));
+    assert_eq!(status, 201, "{body}");
+    let task_id = body["data"]["id"].as_str().unwrap().to_string();
+    let bounce = json!({
+        "version": "0", "id": "e1", "detail-type": "Email Bounced", "source": "aws.ses",
+        "account": "123456789012", "time": "2026-11-23T08:00:00Z", "region": "us-east-1",
+        "resources": [],
+        "detail": {"eventType": "Bounce",
+            "mail": {"messageId": "0100-x", "destination": ["gone@example.com"],
+                     "tags": {"vendfleet-task": [task_id.clone()]}},
+            "bounce": {"bounceType": "Permanent", "bounceSubType": "NoEmail",
+                "bouncedRecipients": [{"emailAddress": "gone@example.com",
+                                       "diagnosticCode": "smtp; 550 5.1.1 user unknown"}]}},
+    });
+    assert_eq!(
+        emulator.invoke("mail-feedback", &bounce),
+        json!({"recorded": 1})
+    );
+    let (status, body) = reply(&emulator.invoke(
+        "settings",
+        &event(
+            "GET",
+            &format!("/api/query-schedulers/{task_id}/"),
+            "",
+            None,
+            t,
+        ),
+    ));
+    assert_eq!(status, 200, "{body}");
+    let last = &body["data"]["deliveries"][0];
+    assert_eq!(
+        (last["recipient"].as_str(), last["status"].as_str()),
+        (Some("gone@example.com"), Some("bounced")),
+        "{body}"
+    );
 }
