@@ -19,24 +19,14 @@
 # Replaying a failure: the report prints a curl command for each.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 venv="$root/.venv-schemathesis"
-python="${PYTHON:-python3}"
 cargo="${CARGO:-cargo}"
 max_examples="${FUZZ_MAX_EXAMPLES:-60}"
 run_timeout="${FUZZ_TIMEOUT:-180}"
 
 # Only the virtualenv's schemathesis is trusted: a global one may be of another version or absent.
-if [ ! -x "$venv/bin/schemathesis" ]; then
-    echo "fuzz-api: installing schemathesis into $venv" >&2
-    if ! "$python" -m venv "$venv"; then
-        rm -rf "$venv"
-        echo "$(basename "$0"): '$python -m venv' failed; on Debian/Ubuntu: apt-get install python3-venv" >&2
-        exit 1
-    fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/infra/requirements-schemathesis.txt" >&2
-fi
+ensure_venv schemathesis requirements-schemathesis.txt schemathesis
 
 cd "$root"
 "$cargo" build -p vendfleet-local

@@ -13,22 +13,10 @@ if [ "$#" -eq 0 ]; then
     exit 2
 fi
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-venv="$root/.venv-moto"
-requirements="$root/infra/requirements-moto.txt"
-python="${PYTHON:-python3}"
-
+source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 # Only the virtualenv's moto is trusted: a global one may be of another version or absent.
-if [ ! -x "$venv/bin/moto_server" ]; then
-    echo "with-moto: installing moto into $venv" >&2
-    if ! "$python" -m venv "$venv"; then
-        rm -rf "$venv"
-        echo "$(basename "$0"): '$python -m venv' failed; on Debian/Ubuntu: apt-get install python3-venv" >&2
-        exit 1
-    fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2
-fi
+ensure_venv moto requirements-moto.txt moto_server
+venv="$root/.venv-moto"
 
 port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 endpoint="http://127.0.0.1:$port"
