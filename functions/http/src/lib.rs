@@ -204,28 +204,36 @@ fn area_router(area: Area) -> OpenApiRouter<AppState> {
 /// routes against these (functions/lambdas/tests/routing.rs).
 pub fn area_operations(area: Area) -> Vec<(String, String)> {
     let (_, doc) = area_router(area).split_for_parts();
-    let mut ops: Vec<(String, String)> = doc
-        .paths
-        .paths
-        .iter()
-        .flat_map(|(path, item)| {
-            [
-                ("GET", &item.get),
-                ("PUT", &item.put),
-                ("POST", &item.post),
-                ("DELETE", &item.delete),
-                ("PATCH", &item.patch),
-            ]
-            .into_iter()
-            .filter(|(_, op)| op.is_some())
-            .map(|(method, _)| (method.to_string(), path.clone()))
-        })
-        .collect();
+    let mut ops = operations(&doc);
     if area == Area::Events {
         ops.push(("POST".into(), events::WEBHOOK_PATH.into()));
     }
     ops.push(("GET".into(), "/api/openapi.json".into()));
     ops
+}
+
+/// A path item's operations with their methods.
+fn methods(
+    item: &utoipa::openapi::PathItem,
+) -> impl Iterator<Item = (&'static str, &utoipa::openapi::path::Operation)> {
+    [
+        ("GET", &item.get),
+        ("PUT", &item.put),
+        ("POST", &item.post),
+        ("DELETE", &item.delete),
+        ("PATCH", &item.patch),
+    ]
+    .into_iter()
+    .filter_map(|(method, op)| op.as_ref().map(|op| (method, op)))
+}
+
+/// Every operation of a document as `(method, path template)`.
+pub fn operations(doc: &utoipa::openapi::OpenApi) -> Vec<(String, String)> {
+    doc.paths
+        .paths
+        .iter()
+        .flat_map(|(path, item)| methods(item).map(|(m, _)| (m.to_string(), path.clone())))
+        .collect()
 }
 
 fn all_areas() -> OpenApiRouter<AppState> {
@@ -241,10 +249,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .paths
         .values()
         .flat_map(|item| {
-            [&item.get, &item.put, &item.post, &item.delete, &item.patch]
-                .into_iter()
-                .flatten()
-                .flat_map(|op| op.tags.clone().unwrap_or_default())
+            methods(item)
+                .flat_map(|(_, op)| op.tags.clone().unwrap_or_default())
                 .collect::<Vec<_>>()
         })
         .collect();
