@@ -18,15 +18,10 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
-use vendfleet_adapters_aws::{
-    create_bucket, create_queue_with_dlq, create_table, dynamodb_client, s3_client, sdk_config,
-    sqs_client,
-};
+use vendfleet_adapters_aws::sdk_config;
 
 mod common;
 
@@ -132,21 +127,8 @@ async fn cold_start(binary: &str, env: &[(String, String)], event: &Value) -> St
     let addr = listener.local_addr().unwrap();
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let bin = Path::new(env!("CARGO_BIN_EXE_auth"))
-        .parent()
-        .unwrap()
-        .join(binary);
     let started = Instant::now();
-    let mut child = Command::new(bin)
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .env("AWS_LAMBDA_RUNTIME_API", addr.to_string())
-        .env("AWS_LAMBDA_FUNCTION_NAME", binary)
-        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
-        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
-        .env("AWS_LAMBDA_LOG_GROUP_NAME", format!("/aws/lambda/{binary}"))
-        .env("AWS_LAMBDA_LOG_STREAM_NAME", "bench")
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
+    let mut child = common::lambda_process(binary, &addr.to_string(), env)
         .spawn()
         .unwrap();
     tokio::time::timeout(Duration::from_secs(30), rt.done.notified())
@@ -183,14 +165,7 @@ async fn cold_starts() {
     );
     let sdk = sdk_config(Some(&endpoint)).await;
     let name = format!("cold-{}", ulid::Ulid::new().to_string().to_lowercase());
-    create_table(&dynamodb_client(&sdk), &name).await.unwrap();
-    create_bucket(&s3_client(&sdk), &name).await.unwrap();
-    let (jobs, jobs_dlq) = create_queue_with_dlq(&sqs_client(&sdk), &name)
-        .await
-        .unwrap();
-    let (events, events_dlq) = create_queue_with_dlq(&sqs_client(&sdk), &format!("{name}-ev"))
-        .await
-        .unwrap();
+    let (_, mut env) = common::moto_stack(&sdk, &endpoint, &name).await;
     let parameter = format!("/{name}/jwt-secret");
     aws_sdk_ssm::Client::new(&sdk)
         .put_parameter()
@@ -200,24 +175,7 @@ async fn cold_starts() {
         .send()
         .await
         .unwrap();
-    let env: Vec<(String, String)> = [
-        ("VENDFLEET_TABLE", name.clone()),
-        ("VENDFLEET_BUCKET", name.clone()),
-        ("VENDFLEET_QUEUE_URL", jobs),
-        ("VENDFLEET_DLQ_URL", jobs_dlq),
-        ("VENDFLEET_EVENTS_QUEUE_URL", events),
-        ("VENDFLEET_EVENTS_DLQ_URL", events_dlq),
-        ("VENDFLEET_AWS_ENDPOINT", endpoint),
-        ("VENDFLEET_JWT_SECRET_PARAM", parameter),
-        ("VENDFLEET_TIME_ZONE", "Europe/Paris".into()),
-        ("VENDFLEET_MAIL_FROM", "reports@example.com".into()),
-        ("AWS_REGION", "us-east-1".into()),
-        ("AWS_ACCESS_KEY_ID", "testing".into()),
-        ("AWS_SECRET_ACCESS_KEY", "testing".into()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
+    env.push(("VENDFLEET_JWT_SECRET_PARAM".into(), parameter));
 
     // A request each API function answers without the table (no token: 401), an empty SQS
     // batch for the workers, an event the mail feedback function ignores.

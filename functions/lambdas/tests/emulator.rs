@@ -15,15 +15,10 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use vendfleet_adapters_aws::{
-    create_bucket, create_queue_with_dlq, create_table, dynamodb_client, s3_client, sdk_config,
-    sqs_client, AwsAdapters, AwsConfig, SqsJobQueue,
-};
+use vendfleet_adapters_aws::{sdk_config, sqs_client, AwsAdapters, SqsJobQueue};
 use vendfleet_app::config::Secret;
 use vendfleet_app::jobs::{JobStatus, NewJob};
-use vendfleet_app::machines::{MachineInput, SelectionInput};
 use vendfleet_app::ports::JobQueue;
-use vendfleet_app::products::ProductInput;
 use vendfleet_domain::events::{sign, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 
 mod common;
@@ -100,23 +95,8 @@ impl Emulator {
     /// Starts a function binary against the emulator's runtime API, with the template's
     /// environment (Globals) and Lambda's own variables.
     fn function(&mut self, binary: &str) {
-        let bin = Path::new(env!("CARGO_BIN_EXE_auth"))
-            .parent()
-            .unwrap()
-            .join(binary);
-        let child = Command::new(bin)
-            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .env(
-                "AWS_LAMBDA_RUNTIME_API",
-                format!("http://127.0.0.1:{}/.rt/{binary}", self.port),
-            )
-            .env("AWS_LAMBDA_FUNCTION_NAME", binary)
-            .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
-            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
-            .env("AWS_LAMBDA_LOG_GROUP_NAME", format!("/aws/lambda/{binary}"))
-            .env("AWS_LAMBDA_LOG_STREAM_NAME", "emulator")
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
+        let runtime_api = format!("http://127.0.0.1:{}/.rt/{binary}", self.port);
+        let child = common::lambda_process(binary, &runtime_api, &self.env)
             .spawn()
             .unwrap_or_else(|e| panic!("{binary} starts: {e}"));
         self.processes.push(child);
@@ -177,26 +157,8 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
     );
     let sdk = sdk_config(Some(&endpoint)).await;
     let name = format!("emu-{}", ulid::Ulid::new().to_string().to_lowercase());
-    create_table(&dynamodb_client(&sdk), &name).await.unwrap();
-    create_bucket(&s3_client(&sdk), &name).await.unwrap();
-    let (jobs_url, jobs_dlq) = create_queue_with_dlq(&sqs_client(&sdk), &name)
-        .await
-        .unwrap();
-    let (events_url, events_dlq) =
-        create_queue_with_dlq(&sqs_client(&sdk), &format!("{name}-events"))
-            .await
-            .unwrap();
-    let config = AwsConfig {
-        table: name.clone(),
-        bucket: name.clone(),
-        queue_url: jobs_url.clone(),
-        dead_letter_queue_url: jobs_dlq.clone(),
-        events_queue: Some((events_url.clone(), events_dlq.clone())),
-        endpoint_url: Some(endpoint.clone()),
-        schedules: None,
-        mail_from: "reports@example.com".into(),
-        ses_configuration_set: None,
-    };
+    let (config, mut env) = common::moto_stack(&sdk, &endpoint, &name).await;
+    env.push(("VENDFLEET_JWT_SECRET".into(), SECRET.into()));
     let adapters = AwsAdapters::new(&config, &sdk);
     let app = vendfleet_lambdas::app(&adapters, Secret::new(SECRET)).unwrap();
 
@@ -213,67 +175,8 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
         .unwrap()
         .unwrap();
     let p = app.auth.principal(admin).await.unwrap();
-    let product = app
-        .products
-        .create_product(
-            &p,
-            ProductInput {
-                name: "Cola".into(),
-                price_minor: Some(200),
-                currency: "EUR".into(),
-                vat_bps: Some(2000),
-                units: "pcs".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
-    let machine = app
-        .machines
-        .create(
-            &p,
-            MachineInput {
-                name: "Lobby".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
-    app.machines
-        .upsert_selection(
-            &p,
-            &machine.id,
-            SelectionInput {
-                selection: "C1".into(),
-                product_id: product.id,
-                max: 30,
-                price_minor: 200,
-                current: 20,
-                expiry_date: None,
-            },
-        )
-        .await
-        .unwrap();
+    let machine = common::machine_selling_cola(&app, &p, "Lobby").await;
 
-    // The template's Globals, pointed at moto.
-    let env: Vec<(String, String)> = [
-        ("VENDFLEET_TABLE", name.clone()),
-        ("VENDFLEET_BUCKET", name.clone()),
-        ("VENDFLEET_QUEUE_URL", jobs_url),
-        ("VENDFLEET_DLQ_URL", jobs_dlq),
-        ("VENDFLEET_EVENTS_QUEUE_URL", events_url.clone()),
-        ("VENDFLEET_EVENTS_DLQ_URL", events_dlq.clone()),
-        ("VENDFLEET_AWS_ENDPOINT", endpoint),
-        ("VENDFLEET_JWT_SECRET", SECRET.into()),
-        ("VENDFLEET_TIME_ZONE", "Europe/Paris".into()),
-        ("VENDFLEET_MAIL_FROM", "reports@example.com".into()),
-        ("AWS_REGION", "us-east-1".into()),
-        ("AWS_ACCESS_KEY_ID", "testing".into()),
-        ("AWS_SECRET_ACCESS_KEY", "testing".into()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
     let mut emulator = Emulator::start(env);
     for (binary, _) in vendfleet_lambdas::API_FUNCTIONS {
         emulator.function(binary);
@@ -297,17 +200,6 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
 
     // One read per API function, as the distribution sends it (trailing "/" off, marked) and as
     // written: the binary under the runtime answers what its router answers in-process.
-    let mark = |mut e: Value| {
-        let path = e["rawPath"]
-            .as_str()
-            .unwrap()
-            .trim_end_matches('/')
-            .to_string();
-        e["rawPath"] = json!(path);
-        e["requestContext"]["http"]["path"] = json!(path);
-        e["headers"][vendfleet_lambdas::TRAILING_SLASH_HEADER] = json!("1");
-        e
-    };
     let reads = [
         ("auth", "/api/users/me/", ""),
         ("users", "/api/users/", "ordering=email"),
@@ -331,7 +223,7 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
         let router = app_for(binary);
         for e in [
             event("GET", path, query, None, t),
-            mark(event("GET", path, query, None, t)),
+            common::through_distribution(event("GET", path, query, None, t)),
         ] {
             let (status, body) = reply(&emulator.invoke(binary, &e));
             assert_eq!(status, 200, "{binary} GET {path}: {body}");
@@ -375,6 +267,7 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
     assert_eq!(body["data"]["accepted"], 1, "{body}");
 
     // The events worker applies the queued message and reports the broken one alone.
+    let (events_url, events_dlq) = config.events_queue.clone().unwrap();
     let events_queue = SqsJobQueue::new(sqs_client(&sdk), events_url, events_dlq);
     let queued = events_queue
         .claim(Duration::from_secs(30))

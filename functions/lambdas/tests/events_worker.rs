@@ -15,11 +15,11 @@ use vendfleet_adapters_aws::{
     DynamoSalesStore, SqsJobQueue,
 };
 use vendfleet_app::config::{AuthSettings, Secret};
-use vendfleet_app::machines::{MachineInput, SelectionInput};
 use vendfleet_app::ports::{JobQueue, ManualClock};
-use vendfleet_app::products::ProductInput;
 use vendfleet_app::{Adapters, App};
 use vendfleet_domain::events::{sign, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+
+mod common;
 
 fn message(id: &str, body: &str) -> SqsMessage {
     let mut m = SqsMessage::default();
@@ -82,47 +82,7 @@ async fn webhook_queues_and_the_worker_applies_once() {
         .unwrap()
         .unwrap();
     let p = app.auth.principal(admin).await.unwrap();
-    let product = app
-        .products
-        .create_product(
-            &p,
-            ProductInput {
-                name: "Cola".into(),
-                price_minor: Some(200),
-                currency: "EUR".into(),
-                vat_bps: Some(2000),
-                units: "pcs".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
-    let m = app
-        .machines
-        .create(
-            &p,
-            MachineInput {
-                name: "Queue".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
-    app.machines
-        .upsert_selection(
-            &p,
-            &m.id,
-            SelectionInput {
-                selection: "C1".into(),
-                product_id: product.id,
-                max: 30,
-                price_minor: 200,
-                current: 20,
-                expiry_date: None,
-            },
-        )
-        .await
-        .unwrap();
+    let m = common::machine_selling_cola(&app, &p, "Queue").await;
     let secret = app
         .machines
         .machines()
