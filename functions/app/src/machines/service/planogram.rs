@@ -146,7 +146,9 @@ impl MachinesService {
             .calendar
             .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
         Ok(RefillEntry {
-            id: ulid::Ulid::new().to_string(),
+            // The id carries the line's time (the service's clock, not the system's): the visit
+            // lookup finds the line by the day in its id (`refill_visit`).
+            id: ulid::Ulid::from_datetime(now.into()).to_string(),
             at: now,
             local_date: vendfleet_domain::calendar::local_date(now, tz),
             machine_id: m.id.clone(),
