@@ -146,9 +146,7 @@ impl MachinesService {
             .calendar
             .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
         Ok(RefillEntry {
-            // The id carries the line's time (the service's clock, not the system's): the visit
-            // lookup finds the line by the day in its id (`refill_visit`).
-            id: ulid::Ulid::from_datetime(now.into()).to_string(),
+            id: refill_line_id(now),
             at: now,
             local_date: vendfleet_domain::calendar::local_date(now, tz),
             machine_id: m.id.clone(),
@@ -513,4 +511,16 @@ mod tests {
         v.sort_by_key(|c| natural(c));
         assert_eq!(v, ["1", "2", "10", "A2", "A10"]);
     }
+}
+
+/// A refill-log line's id: a ULID carrying the line's time (the service's clock, not the
+/// system's: the visit lookup finds a line by the day in its id, `refill_visit`), increasing
+/// within a millisecond so that lines written at one instant keep their order.
+fn refill_line_id(at: chrono::DateTime<chrono::Utc>) -> String {
+    static IDS: std::sync::Mutex<Option<ulid::Generator>> = std::sync::Mutex::new(None);
+    let mut ids = IDS.lock().unwrap_or_else(|e| e.into_inner());
+    ids.get_or_insert_with(ulid::Generator::new)
+        .generate_from_datetime(at.into())
+        .unwrap_or_else(|_| ulid::Ulid::from_datetime(at.into()))
+        .to_string()
 }
