@@ -501,18 +501,6 @@ pub(crate) fn natural(code: &str) -> (String, u64, String) {
     (prefix, digits.parse().unwrap_or(0), rest)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::natural;
-
-    #[test]
-    fn selection_codes_sort_naturally() {
-        let mut v = vec!["10", "2", "A10", "A2", "1"];
-        v.sort_by_key(|c| natural(c));
-        assert_eq!(v, ["1", "2", "10", "A2", "A10"]);
-    }
-}
-
 /// A refill-log line's id: a ULID carrying the line's time (the service's clock, not the
 /// system's: the visit lookup finds a line by the day in its id, `refill_visit`), increasing
 /// within a millisecond so that lines written at one instant keep their order.
@@ -523,4 +511,16 @@ fn refill_line_id(at: chrono::DateTime<chrono::Utc>) -> String {
         .generate_from_datetime(at.into())
         .unwrap_or_else(|_| ulid::Ulid::from_datetime(at.into()))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural;
+
+    #[test]
+    fn selection_codes_sort_naturally() {
+        let mut v = vec!["10", "2", "A10", "A2", "1"];
+        v.sort_by_key(|c| natural(c));
+        assert_eq!(v, ["1", "2", "10", "A2", "A10"]);
+    }
 }
