@@ -6,6 +6,7 @@ pub mod dashboard;
 pub mod error;
 pub mod events;
 pub mod generator;
+pub mod ids;
 pub mod jobs;
 pub mod listing;
 pub mod machines;

@@ -146,7 +146,7 @@ impl MachinesService {
             .calendar
             .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
         Ok(RefillEntry {
-            id: refill_line_id(now),
+            id: crate::ids::ordered_id(now),
             at: now,
             local_date: vendfleet_domain::calendar::local_date(now, tz),
             machine_id: m.id.clone(),
@@ -250,7 +250,7 @@ impl MachinesService {
         let old_price = existing.as_ref().map(|e| e.price_minor);
         if old_price != Some(next.price_minor) {
             let change = SelectionPriceChange {
-                id: ulid::Ulid::new().to_string(),
+                id: crate::ids::ordered_id(next.updated_at),
                 at: next.updated_at,
                 machine_id: machine_id.into(),
                 selection: next.selection.clone(),
@@ -499,18 +499,6 @@ pub(crate) fn natural(code: &str) -> (String, u64, String) {
         .collect();
     let rest = code[prefix.len() + digits.len()..].to_string();
     (prefix, digits.parse().unwrap_or(0), rest)
-}
-
-/// A refill-log line's id: a ULID carrying the line's time (the service's clock, not the
-/// system's: the visit lookup finds a line by the day in its id, `refill_visit`), increasing
-/// within a millisecond so that lines written at one instant keep their order.
-fn refill_line_id(at: chrono::DateTime<chrono::Utc>) -> String {
-    static IDS: std::sync::Mutex<Option<ulid::Generator>> = std::sync::Mutex::new(None);
-    let mut ids = IDS.lock().unwrap_or_else(|e| e.into_inner());
-    ids.get_or_insert_with(ulid::Generator::new)
-        .generate_from_datetime(at.into())
-        .unwrap_or_else(|_| ulid::Ulid::from_datetime(at.into()))
-        .to_string()
 }
 
 #[cfg(test)]
