@@ -493,44 +493,69 @@ fn read_rollups(
         }
     };
     let product_col = if product { "product_id" } else { "NULL" };
-    let chosen =
-        format!("machine_id IN (SELECT value FROM json_each(?1)) AND {key} BETWEEN ?2 AND ?3");
-    let sql = if summed {
-        let sums = Figures::NAMES
-            .iter()
-            .map(|n| format!("sum({n})"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!(
-            "SELECT '', {key}, {product_col}, {sums} FROM {table} WHERE {chosen} \
-             GROUP BY {key}, {product_col}"
-        )
-    } else {
-        format!(
-            "SELECT machine_id, {key}, {product_col}, {FIGURES} FROM {table} WHERE {chosen} \
-             ORDER BY machine_id, {key}"
-        )
-    };
+    let sql = format!(
+        "SELECT machine_id, {key}, {product_col}, {FIGURES} FROM {table} \
+         WHERE machine_id IN (SELECT value FROM json_each(?1)) AND {key} BETWEEN ?2 AND ?3 \
+         ORDER BY machine_id, {key}"
+    );
     let mut stmt = c.prepare_cached(&sql).map_err(backend)?;
-    let rows = stmt
-        .query_map(params![machines, lo, hi], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                figures_at(r, 3)?,
-            ))
-        })
-        .map_err(backend)?;
+    let mut rows = stmt.query(params![machines, lo, hi]).map_err(backend)?;
+    if !summed {
+        let mut out = Vec::new();
+        while let Some(r) = rows.next().map_err(backend)? {
+            out.push(RollupRow {
+                machine_id: r.get(0).map_err(backend)?,
+                date: date_of(key, r.get(1).map_err(backend)?)?,
+                product_id: r.get(2).map_err(backend)?,
+                figures: figures_at(r, 3).map_err(backend)?,
+            });
+        }
+        return Ok(out);
+    }
+    // Summed here rather than by SQL's GROUP BY: SQLite's eight sum() calls a row and its
+    // sorter cost several times the reading (0.55 ms against 0.05 ms for 50 machines' month).
+    #[derive(Default)]
+    struct Sums {
+        none: Option<Figures>,
+        products: HashMap<Box<str>, Figures>,
+    }
+    let mut sums: HashMap<i64, Sums> = HashMap::new();
+    while let Some(r) = rows.next().map_err(backend)? {
+        let k: i64 = r.get(1).map_err(backend)?;
+        let figures = figures_at(r, 3).map_err(backend)?;
+        let of_key = sums.entry(k).or_default();
+        match r.get_ref(2).map_err(backend)? {
+            rusqlite::types::ValueRef::Text(t) => {
+                let product = std::str::from_utf8(t).map_err(backend)?;
+                match of_key.products.get_mut(product) {
+                    Some(sum) => sum.add(&figures),
+                    None => {
+                        of_key.products.insert(product.into(), figures);
+                    }
+                }
+            }
+            _ => of_key
+                .none
+                .get_or_insert_with(Figures::default)
+                .add(&figures),
+        }
+    }
     let mut out = Vec::new();
-    for row in rows {
-        let (machine_id, k, product_id, figures) = row.map_err(backend)?;
-        out.push(RollupRow {
-            machine_id,
-            date: date_of(key, k)?,
+    for (k, of_key) in sums {
+        let date = date_of(key, k)?;
+        let row = |product_id: Option<String>, figures: Figures| RollupRow {
+            machine_id: String::new(),
+            date,
             product_id,
             figures,
-        });
+        };
+        out.extend(of_key.none.map(|f| row(None, f)));
+        out.extend(
+            of_key
+                .products
+                .into_iter()
+                .map(|(p, f)| row(Some(p.into()), f)),
+        );
     }
     Ok(out)
 }

@@ -7,7 +7,7 @@ use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::ports::{query_all, Condition, Index, ItemStore, Query, SortKey, Write};
 use crate::products::ProductRef;
-use crate::records::{Records, MAX_CHANGE_WRITES};
+use crate::records::{Records, Shared, MAX_CHANGE_WRITES};
 use crate::settings::{Location, SettingsService};
 use chrono::{NaiveDate, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -173,18 +173,11 @@ impl MachinesService {
         &self.tags
     }
 
-    async fn locations_by_id(&self) -> AppResult<HashMap<String, Location>> {
-        Ok(self
-            .settings
-            .locations()
-            .all_shared()
-            .await?
-            .iter()
-            .map(|l| (l.id.clone(), l.clone()))
-            .collect())
+    async fn locations_by_id(&self) -> AppResult<Arc<Shared<Location>>> {
+        self.settings.locations().all_shared().await
     }
 
-    fn admits(scope: &MachineScope, m: &Machine, locations: &HashMap<String, Location>) -> bool {
+    fn admits(scope: &MachineScope, m: &Machine, locations: &Shared<Location>) -> bool {
         let loc = m.location_id.as_ref().and_then(|l| locations.get(l));
         scope.admits(&MachineFacts {
             machine_id: &m.id,

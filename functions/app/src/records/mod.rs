@@ -11,7 +11,7 @@ use vendfleet_domain::FieldErrors;
 
 mod snapshot;
 pub use snapshot::{
-    version_key, with_bump, SnapshotStore, Snapshots, MAX_CHANGE_WRITES, SNAPSHOT_KINDS,
+    version_key, with_bump, Shared, SnapshotStore, Snapshots, MAX_CHANGE_WRITES, SNAPSHOT_KINDS,
 };
 
 /// A stored entity.
@@ -248,17 +248,17 @@ impl<T: Record> Records<T> {
 
     /// Every record of the kind.
     pub async fn all(&self) -> AppResult<Vec<T>> {
-        Ok(self.all_shared().await?.as_ref().clone())
+        Ok(self.all_shared().await?.to_vec())
     }
 
     /// Every record of the kind, shared: the store's snapshot of the kind when it keeps one
     /// and nothing changed since (one version read), else read whole.
-    pub async fn all_shared(&self) -> AppResult<Arc<Vec<T>>> {
+    pub async fn all_shared(&self) -> AppResult<Arc<Shared<T>>> {
         match self.store.snapshots() {
             Some(s) if SNAPSHOT_KINDS.contains(&T::KIND) => {
                 s.all(self.store.as_ref(), || self.load()).await
             }
-            _ => Ok(Arc::new(self.load().await?)),
+            _ => Ok(Arc::new(Shared::new(self.load().await?))),
         }
     }
 

@@ -70,6 +70,36 @@ pub fn with_bump(mut writes: Vec<Write>) -> Vec<Write> {
     writes
 }
 
+/// Every record of a kind, and an index by id (built once per snapshot, not per request).
+#[derive(Debug)]
+pub struct Shared<T> {
+    records: Vec<T>,
+    by_id: HashMap<String, usize>,
+}
+
+impl<T: Record> Shared<T> {
+    pub fn new(records: Vec<T>) -> Self {
+        let by_id = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id().to_string(), i))
+            .collect();
+        Shared { records, by_id }
+    }
+
+    /// The record of `id`.
+    pub fn get(&self, id: &str) -> Option<&T> {
+        self.by_id.get(id).map(|&i| &self.records[i])
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.records
+    }
+}
+
 struct Entry {
     version: u64,
     loaded: Instant,
@@ -92,7 +122,7 @@ impl Snapshots {
         &self,
         store: &dyn ItemStore,
         load: F,
-    ) -> Result<Arc<Vec<T>>, crate::error::AppError>
+    ) -> Result<Arc<Shared<T>>, crate::error::AppError>
     where
         F: AsyncFnOnce() -> Result<Vec<T>, crate::error::AppError>,
     {
@@ -116,13 +146,13 @@ impl Snapshots {
             let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(e) = entries.get(T::KIND) {
                 if e.version == version && e.loaded >= first_seen + self.settle {
-                    if let Ok(records) = e.records.clone().downcast::<Vec<T>>() {
+                    if let Ok(records) = e.records.clone().downcast::<Shared<T>>() {
                         return Ok(records);
                     }
                 }
             }
         }
-        let records = Arc::new(load().await?);
+        let records = Arc::new(Shared::new(load().await?));
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.insert(
             T::KIND,

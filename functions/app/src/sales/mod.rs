@@ -10,6 +10,7 @@ use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::machines::{Machine, MachinesService};
 use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore};
 use crate::products::ProductsService;
+use crate::records::Shared;
 use crate::settings::{Location, SettingsService};
 use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
@@ -265,7 +266,7 @@ struct Catalogue {
     machines: Vec<Machine>,
     /// How many machines the fleet has.
     fleet_size: usize,
-    locations: HashMap<String, Location>,
+    locations: Arc<Shared<Location>>,
     /// Product filter: `None` for every product.
     products: Option<BTreeSet<String>>,
     /// Tags of each product.
@@ -359,7 +360,7 @@ impl SalesService {
         &self,
         p: &Principal,
         q: &SalesQuery,
-    ) -> AppResult<(Vec<Machine>, HashMap<String, Location>)> {
+    ) -> AppResult<(Vec<Machine>, Arc<Shared<Location>>)> {
         let (machines, locations, _) = self.choose(p, q).await?;
         Ok((machines, locations))
     }
@@ -369,15 +370,8 @@ impl SalesService {
         &self,
         p: &Principal,
         q: &SalesQuery,
-    ) -> AppResult<(Vec<Machine>, HashMap<String, Location>, usize)> {
-        let locations: HashMap<String, Location> = self
-            .settings
-            .locations()
-            .all_shared()
-            .await?
-            .iter()
-            .map(|l| (l.id.clone(), l.clone()))
-            .collect();
+    ) -> AppResult<(Vec<Machine>, Arc<Shared<Location>>, usize)> {
+        let locations = self.settings.locations().all_shared().await?;
         let location = |m: &Machine| m.location_id.as_ref().and_then(|l| locations.get(l));
         let any = |set: &BTreeSet<String>, v: Option<&String>| {
             set.is_empty() || v.is_some_and(|v| set.contains(v))
@@ -415,7 +409,7 @@ impl SalesService {
                 names.extend(machines.iter().map(|m| (m.id.clone(), m.name.clone())));
             }
             GroupBy::Location => {
-                names.extend(locations.values().map(|l| (l.id.clone(), l.name.clone())));
+                names.extend(locations.iter().map(|l| (l.id.clone(), l.name.clone())));
             }
             GroupBy::Client => {
                 let clients = self.settings.clients().all().await?;

@@ -524,6 +524,21 @@ pub async fn run() -> Result<(), BoxError> {
     let (products, table) = scoped
         .time(&format!("/api/sales-journal/total-table/?{lm}"))
         .await?;
+    // For profiling (`perf record -p`): query 2 `VENDFLEET_BENCH_Q2_LOOP` times, then stop.
+    if let Ok(n) = std::env::var("VENDFLEET_BENCH_Q2_LOOP") {
+        let n: usize = n.parse().unwrap_or(1000);
+        let t = Instant::now();
+        for _ in 0..n {
+            scoped
+                .get(&format!("/api/sales-journal/total-table/?{lm}"))
+                .await?;
+        }
+        println!(
+            "query 2 looped: {:.3} ms each",
+            t.elapsed().as_secs_f64() * 1000.0 / n as f64
+        );
+        std::process::exit(0);
+    }
     show(
         &format!(
             "2. last month by product, {} machines (scoped user): total table",
