@@ -5,6 +5,7 @@ mod blob;
 mod db;
 mod error;
 mod mail;
+mod packed;
 mod queue;
 mod sales;
 mod store;

@@ -353,8 +353,10 @@ fn run_query(c: &Connection, q: &Query) -> Result<Page, StoreError> {
 #[async_trait]
 impl ItemStore for SqliteItemStore {
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
-        let key = key.clone();
-        self.read(move |c| get_item(c, &key)).await
+        // One row by primary key: on this thread (see `Database::read_now`).
+        self.db
+            .read_now(|c| get_item(c, key))
+            .map_err(|e| StoreError::Backend(e.to_string()))?
     }
 
     async fn put(&self, item: Item, condition: Option<Condition>) -> Result<(), StoreError> {

@@ -195,3 +195,122 @@ async fn embedded_open_wires_the_three_adapters_on_one_directory() {
         .is_none());
     assert_eq!(embedded.queue.dead_letters().await.unwrap(), ["p"]);
 }
+
+/// Migration 6 packs the product rollups of a database written before it: every figure of
+/// every product comes back, to the unit, through the store.
+#[tokio::test]
+async fn product_rollups_written_before_packing_read_back_equal() {
+    use vendfleet_adapters_embedded::SqliteSalesStore;
+    use vendfleet_app::ports::{Grain, RollupQuery, SalesStore};
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let c = rusqlite::Connection::open(dir.path().join("vendfleet.db")).unwrap();
+        c.execute_batch(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+        )
+        .unwrap();
+        for (i, sql) in MIGRATIONS[..5].iter().enumerate() {
+            c.execute_batch(sql).unwrap();
+            c.execute(
+                "INSERT INTO schema_migrations VALUES (?1, 'then')",
+                [i as i64 + 1],
+            )
+            .unwrap();
+        }
+        let rows: [(&str, i64, &str, [i64; 8]); 4] = [
+            ("m-1", 20260131, "cola", [2, 300, 250, 300, 0, 1, 0, 2]),
+            (
+                "m-1",
+                20260131,
+                "café-crème",
+                [1, 120, 100, 0, 120, 0, 1, 1],
+            ),
+            ("m-1", 20260201, "cola", [-1, -150, -125, -150, 0, 0, 0, -1]),
+            (
+                "m-2",
+                20260131,
+                "cola",
+                [i64::MAX / 4, 1 << 40, 7, 3, 4, 5, 6, 7],
+            ),
+        ];
+        for (table, key, of) in [
+            ("sales_day_product", "day", 1),
+            ("sales_month_product", "month", 100),
+        ] {
+            for (m, day, p, f) in rows {
+                c.execute(
+                    &format!(
+                        "INSERT INTO {table} (machine_id, {key}, product_id, q, rev, net, cash, \
+                         cashless, free, test, tx) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
+                         ON CONFLICT DO UPDATE SET q = q + excluded.q, rev = rev + excluded.rev, \
+                         net = net + excluded.net, cash = cash + excluded.cash, \
+                         cashless = cashless + excluded.cashless, free = free + excluded.free, \
+                         test = test + excluded.test, tx = tx + excluded.tx"
+                    ),
+                    rusqlite::params![m, day / of, p, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]],
+                )
+                .unwrap();
+            }
+        }
+    }
+    let db = Database::open(dir.path()).unwrap();
+    assert_eq!(db.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
+    let sales = SqliteSalesStore::new(db);
+    let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+    for grain in [Grain::DayProduct, Grain::MonthProduct] {
+        let mut got: Vec<(String, String, String, [i64; 8])> = sales
+            .rollups(&RollupQuery {
+                machine_ids: vec!["m-1".into(), "m-2".into()],
+                from: day(2026, 1, 1),
+                to: day(2026, 2, 28),
+                grain,
+            })
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                (
+                    r.machine_id,
+                    r.date.format("%Y%m%d").to_string(),
+                    r.product_id.unwrap_or_default(),
+                    r.figures.to_array(),
+                )
+            })
+            .collect();
+        got.sort();
+        let first = |d: &str| {
+            if grain == Grain::DayProduct {
+                d.to_string()
+            } else {
+                format!("{}01", &d[..6])
+            }
+        };
+        let want: Vec<(String, String, String, [i64; 8])> = vec![
+            (
+                "m-1".into(),
+                first("20260131"),
+                "café-crème".into(),
+                [1, 120, 100, 0, 120, 0, 1, 1],
+            ),
+            (
+                "m-1".into(),
+                first("20260131"),
+                "cola".into(),
+                [2, 300, 250, 300, 0, 1, 0, 2],
+            ),
+            (
+                "m-1".into(),
+                first("20260201"),
+                "cola".into(),
+                [-1, -150, -125, -150, 0, 0, 0, -1],
+            ),
+            (
+                "m-2".into(),
+                first("20260131"),
+                "cola".into(),
+                [i64::MAX / 4, 1 << 40, 7, 3, 4, 5, 6, 7],
+            ),
+        ];
+        assert_eq!(got, want, "{grain:?}");
+    }
+}

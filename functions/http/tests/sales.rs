@@ -1084,7 +1084,87 @@ async fn the_dashboard_agrees_with_the_reports_and_the_scope(b: Backend) {
     );
 }
 
+/// Two users scoped to different locations each get their own machines' figures, again on the
+/// next request (the visible machines are worked out once per scope and catalogue), and a
+/// machine moved from one location to the other moves its sales at once.
+async fn scoped_figures_follow_the_catalogue_at_once(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let f = fleet(&h, 33, 15).await;
+    let role = h
+        .role(&f.admin, "Sales", &["reports.sales_overview.total_list"])
+        .await;
+    let mut tokens = Vec::new();
+    for (email, at) in [("a@example.com", 0usize), ("b@example.com", 1)] {
+        let body = json!({"name": email, "email": email, "password": "password-123",
+                          "role_id": role, "location_ids": [f.locations[at]]});
+        let r = h.post("/api/users/", &f.admin, body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
+        tokens.push(h.token(email, "password-123").await);
+    }
+    let today = h.app.calendar.today();
+    let from = today - Duration::days(80);
+    let q = Q {
+        from,
+        to: today,
+        group_by: GroupBy::Machine,
+        grouping: Grouping::Day,
+        value: Shown::Sales,
+        machines: BTreeSet::new(),
+        locations: BTreeSet::new(),
+        clients: BTreeSet::new(),
+        regions: BTreeSet::new(),
+        machine_tags: BTreeSet::new(),
+        products: BTreeSet::new(),
+        product_tags: BTreeSet::new(),
+    };
+    let ledgers = ledgers(&h, &f).await;
+    let path = format!("/api/sales-journal/total-table/?date_from={from}&date_to={today}");
+    let at = |loc: usize| -> BTreeSet<String> {
+        f.machines
+            .iter()
+            .filter(|m| m.location == f.locations[loc])
+            .map(|m| m.id.clone())
+            .collect()
+    };
+    let check = async |token: &str, visible: &BTreeSet<String>, when: &str| {
+        let want = brute(&q, &f, &ledgers, visible, q.from, q.to);
+        for _ in 0..2 {
+            let got = h.get(&path, token).await.json()["data"].clone();
+            assert_eq!(got["total"], figures_json(&want.total), "{when}");
+            let ids: BTreeSet<String> = got["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["id"].as_str().unwrap().to_string())
+                .collect();
+            assert!(ids.is_subset(visible), "{when}: {ids:?}");
+        }
+    };
+    let (mut a, mut b) = (at(0), at(1));
+    assert!(!a.is_empty() && b.len() >= 2);
+    check(&tokens[0], &a, "before, location 0").await;
+    check(&tokens[1], &b, "before, location 1").await;
+
+    let moved = b.pop_first().unwrap();
+    let name = format!(
+        "M{}",
+        f.machines.iter().position(|m| m.id == moved).unwrap()
+    );
+    let r = h
+        .put(
+            &format!("/api/machines/{moved}/settings/"),
+            &f.admin,
+            json!({"name": name, "location_id": f.locations[0]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    a.insert(moved);
+    check(&tokens[0], &a, "after the move, location 0").await;
+    check(&tokens[1], &b, "after the move, location 1").await;
+}
+
 on_both_stores!(
+    scoped_figures_follow_the_catalogue_at_once,
     the_dashboard_agrees_with_the_reports_and_the_scope,
     transaction_log_permissions_export_and_bad_input,
     reports_equal_the_ledger_recomputed,

@@ -122,7 +122,20 @@ pub struct MachinesService {
     products: crate::products::ProductLookup,
     store: Arc<dyn ItemStore>,
     calendar: crate::Calendar,
+    visible: Arc<std::sync::Mutex<Vec<Visible>>>,
 }
+
+/// The machines a scope admits, computed from two catalogue snapshots and kept as long as they
+/// are the current ones (the snapshots are held, so a match by pointer is a match by content).
+struct Visible {
+    scope: MachineScope,
+    machines: Arc<Shared<Machine>>,
+    locations: Arc<Shared<Location>>,
+    admitted: Arc<Vec<Machine>>,
+}
+
+/// Scopes whose visible machines are kept (the most recently used).
+const VISIBLE_KEPT: usize = 16;
 
 /// Most selections of one machine.
 pub const MAX_SELECTIONS: usize = 200;
@@ -160,6 +173,7 @@ impl MachinesService {
             products: crate::products::ProductLookup::new(store.clone()),
             store,
             calendar,
+            visible: Arc::default(),
         }
     }
 
@@ -195,15 +209,41 @@ impl MachinesService {
     /// The machines the user may see, and how many machines the fleet has (whoever asks),
     /// from one read of the catalogue.
     pub async fn visible_in_fleet(&self, p: &Principal) -> AppResult<(Vec<Machine>, usize)> {
+        let (visible, fleet) = self.visible_shared(p).await?;
+        Ok((visible.as_ref().clone(), fleet))
+    }
+
+    /// [`MachinesService::visible_in_fleet`], shared: worked out once per scope and catalogue
+    /// version rather than machine by machine on every request.
+    pub async fn visible_shared(&self, p: &Principal) -> AppResult<(Arc<Vec<Machine>>, usize)> {
         let scope = p.machine_scope();
         let locations = self.locations_by_id().await?;
         let all = self.machines.all_shared().await?;
-        let visible = all
-            .iter()
-            .filter(|m| Self::admits(&scope, m, &locations))
-            .cloned()
-            .collect();
-        Ok((visible, all.len()))
+        let fleet = all.len();
+        let mut kept = self.visible.lock().unwrap_or_else(|e| e.into_inner());
+        let found = kept.iter().position(|v| {
+            v.scope == scope
+                && Arc::ptr_eq(&v.machines, &all)
+                && Arc::ptr_eq(&v.locations, &locations)
+        });
+        let entry = match found {
+            Some(i) => kept.remove(i),
+            None => Visible {
+                admitted: Arc::new(
+                    all.iter()
+                        .filter(|m| Self::admits(&scope, m, &locations))
+                        .cloned()
+                        .collect(),
+                ),
+                scope,
+                machines: all,
+                locations,
+            },
+        };
+        let admitted = entry.admitted.clone();
+        kept.insert(0, entry);
+        kept.truncate(VISIBLE_KEPT);
+        Ok((admitted, fleet))
     }
 
     /// The ids of the machines the user may see.

@@ -376,9 +376,9 @@ impl SalesService {
         let any = |set: &BTreeSet<String>, v: Option<&String>| {
             set.is_empty() || v.is_some_and(|v| set.contains(v))
         };
-        let (visible, fleet_size) = self.machines.visible_in_fleet(p).await?;
+        let (visible, fleet_size) = self.machines.visible_shared(p).await?;
         let machines: Vec<Machine> = visible
-            .into_iter()
+            .iter()
             .filter(|m| any(&q.machines, Some(&m.id)))
             .filter(|m| any(&q.locations, m.location_id.as_ref()))
             .filter(|m| any(&q.clients, location(m).and_then(|l| l.client_id.as_ref())))
@@ -386,6 +386,7 @@ impl SalesService {
             .filter(|m| {
                 q.machine_tags.is_empty() || m.tag_ids.iter().any(|t| q.machine_tags.contains(t))
             })
+            .cloned()
             .collect();
         Ok((machines, locations, fleet_size))
     }
