@@ -10,7 +10,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
-    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, WeekdayUnits,
+    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
 };
 use vendfleet_app::ports::StoreError;
 use vendfleet_domain::events::{Payment, VendClass};
@@ -423,71 +423,6 @@ fn date_of(key: &str, k: i64) -> Result<NaiveDate, StoreError> {
     .ok_or_else(|| StoreError::Codec(format!("bad {key} {k}")))
 }
 
-/// Units by machine, product and weekday (Monday 0), summed from the packed day rollups.
-fn read_weekday_units(
-    c: &Connection,
-    machines: &str,
-    from: NaiveDate,
-    to: NaiveDate,
-) -> Result<Vec<WeekdayUnits>, StoreError> {
-    use chrono::Datelike;
-    let mut stmt = c
-        .prepare_cached(
-            "SELECT machine_id, day, products FROM sales_day_products \
-             WHERE machine_id IN (SELECT value FROM json_each(?1)) AND day BETWEEN ?2 AND ?3 \
-             ORDER BY machine_id, day",
-        )
-        .map_err(backend)?;
-    let mut rows = stmt
-        .query(params![machines, day_number(from), day_number(to)])
-        .map_err(backend)?;
-    let mut out: Vec<WeekdayUnits> = Vec::new();
-    // The current machine's products, flushed when the next machine starts.
-    let mut machine = String::new();
-    let mut units: std::collections::BTreeMap<Box<str>, [i64; 7]> = Default::default();
-    let flush = |machine: &str,
-                 units: &mut std::collections::BTreeMap<Box<str>, [i64; 7]>,
-                 out: &mut Vec<WeekdayUnits>| {
-        out.extend(
-            std::mem::take(units)
-                .into_iter()
-                .filter(|(_, u)| u.iter().any(|&n| n != 0))
-                .map(|(p, u)| WeekdayUnits {
-                    machine_id: machine.to_string(),
-                    product_id: p.into(),
-                    units: u,
-                }),
-        );
-    };
-    while let Some(r) = rows.next().map_err(backend)? {
-        let m = match r.get_ref(0).map_err(backend)? {
-            rusqlite::types::ValueRef::Text(t) => std::str::from_utf8(t).map_err(backend)?,
-            _ => "",
-        };
-        if m != machine {
-            flush(&machine, &mut units, &mut out);
-            machine = m.to_string();
-        }
-        let k: i64 = r.get(1).map_err(backend)?;
-        let slot = date_of("day", k)?.weekday().num_days_from_monday() as usize;
-        let bytes = r.get_ref(2).map_err(backend)?.as_blob().map_err(backend)?;
-        for entry in packed::entries(bytes) {
-            let (product_id, f) = entry.map_err(|e| corrupt("sales_day_products", m, k, e))?;
-            let n = f.quantity + f.free_quantity + f.test_quantity;
-            match units.get_mut(product_id) {
-                Some(u) => u[slot] += n,
-                None => {
-                    let mut u = [0i64; 7];
-                    u[slot] = n;
-                    units.insert(product_id.into(), u);
-                }
-            }
-        }
-    }
-    flush(&machine, &mut units, &mut out);
-    Ok(out)
-}
-
 /// Rollup rows of a query's machines, each machine's (`summed`: summed across the machines,
 /// one row per date and product, `machine_id` empty).
 fn read_rollups(
@@ -736,22 +671,6 @@ impl SalesStore for SqliteSalesStore {
 
     async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
         self.rollups_read(query, true).await
-    }
-
-    async fn weekday_units(
-        &self,
-        machine_ids: &[String],
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<Vec<WeekdayUnits>, StoreError> {
-        if machine_ids.is_empty() || from > to {
-            return Ok(Vec::new());
-        }
-        let machines = serde_json::to_string(machine_ids).map_err(backend)?;
-        self.db
-            .read(move |c| read_weekday_units(c, &machines, from, to))
-            .await
-            .map_err(backend)?
     }
 
     async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {

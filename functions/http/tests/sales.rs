@@ -170,6 +170,24 @@ struct Q {
 }
 
 impl Q {
+    /// Every machine and product of `from..=to`, by machine and day, in sales.
+    fn whole(from: NaiveDate, to: NaiveDate) -> Q {
+        Q {
+            from,
+            to,
+            group_by: GroupBy::Machine,
+            grouping: Grouping::Day,
+            value: Shown::Sales,
+            machines: BTreeSet::new(),
+            locations: BTreeSet::new(),
+            clients: BTreeSet::new(),
+            regions: BTreeSet::new(),
+            machine_tags: BTreeSet::new(),
+            products: BTreeSet::new(),
+            product_tags: BTreeSet::new(),
+        }
+    }
+
     fn query_string(&self) -> String {
         let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(",");
         let mut parts = vec![
@@ -1057,20 +1075,10 @@ async fn the_dashboard_agrees_with_the_reports_and_the_scope(b: Backend) {
     let crew2 = h.token("crew2@example.com", "password-123").await;
     let d = h.get("/api/dashboard/", &crew2).await.json()["data"].clone();
     let ledgers = ledgers(&h, &f).await;
-    let q = Q {
-        from: d["month"]["date_from"].as_str().unwrap().parse().unwrap(),
-        to: d["month"]["date_to"].as_str().unwrap().parse().unwrap(),
-        group_by: GroupBy::Machine,
-        grouping: Grouping::Day,
-        value: Shown::Sales,
-        machines: BTreeSet::new(),
-        locations: BTreeSet::new(),
-        clients: BTreeSet::new(),
-        regions: BTreeSet::new(),
-        machine_tags: BTreeSet::new(),
-        products: BTreeSet::new(),
-        product_tags: BTreeSet::new(),
-    };
+    let q = Q::whole(
+        d["month"]["date_from"].as_str().unwrap().parse().unwrap(),
+        d["month"]["date_to"].as_str().unwrap().parse().unwrap(),
+    );
     let visible: BTreeSet<String> = mine.iter().map(|s| s.to_string()).collect();
     let want = brute(&q, &f, &ledgers, &visible, q.from, q.to);
     assert_eq!(d["month"]["figures"], figures_json(&want.total));
@@ -1103,20 +1111,7 @@ async fn scoped_figures_follow_the_catalogue_at_once(b: Backend) {
     }
     let today = h.app.calendar.today();
     let from = today - Duration::days(80);
-    let q = Q {
-        from,
-        to: today,
-        group_by: GroupBy::Machine,
-        grouping: Grouping::Day,
-        value: Shown::Sales,
-        machines: BTreeSet::new(),
-        locations: BTreeSet::new(),
-        clients: BTreeSet::new(),
-        regions: BTreeSet::new(),
-        machine_tags: BTreeSet::new(),
-        products: BTreeSet::new(),
-        product_tags: BTreeSet::new(),
-    };
+    let q = Q::whole(from, today);
     let ledgers = ledgers(&h, &f).await;
     let path = format!("/api/sales-journal/total-table/?date_from={from}&date_to={today}");
     let at = |loc: usize| -> BTreeSet<String> {
