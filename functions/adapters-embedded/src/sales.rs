@@ -8,6 +8,7 @@ use crate::store::apply_write;
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
     Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
@@ -28,20 +29,45 @@ impl SqliteSalesStore {
         SqliteSalesStore { db }
     }
 
-    /// [`read_rollups`] on a read connection (none for no machine or an empty range).
+    /// [`read_rollups`] of each query on one read connection, in one hop to the blocking pool
+    /// (none for no machine or an empty range).
     async fn rollups_read(
+        &self,
+        queries: &[RollupQuery],
+        summed: bool,
+    ) -> Result<Vec<Vec<RollupRow>>, StoreError> {
+        let empty = |q: &RollupQuery| q.machine_ids.is_empty() || q.from > q.to;
+        if queries.iter().all(empty) {
+            return Ok(vec![Vec::new(); queries.len()]);
+        }
+        let queries = queries.to_vec();
+        self.db
+            .read(move |c| {
+                queries
+                    .iter()
+                    .map(|q| {
+                        if empty(q) {
+                            Ok(Vec::new())
+                        } else {
+                            read_rollups(c, q, summed)
+                        }
+                    })
+                    .collect()
+            })
+            .await
+            .map_err(backend)?
+    }
+
+    /// The one answer of [`SqliteSalesStore::rollups_read`] of one query.
+    async fn rollups_read_one(
         &self,
         query: &RollupQuery,
         summed: bool,
     ) -> Result<Vec<RollupRow>, StoreError> {
-        if query.machine_ids.is_empty() || query.from > query.to {
-            return Ok(Vec::new());
-        }
-        let query = query.clone();
-        self.db
-            .read(move |c| read_rollups(c, &query, summed))
-            .await
-            .map_err(backend)?
+        let mut answers = self
+            .rollups_read(std::slice::from_ref(query), summed)
+            .await?;
+        Ok(answers.pop().unwrap_or_default())
     }
 }
 
@@ -475,7 +501,7 @@ fn read_rollups(
     let mut rows = stmt.query(params![machines, lo, hi]).map_err(backend)?;
     // Summed here rather than by SQL: SQLite's eight sum() calls a row and its sorter cost
     // several times the reading.
-    let mut sums: HashMap<i64, Sums> = HashMap::new();
+    let mut sums: FxHashMap<i64, Sums> = FxHashMap::default();
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(backend)? {
         let k: i64 = r.get(1).map_err(backend)?;
@@ -544,7 +570,7 @@ fn read_rollups(
 #[derive(Default)]
 struct Sums {
     none: Figures,
-    products: HashMap<Box<str>, Figures>,
+    products: FxHashMap<Box<str>, Figures>,
 }
 
 fn corrupt(table: &str, machine: &str, key: i64, e: String) -> StoreError {
@@ -666,11 +692,19 @@ impl SalesStore for SqliteSalesStore {
     }
 
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
-        self.rollups_read(query, false).await
+        self.rollups_read_one(query, false).await
     }
 
     async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
-        self.rollups_read(query, true).await
+        self.rollups_read_one(query, true).await
+    }
+
+    async fn rollups_many(
+        &self,
+        queries: &[RollupQuery],
+        summed: bool,
+    ) -> Result<Vec<Vec<RollupRow>>, StoreError> {
+        self.rollups_read(queries, summed).await
     }
 
     async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {

@@ -155,8 +155,8 @@ pub struct Cube {
     pub groups: BTreeMap<String, Figures>,
     /// By bucket (first day).
     pub buckets: BTreeMap<NaiveDate, Figures>,
-    /// By group key and bucket.
-    pub cells: BTreeMap<(String, NaiveDate), Figures>,
+    /// By group key, then bucket.
+    pub cells: BTreeMap<String, BTreeMap<NaiveDate, Figures>>,
 }
 
 impl Cube {
@@ -171,11 +171,21 @@ impl Cube {
         self.total.add(f);
         self.buckets.entry(bucket).or_default().add(f);
         for g in groups {
-            self.groups.entry(g.to_string()).or_default().add(f);
-            self.cells
-                .entry((g.to_string(), bucket))
-                .or_default()
-                .add(f);
+            // Looked up before inserting: most rows add to a group that exists, and a key is
+            // only allocated for a new one.
+            match self.groups.get_mut(g) {
+                Some(sum) => sum.add(f),
+                None => {
+                    self.groups.insert(g.to_string(), *f);
+                }
+            }
+            match self.cells.get_mut(g) {
+                Some(by_bucket) => by_bucket.entry(bucket).or_default().add(f),
+                None => {
+                    self.cells
+                        .insert(g.to_string(), BTreeMap::from([(bucket, *f)]));
+                }
+            }
         }
     }
 }
@@ -249,6 +259,6 @@ mod tests {
         assert_eq!(c.groups["hot"].quantity, 4);
         assert_eq!(c.groups["promo"].quantity, 2);
         assert_eq!(c.buckets[&d("2026-03-01")].revenue_minor, 600);
-        assert_eq!(c.cells[&("promo".to_string(), d("2026-03-01"))].quantity, 2);
+        assert_eq!(c.cells["promo"][&d("2026-03-01")].quantity, 2);
     }
 }

@@ -211,6 +211,23 @@ pub trait SalesStore: Send + Sync {
     async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
         Ok(sum_over_machines(self.rollups(query).await?))
     }
+    /// The answers of several rollup reads, in order: each [`SalesStore::rollups_summed`]
+    /// when `summed`, else [`SalesStore::rollups`]. The default runs them concurrently; a
+    /// store may read them in one go.
+    async fn rollups_many(
+        &self,
+        queries: &[RollupQuery],
+        summed: bool,
+    ) -> Result<Vec<Vec<RollupRow>>, StoreError> {
+        futures_util::future::try_join_all(queries.iter().map(|q| async move {
+            if summed {
+                self.rollups_summed(q).await
+            } else {
+                self.rollups(q).await
+            }
+        }))
+        .await
+    }
     /// Units out of each machine's products by weekday over local days `from..=to` (planning's
     /// velocities); machines × products with none may be left out. The default sums the
     /// machine × product × day rollups.

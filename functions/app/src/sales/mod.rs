@@ -9,7 +9,7 @@ use crate::auth::Principal;
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::machines::{Machine, MachinesService};
 use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore};
-use crate::products::ProductsService;
+use crate::products::{Product, ProductsService};
 use crate::records::Shared;
 use crate::settings::{Location, SettingsService};
 use crate::{AppResult, Calendar};
@@ -82,15 +82,14 @@ impl SalesReport {
     /// Group keys by the chosen value over the span, largest first, then by name.
     pub fn ranked_groups(&self) -> Vec<&String> {
         let value = self.query.value;
-        let mut keys: Vec<&String> = self.current.groups.keys().collect();
-        keys.sort_by(|a, b| {
-            let (va, vb) = (
-                value.of(&self.current.groups[*a]),
-                value.of(&self.current.groups[*b]),
-            );
-            vb.cmp(&va).then_with(|| self.name(a).cmp(self.name(b)))
-        });
-        keys
+        let mut keys: Vec<(i64, &str, &String)> = self
+            .current
+            .groups
+            .iter()
+            .map(|(k, f)| (value.of(f), self.name(k), k))
+            .collect();
+        keys.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        keys.into_iter().map(|(_, _, k)| k).collect()
     }
 
     /// The name of a group key.
@@ -134,7 +133,8 @@ impl SalesReport {
                     .map(|b| {
                         self.current
                             .cells
-                            .get(&(key.clone(), *b))
+                            .get(key)
+                            .and_then(|by_bucket| by_bucket.get(b))
                             .map_or(0, |f| value.of(f))
                     })
                     .collect(),
@@ -269,8 +269,9 @@ struct Catalogue {
     locations: Arc<Shared<Location>>,
     /// Product filter: `None` for every product.
     products: Option<BTreeSet<String>>,
-    /// Tags of each product.
-    product_tags: HashMap<String, Vec<String>>,
+    /// Every product by id (their tags, and the names of product groups).
+    all_products: Arc<Shared<Product>>,
+    /// The names of the groups other than by product (those are named from `all_products`).
     names: BTreeMap<String, String>,
 }
 
@@ -334,23 +335,31 @@ impl SalesService {
         let query = params.check(self.calendar.today())?;
         let cat = self.catalogue(p, &query).await?;
         let (previous_from, previous_to) = previous_span(query.from, query.to);
-        let (current, previous) = tokio::try_join!(
-            self.cube(&query, &cat, (query.from, query.to), by_period, groups),
-            self.cube(
+        let (current, previous) = self
+            .cubes(
                 &query,
                 &cat,
-                (previous_from, previous_to),
+                [(query.from, query.to), (previous_from, previous_to)],
                 by_period,
-                groups
-            ),
-        )?;
+                groups,
+            )
+            .await?;
+        let mut names = cat.names;
+        if query.group_by == GroupBy::Product {
+            // Only the products of the groups: a fleet's catalogue may hold many more.
+            for key in current.groups.keys().chain(previous.groups.keys()) {
+                if let Some(product) = cat.all_products.get(key) {
+                    names.insert(key.clone(), product.name.clone());
+                }
+            }
+        }
         Ok(SalesReport {
             query,
             current,
             previous_from,
             previous_to,
             previous,
-            names: cat.names,
+            names,
         })
     }
 
@@ -416,9 +425,7 @@ impl SalesService {
                 let clients = self.settings.clients().all().await?;
                 names.extend(clients.into_iter().map(|c| (c.id, c.name)));
             }
-            GroupBy::Product => {
-                names.extend(all_products.iter().map(|p| (p.id.clone(), p.name.clone())));
-            }
+            GroupBy::Product => {}
             GroupBy::ProductTag => {
                 let tags = self.products.tags().all().await?;
                 names.extend(tags.into_iter().map(|t| (t.id, t.name)));
@@ -431,30 +438,27 @@ impl SalesService {
         Ok(Catalogue {
             fleet_size,
             machines,
-            product_tags: all_products
-                .iter()
-                .map(|p| (p.id.clone(), p.tag_ids.clone()))
-                .collect(),
+            all_products,
             locations,
             products,
             names,
         })
     }
 
-    /// The figures of `from..=to`: whole months from month rollups where the buckets are months
-    /// (or there are no periods: one bucket, `from`), every other day from day rollups; product
-    /// rollups when products matter.
-    async fn cube(
+    /// The figures of the chosen span and the span before: whole months from month rollups
+    /// where the buckets are months (or there are no periods: one bucket, the span's first
+    /// day), every other day from day rollups; product rollups when products matter. The
+    /// rollups of both spans are read together.
+    async fn cubes(
         &self,
         q: &SalesQuery,
         cat: &Catalogue,
-        (from, to): (NaiveDate, NaiveDate),
+        spans: [(NaiveDate, NaiveDate); 2],
         by_period: bool,
         groups: bool,
-    ) -> AppResult<Cube> {
-        let mut cube = Cube::default();
+    ) -> AppResult<(Cube, Cube)> {
         if cat.machines.is_empty() {
-            return Ok(cube);
+            return Ok((Cube::default(), Cube::default()));
         }
         let by_product = q.group_by.by_product() || cat.products.is_some();
         let (day, month) = if by_product {
@@ -462,23 +466,26 @@ impl SalesService {
         } else {
             (Grain::Day, Grain::Month)
         };
-        let mut reads: Vec<(Grain, NaiveDate, NaiveDate)> = Vec::new();
-        if q.grouping == Grouping::Month || !by_period {
-            let (months, edges) = split_range(from, to);
-            if let (Some(a), Some(b)) = (months.first(), months.last()) {
-                reads.push((month, a.first_day(), b.last_day()));
+        let reads = spans.map(|(from, to)| {
+            let mut reads: Vec<(Grain, NaiveDate, NaiveDate)> = Vec::new();
+            if q.grouping == Grouping::Month || !by_period {
+                let (months, edges) = split_range(from, to);
+                if let (Some(a), Some(b)) = (months.first(), months.last()) {
+                    reads.push((month, a.first_day(), b.last_day()));
+                }
+                reads.extend(edges.into_iter().map(|(a, b)| (day, a, b)));
+            } else {
+                reads.push((day, from, to));
             }
-            reads.extend(edges.into_iter().map(|(a, b)| (day, a, b)));
-        } else {
-            reads.push((day, from, to));
-        }
+            reads
+        });
         let machines: HashMap<&str, &Machine> =
             cat.machines.iter().map(|m| (m.id.as_str(), m)).collect();
-        let bucket = |date: NaiveDate| {
+        let bucket = |span: usize, date: NaiveDate| {
             if by_period {
                 q.grouping.bucket(date)
             } else {
-                from
+                spans[span].0
             }
         };
         // Figures by period, product or product tag need no machine: the fleet's rollups (less
@@ -486,43 +493,49 @@ impl SalesService {
         // chosen machines' rollups summed by the store.
         let machine_free = !groups || q.group_by.by_product();
         if machine_free && 2 * cat.machines.len() > cat.fleet_size {
-            if let Some(cube) = self
-                .fleet_cube(q, cat, &reads, &machines, groups, &bucket)
-                .await?
-            {
-                return Ok(cube);
+            let (bucket0, bucket1) = (|d| bucket(0, d), |d| bucket(1, d));
+            if let (Some(current), Some(previous)) = tokio::try_join!(
+                self.fleet_cube(q, cat, &reads[0], &machines, groups, &bucket0),
+                self.fleet_cube(q, cat, &reads[1], &machines, groups, &bucket1),
+            )? {
+                return Ok((current, previous));
             }
         }
-        for (grain, a, b) in reads {
-            let query = RollupQuery {
-                machine_ids: machines.keys().map(|s| s.to_string()).collect(),
-                from: a,
-                to: b,
+        let machine_ids: Vec<String> = machines.keys().map(|s| s.to_string()).collect();
+        let queries: Vec<RollupQuery> = reads
+            .iter()
+            .flatten()
+            .map(|&(grain, from, to)| RollupQuery {
+                machine_ids: machine_ids.clone(),
+                from,
+                to,
                 grain,
-            };
-            if machine_free {
-                for r in self.sales.rollups_summed(&query).await? {
-                    add_row(&mut cube, q, cat, None, &r, groups, bucket(r.date), false);
+            })
+            .collect();
+        let mut answers = self
+            .sales
+            .rollups_many(&queries, machine_free)
+            .await?
+            .into_iter();
+        let mut cubes = [Cube::default(), Cube::default()];
+        for (span, reads) in reads.iter().enumerate() {
+            for rows in answers.by_ref().take(reads.len()) {
+                for r in &rows {
+                    let machine = if machine_free {
+                        None
+                    } else {
+                        match machines.get(r.machine_id.as_str()) {
+                            Some(m) => Some(*m),
+                            None => continue,
+                        }
+                    };
+                    let b = bucket(span, r.date);
+                    add_row(&mut cubes[span], q, cat, machine, r, groups, b, false);
                 }
-                continue;
-            }
-            for r in self.sales.rollups(&query).await? {
-                let Some(m) = machines.get(r.machine_id.as_str()) else {
-                    continue;
-                };
-                add_row(
-                    &mut cube,
-                    q,
-                    cat,
-                    Some(m),
-                    &r,
-                    groups,
-                    bucket(r.date),
-                    false,
-                );
             }
         }
-        Ok(cube)
+        let [current, previous] = cubes;
+        Ok((current, previous))
     }
 
     /// The figures of `reads` for the `chosen` machines by period, and by product or product
@@ -578,12 +591,12 @@ impl SalesService {
 /// and to its groups when `groups`. The machine is needed for groups other than by product or
 /// product tag (`None`: a fleet row, or one taken off the fleet's).
 #[allow(clippy::too_many_arguments)]
-fn add_row(
+fn add_row<'a>(
     cube: &mut Cube,
     q: &SalesQuery,
-    cat: &Catalogue,
-    machine: Option<&Machine>,
-    r: &RollupRow,
+    cat: &'a Catalogue,
+    machine: Option<&'a Machine>,
+    r: &'a RollupRow,
     groups: bool,
     bucket: NaiveDate,
     negate: bool,
@@ -596,26 +609,28 @@ fn add_row(
     {
         return;
     }
-    let or_none = |tags: &[String]| -> Vec<String> {
+    let or_none = |tags: &'a [String]| -> Vec<&'a str> {
         if tags.is_empty() {
-            vec![NO_GROUP.to_string()]
+            vec![NO_GROUP]
         } else {
-            tags.to_vec()
+            tags.iter().map(String::as_str).collect()
         }
     };
-    let keys: Vec<String> = match (groups, q.group_by, machine) {
+    let keys: Vec<&str> = match (groups, q.group_by, machine) {
         (false, _, _) => Vec::new(),
-        (_, GroupBy::Product, _) => vec![product.to_string()],
-        (_, GroupBy::ProductTag, _) => {
-            or_none(cat.product_tags.get(product).map_or(&[][..], Vec::as_slice))
-        }
-        (_, GroupBy::Machine, Some(m)) => vec![m.id.clone()],
-        (_, GroupBy::Location, Some(m)) => vec![m.location_id.clone().unwrap_or_default()],
+        (_, GroupBy::Product, _) => vec![product],
+        (_, GroupBy::ProductTag, _) => or_none(
+            cat.all_products
+                .get(product)
+                .map_or(&[][..], |p| &p.tag_ids),
+        ),
+        (_, GroupBy::Machine, Some(m)) => vec![m.id.as_str()],
+        (_, GroupBy::Location, Some(m)) => vec![m.location_id.as_deref().unwrap_or(NO_GROUP)],
         (_, GroupBy::Client, Some(m)) => {
             let location = m.location_id.as_ref().and_then(|l| cat.locations.get(l));
             vec![location
-                .and_then(|l| l.client_id.clone())
-                .unwrap_or_default()]
+                .and_then(|l| l.client_id.as_deref())
+                .unwrap_or(NO_GROUP)]
         }
         (_, GroupBy::MachineTag, Some(m)) => or_none(&m.tag_ids),
         (_, _, None) => Vec::new(),
@@ -625,5 +640,5 @@ fn add_row(
     } else {
         r.figures
     };
-    cube.add(bucket, keys.iter().map(String::as_str), &figures);
+    cube.add(bucket, keys, &figures);
 }

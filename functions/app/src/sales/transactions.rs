@@ -92,10 +92,9 @@ impl Chosen {
             .map(|l| l.name.clone());
         let product_name = self
             .cat
-            .names
+            .all_products
             .get(&v.product_id)
-            .cloned()
-            .unwrap_or_else(|| "—".into());
+            .map_or_else(|| "—".into(), |p| p.name.clone());
         Transaction {
             machine_id: v.machine_id,
             machine_name,
@@ -119,7 +118,7 @@ impl Chosen {
 impl SalesService {
     async fn chosen(&self, p: &Principal, params: &SalesParams) -> AppResult<Chosen> {
         let query = params.check(self.calendar.today())?;
-        // Product names are what a row shows.
+        // Rows are named from the catalogue's products; no other group needs names.
         let named = SalesQuery {
             group_by: GroupBy::Product,
             ..query.clone()

@@ -26,8 +26,11 @@ use vendfleet_http::{AppState, ClientAddr};
 
 pub(super) const ADMIN: (&str, &str) = ("admin@bench.local", "bench-password");
 const SCOPED: (&str, &str) = ("scoped@bench.local", "bench-password");
-/// Requests timed per figure (after two warm-up requests).
+/// Requests timed per figure, after a warm-up.
 const REPEAT: usize = 30;
+/// How long a figure's request is repeated untimed before timing it: the caches of the CPU,
+/// the allocator and SQLite, and the blocking pool's threads, warm as on a server in use.
+const WARM_UP: Duration = Duration::from_millis(500);
 
 /// The fleet's size: `VENDFLEET_BENCH_MACHINES` and `VENDFLEET_BENCH_DAYS` (1,000 × 365).
 fn size() -> (usize, u32) {
@@ -78,6 +81,11 @@ struct Api {
 
 impl Api {
     async fn get(&self, uri: &str) -> Result<Value, BoxError> {
+        Ok(serde_json::from_slice(&self.get_body(uri).await?)?)
+    }
+
+    /// The body of a signed-in GET answered 200.
+    async fn get_body(&self, uri: &str) -> Result<axum::body::Bytes, BoxError> {
         let mut req = Request::builder()
             .uri(uri)
             .header(header::AUTHORIZATION, format!("Bearer {}", self.token))
@@ -89,20 +97,26 @@ impl Api {
         if status != StatusCode::OK {
             return Err(format!("{uri}: {status} {}", String::from_utf8_lossy(&bytes)).into());
         }
-        Ok(serde_json::from_slice(&bytes)?)
+        Ok(bytes)
     }
 
-    /// Times `REPEAT` requests (after two untimed ones): (median, p95) and the last answer.
+    /// Times `REPEAT` requests after a warm-up (untimed requests for `WARM_UP`, at least two),
+    /// each from sending it to the last byte of its answer (the answer is parsed after,
+    /// untimed): (median, p95) and the last answer.
     async fn time(&self, uri: &str) -> Result<(Stats, Value), BoxError> {
         self.get(uri).await?;
-        let mut last = self.get(uri).await?;
+        let mut last = self.get_body(uri).await?;
+        let warm = Instant::now();
+        while warm.elapsed() < WARM_UP {
+            last = self.get_body(uri).await?;
+        }
         let mut samples = Vec::with_capacity(REPEAT);
         for _ in 0..REPEAT {
             let t = Instant::now();
-            last = self.get(uri).await?;
+            last = self.get_body(uri).await?;
             samples.push(t.elapsed());
         }
-        Ok((Stats::of(samples), last))
+        Ok((Stats::of(samples), serde_json::from_slice(&last)?))
     }
 }
 
@@ -130,7 +144,7 @@ impl Stats {
 
 fn show(name: &str, s: Stats) {
     println!(
-        "{name:<64} median {:>8.1} ms  p95 {:>8.1} ms",
+        "{name:<64} median {:>8.2} ms  p95 {:>8.2} ms",
         Stats::ms(s.median),
         Stats::ms(s.p95)
     );
@@ -177,7 +191,7 @@ fn duckdb(dir: &Path, queries: Value) -> Result<Value, String> {
     let python = std::env::var("VENDFLEET_BENCH_PYTHON").unwrap_or(".venv-bench/bin/python".into());
     let request = json!({
         "csv": dir.join("ledger.csv"), "parquet": dir.join("ledger.parquet"),
-        "repeat": REPEAT, "queries": queries,
+        "repeat": REPEAT, "warm_up_ms": WARM_UP.as_millis() as u64, "queries": queries,
     });
     let mut child = std::process::Command::new(&python)
         .arg("infra/bench_duckdb.py")
@@ -244,7 +258,7 @@ fn ratio(name: &str, ours: Stats, duck: &Value) {
     let m = duck["median_ms"].as_f64().unwrap_or(f64::NAN);
     let p = duck["p95_ms"].as_f64().unwrap_or(f64::NAN);
     println!(
-        "{:<64} median {m:>8.1} ms  p95 {p:>8.1} ms  -> ours is {:.1}x faster (medians)",
+        "{:<64} median {m:>8.2} ms  p95 {p:>8.2} ms  -> ours is {:.1}x faster (medians)",
         format!("  DuckDB over Parquet: {name}"),
         m / Stats::ms(ours.median)
     );
@@ -530,7 +544,7 @@ pub async fn run() -> Result<(), BoxError> {
         let t = Instant::now();
         for _ in 0..n {
             scoped
-                .get(&format!("/api/sales-journal/total-table/?{lm}"))
+                .get_body(&format!("/api/sales-journal/total-table/?{lm}"))
                 .await?;
         }
         println!(
