@@ -128,11 +128,12 @@ describe('vendfleet report screens', { concurrency: false }, () => {
     await page.getByTestId('refill-products').locator('.MuiDataGrid-row').first().waitFor();
     assert.match(await page.getByTestId('refill-total-added-value').textContent(), /^[1-9][\d,]*$/);
 
-    // One machine at a time: the endpoint filters by one.
+    // The shared machine filter: the log of the machine picked.
     const machine = list.data[0].machine;
-    const reply = page.waitForResponse((response) => isReply('/api/refills/')(response) && new URL(response.url()).searchParams.has('machine'));
+    const reply = page.waitForResponse((response) => isReply('/api/refills/')(response) && new URL(response.url()).searchParams.has('machines'));
     await page.getByTestId('report-machines').click();
     await page.getByRole('option', { name: machine, exact: true }).click();
+    await page.keyboard.press('Escape');
     await page.waitForURL((url) => url.searchParams.has('machines'));
     const filtered = await (await reply).json();
     assert.ok(filtered.data.every((line) => line.machine === machine));

@@ -283,6 +283,37 @@ async fn a_generated_file_equals_the_report_endpoints(b: Backend) {
         );
     }
 
+    // The refill log takes the shared period and filters, as its screen sends them.
+    let r = h
+        .post(
+            "/api/reports/generator/generate/",
+            &f.admin,
+            json!({"name": "Refills", "module": "refill_log", "format": "csv",
+                   "params": {"period": "previous_month", "machines": f.m1, "locations": f.l1}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::ACCEPTED, "{}", r.json());
+    let id = r.json()["data"]["id"].as_str().unwrap().to_string();
+    work(&h).await;
+    let s = status(&h, &f.admin, &id).await;
+    assert_eq!(s["status"], "done", "{s}");
+    let text = String::from_utf8(h.app.generator.file(&admin, &id).await.unwrap().bytes).unwrap();
+    let log = h
+        .get(
+            &format!(
+                "/api/refills/?period=previous_month&machines={}&locations={}",
+                f.m1, f.l1
+            ),
+            &f.admin,
+        )
+        .await
+        .json();
+    assert_eq!(
+        text.trim_start_matches('\u{feff}').lines().count() - 1,
+        log["pagination"]["count"].as_u64().unwrap() as usize,
+        "{text}"
+    );
+
     // Bad definitions are 400s naming the field; nothing is queued.
     for (body, field) in [
         (json!({"name": "x", "module": "nope"}), "module"),

@@ -448,6 +448,49 @@ async fn planogram_stock_and_refill_log(b: Backend) {
     assert_eq!(fleet["pagination"]["count"], 5);
     let r = h.get("/api/refills/?from=2026-13-01", &admin).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    // The reports' shared period and filters: the same lines by `date_from`/`date_to` and by
+    // the machine list; none for another machine; a product's lines only; a bad period is a 400.
+    let shared = format!("date_from={day}&date_to={day}");
+    for (query, want) in [
+        (shared.clone(), 5),
+        (format!("{shared}&machines={id}"), 5),
+        (format!("{shared}&machines=no-such-machine"), 0),
+    ] {
+        let r = h
+            .get(&format!("/api/refills/?{query}"), &admin)
+            .await
+            .json();
+        assert_eq!(r["pagination"]["count"], want, "{query}: {r}");
+    }
+    let water = newest["product_id"].as_str().unwrap();
+    let of_water = log["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["product_id"] == water)
+        .count();
+    assert!(of_water > 0 && of_water < 5, "{log}");
+    let r = h
+        .get(&format!("/api/refills/?{shared}&products={water}"), &admin)
+        .await
+        .json();
+    assert_eq!(r["pagination"]["count"], of_water, "{r}");
+    assert!(r["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["product_id"] == water));
+    let r = h
+        .get(
+            &format!("/api/refills/products/total/?{shared}&products={water}"),
+            &admin,
+        )
+        .await
+        .json();
+    assert_eq!(r["data"].as_array().unwrap().len(), 1, "{r}");
+    let r = h.get("/api/refills/?period=someday", &admin).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.json()["errors"]["period"].is_array(), "{}", r.json());
     // The totals by product add up the same lines; the export carries every line.
     let totals = h
         .get(
@@ -912,6 +955,25 @@ async fn a_scoped_user_sees_and_changes_only_their_machines(b: Backend) {
     );
     let totals = h.get("/api/refills/products/total/", &crew).await.json();
     assert_eq!(totals["data"], json!([]), "nor its totals");
+    // Nor do the shared filters reach it: naming their machine or its location finds nothing,
+    // where the admin finds its fill.
+    for query in [format!("machines={theirs}"), format!("locations={loc_b}")] {
+        let log = h.get(&format!("/api/refills/?{query}"), &crew).await.json();
+        assert_eq!(log["pagination"]["count"], 0, "{query}: {log}");
+        let export = h
+            .get(&format!("/api/refills/export/?{query}&format=csv"), &crew)
+            .await;
+        assert_eq!(export.status, StatusCode::OK);
+        assert_eq!(String::from_utf8(export.bytes).unwrap().lines().count(), 1);
+        let log = h
+            .get(&format!("/api/refills/?{query}"), &admin)
+            .await
+            .json();
+        assert!(
+            log["pagination"]["count"].as_u64().unwrap() > 0,
+            "{query}: {log}"
+        );
+    }
     let their_log = h
         .get(&format!("/api/refills/?machine={theirs}"), &admin)
         .await

@@ -1672,7 +1672,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The refill log of the machines the user may see, newest first. */
+        /**
+         * The refill log of the machines the user may see, newest first.
+         *     The reports' shared period and filters (`SalesQuery`: `value`, `group_by` and
+         *     `grouping_period` are not read) narrow it further; `from`/`to` apply when no period is given.
+         */
         get: operations["refills"];
         put?: never;
         post?: never;
@@ -12016,6 +12020,35 @@ export interface operations {
                 from?: string;
                 /** @description Last local day, YYYY-MM-DD (default: today). */
                 to?: string;
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
             };
             header?: never;
             path?: never;
@@ -12062,6 +12095,35 @@ export interface operations {
                 from?: string;
                 /** @description Last local day, YYYY-MM-DD (default: today). */
                 to?: string;
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
                 /** @description csv (default) or xlsx. */
                 format?: "csv" | "xlsx";
             };
@@ -12122,6 +12184,35 @@ export interface operations {
                 from?: string;
                 /** @description Last local day, YYYY-MM-DD (default: today). */
                 to?: string;
+                /**
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
+                 *     given).
+                 */
+                period?: string;
+                /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
+                date_from?: string;
+                /** @description Last operator-local date, inclusive. */
+                date_to?: string;
+                /** @description Client ids, comma-separated (the machines at their locations). */
+                clients?: string;
+                /** @description Location ids, comma-separated. */
+                locations?: string;
+                /** @description Regions, comma-separated (`/api/filters/regions/`). */
+                regions?: string;
+                /** @description Machine tag ids, comma-separated (machines with any of them). */
+                machine_tags?: string;
+                /** @description Machine ids, comma-separated. */
+                machines?: string;
+                /** @description Product ids, comma-separated. */
+                products?: string;
+                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                product_tags?: string;
+                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
+                value?: string;
+                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
+                group_by?: string;
+                /** @description `day` (default), `week` or `month`. */
+                grouping_period?: string;
             };
             header?: never;
             path?: never;

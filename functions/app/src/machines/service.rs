@@ -87,6 +87,10 @@ pub struct RefillListParams {
     /// First and last local day (inclusive).
     pub from: Option<String>,
     pub to: Option<String>,
+    /// Only these machines, when set (the reports' machine filters, resolved in the scope).
+    pub machine_ids: Option<BTreeSet<String>>,
+    /// Only these products, when set (the reports' product and product-tag filters).
+    pub product_ids: Option<BTreeSet<String>>,
 }
 
 /// The machine overview; telemetry fields stay `None` until events exist.

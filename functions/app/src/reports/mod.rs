@@ -9,7 +9,7 @@ pub use inventory::{ComponentStock, ProductStock, SelectionStock};
 use crate::auth::Principal;
 use crate::events::{Encashment, EventsService};
 use crate::listing::{page_of, paging, ListPage, ListParams};
-use crate::machines::MachinesService;
+use crate::machines::{MachinesService, RefillListParams};
 use crate::ports::{Grain, RollupQuery};
 use crate::products::ProductsService;
 use crate::sales::{SalesParams, SalesService};
@@ -103,6 +103,38 @@ impl ReportsService {
             products,
             calendar,
         }
+    }
+
+    /// The refill log's parameters with the reports' shared filters resolved: the period
+    /// (`period`, `date_from`, `date_to`; when none is given, the log's own `from`/`to` and
+    /// their defaults), the machines the machine filters choose in `p`'s scope, and the
+    /// products the product filters choose.
+    pub async fn refill_params(
+        &self,
+        p: &Principal,
+        shared: &SalesParams,
+        mut params: RefillListParams,
+    ) -> AppResult<RefillListParams> {
+        let q = shared.check(self.calendar.today())?;
+        if shared.period.is_some() || shared.date_from.is_some() || shared.date_to.is_some() {
+            params.from = Some(q.from.to_string());
+            params.to = Some(q.to.to_string());
+        }
+        let filtered = [
+            &q.clients,
+            &q.locations,
+            &q.regions,
+            &q.machine_tags,
+            &q.machines,
+        ]
+        .iter()
+        .any(|set| !set.is_empty());
+        if filtered {
+            let (machines, _) = self.sales.chosen_machines(p, &q).await?;
+            params.machine_ids = Some(machines.into_iter().map(|m| m.id).collect());
+        }
+        params.product_ids = self.sales.chosen_products(&q).await?;
+        Ok(params)
     }
 
     /// The period's collections of the chosen machines, newest first.

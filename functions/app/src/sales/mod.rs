@@ -400,19 +400,20 @@ impl SalesService {
         Ok((machines, locations, fleet_size))
     }
 
+    /// The products the query's product and product-tag filters choose: `None` for every
+    /// product.
+    pub async fn chosen_products(&self, q: &SalesQuery) -> AppResult<Option<BTreeSet<String>>> {
+        if q.product_tags.is_empty() {
+            return Ok(chosen_products(q, &[]));
+        }
+        let all_products = self.products.products().all_shared().await?;
+        Ok(chosen_products(q, &all_products))
+    }
+
     async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
         let (machines, locations, fleet_size) = self.choose(p, q).await?;
         let all_products = self.products.products().all_shared().await?;
-        let products = (!q.products.is_empty() || !q.product_tags.is_empty()).then(|| {
-            all_products
-                .iter()
-                .filter(|p| {
-                    q.products.contains(&p.id)
-                        || p.tag_ids.iter().any(|t| q.product_tags.contains(t))
-                })
-                .map(|p| p.id.clone())
-                .collect()
-        });
+        let products = chosen_products(q, &all_products);
         let mut names = BTreeMap::from([(NO_GROUP.to_string(), "—".to_string())]);
         match q.group_by {
             GroupBy::Machine => {
@@ -585,6 +586,19 @@ impl SalesService {
         }
         Ok(Some(cube))
     }
+}
+
+/// The products `q`'s product and product-tag filters choose (`None`: no filter): the ids it
+/// names (a product since deleted keeps its sales), and those of `all` with one of its tags.
+fn chosen_products(q: &SalesQuery, all: &[Product]) -> Option<BTreeSet<String>> {
+    (!q.products.is_empty() || !q.product_tags.is_empty()).then(|| {
+        let tagged = all
+            .iter()
+            .filter(|p| p.tag_ids.iter().any(|t| q.product_tags.contains(t)));
+        let mut chosen = q.products.clone();
+        chosen.extend(tagged.map(|p| p.id.clone()));
+        chosen
+    })
 }
 
 /// Adds a rollup row to a cube in `bucket` (or takes it off: `negate`) if its product is chosen,

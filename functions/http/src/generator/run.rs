@@ -34,7 +34,13 @@ const SALES_KEYS: [&str; 13] = [
 /// The parameters a module's screen takes.
 pub fn module_keys(m: Module) -> Vec<&'static str> {
     let mut keys = match m {
-        Module::RefillLog => return vec!["machine", "location", "from", "to"],
+        // The shared period and filters, and the log's own older ones.
+        Module::RefillLog => SALES_KEYS
+            .iter()
+            .copied()
+            .filter(|k| !matches!(*k, "value" | "group_by" | "grouping_period"))
+            .chain(["machine", "location", "from", "to"])
+            .collect(),
         _ => SALES_KEYS.to_vec(),
     };
     match m {
@@ -100,11 +106,10 @@ pub fn check_params(app: &App, spec: &ReportSpec) -> ApiResult<()> {
         }
     }
     errors.into_result().map_err(AppError::from)?;
-    if spec.module != Module::RefillLog {
-        let q: SalesQuery = query(&spec.params)?;
-        let params: vendfleet_app::sales::SalesParams = q.into();
-        params.check(app.calendar.today()).map_err(AppError::from)?;
-    } else {
+    let q: SalesQuery = query(&spec.params)?;
+    let params: vendfleet_app::sales::SalesParams = q.into();
+    params.check(app.calendar.today()).map_err(AppError::from)?;
+    if spec.module == Module::RefillLog {
         let _: crate::machines::refills::RefillsQuery = query(&spec.params)?;
     }
     Ok(())
@@ -148,7 +153,7 @@ async fn table(
             None,
         ),
         Module::RefillLog => (
-            crate::machines::refills::refill_table(app, p, query(params)?).await?,
+            crate::machines::refills::refill_table(app, p, query(params)?, query(params)?).await?,
             None,
         ),
         Module::Inventory => (

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::export::{col, titles, Column};
+use crate::sales::SalesQuery;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -74,18 +75,39 @@ pub struct RefillsQuery {
 }
 
 /// The refill log of the machines the user may see, newest first.
-#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillsQuery),
+/// The reports' shared period and filters (`SalesQuery`: `value`, `group_by` and
+/// `grouping_period` are not read) narrow it further; `from`/`to` apply when no period is given.
+#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, SalesQuery),
     responses((status = 200, body = ListReply<RefillDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillLog>,
     Query(q): Query<RefillsQuery>,
+    Query(shared): Query<SalesQuery>,
 ) -> ApiResult<axum::Json<ListReply<RefillDto>>> {
-    let page = s.app.machines.refills(a.principal(), &q.into()).await?;
+    let params = refill_params(&s.app, a.principal(), q, shared).await?;
+    let page = s.app.machines.refills(a.principal(), &params).await?;
     Ok(axum::Json(ListReply::from_page(page, RefillDto::from)))
 }
 
-crud::from_fields!(RefillsQuery => RefillListParams { page, page_size, machine, location, from, to });
+/// The refill log's own parameters with the reports' shared ones resolved.
+async fn refill_params(
+    app: &vendfleet_app::App,
+    p: &vendfleet_app::auth::Principal,
+    q: RefillsQuery,
+    shared: SalesQuery,
+) -> ApiResult<RefillListParams> {
+    let own = RefillListParams {
+        page: q.page,
+        page_size: q.page_size,
+        machine: q.machine,
+        location: q.location,
+        from: q.from,
+        to: q.to,
+        ..RefillListParams::default()
+    };
+    Ok(app.reports.refill_params(p, &shared.into(), own).await?)
+}
 
 /// What a period's refills added and removed of one product.
 #[derive(Debug, Serialize, ToSchema)]
@@ -101,18 +123,16 @@ pub struct ProductRefillsDto {
 }
 
 /// The refill log's totals by product over the same query (largest net first; paging ignored).
-#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery),
+#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, SalesQuery),
     responses((status = 200, body = Data<Vec<ProductRefillsDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn refill_totals(
     State(s): State<AppState>,
     a: Authorized<perm::RefillTotals>,
     Query(q): Query<RefillsQuery>,
+    Query(shared): Query<SalesQuery>,
 ) -> ApiResult<axum::Json<Data<Vec<ProductRefillsDto>>>> {
-    let totals = s
-        .app
-        .machines
-        .refill_totals(a.principal(), &q.into())
-        .await?;
+    let params = refill_params(&s.app, a.principal(), q, shared).await?;
+    let totals = s.app.machines.refill_totals(a.principal(), &params).await?;
     Ok(axum::Json(Data {
         data: totals
             .into_iter()
@@ -146,18 +166,19 @@ async fn refill_visit(
 
 /// The refill log of the query as a file (every line; paging ignored).
 #[utoipa::path(get, path = "/api/refills/export/", tag = "machines", security(("bearer" = [])),
-    params(RefillsQuery, crate::export::ExportQuery),
+    params(RefillsQuery, SalesQuery, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn export_refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillExport>,
     Query(q): Query<RefillsQuery>,
+    Query(shared): Query<SalesQuery>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let lang = a.principal().user.language;
-    refill_table(&s.app, a.principal(), q)
+    refill_table(&s.app, a.principal(), q, shared)
         .await?
         .answer(&s, a.principal(), format, "refill-log", lang)
         .await
@@ -182,9 +203,11 @@ pub(crate) async fn refill_table(
     app: &vendfleet_app::App,
     p: &vendfleet_app::auth::Principal,
     q: RefillsQuery,
+    shared: SalesQuery,
 ) -> ApiResult<Table> {
     let lang = p.user.language;
-    let (entries, _) = app.machines.refill_entries(p, &q.into()).await?;
+    let params = refill_params(app, p, q, shared).await?;
+    let (entries, _) = app.machines.refill_entries(p, &params).await?;
     let rows = entries
         .into_iter()
         .map(|e| {

@@ -57,9 +57,14 @@ afterEach(async () => {
 describe('refill log parameters', () => {
   const query = (search: string) => refillQuery(readReportFilters(new URLSearchParams(search)), PRESETS);
 
-  it('are the period’s days, one machine and one location', () => {
-    expect(query('machines=m1&locations=l2')).toEqual({ from: '2026-11-01', to: '2026-11-23', machine: 'm1', location: 'l2' });
-    expect(query('period=custom&date_from=2026-11-02&date_to=2026-11-05')).toEqual({ from: '2026-11-02', to: '2026-11-05', machine: undefined, location: undefined });
+  it('are the shared period and filters, with the period’s days', () => {
+    const fleet = query('machines=m1,m3&locations=l2&clients=c1&products=p1');
+    expect(fleet?.from).toBe('2026-11-01');
+    expect(fleet?.to).toBe('2026-11-23');
+    expect(fleet?.query).toMatchObject({ period: 'current_month', machines: 'm1,m3', locations: 'l2', clients: 'c1', products: 'p1' });
+    const custom = query('period=custom&date_from=2026-11-02&date_to=2026-11-05');
+    expect(custom).toMatchObject({ from: '2026-11-02', to: '2026-11-05' });
+    expect(custom?.query).toMatchObject({ period: 'custom', date_from: '2026-11-02', date_to: '2026-11-05', machines: undefined });
   });
 
   it('wait for the presets, and for a preset they know', () => {
@@ -69,7 +74,7 @@ describe('refill log parameters', () => {
 });
 
 describe('refill log', () => {
-  it('lists the lines and the totals by product, asking with the days of the period', async () => {
+  it('lists the lines and the totals by product, asking with the period', async () => {
     const api = serve();
     renderPage();
     const grid = within(await screen.findByTestId('refill-list-grid'));
@@ -82,24 +87,24 @@ describe('refill log', () => {
     expect(plain(screen.getByTestId('refill-total-net-value'))).toBe('1,242');
     expect(plain(screen.getByTestId('refill-total-products'))).toContain('in 7 refill-log lines');
     expect(within(screen.getByTestId('refill-products')).getByText('Cookies')).toBeTruthy();
-    expect(lastParams(api.calls, '/api/refills/')).toEqual({ from: '2026-11-01', to: '2026-11-23', page: '1', page_size: '25' });
-    expect(lastParams(api.calls, '/api/refills/products/total/')).toEqual({ from: '2026-11-01', to: '2026-11-23' });
+    expect(lastParams(api.calls, '/api/refills/')).toEqual({ period: 'current_month', page: '1', page_size: '25' });
+    expect(lastParams(api.calls, '/api/refills/products/total/')).toEqual({ period: 'current_month' });
   });
 
-  it('maps the machine and location of the URL, and takes one machine at a time', async () => {
+  it('asks with the shared filters of the URL, several machines at a time', async () => {
     const api = serve();
     const router = renderPage(ALL, '/report/refill-log?machines=m1&locations=l2');
     await within(await screen.findByTestId('refill-list-grid')).findByText('Sandwich');
-    expect(lastParams(api.calls, '/api/refills/')).toMatchObject({ machine: 'm1', location: 'l2' });
-    // Only the period, locations and machines: the refill endpoints take nothing else.
-    expect(screen.queryByTestId('report-clients')).toBeNull();
-    expect(screen.queryByTestId('report-products')).toBeNull();
+    expect(lastParams(api.calls, '/api/refills/')).toMatchObject({ machines: 'm1', locations: 'l2' });
+    // The other reports' filters too.
+    expect(screen.getByTestId('report-clients')).toBeTruthy();
+    expect(screen.getByTestId('report-products')).toBeTruthy();
 
     const machines = screen.getByTestId('report-machines');
     fireEvent.mouseDown(machines);
     fireEvent.click(await screen.findByRole('option', { name: 'Gym drinks' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?machines=m2&locations=l2'));
-    await waitFor(() => expect(lastParams(api.calls, '/api/refills/')).toMatchObject({ machine: 'm2', location: 'l2' }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('machines')).toBe('m1,m2'));
+    await waitFor(() => expect(lastParams(api.calls, '/api/refills/')).toMatchObject({ machines: 'm1,m2', locations: 'l2' }));
   });
 
   it('opens the refill visit of a line, selection by selection', async () => {

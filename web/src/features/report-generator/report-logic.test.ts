@@ -30,7 +30,7 @@ describe('a module’s parameters', () => {
     expect(MODULE_CONTROLS.sales_overview).toEqual(SALES_CONTROLS);
     expect(MODULE_CONTROLS.encashment).toEqual(ENCASHMENT_CONTROLS);
     expect(MODULE_CONTROLS.refill_log).toEqual(REFILL_CONTROLS);
-    expect(MODULE_SINGLE.refill_log).toEqual(REFILL_SINGLE);
+    expect(MODULE_SINGLE.refill_log ?? []).toEqual(REFILL_SINGLE);
     expect(MODULE_CONTROLS.inventory).toEqual(INVENTORY_CONTROLS);
     expect(MODULE_CONTROLS.transaction_log).toEqual(TRANSACTION_CONTROLS);
   });

@@ -22,15 +22,13 @@ import { MODULES } from './api/types';
 export const MODULE_CONTROLS: Record<Module, readonly ReportControl[]> = {
   sales_overview: SALES_CONTROLS,
   encashment: ['period', ...FLEET_FILTERS, 'employees'],
-  refill_log: ['period', 'locations', 'machines'],
+  refill_log: ['period', ...FLEET_FILTERS, 'products', 'product_tags'],
   inventory: [...FLEET_FILTERS, 'products', 'product_tags'],
   transaction_log: ['period', ...FLEET_FILTERS, 'products', 'product_tags'],
 };
 
-/** Pickers that take one id at a time: the refill log's endpoints filter by one machine and one location. */
-export const MODULE_SINGLE: Partial<Record<Module, readonly ListFilter[]>> = {
-  refill_log: ['locations', 'machines'],
-};
+/** Pickers that take one id at a time (none: every report's endpoints take lists). */
+export const MODULE_SINGLE: Partial<Record<Module, readonly ListFilter[]>> = {};
 
 /** Every parameter name a module's filters use (the server may name one bare, `date_from`). */
 export const PARAM_NAMES: readonly string[] = [

@@ -114,7 +114,17 @@ impl MachinesService {
                 day += chrono::Duration::days(1);
             }
         }
-        entries.retain(|e| visible.contains_key(&e.machine_id));
+        entries.retain(|e| {
+            visible.contains_key(&e.machine_id)
+                && params
+                    .machine_ids
+                    .as_ref()
+                    .is_none_or(|set| set.contains(&e.machine_id))
+                && params
+                    .product_ids
+                    .as_ref()
+                    .is_none_or(|set| set.contains(&e.product_id))
+        });
         if let Some(l) = opt(&params.location) {
             entries.retain(|e| e.location_id.as_deref() == Some(l));
         }

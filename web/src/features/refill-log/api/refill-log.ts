@@ -1,5 +1,5 @@
-// The refill log's endpoints filter by `from`/`to` days and one `machine` and one `location`, not by
-// the reports' period and lists: the screen keeps the shared filters in its URL and maps them here.
+// The refill log takes the reports' shared period and filters, as the other reports do; the
+// screen also shows the period's first and last day, which it reads from the presets.
 import { useQuery } from '@tanstack/react-query';
 import { api, type Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
@@ -7,28 +7,28 @@ import { reportKeys, useReportData, useReportList } from '../../../api/report-qu
 import { expectData } from '../../../api/replies';
 import type { PeriodPreset, ProductRefills, Refill } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import type { ListFilter, ReportControl, ReportFilters } from '../../../components/report-filters/report-filter-state';
+import { FLEET_FILTERS, reportQuery, type ListFilter, type ReportControl, type ReportFilters } from '../../../components/report-filters/report-filter-state';
 import type { ListParams } from '../../../components/server-list/use-list-state';
 
 const base = '/api/refills/';
 
-export const REFILL_CONTROLS: readonly ReportControl[] = ['period', 'locations', 'machines'];
-/** The endpoints take one machine and one location. */
-export const REFILL_SINGLE: readonly ListFilter[] = ['locations', 'machines'];
+export const REFILL_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];
+/** Every picker takes several ids. */
+export const REFILL_SINGLE: readonly ListFilter[] = [];
 
-/** The refill endpoints' parameters. */
-export type RefillQuery = { from: string; to: string; machine: string | undefined; location: string | undefined };
+/** The refill endpoints' parameters for the filters, and the period's first and last day. */
+export type RefillQuery = { query: Query; from: string; to: string };
 
 /**
- * The refill endpoints' parameters for the filters: the period's first and last day (a preset's
- * from today's presets), the chosen machine and location; null until the presets are known.
+ * The refill endpoints' parameters for the filters (the shared period and filters) with the
+ * period's first and last day (a preset's from today's presets); null until the presets are known.
  */
 export function refillQuery(filters: ReportFilters, presets: PeriodPreset[] | undefined): RefillQuery | null {
   const preset = presets?.find((item) => item.key === filters.period);
   const from = filters.period === 'custom' ? filters.date_from : preset?.date_from;
   const to = filters.period === 'custom' ? filters.date_to : preset?.date_to;
   if (!from || !to) return null;
-  return { from, to, machine: filters.machines[0], location: filters.locations[0] };
+  return { query: reportQuery(filters, REFILL_CONTROLS), from, to };
 }
 
 /** One page of the refill log, newest first. */

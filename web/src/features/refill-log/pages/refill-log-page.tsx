@@ -18,9 +18,9 @@ export default function RefillLogPage() {
   const allowed = useReportPermission('refill_log');
   const state = useReportFilters(REFILL_CONTROLS);
   const presets = usePeriodPresets();
-  const query = refillQuery(state.filters, presets.data);
+  const refill = refillQuery(state.filters, presets.data);
   const action = allowed('export') ? (
-    <ExportMenu testId="refill-export" disabled={!query || state.problem !== null} onExport={async (format) => (query ? exportRefills(format, query) : undefined)} />
+    <ExportMenu testId="refill-export" disabled={!refill || state.problem !== null} onExport={async (format) => (refill ? exportRefills(format, refill.query) : undefined)} />
   ) : null;
 
   let body;
@@ -30,17 +30,17 @@ export default function RefillLogPage() {
         {t('refillLog.loadFailed')}
       </RetryAlert>
     );
-  } else if (!query) {
+  } else if (!refill) {
     body = <Skeleton variant="rounded" height={320} />;
   } else {
     const span = (date: string) => formatPeriodDate(date, 'span', i18n.language);
     body = (
       <>
         <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="refill-span">
-          {t('refillLog.span', { from: span(query.from), to: span(query.to) })}
+          {t('refillLog.span', { from: span(refill.from), to: span(refill.to) })}
         </Typography>
-        {allowed('total_list') ? <RefillTotals query={query} /> : null}
-        {allowed('list') ? <RefillList query={query} /> : null}
+        {allowed('total_list') ? <RefillTotals query={refill.query} /> : null}
+        {allowed('list') ? <RefillList query={refill.query} /> : null}
       </>
     );
   }
