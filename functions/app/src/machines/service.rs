@@ -207,18 +207,12 @@ impl MachinesService {
 
     /// The machines the user may see.
     pub async fn visible(&self, p: &Principal) -> AppResult<Vec<Machine>> {
-        Ok(self.visible_in_fleet(p).await?.0)
+        Ok(self.visible_shared(p).await?.0.as_ref().clone())
     }
 
     /// The machines the user may see, and how many machines the fleet has (whoever asks),
-    /// from one read of the catalogue.
-    pub async fn visible_in_fleet(&self, p: &Principal) -> AppResult<(Vec<Machine>, usize)> {
-        let (visible, fleet) = self.visible_shared(p).await?;
-        Ok((visible.as_ref().clone(), fleet))
-    }
-
-    /// [`MachinesService::visible_in_fleet`], shared: worked out once per scope and catalogue
-    /// version rather than machine by machine on every request.
+    /// from one read of the catalogue; shared: worked out once per scope and catalogue version
+    /// rather than machine by machine on every request.
     pub async fn visible_shared(&self, p: &Principal) -> AppResult<(Arc<Vec<Machine>>, usize)> {
         let scope = p.machine_scope();
         let locations = self.locations_by_id().await?;

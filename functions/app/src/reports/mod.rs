@@ -120,19 +120,8 @@ impl ReportsService {
             params.from = Some(q.from.to_string());
             params.to = Some(q.to.to_string());
         }
-        let filtered = [
-            &q.clients,
-            &q.locations,
-            &q.regions,
-            &q.machine_tags,
-            &q.machines,
-        ]
-        .iter()
-        .any(|set| !set.is_empty());
-        if filtered {
-            let (machines, _) = self.sales.chosen_machines(p, &q).await?;
-            params.machine_ids = Some(machines.into_iter().map(|m| m.id).collect());
-        }
+        let (machines, _) = self.sales.chosen_machines(p, &q).await?;
+        params.machine_ids = Some(machines.into_iter().map(|m| m.id).collect());
         params.product_ids = self.sales.chosen_products(&q).await?;
         Ok(params)
     }
