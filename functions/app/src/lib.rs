@@ -1,5 +1,6 @@
 //! Vendfleet application services (one module per area) and the ports they need.
 
+pub mod audit;
 pub mod auth;
 pub mod config;
 pub mod dashboard;
@@ -30,6 +31,8 @@ use std::sync::Arc;
 /// Everything the HTTP layer needs, built once per process from the adapters.
 #[derive(Clone)]
 pub struct App {
+    /// The trail of data leaving the system.
+    pub audit: audit::AuditTrail,
     pub auth: auth::AuthService,
     pub users: users::UsersService,
     pub settings: settings::SettingsService,
@@ -165,6 +168,7 @@ impl App {
             adapters.jobs.clone(),
             directory.clone(),
             machines.clone(),
+            settings.clone(),
             clock.clone(),
         );
         let scheduler = scheduler::SchedulerService::new(
@@ -172,11 +176,13 @@ impl App {
             generator.clone(),
             adapters.schedules,
             directory.clone(),
+            settings.clone(),
             clock.clone(),
         );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
+            audit: audit::AuditTrail::new(store.clone(), clock.clone()),
             planning,
             events,
             jobs,

@@ -3,9 +3,17 @@
 //!
 //! A task is a record (`QTASK#<id>`) holding its definition (a template's, followed at run time,
 //! or its own), its five cron fields and zone, its recipients, its next run and what became of
-//! its last runs. When a task is due it is *fired*: a report is queued for the task's owner (their
-//! permissions and machine scope at run time) and, once the worker has written it, the file is
-//! mailed (see `vendfleet_http::scheduler`).
+//! its last runs. When a task is due it is *fired*: its recipients are split by what each may see
+//! as they stand now (`domain::reach::split_audiences`) and one report is queued per distinct
+//! reach and language — the owner's definition with the owner's permissions, cut to the machines
+//! both the owner and those recipients see. Once the worker has written a file it is mailed to
+//! its recipients only (see `vendfleet_http::scheduler`). A user recipient who lost access to the
+//! module gets nothing, and the delivery says why; plain addresses carry the owner's reach and
+//! only to domains the operator allows (`settings::OperatorPolicy`).
+//!
+//! A task runs at most as often as the operator allows (`min_task_interval_minutes`, 15 by
+//! default); a task whose template is deleted, or no longer shared with its owner, is paused and
+//! says why.
 //!
 //! Timing: on AWS each active task is an EventBridge Scheduler schedule that sends
 //! `{"task_id"}` to the jobs queue (the [`Schedules`] port); embedded, the in-process loop calls
@@ -14,17 +22,21 @@
 //! runs once at the next start, not once per missed time.
 
 use crate::auth::Principal;
+use crate::auth::Principal as Owner;
 use crate::error::{AppError, AppResult};
 use crate::generator::{
-    check_spec, GeneratedReport, GeneratorService, ReportSpec, SpecInput, Visibility,
+    check_spec, GeneratedReport, GeneratorService, Origin, ReportAudience, ReportSpec, SpecInput,
+    Visibility,
 };
 use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams};
 use crate::ports::{Clock, ScheduleSpec, Schedules};
 use crate::records::{check_version, Record, Records};
+use crate::settings::{OperatorPolicy, SettingsService};
 use crate::users::Directory;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use vendfleet_domain::reach::{split_audiences, Reach, Recipient, Split};
 use vendfleet_domain::report::Choice;
 use vendfleet_domain::schedule::{CronFields, Schedule};
 use vendfleet_domain::{validation, FieldErrors, MachineScope, Permission};
@@ -35,9 +47,11 @@ pub const SCHEMA: u32 = 1;
 pub const KEPT_DELIVERIES: usize = 20;
 /// Recipients of one task at most.
 pub const MAX_RECIPIENTS: usize = 50;
+/// Runs a schedule preview shows at most.
+pub const MAX_PREVIEW_RUNS: i64 = 20;
 
 /// Whether a task runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
     Active,
@@ -69,7 +83,14 @@ pub struct Recipients {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastRun {
     pub at: DateTime<Utc>,
+    /// The first of the run's reports.
     pub report_id: Option<String>,
+    /// Every report of the run: one per distinct reach and language of its recipients.
+    #[serde(default)]
+    pub report_ids: Vec<String>,
+    /// The run's reports not yet mailed.
+    #[serde(default)]
+    pub pending: Vec<String>,
     /// `queued`, `done`, `failed`.
     pub status: String,
     pub error: Option<String>,
@@ -80,9 +101,15 @@ pub struct LastRun {
 pub struct MailDelivery {
     pub at: DateTime<Utc>,
     pub recipient: String,
-    /// A [`DeliveryStatus`] key: `sent`, `refused`, `bounced` or `complained`.
+    /// A [`DeliveryStatus`] key: `sent`, `refused`, `bounced`, `complained` or `withheld`.
     pub status: String,
     pub error: Option<String>,
+    /// The report whose file the recipient was sent.
+    #[serde(default)]
+    pub report_id: Option<String>,
+    /// That file's name.
+    #[serde(default)]
+    pub file_name: Option<String>,
 }
 
 impl MailDelivery {
@@ -98,7 +125,16 @@ impl MailDelivery {
             recipient: recipient.into(),
             status: status.key().to_string(),
             error,
+            report_id: None,
+            file_name: None,
         }
+    }
+
+    /// The same delivery, of report `r`'s file.
+    pub fn of(mut self, r: &GeneratedReport) -> Self {
+        self.report_id = Some(r.id.clone());
+        self.file_name = Some(r.file_name.clone());
+        self
     }
 }
 
@@ -114,6 +150,9 @@ pub enum DeliveryStatus {
     Bounced,
     /// Marked as spam by the recipient.
     Complained,
+    /// Not sent: the recipient may not receive the report (no access to its module, an inactive
+    /// user, a domain the operator does not allow).
+    Withheld,
 }
 
 impl DeliveryStatus {
@@ -124,6 +163,7 @@ impl DeliveryStatus {
             DeliveryStatus::Refused => "refused",
             DeliveryStatus::Bounced => "bounced",
             DeliveryStatus::Complained => "complained",
+            DeliveryStatus::Withheld => "withheld",
         }
     }
 }
@@ -140,6 +180,9 @@ pub struct ScheduledTask {
     pub cron: CronFields,
     pub time_zone: String,
     pub status: TaskStatus,
+    /// Why the task was paused by the system (its template deleted), when it was.
+    #[serde(default)]
+    pub paused_reason: Option<String>,
     pub recipients: Recipients,
     pub owner_id: String,
     /// The next run (none while paused).
@@ -196,8 +239,12 @@ pub struct SchedulerService {
     generator: GeneratorService,
     schedules: Arc<dyn Schedules>,
     directory: Directory,
+    settings: SettingsService,
     clock: Arc<dyn Clock>,
 }
+
+/// Why a task following a template was paused when the template went.
+pub const TEMPLATE_GONE: &str = "The template this task follows was deleted or is no longer shared with its owner: choose another definition to resume it.";
 
 /// The task's schedule, read from its stored fields.
 pub fn schedule_of(t: &ScheduledTask) -> Option<(Schedule, chrono_tz::Tz)> {
@@ -213,6 +260,7 @@ impl SchedulerService {
         generator: GeneratorService,
         schedules: Arc<dyn Schedules>,
         directory: Directory,
+        settings: SettingsService,
         clock: Arc<dyn Clock>,
     ) -> Self {
         SchedulerService {
@@ -220,6 +268,7 @@ impl SchedulerService {
             generator,
             schedules,
             directory,
+            settings,
             clock,
         }
     }
@@ -294,16 +343,31 @@ impl SchedulerService {
                 ),
             }
         }
+        let policy = self.settings.policies().get().await?;
+        if let Some(gap) = schedule.as_ref().and_then(Schedule::shortest_gap_minutes) {
+            let min = policy.min_task_interval_minutes;
+            if gap < i64::from(min) {
+                errors.add(
+                    "cron",
+                    format!(
+                        "Runs may be at most every {min} minutes (the operator's setting): this schedule runs {gap} minute{} apart.",
+                        if gap == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+        }
         for e in &input.recipients.emails {
             let mut one = FieldErrors::new();
             let address = validation::email(&mut one, "email", e);
-            if one.is_empty() {
-                recipients.emails.push(address);
-            } else {
+            if !one.is_empty() {
                 errors.add(
                     "recipients.emails",
                     format!("“{e}” is not an e-mail address."),
                 );
+            } else if let Some(why) = policy.mail_refusal(&address) {
+                errors.add("recipients.emails", format!("“{address}”: {why}"));
+            } else {
+                recipients.emails.push(address);
             }
         }
         recipients.user_ids.sort();
@@ -332,6 +396,7 @@ impl SchedulerService {
                 cron: input.cron.clone(),
                 time_zone,
                 status,
+                paused_reason: None,
                 recipients,
                 owner_id: p.user.id.clone(),
                 next_run: None,
@@ -493,7 +558,8 @@ impl SchedulerService {
         Ok(next)
     }
 
-    /// Pauses or resumes a task (its schedule disabled or enabled).
+    /// Pauses or resumes a task (its schedule disabled or enabled). A task paused because its
+    /// template went resumes only once it follows a template its owner sees again (409).
     pub async fn set_status(
         &self,
         p: &Principal,
@@ -504,8 +570,22 @@ impl SchedulerService {
         let status = TaskStatus::from_key(status)
             .ok_or_else(|| AppError::invalid_field("status", "Choose one of: active, paused."))?;
         let current = self.task_for(p, id).await?;
+        if status == TaskStatus::Active {
+            if let Some(template_id) = &current.template_id {
+                let owner = self.owner(&current).await?;
+                if self
+                    .generator
+                    .template_seen_by(&owner, template_id)
+                    .await?
+                    .is_none()
+                {
+                    return Err(AppError::conflict(TEMPLATE_GONE));
+                }
+            }
+        }
         let mut next = current.clone();
         next.status = status;
+        next.paused_reason = None;
         next.next_run = self.next_run(&next);
         let next = self.replace(&current, next).await?;
         self.publish(&next).await?;
@@ -522,14 +602,22 @@ impl SchedulerService {
             .await
     }
 
-    /// Runs a task of `p`'s now ("send now"): a report is queued and mailed when written.
+    /// Runs a task of `p`'s now ("send now"): its reports are queued and mailed when written.
+    /// A paused task runs this once and stays paused; one paused because its template went
+    /// cannot run (409 with the reason). Answers the first report queued.
     pub async fn send_now(&self, p: &Principal, id: &str) -> AppResult<GeneratedReport> {
         p.require(Permission::QuerySchedulerEdit)?;
         let t = self.task_for(p, id).await?;
         if t.owner_id != p.user.id {
             return Err(AppError::Forbidden("Only the task's owner sends it".into()));
         }
-        self.run(t).await
+        if let Some(why) = &t.paused_reason {
+            return Err(AppError::conflict(why.clone()));
+        }
+        let reports = self.run(t).await?;
+        reports.into_iter().next().ok_or_else(|| {
+            AppError::conflict("No recipient may receive this report: see the task's deliveries")
+        })
     }
 
     /// The owner of a task as they are now.
@@ -543,63 +631,195 @@ impl SchedulerService {
         self.directory.principal(user).await
     }
 
-    /// Queues the task's report as its owner; records the run.
-    async fn run(&self, t: ScheduledTask) -> AppResult<GeneratedReport> {
+    /// Who may receive the task's report as they stand now, split by what each may see.
+    async fn split(&self, t: &ScheduledTask, owner: &Owner, spec: &ReportSpec) -> AppResult<Split> {
+        let policy: OperatorPolicy = self.settings.policies().get().await?;
+        let owner_reach = self.generator.reach_of(owner).await?;
+        let mut recipients = Vec::new();
+        for id in &t.recipients.user_ids {
+            let Some(user) = self.directory.user(id).await? else {
+                recipients.push(Recipient {
+                    address: id.clone(),
+                    user_id: Some(id.clone()),
+                    language: owner.user.language,
+                    access: Err("The user no longer exists.".into()),
+                });
+                continue;
+            };
+            let (address, language, active) = (user.email.clone(), user.language, user.active);
+            let access = if !active {
+                Err("The user is inactive.".to_string())
+            } else {
+                let reader = self.directory.principal(user).await?;
+                match crate::generator::require_module(&reader, spec.module) {
+                    Ok(()) => Ok(self.generator.reach_of(&reader).await?),
+                    Err(_) => Err(format!(
+                        "The user may not export the {} report.",
+                        spec.module.key().replace('_', " ")
+                    )),
+                }
+            };
+            recipients.push(Recipient {
+                address,
+                user_id: Some(id.clone()),
+                language,
+                access,
+            });
+        }
+        for e in &t.recipients.emails {
+            recipients.push(Recipient {
+                address: e.clone(),
+                user_id: None,
+                language: owner.user.language,
+                access: match policy.mail_refusal(e) {
+                    Some(why) => Err(why),
+                    None => Ok(owner_reach.clone()),
+                },
+            });
+        }
+        let mut split = split_audiences(&owner_reach, recipients);
+        // A file of the owner's whole reach follows the owner's reach when it runs.
+        for a in &mut split.audiences {
+            if a.reach == owner_reach {
+                a.reach = Reach::All;
+            }
+        }
+        Ok(split)
+    }
+
+    /// Queues the task's reports as its owner, one per distinct reach and language of its
+    /// recipients; records the run and the recipients withheld. A task whose template went is
+    /// paused with the reason.
+    async fn run(&self, t: ScheduledTask) -> AppResult<Vec<GeneratedReport>> {
         let now = self.clock.now();
-        let outcome = async {
+        let mut withheld = Vec::new();
+        let mut paused = false;
+        let outcome: AppResult<Vec<GeneratedReport>> = async {
             let owner = self.owner(&t).await?;
             let spec = match &t.template_id {
-                Some(id) => match self.generator.get_template(&owner, id).await {
-                    Ok(template) => template.spec,
-                    Err(AppError::NotFound(_)) => t.spec.clone(),
-                    Err(e) => return Err(e),
+                Some(id) => match self.generator.template_seen_by(&owner, id).await? {
+                    Some(template) => template.spec,
+                    None => {
+                        paused = true;
+                        return Err(AppError::conflict(TEMPLATE_GONE));
+                    }
                 },
                 None => t.spec.clone(),
             };
-            self.generator
-                .submit(
-                    &owner,
-                    t.name.clone(),
-                    Visibility::Private,
-                    spec,
-                    t.template_id.clone(),
-                    Some(t.id.clone()),
-                )
-                .await
+            let split = self.split(&t, &owner, &spec).await?;
+            withheld = split
+                .withheld
+                .into_iter()
+                .map(|(a, why)| MailDelivery::new(now, a, DeliveryStatus::Withheld, Some(why)))
+                .collect();
+            if split.audiences.is_empty() {
+                return Err(AppError::conflict(
+                    "No recipient may receive this report: see the task's deliveries",
+                ));
+            }
+            let mut reports = Vec::new();
+            for a in split.audiences {
+                let audience = ReportAudience {
+                    machine_ids: a.reach.machines().map(|m| m.iter().cloned().collect()),
+                    language: a.language,
+                    addresses: a.addresses,
+                    user_ids: a.user_ids,
+                };
+                let origin = Origin {
+                    template_id: t.template_id.clone(),
+                    task_id: Some(t.id.clone()),
+                    audience: Some(audience),
+                };
+                reports.push(
+                    self.generator
+                        .submit(
+                            &owner,
+                            t.name.clone(),
+                            Visibility::Private,
+                            spec.clone(),
+                            origin,
+                        )
+                        .await?,
+                );
+            }
+            Ok(reports)
         }
         .await;
-        let mut next = t.clone();
-        next.last_run = Some(match &outcome {
-            Ok(r) => LastRun {
+        let ids: Vec<String> = outcome
+            .as_ref()
+            .map(|rs| rs.iter().map(|r| r.id.clone()).collect())
+            .unwrap_or_default();
+        let last_run = match &outcome {
+            Ok(_) => LastRun {
                 at: now,
-                report_id: Some(r.id.clone()),
+                report_id: ids.first().cloned(),
+                report_ids: ids.clone(),
+                pending: ids,
                 status: "queued".into(),
                 error: None,
             },
             Err(e) => LastRun {
                 at: now,
                 report_id: None,
+                report_ids: Vec::new(),
+                pending: Vec::new(),
                 status: "failed".into(),
                 error: Some(e.to_string()),
             },
-        });
-        self.replace(&t, next).await?;
+        };
+        let changed = self
+            .note(&t.id, |task| {
+                task.last_run = Some(last_run.clone());
+                if paused {
+                    task.status = TaskStatus::Paused;
+                    task.paused_reason = Some(TEMPLATE_GONE.into());
+                    task.next_run = None;
+                }
+                withheld.clone()
+            })
+            .await?;
+        if paused {
+            if let Some(task) = changed {
+                self.publish(&task).await?;
+            }
+        }
         outcome
+    }
+
+    /// Pauses, with the reason, every active task that follows a deleted template.
+    pub async fn template_deleted(&self, template_id: &str) -> AppResult<()> {
+        for t in self.tasks.all().await? {
+            if t.template_id.as_deref() != Some(template_id) || t.status != TaskStatus::Active {
+                continue;
+            }
+            if let Some(task) = self
+                .note(&t.id, |task| {
+                    task.status = TaskStatus::Paused;
+                    task.paused_reason = Some(TEMPLATE_GONE.into());
+                    task.next_run = None;
+                    Vec::new()
+                })
+                .await?
+            {
+                self.publish(&task).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Fires a task when its schedule says so (`{"task_id"}` from EventBridge): a paused or
     /// deleted task does nothing.
-    pub async fn fire(&self, task_id: &str) -> AppResult<Option<GeneratedReport>> {
+    pub async fn fire(&self, task_id: &str) -> AppResult<Vec<GeneratedReport>> {
         let Some(t) = self.tasks.get(task_id).await? else {
-            return Ok(None);
+            return Ok(Vec::new());
         };
         if t.status != TaskStatus::Active {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let mut current = t.clone();
         current.next_run = self.next_run(&t);
         let current = self.replace(&t, current).await?;
-        Ok(Some(self.run(current).await?))
+        self.run(current).await
     }
 
     /// The in-process scheduler's step: fires, once, every active task whose next run has come
@@ -619,7 +839,7 @@ impl SchedulerService {
                 continue;
             };
             match self.run(current).await {
-                Ok(r) => queued.push(r),
+                Ok(r) => queued.extend(r),
                 Err(e) => tracing::warn!(task = %t.id, error = %e, "a scheduled task did not run"),
             }
         }
@@ -631,7 +851,8 @@ impl SchedulerService {
         self.tasks.get(id).await
     }
 
-    /// Records a run's outcome and its deliveries on the task.
+    /// Records what became of one of a run's reports (mailed: `done`, or `failed`) and its
+    /// deliveries on the task: the run is done once each of its reports is, failed if one failed.
     pub async fn record(
         &self,
         task_id: &str,
@@ -640,48 +861,65 @@ impl SchedulerService {
         error: Option<String>,
         deliveries: Vec<MailDelivery>,
     ) -> AppResult<()> {
-        let last_run = LastRun {
-            at: self.clock.now(),
-            report_id: Some(report_id.to_string()),
-            status: status.to_string(),
-            error,
-        };
-        self.note(task_id, Some(last_run), deliveries).await
+        let at = self.clock.now();
+        self.note(task_id, |task| {
+            let run = match task.last_run.take() {
+                Some(run) if run.report_ids.iter().any(|r| r == report_id) => run,
+                // A report of an earlier run (or of a task saved before runs had several).
+                _ => LastRun {
+                    at,
+                    report_id: Some(report_id.to_string()),
+                    report_ids: vec![report_id.to_string()],
+                    pending: vec![report_id.to_string()],
+                    status: "queued".into(),
+                    error: None,
+                },
+            };
+            let mut run = run;
+            run.pending.retain(|r| r != report_id);
+            if status != "done" {
+                run.status = status.to_string();
+                run.error = error.clone();
+            } else if run.pending.is_empty() && run.status != "failed" {
+                run.status = "done".into();
+            }
+            task.last_run = Some(run);
+            deliveries.clone()
+        })
+        .await
+        .map(|_| ())
     }
 
     /// Records what the mail service reported later of the messages a task sent (bounces,
     /// complaints): `deliveries` first on the task, its last run untouched. An unknown task is
     /// ignored (it was deleted since).
     pub async fn feedback(&self, task_id: &str, deliveries: Vec<MailDelivery>) -> AppResult<()> {
-        self.note(task_id, None, deliveries).await
+        self.note(task_id, |_| deliveries.clone()).await.map(|_| ())
     }
 
-    /// Puts `deliveries` first on a task's (keeping the newest [`KEPT_DELIVERIES`]) and sets
-    /// its last run when given, retrying when another write came first.
+    /// Changes a task with `change` (which answers the deliveries to put first, keeping the
+    /// newest [`KEPT_DELIVERIES`]), retrying when another write came first. Answers the task as
+    /// written (`None`: it is gone).
     async fn note(
         &self,
         task_id: &str,
-        last_run: Option<LastRun>,
-        deliveries: Vec<MailDelivery>,
-    ) -> AppResult<()> {
+        change: impl Fn(&mut ScheduledTask) -> Vec<MailDelivery>,
+    ) -> AppResult<Option<ScheduledTask>> {
         for _ in 0..5 {
             let Some(t) = self.tasks.get(task_id).await? else {
-                return Ok(());
+                return Ok(None);
             };
             let mut next = t.clone();
-            if let Some(run) = &last_run {
-                next.last_run = Some(run.clone());
-            }
-            let mut all = deliveries.clone();
+            let mut all = change(&mut next);
             all.extend(t.deliveries.iter().cloned());
             all.truncate(KEPT_DELIVERIES);
             next.deliveries = all;
             match self.replace(&t, next).await {
                 Err(AppError::Conflict { .. }) => continue,
-                other => return other.map(|_| ()),
+                other => return other.map(Some),
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// The next `n` runs of fields in a zone (the form's preview), with the EventBridge
@@ -690,10 +928,13 @@ impl SchedulerService {
         &self,
         cron: &CronFields,
         time_zone: &str,
-        n: usize,
+        n: i64,
     ) -> AppResult<(Vec<DateTime<Utc>>, String)> {
         let mut errors = FieldErrors::new();
         let zone = validation::time_zone(&mut errors, "time_zone", time_zone);
+        if !(1..=MAX_PREVIEW_RUNS).contains(&n) {
+            errors.add("count", format!("Give 1 to {MAX_PREVIEW_RUNS} runs."));
+        }
         let schedule = match Schedule::parse(cron) {
             Ok(s) => Some(s),
             Err(e) => {
@@ -709,7 +950,7 @@ impl SchedulerService {
         let tz = vendfleet_domain::calendar::parse_zone(&zone).expect("checked");
         let s = schedule.expect("checked");
         Ok((
-            s.upcoming(tz, self.clock.now(), n.clamp(1, 20)),
+            s.upcoming(tz, self.clock.now(), n as usize),
             s.eventbridge(),
         ))
     }

@@ -9,6 +9,7 @@ pub mod events;
 pub mod language;
 pub mod permissions;
 pub mod planning;
+pub mod reach;
 pub mod report;
 pub mod sales;
 pub mod schedule;

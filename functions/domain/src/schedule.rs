@@ -283,6 +283,44 @@ impl Schedule {
         runs
     }
 
+    /// The shortest time between two consecutive runs, in minutes of the zone's wall clock
+    /// (a daylight-saving change aside): what an operator's minimum interval is checked against.
+    /// `None` when the schedule never runs.
+    pub fn shortest_gap_minutes(&self) -> Option<i64> {
+        let times: Vec<i64> = self
+            .hour
+            .values(0, 23)
+            .flat_map(|h| {
+                self.minute
+                    .values(0, 59)
+                    .map(move |m| i64::from(h * 60 + m))
+            })
+            .collect();
+        let (first, last) = (*times.first()?, *times.last()?);
+        let within = times.windows(2).map(|w| w[1] - w[0]).min();
+        // Weekdays fall on the same dates every 28 years (within 1901-2099): the closest two
+        // running days of one such cycle are the closest of any.
+        let start = NaiveDate::from_ymd_opt(2001, 1, 1).expect("a date");
+        let mut previous: Option<NaiveDate> = None;
+        let mut days = None::<i64>;
+        for offset in 0..(28 * 366 + 7) {
+            let date = start + Duration::days(offset);
+            if !self.runs_on(date) {
+                continue;
+            }
+            if let Some(p) = previous {
+                let gap = (date - p).num_days();
+                days = Some(days.map_or(gap, |d: i64| d.min(gap)));
+            }
+            previous = Some(date);
+        }
+        let across = days.map(|d| d * 24 * 60 - (last - first));
+        match (within, across) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// The EventBridge Scheduler expression (`cron(0 7 ? * MON-FRI *)`), to be read in the
     /// schedule's time zone (`ScheduleExpressionTimezone`).
     pub fn eventbridge(&self) -> String {
@@ -538,5 +576,25 @@ mod tests {
         let back = Schedule::from_eventbridge("cron(0 9 ? * 2-6 *)").unwrap();
         assert_eq!(back.day_of_week, "MON-FRI");
         assert!(Schedule::from_eventbridge("rate(5 minutes)").is_none());
+    }
+
+    #[test]
+    fn the_shortest_gap_between_runs_is_measured_on_the_wall_clock() {
+        let gap = |m: &str, h: &str, dom: &str, mon: &str, dow: &str| {
+            Schedule::parse(&fields(m, h, dom, mon, dow))
+                .unwrap()
+                .shortest_gap_minutes()
+        };
+        assert_eq!(gap("*", "*", "*", "*", "*"), Some(1));
+        assert_eq!(gap("*/15", "8-17", "*", "*", "1-5"), Some(15));
+        assert_eq!(gap("0", "7", "*", "*", "*"), Some(24 * 60));
+        // 23:50 then 00:05 the next day.
+        assert_eq!(gap("5,50", "0,23", "*", "*", "*"), Some(15));
+        // Weekdays: Friday to Monday is longer than Monday to Tuesday.
+        assert_eq!(gap("0", "7", "*", "*", "MON-FRI"), Some(24 * 60));
+        assert_eq!(gap("0", "7", "*", "*", "MON"), Some(7 * 24 * 60));
+        // The 31st: July to August, December to January.
+        assert_eq!(gap("0", "7", "31", "*", "*"), Some(31 * 24 * 60));
+        assert_eq!(gap("0", "7", "31", "1,3", "*"), Some(59 * 24 * 60));
     }
 }

@@ -40,13 +40,19 @@ impl FieldErrors {
     }
 }
 
-/// Trims `value`; records an error when it is empty or longer than `max` characters.
+/// Trims `value`; records an error when it is empty, longer than `max` characters or holds a
+/// control character (a name is one line).
 pub fn required_text(errors: &mut FieldErrors, field: &str, value: &str, max: usize) -> String {
     let v = value.trim();
     if v.is_empty() {
         errors.add(field, "This field is required.");
     } else if v.chars().count() > max {
         errors.add(field, format!("Must be at most {max} characters."));
+    } else if v.chars().any(char::is_control) {
+        errors.add(
+            field,
+            "Must not contain control characters (line breaks, tabs …).",
+        );
     }
     v.to_string()
 }
@@ -159,7 +165,9 @@ mod tests {
         assert!(e.is_empty());
         required_text(&mut e, "name", "   ", 10);
         required_text(&mut e, "name", "abcdefghijk", 10);
-        assert_eq!(e.0["name"].len(), 2);
+        required_text(&mut e, "name", "Ann\u{7}", 10);
+        required_text(&mut e, "name", "A\nB", 10);
+        assert_eq!(e.0["name"].len(), 4);
     }
 }
 

@@ -59,6 +59,63 @@ pub enum LanguageCode {
     It,
 }
 
+/// A report definition's parameters: the query-string parameters of its module's screen. Each
+/// module takes its own subset (`docs/api.md`); lists are comma-separated ids.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportParams {
+    /// A period preset (`/api/filters/periods/`).
+    #[schema(max_length = 20000)]
+    period: Option<String>,
+    /// YYYY-MM-DD.
+    #[schema(max_length = 20000)]
+    date_from: Option<String>,
+    /// YYYY-MM-DD.
+    #[schema(max_length = 20000)]
+    date_to: Option<String>,
+    #[schema(max_length = 20000)]
+    clients: Option<String>,
+    #[schema(max_length = 20000)]
+    locations: Option<String>,
+    #[schema(max_length = 20000)]
+    regions: Option<String>,
+    #[schema(max_length = 20000)]
+    machine_tags: Option<String>,
+    #[schema(max_length = 20000)]
+    machines: Option<String>,
+    #[schema(max_length = 20000)]
+    products: Option<String>,
+    #[schema(max_length = 20000)]
+    product_tags: Option<String>,
+    #[schema(max_length = 20000)]
+    value: Option<String>,
+    #[schema(max_length = 20000)]
+    group_by: Option<String>,
+    #[schema(max_length = 20000)]
+    grouping_period: Option<String>,
+    /// The sales overview's detail-table search.
+    #[schema(max_length = 200)]
+    search: Option<String>,
+    #[schema(max_length = 20000)]
+    ordering: Option<String>,
+    /// The encashment's employees.
+    #[schema(max_length = 20000)]
+    employees: Option<String>,
+    /// The inventory's tab.
+    #[schema(max_length = 20000)]
+    tab: Option<String>,
+    /// The refill log's older filters.
+    #[schema(max_length = 20000)]
+    machine: Option<String>,
+    #[schema(max_length = 20000)]
+    location: Option<String>,
+    #[schema(max_length = 20000)]
+    from: Option<String>,
+    #[schema(max_length = 20000)]
+    to: Option<String>,
+}
+
 /// Operations open to any signed-in user: every other operation with `security` needs a
 /// permission and may answer 403 (`tests/contract.rs` checks both ways against the router).
 pub const SIGNED_IN_ONLY: &[&str] = &[

@@ -274,19 +274,41 @@ impl Format {
 impl Table {
     /// Answers an export: the file itself when the table is small; else a background job that
     /// renders it (202 with the job, whose `GET /api/jobs/{id}/` gives progress and, when done,
-    /// a download link). The list, filters, scope and columns are the request's either way.
+    /// a download link). The list, filters, scope and columns are the request's either way, and
+    /// the audit trail records the export (who, the request, the machines it covers).
     pub async fn answer(
         self,
         s: &crate::state::AppState,
-        p: &vendfleet_app::auth::Principal,
+        who: crate::extract::Requester<'_>,
         format: Format,
         base: &str,
         lang: vendfleet_domain::Language,
     ) -> Result<Response, ApiError> {
-        if self.rows.len() <= s.inline_export_rows {
-            return self.into_download(format, base, lang);
-        }
+        use vendfleet_app::audit::{ExitKind, NewExit};
+        let p = who.principal;
         let (content_type, ext) = format.file_kind();
+        let file_name = format!("{base}.{ext}");
+        let inline = self.rows.len() <= s.inline_export_rows;
+        let exit = NewExit {
+            kind: if inline {
+                ExitKind::Export
+            } else {
+                ExitKind::ExportJob
+            },
+            user_id: p.user.id.clone(),
+            what: who.request.to_string(),
+            file_name: file_name.clone(),
+            reach: s.app.generator.scope_of(p).await?,
+            recipients: Vec::new(),
+            rows: Some(self.rows.len() as u64),
+            report_id: None,
+            task_id: None,
+        };
+        if inline {
+            let answer = self.into_download(format, base, lang)?;
+            s.app.audit.record(exit).await?;
+            return Ok(answer);
+        }
         let total = self.rows.len() as u64;
         let job = ExportJob {
             table: self,
@@ -302,12 +324,19 @@ impl Table {
                 p,
                 vendfleet_app::jobs::NewJob {
                     kind: "export".into(),
-                    file_name: format!("{base}.{ext}"),
+                    file_name,
                     content_type: content_type.into(),
                     total,
                     input,
                 },
             )
+            .await?;
+        s.app
+            .audit
+            .record(NewExit {
+                what: format!("{} (job {})", exit.what, record.id),
+                ..exit
+            })
             .await?;
         Ok((
             StatusCode::ACCEPTED,

@@ -162,6 +162,19 @@ impl Requirement for SignedIn {
     }
 }
 
+/// An administrator of access (users and roles) who sees every machine: who sets the operator's
+/// policies and reads the audit trail.
+pub struct FleetAdmin;
+
+impl Requirement for FleetAdmin {
+    fn allows(p: &Principal) -> bool {
+        p.is_fleet_admin()
+    }
+    fn describe() -> String {
+        "settings.users.edit and settings.roles.edit with access to all machines".into()
+    }
+}
+
 /// Declares requirement types: `require!(Name => Permission::A)` or `Name => any(A, B)`.
 macro_rules! require {
     ($( $name:ident => $($perm:ident)|+ ;)+) => {
@@ -200,13 +213,32 @@ pub mod perm {
 }
 
 /// The signed-in user, checked against requirement `R` (401 without a valid token, 403 without
-/// the permission).
-pub struct Authorized<R: Requirement>(pub Principal, PhantomData<R>);
+/// the permission), and the request they made.
+pub struct Authorized<R: Requirement> {
+    principal: Principal,
+    request: String,
+    _r: PhantomData<R>,
+}
+
+/// Who asks, and what they asked (path and query): what the audit trail records of an export.
+#[derive(Clone, Copy)]
+pub struct Requester<'a> {
+    pub principal: &'a Principal,
+    pub request: &'a str,
+}
 
 impl<R: Requirement> Authorized<R> {
     /// The principal.
     pub fn principal(&self) -> &Principal {
-        &self.0
+        &self.principal
+    }
+
+    /// The principal and their request.
+    pub fn requester(&self) -> Requester<'_> {
+        Requester {
+            principal: &self.principal,
+            request: &self.request,
+        }
     }
 }
 
@@ -237,7 +269,15 @@ impl<R: Requirement> FromRequestParts<AppState> for Authorized<R> {
                 format!("You do not have permission to do this ({}).", R::describe()),
             ));
         }
-        Ok(Authorized(principal, PhantomData))
+        let request = parts.uri.path_and_query().map_or_else(
+            || parts.uri.path().to_string(),
+            |pq| pq.as_str().to_string(),
+        );
+        Ok(Authorized {
+            principal,
+            request,
+            _r: PhantomData,
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! Vendfleet's HTTP layer: one axum router per API area, the auth extractor, the error mapping,
 //! the DTOs and the OpenAPI document. Binaries add adapters and serve these routers.
 
+pub mod audit;
 pub mod auth;
 pub mod chart;
 pub mod contract;
@@ -57,6 +58,8 @@ pub enum Area {
     Events,
     /// Background jobs' status (served by the users function).
     Jobs,
+    /// The audit trail of data leaving the system (served by the users function).
+    Audit,
     /// The sales overview (sales journal, table header, graphs) and the dashboard.
     Sales,
     /// The reports: encashments, inventory, the transaction log and the report generator.
@@ -142,6 +145,12 @@ const AREAS: &[AreaSpec] = &[
         filters: no_routes,
     },
     AreaSpec {
+        area: Area::Audit,
+        tag: "audit",
+        routes: audit::router,
+        filters: no_routes,
+    },
+    AreaSpec {
         area: Area::Filters,
         tag: "filters",
         routes: every_filter,
@@ -192,8 +201,11 @@ fn area_router(area: Area) -> OpenApiRouter<AppState> {
             .unwrap_or_default()
     };
     match area {
-        // Background jobs' status has no function of its own: the users function answers it.
-        Area::Users => routes(Area::Users).merge(routes(Area::Jobs)),
+        // Background jobs' status and the audit trail have no function of their own: the users
+        // function answers them.
+        Area::Users => routes(Area::Users)
+            .merge(routes(Area::Jobs))
+            .merge(routes(Area::Audit)),
         other => routes(other),
     }
 }

@@ -1472,7 +1472,7 @@ async fn route_export(
     let lang = a.principal().user.language;
     route_table(&s.app, a.principal(), &id)
         .await?
-        .answer(&s, a.principal(), format, "planned-route", lang)
+        .answer(&s, a.requester(), format, "planned-route", lang)
         .await
 }
 

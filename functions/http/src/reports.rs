@@ -225,7 +225,7 @@ async fn export_encashments(
     let lang = a.principal().user.language;
     encashment_table(&s.app, a.principal(), q, e)
         .await?
-        .answer(&s, a.principal(), format, "encashment", lang)
+        .answer(&s, a.requester(), format, "encashment", lang)
         .await
 }
 
@@ -530,7 +530,9 @@ async fn export_inventory(
     let p = a.principal();
     let lang = p.user.language;
     let table = inventory_table(&s.app, p, q, tab.tab.as_deref()).await?;
-    table.answer(&s, p, format, "inventory", lang).await
+    table
+        .answer(&s, a.requester(), format, "inventory", lang)
+        .await
 }
 
 /// The inventory's product tab columns.

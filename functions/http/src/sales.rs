@@ -345,7 +345,7 @@ async fn detail_export(
     let lang = a.principal().user.language;
     let (table, _) = overview_table(&s.app, a.principal(), q, pg).await?;
     table
-        .answer(&s, a.principal(), format, "sales-overview", lang)
+        .answer(&s, a.requester(), format, "sales-overview", lang)
         .await
 }
 

@@ -15,14 +15,16 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::generator::{GeneratedReport, Module, ReportStatus, SpecInput};
+use vendfleet_app::generator::{
+    FileFormat, GeneratedReport, Graph, Module, ReportStatus, SpecInput,
+};
 use vendfleet_app::ports::mail::TASK_TAG;
 use vendfleet_app::ports::{Attachment, Mail};
 use vendfleet_app::scheduler::{
-    DeliveryStatus, MailDelivery, Recipients, ScheduledTask, TaskInput,
+    DeliveryStatus, MailDelivery, Recipients, ScheduledTask, TaskInput, TaskStatus,
 };
-use vendfleet_app::{App, AppResult};
-use vendfleet_domain::report::Choice;
+use vendfleet_app::{App, AppError, AppResult};
+use vendfleet_domain::reach::Reach;
 use vendfleet_domain::schedule::CronFields;
 use vendfleet_domain::{Language, Period};
 
@@ -125,15 +127,19 @@ impl From<CronFields> for CronDto {
     }
 }
 
-/// Who gets the report.
+/// Who gets the report: 1 to 50 recipients in all. Each user gets a file cut to what they may
+/// see; plain addresses get the owner's, and only in the domains the operator allows
+/// (`/api/settings/operator/`).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecipientsDto {
     /// Vendfleet users (mailed in their language).
     #[serde(default)]
+    #[schema(max_items = 50)]
     pub user_ids: Vec<String>,
     /// Other addresses (mailed in the owner's language).
     #[serde(default)]
+    #[schema(max_items = 50)]
     pub emails: Vec<String>,
 }
 
@@ -141,28 +147,38 @@ pub struct RecipientsDto {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskBody {
+    /// No control characters.
+    #[schema(min_length = 1, max_length = 120)]
     pub name: String,
     /// A module key (ignored when a template is named: the template's module is used).
     #[serde(default)]
+    #[schema(value_type = Option<Module>)]
     pub module: String,
     /// A template to follow (its definition when the task runs).
     pub template_id: Option<String>,
     /// The module's screen parameters (see the report generator).
     #[serde(default)]
+    #[schema(value_type = crate::contract::ReportParams)]
     pub params: BTreeMap<String, String>,
     #[serde(default)]
+    #[schema(value_type = Option<FileFormat>)]
     pub format: String,
     #[serde(default)]
+    #[schema(value_type = Option<Graph>)]
     pub graph: String,
     #[serde(default)]
+    #[schema(max_items = 100)]
     pub columns: Vec<String>,
+    /// Runs at most as often as the operator allows (`min_task_interval_minutes`).
     pub cron: CronDto,
     /// IANA zone the cron fields are read in.
     pub time_zone: String,
     /// `active` (default) or `paused`.
     #[serde(default)]
+    #[schema(value_type = Option<TaskStatus>)]
     pub status: String,
     pub recipients: RecipientsDto,
+    #[schema(minimum = 1)]
     pub version: Option<u64>,
 }
 
@@ -190,14 +206,36 @@ impl TaskBody {
     }
 }
 
+/// How a run stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Queued,
+    Done,
+    Failed,
+}
+
 /// A task's last run.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LastRunDto {
     pub at: DateTime<Utc>,
+    /// The first of the run's reports.
     pub report_id: Option<String>,
-    /// `queued`, `done` or `failed`.
-    pub status: String,
+    /// Every report of the run: one per distinct reach and language of its recipients.
+    pub report_ids: Vec<String>,
+    pub status: RunStatus,
     pub error: Option<String>,
+}
+
+/// What the mail service did with a message.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatusDto {
+    Sent,
+    Refused,
+    Bounced,
+    Complained,
+    Withheld,
 }
 
 /// What became of a recipient.
@@ -205,9 +243,14 @@ pub struct LastRunDto {
 pub struct DeliveryDto {
     pub at: DateTime<Utc>,
     pub recipient: String,
-    /// `sent` or `refused` when sent; later, from SES, `bounced`, `complained` or `refused`.
+    /// `sent` or `refused` when sent; later, from SES, `bounced`, `complained` or `refused`;
+    /// `withheld` when the recipient may not receive the report (`error` says why).
+    #[schema(value_type = DeliveryStatusDto)]
     pub status: String,
     pub error: Option<String>,
+    /// The report whose file was sent.
+    pub report_id: Option<String>,
+    pub file_name: Option<String>,
 }
 
 /// A scheduled task.
@@ -215,16 +258,17 @@ pub struct DeliveryDto {
 pub struct TaskDto {
     pub id: String,
     pub name: String,
-    pub module: String,
+    pub module: Module,
     pub template_id: Option<String>,
     pub params: BTreeMap<String, String>,
-    pub format: String,
-    pub graph: String,
+    pub format: FileFormat,
+    pub graph: Graph,
     pub columns: Vec<String>,
     pub cron: CronDto,
     pub time_zone: String,
-    /// `active` or `paused`.
-    pub status: String,
+    pub status: TaskStatus,
+    /// Why the system paused the task (its template was deleted), when it did.
+    pub paused_reason: Option<String>,
     pub recipients: RecipientsDto,
     pub created_by: UserRefDto,
     pub created_at: DateTime<Utc>,
@@ -249,15 +293,16 @@ async fn task_dto(s: &AppState, t: ScheduledTask) -> TaskDto {
         },
         id: t.id,
         name: t.name,
-        module: t.spec.module.key().into(),
+        module: t.spec.module,
         template_id: t.template_id,
         params: t.spec.params,
-        format: t.spec.format.key().into(),
-        graph: t.spec.graph.key().into(),
+        format: t.spec.format,
+        graph: t.spec.graph,
         columns: t.spec.columns,
         cron: t.cron.into(),
         time_zone: t.time_zone,
-        status: t.status.key().into(),
+        status: t.status,
+        paused_reason: t.paused_reason,
         recipients: RecipientsDto {
             user_ids: t.recipients.user_ids,
             emails: t.recipients.emails,
@@ -269,7 +314,12 @@ async fn task_dto(s: &AppState, t: ScheduledTask) -> TaskDto {
         last_run: t.last_run.map(|r| LastRunDto {
             at: r.at,
             report_id: r.report_id,
-            status: r.status,
+            report_ids: r.report_ids,
+            status: match r.status.as_str() {
+                "done" => RunStatus::Done,
+                "failed" => RunStatus::Failed,
+                _ => RunStatus::Queued,
+            },
             error: r.error,
         }),
         deliveries: t
@@ -280,6 +330,8 @@ async fn task_dto(s: &AppState, t: ScheduledTask) -> TaskDto {
                 recipient: d.recipient,
                 status: d.status,
                 error: d.error,
+                report_id: d.report_id,
+                file_name: d.file_name,
             })
             .collect(),
     }
@@ -432,18 +484,26 @@ async fn change_task_status(
     ))
 }
 
-/// Runs a task now: its report is queued and mailed when written.
+/// Runs a task now: its reports are queued and mailed when written (answers the first). A
+/// paused task runs this once and stays paused (the message says so); one paused because its
+/// template was deleted answers 409 with the reason, as does a run no recipient may receive.
 #[utoipa::path(post, path = "/api/query-schedulers/{id}/send-now/", tag = "query-scheduler", security(("bearer" = [])), params(("id" = String, Path)),
-    responses((status = 202, body = MessageData<ReportDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 202, body = MessageData<ReportDto>), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn send_now(
     State(s): State<AppState>,
     a: Authorized<perm::Edit>,
     Path(id): Path<String>,
 ) -> ApiResult<impl IntoResponse> {
+    let paused = s.app.scheduler.get(a.principal(), &id).await?.status == TaskStatus::Paused;
     let r = s.app.scheduler.send_now(a.principal(), &id).await?;
+    let message = if paused {
+        "Report queued once: the task stays paused"
+    } else {
+        "Report queued"
+    };
     Ok((
         StatusCode::ACCEPTED,
-        updated("Report queued", report_dto(&s, r).await),
+        updated(message, report_dto(&s, r, &Reach::All).await),
     ))
 }
 
@@ -459,7 +519,8 @@ pub struct NextRunsQuery {
     /// IANA zone.
     pub time_zone: Option<String>,
     /// How many runs (1–20, default 5).
-    pub count: Option<usize>,
+    #[param(minimum = 1, maximum = 20)]
+    pub count: Option<i64>,
 }
 
 /// A schedule's next runs.
@@ -731,79 +792,99 @@ async fn chart(
     })
 }
 
-/// Mails a scheduled report that the worker finished (or records why it failed) and writes the
-/// outcome on its task. Recipients are grouped by language; each gets the message alone.
+/// Mails a scheduled report that the worker finished to its audience (the recipients its file
+/// was cut for), records each recipient's outcome — and which file they got — on the task, and
+/// the mail in the audit trail. A report that failed, or whose file its audience may no longer
+/// have, is recorded as a failed run.
 pub async fn deliver(app: &App, r: &GeneratedReport) -> AppResult<()> {
     let Some(task_id) = &r.task_id else {
         return Ok(());
     };
-    let Some(task) = app.scheduler.task(task_id).await? else {
+    if app.scheduler.task(task_id).await?.is_none() {
         return Ok(());
-    };
-    let now = app.clock.now();
-    if r.status != ReportStatus::Done {
-        return app
-            .scheduler
-            .record(task_id, &r.id, "failed", r.error.clone(), Vec::new())
-            .await;
     }
-    let owner = app.scheduler.owner(&task).await?;
-    let blob = app.generator.file(&owner, &r.id).await?;
+    let failed = |why: Option<String>| {
+        app.scheduler
+            .record(task_id, &r.id, "failed", why, Vec::new())
+    };
+    if r.status != ReportStatus::Done {
+        return failed(r.error.clone()).await;
+    }
+    let Some(audience) = &r.audience else {
+        return failed(Some(
+            "This report was queued before files were cut to their recipients: the next run mails it"
+                .into(),
+        ))
+        .await;
+    };
+    // The readers' principal: the owner's permissions, cut to the audience's machines as they
+    // stand now, in the audience's language.
+    let reader = match app.generator.requester(r).await {
+        Ok(p) => p,
+        Err(e @ (AppError::Conflict { .. } | AppError::Forbidden(_))) => {
+            return failed(Some(e.to_string())).await
+        }
+        Err(e) => return Err(e),
+    };
+    let blob = match app.generator.file(&reader, &r.id).await {
+        Ok(b) => b,
+        Err(e @ (AppError::Forbidden(_) | AppError::NotFound(_))) => {
+            return failed(Some(e.to_string())).await
+        }
+        Err(e) => return Err(e),
+    };
     let size = blob.bytes.len();
     let file = (size <= MAX_ATTACHMENT_BYTES).then(|| Attachment {
         file_name: r.file_name.clone(),
         content_type: blob.content_type.clone(),
         bytes: blob.bytes,
     });
-    // Each language's recipients: users in theirs, plain addresses in the owner's.
-    let mut by_language: BTreeMap<&'static str, (Language, Vec<String>)> = BTreeMap::new();
-    for id in &task.recipients.user_ids {
-        if let Some(u) = app.users.directory().user(id).await?.filter(|u| u.active) {
-            by_language
-                .entry(u.language.code())
-                .or_insert((u.language, Vec::new()))
-                .1
-                .push(u.email);
-        }
+    let now = app.clock.now();
+    let mut mail = message(app, &reader, r, audience.language, file.as_ref(), size).await;
+    if let Some(image) = chart(app, &reader, r).await {
+        mail.html
+            .push_str("<p><img src=\"cid:chart\" alt=\"\" width=\"640\" height=\"280\"></p>");
+        mail.inline_images.push(image);
     }
-    for e in &task.recipients.emails {
-        let lang = owner.user.language;
-        by_language
-            .entry(lang.code())
-            .or_insert((lang, Vec::new()))
-            .1
-            .push(e.clone());
-    }
-    let chart_png = chart(app, &owner, r).await;
-    let mut deliveries = Vec::new();
-    for (_, (lang, to)) in by_language {
-        let mut mail = message(app, &owner, r, lang, file.as_ref(), size).await;
-        if let Some(image) = &chart_png {
-            mail.html
-                .push_str("<p><img src=\"cid:chart\" alt=\"\" width=\"640\" height=\"280\"></p>");
-            mail.inline_images.push(image.clone());
-        }
-        mail.to = to.clone();
-        match app.mailer.send(&mail).await {
-            Ok(outcome) => {
-                deliveries.extend(
-                    outcome
-                        .sent
-                        .into_iter()
-                        .map(|a| MailDelivery::new(now, a, DeliveryStatus::Sent, None)),
-                );
-                deliveries.extend(
-                    outcome.refused.into_iter().map(|(a, why)| {
-                        MailDelivery::new(now, a, DeliveryStatus::Refused, Some(why))
-                    }),
-                );
-            }
-            Err(e) => {
-                deliveries.extend(to.into_iter().map(|a| {
-                    MailDelivery::new(now, a, DeliveryStatus::Refused, Some(e.to_string()))
-                }))
-            }
-        }
+    mail.to = audience.addresses.clone();
+    let deliveries: Vec<MailDelivery> = match app.mailer.send(&mail).await {
+        Ok(outcome) => outcome
+            .sent
+            .into_iter()
+            .map(|a| MailDelivery::new(now, a, DeliveryStatus::Sent, None))
+            .chain(
+                outcome
+                    .refused
+                    .into_iter()
+                    .map(|(a, why)| MailDelivery::new(now, a, DeliveryStatus::Refused, Some(why))),
+            )
+            .map(|d| d.of(r))
+            .collect(),
+        Err(e) => audience
+            .addresses
+            .iter()
+            .map(|a| MailDelivery::new(now, a, DeliveryStatus::Refused, Some(e.to_string())).of(r))
+            .collect(),
+    };
+    let sent: Vec<String> = deliveries
+        .iter()
+        .filter(|d| d.status == DeliveryStatus::Sent.key())
+        .map(|d| d.recipient.clone())
+        .collect();
+    if !sent.is_empty() {
+        app.audit
+            .record(vendfleet_app::audit::NewExit {
+                kind: vendfleet_app::audit::ExitKind::Mail,
+                user_id: r.owner_id.clone(),
+                what: r.spec.definition(&r.name),
+                file_name: r.file_name.clone(),
+                reach: r.scope.clone().unwrap_or_else(|| Reach::All.into()),
+                recipients: sent,
+                rows: Some(r.rows),
+                report_id: Some(r.id.clone()),
+                task_id: Some(task_id.clone()),
+            })
+            .await?;
     }
     app.scheduler
         .record(task_id, &r.id, "done", None, deliveries)

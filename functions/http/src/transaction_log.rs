@@ -196,7 +196,7 @@ async fn export_transactions(
         header: titles(lang, &COLUMNS),
         rows: rows.into_iter().map(|r| cells(r, lang)).collect(),
     }
-    .answer(&s, a.principal(), format, "transaction-log", lang)
+    .answer(&s, a.requester(), format, "transaction-log", lang)
     .await
 }
 

@@ -170,7 +170,7 @@ async fn export_users(
         header,
         rows,
     }
-    .answer(&s, a.principal(), format, "users", lang)
+    .answer(&s, a.requester(), format, "users", lang)
     .await
 }
 

@@ -6,6 +6,8 @@
 
 #[macro_use]
 mod common;
+#[path = "reach/reports.rs"]
+mod shared_reports;
 
 use axum::http::{Method, StatusCode};
 use common::*;

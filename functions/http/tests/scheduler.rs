@@ -64,6 +64,18 @@ async fn one_machine(h: &Harness, admin: &str) {
     h.app.events.apply(&m, &events).await.unwrap();
 }
 
+/// The operator lets scheduled reports go to plain addresses at `domains`.
+async fn allow_mail(h: &Harness, admin: &str, domains: &[&str]) {
+    let r = h
+        .put(
+            "/api/settings/operator/",
+            admin,
+            json!({"mail_domains": domains, "min_task_interval_minutes": 15}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+}
+
 /// "Send now" on a task: 202 and the report queued.
 async fn send_now(h: &Harness, token: &str, id: &str) -> Value {
     let r = h
@@ -93,6 +105,7 @@ fn task(name: &str, minute: &str, hour: &str, recipients: Value) -> Value {
 async fn tasks_are_checked_listed_and_owned(b: Backend) {
     let h = Harness::on_store(b).await;
     let admin = h.admin().await;
+    allow_mail(&h, &admin, &["example.com"]).await;
 
     // The next runs of a schedule, and its fields' errors.
     let r = h
@@ -272,14 +285,17 @@ async fn due_tasks_run_once_and_are_mailed(b: Backend) {
     // Saturday 28 March 2026, noon in Paris; clocks go forward that night.
     let h = Harness::at(b, at("2026-03-28T11:00:00Z"), |_| {}).await;
     let admin = h.admin().await;
+    allow_mail(&h, &admin, &["example.com"]).await;
     one_machine(&h, &admin).await;
-    let role = h.role(&admin, "Readers", &[]).await;
+    let role = h
+        .role(&admin, "Readers", &["reports.sales_overview.export"])
+        .await;
     let r = h
         .post(
             "/api/users/",
             &admin,
             json!({"name": "Lucie", "email": "lucie@example.com", "password": "password-123",
-                   "role_id": role, "language": "fr"}),
+                   "role_id": role, "language": "fr", "access_all_machines": true}),
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
@@ -306,8 +322,10 @@ async fn due_tasks_run_once_and_are_mailed(b: Backend) {
     assert!(h.app.scheduler.tick().await.unwrap().is_empty());
     h.clock.set(at("2026-03-29T01:00:30Z"));
     let queued = h.app.scheduler.tick().await.unwrap();
-    assert_eq!(queued.len(), 1);
+    // One file per language of the recipients (both see the whole fleet).
+    assert_eq!(queued.len(), 2);
     assert!(h.app.scheduler.tick().await.unwrap().is_empty(), "once");
+    assert!(vendfleet_http::jobs::work_once(&h.app).await.unwrap());
     assert!(vendfleet_http::jobs::work_once(&h.app).await.unwrap());
 
     // (The clock moved on: a fresh token.)
@@ -360,7 +378,7 @@ async fn due_tasks_run_once_and_are_mailed(b: Backend) {
     // Down for three days: the missed runs come once at the next start, not three times.
     h.clock.set(at("2026-04-02T08:00:00Z"));
     let admin = h.admin().await;
-    assert_eq!(h.app.scheduler.tick().await.unwrap().len(), 1);
+    assert_eq!(h.app.scheduler.tick().await.unwrap().len(), 2);
     assert!(h.app.scheduler.tick().await.unwrap().is_empty());
     let t = h
         .get(&format!("/api/query-schedulers/{id}/"), &admin)
@@ -388,7 +406,7 @@ async fn due_tasks_run_once_and_are_mailed(b: Backend) {
         .json()["pagination"]["count"]
         .as_u64()
         .unwrap();
-    assert_eq!(after, before + 1);
+    assert_eq!(after, before + 2);
 
     // Send now: a report at once.
     let report = send_now(&h, &admin, &id).await;
@@ -401,6 +419,7 @@ async fn due_tasks_run_once_and_are_mailed(b: Backend) {
 async fn bounces_and_complaints_are_recorded_on_their_task(b: Backend) {
     let h = Harness::at(b, at("2026-11-23T08:00:00Z"), |_| {}).await;
     let admin = h.admin().await;
+    allow_mail(&h, &admin, &["example.com"]).await;
     one_machine(&h, &admin).await;
     let id = create(
         &h,

@@ -54,6 +54,12 @@ impl Principal {
     pub fn machine_scope(&self) -> MachineScope {
         self.user.machine_scope()
     }
+
+    /// Whether the user administers access (users and roles) and sees every machine: who may
+    /// set the operator's policies and read the audit trail.
+    pub fn is_fleet_admin(&self) -> bool {
+        self.grants.is_access_admin() && self.machine_scope() == MachineScope::All
+    }
 }
 
 /// An access token with its refresh token.

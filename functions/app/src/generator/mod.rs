@@ -9,10 +9,14 @@
 //! its visibility timeout: the next delivery starts over (or fails the report for good when the
 //! worker stopped [`MAX_ATTEMPTS`] times), so no report stays "running".
 //!
-//! Who sees what: a private template or report is its author's only; a public template is
-//! every template lister's; a public report is shown to another user only when their machine
-//! scope covers every machine the report covered (a file never shows what its reader may not
-//! see).
+//! Who sees what (a file never shows what its reader may not see):
+//! - A template is its author's to change, rename or delete; others may copy a public one into
+//!   their own. A public template is shown to another user only when every client, location,
+//!   region and machine its parameters name is one they may choose themselves; running it runs
+//!   it in the runner's own reach.
+//! - A report is listed to its author, and a public one to users whose machine scope covers
+//!   every machine it covered. Its file is served only while the reader's reach — the author's
+//!   too — still covers every machine it covered (403 with the reason otherwise).
 
 pub mod model;
 
@@ -21,12 +25,14 @@ use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams};
 use crate::ports::{BlobStore, Clock, Job as Delivery, JobQueue};
 use crate::records::{check_version, Records};
+use crate::settings::SettingsService;
 use crate::users::Directory;
 pub use model::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
+use vendfleet_domain::reach::Reach;
 use vendfleet_domain::report::Choice;
 use vendfleet_domain::{validation, FieldErrors, MachineScope, Permission};
 
@@ -39,8 +45,10 @@ pub const VISIBILITY: Duration = Duration::from_secs(900);
 pub const BACKOFF: Duration = Duration::from_secs(5);
 /// How long a download link stays valid.
 pub const LINK_TTL: Duration = Duration::from_secs(15 * 60);
-/// The longest parameter value kept (id lists of a few hundred machines fit).
-const MAX_PARAM_BYTES: usize = 20_000;
+/// The longest parameter value kept, in characters (id lists of a few hundred machines fit).
+pub const MAX_PARAM_CHARS: usize = 20_000;
+/// The longest search text of a definition.
+pub const MAX_SEARCH_CHARS: usize = 200;
 
 /// The queue message of a report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -99,13 +107,15 @@ pub fn check_spec(input: &SpecInput, errors: &mut FieldErrors) -> Option<ReportS
         }
     }
     for (k, v) in &input.params {
+        let max = if k == "search" {
+            MAX_SEARCH_CHARS
+        } else {
+            MAX_PARAM_CHARS
+        };
         if k.len() > 64 || !k.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
             errors.add("params", format!("“{k}” is not a parameter."));
-        } else if v.len() > MAX_PARAM_BYTES {
-            errors.add(
-                format!("params.{k}"),
-                format!("At most {MAX_PARAM_BYTES} characters."),
-            );
+        } else if v.chars().count() > max {
+            errors.add(format!("params.{k}"), format!("At most {max} characters."));
         }
     }
     let columns: Vec<String> = input
@@ -160,9 +170,67 @@ pub struct GeneratorService {
     queue: Arc<dyn JobQueue>,
     directory: Directory,
     machines: crate::machines::MachinesService,
+    settings: SettingsService,
     clock: Arc<dyn Clock>,
     backoff: Duration,
     visibility: Duration,
+}
+
+/// Where a report comes from: a template, a scheduled task (and the recipients its file is cut
+/// for), or neither (an ad-hoc definition).
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub template_id: Option<String>,
+    pub task_id: Option<String>,
+    pub audience: Option<ReportAudience>,
+}
+
+/// The parameters of a definition that name machines, or the places and owners of machines.
+const REACH_PARAMS: [(&str, Named); 6] = [
+    ("clients", Named::Client),
+    ("locations", Named::Location),
+    ("location", Named::Location),
+    ("regions", Named::Region),
+    ("machines", Named::Machine),
+    ("machine", Named::Machine),
+];
+
+#[derive(Debug, Clone, Copy)]
+enum Named {
+    Client,
+    Location,
+    Region,
+    Machine,
+}
+
+/// What a limited reader may choose in their own filters.
+#[derive(Debug, Default)]
+struct Choices {
+    clients: BTreeSet<String>,
+    locations: BTreeSet<String>,
+    regions: BTreeSet<String>,
+    machines: BTreeSet<String>,
+}
+
+impl Choices {
+    /// Whether every id `spec`'s parameters name is one of these.
+    fn admit(&self, spec: &ReportSpec) -> bool {
+        REACH_PARAMS.iter().all(|(key, named)| {
+            let Some(v) = spec.params.get(*key) else {
+                return true;
+            };
+            let set = match named {
+                Named::Client => &self.clients,
+                Named::Location => &self.locations,
+                Named::Region => &self.regions,
+                Named::Machine => &self.machines,
+            };
+            v.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .all(|id| set.contains(id))
+        })
+    }
 }
 
 impl GeneratorService {
@@ -187,6 +255,7 @@ impl GeneratorService {
         queue: Arc<dyn JobQueue>,
         directory: Directory,
         machines: crate::machines::MachinesService,
+        settings: SettingsService,
         clock: Arc<dyn Clock>,
     ) -> Self {
         GeneratorService {
@@ -196,6 +265,7 @@ impl GeneratorService {
             queue,
             directory,
             machines,
+            settings,
             clock,
             backoff: BACKOFF,
             visibility: VISIBILITY,
@@ -204,8 +274,35 @@ impl GeneratorService {
 
     // ---- templates ----
 
-    fn template_visible(p: &Principal, t: &ReportTemplate) -> bool {
-        t.visibility == Visibility::Public || t.owner_id == p.user.id
+    /// What `p` may choose in their filters (`None`: everything, they see the whole fleet).
+    async fn choices(&self, p: &Principal) -> AppResult<Option<Choices>> {
+        if p.machine_scope() == MachineScope::All {
+            return Ok(None);
+        }
+        let locations = self.settings.visible_locations(p).await?;
+        Ok(Some(Choices {
+            clients: self
+                .settings
+                .visible_clients(p)
+                .await?
+                .into_iter()
+                .map(|c| c.id)
+                .collect(),
+            regions: locations
+                .iter()
+                .map(|l| l.region.clone())
+                .filter(|r| !r.is_empty())
+                .collect(),
+            locations: locations.into_iter().map(|l| l.id).collect(),
+            machines: self.machines.visible_ids(p).await?,
+        }))
+    }
+
+    /// Whether `p` sees a template: their own, or a public one naming nothing beyond their reach.
+    fn template_visible(p: &Principal, t: &ReportTemplate, choices: &Option<Choices>) -> bool {
+        t.owner_id == p.user.id
+            || (t.visibility == Visibility::Public
+                && choices.as_ref().is_none_or(|c| c.admit(&t.spec)))
     }
 
     fn check_template(input: &TemplateInput) -> AppResult<(String, Visibility, ReportSpec)> {
@@ -247,12 +344,13 @@ impl GeneratorService {
             }
         };
         errors.into_result()?;
+        let choices = self.choices(p).await?;
         let mut items: Vec<ReportTemplate> = self
             .templates
             .all()
             .await?
             .into_iter()
-            .filter(|t| Self::template_visible(p, t))
+            .filter(|t| Self::template_visible(p, t, &choices))
             .filter(|t| module.is_none_or(|m| t.spec.module == m))
             .filter(|t| pg.search.is_empty() || t.name.to_lowercase().contains(&pg.search))
             .collect();
@@ -272,17 +370,39 @@ impl GeneratorService {
     }
 
     async fn template_for(&self, p: &Principal, id: &str) -> AppResult<ReportTemplate> {
-        self.templates
-            .get(id)
-            .await?
-            .filter(|t| Self::template_visible(p, t))
+        let Some(t) = self.templates.get(id).await? else {
+            return Err(AppError::NotFound("Template not found".into()));
+        };
+        let choices = if t.owner_id == p.user.id {
+            None
+        } else {
+            self.choices(p).await?
+        };
+        Some(t)
+            .filter(|t| Self::template_visible(p, t, &choices))
             .ok_or_else(|| AppError::NotFound("Template not found".into()))
     }
 
-    /// Whether `p` may change or delete a template they see.
+    /// The template `p` may change: their own (403 on another's, which they may copy).
+    async fn own_template(&self, p: &Principal, id: &str) -> AppResult<ReportTemplate> {
+        let t = self.template_for(p, id).await?;
+        if t.owner_id != p.user.id {
+            return Err(AppError::Forbidden(
+                "Only the template's author changes or deletes it: save a copy of your own instead"
+                    .into(),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Whether `p` may change or delete a template they see: only its author may.
     pub fn template_editable(p: &Principal, t: &ReportTemplate) -> bool {
-        p.can(Permission::ReportGeneratorEditTemplate)
-            && (t.owner_id == p.user.id || t.visibility == Visibility::Public)
+        p.can(Permission::ReportGeneratorEditTemplate) && t.owner_id == p.user.id
+    }
+
+    /// Whether `p` may copy a template they see into their own.
+    pub fn template_copyable(p: &Principal, _t: &ReportTemplate) -> bool {
+        p.can(Permission::ReportGeneratorNew)
     }
 
     /// Saves a new template.
@@ -318,16 +438,10 @@ impl GeneratorService {
         input: &TemplateInput,
     ) -> AppResult<ReportTemplate> {
         p.require(Permission::ReportGeneratorEditTemplate)?;
-        let current = self.template_for(p, id).await?;
+        let current = self.own_template(p, id).await?;
         let (name, visibility, spec) = Self::check_template(input)?;
         require_module(p, spec.module)?;
         check_version(input.version, &current)?;
-        // Only its author makes a public template private (it would vanish from the others).
-        if visibility != current.visibility && current.owner_id != p.user.id {
-            return Err(AppError::Forbidden(
-                "Only the template's author changes who sees it".into(),
-            ));
-        }
         let mut next = current.clone();
         next.name = name;
         next.visibility = visibility;
@@ -341,10 +455,57 @@ impl GeneratorService {
     /// Deletes a template (the reports made from it stay).
     pub async fn delete_template(&self, p: &Principal, id: &str) -> AppResult<()> {
         p.require(Permission::ReportGeneratorDeleteTemplate)?;
-        let t = self.template_for(p, id).await?;
+        let t = self.own_template(p, id).await?;
         self.templates
             .apply(Records::<ReportTemplate>::delete_writes(&t), &t)
             .await
+    }
+
+    /// Copies a template `p` sees into a new private one of their own ("save as"), named `name`
+    /// (or after the original).
+    pub async fn copy_template(
+        &self,
+        p: &Principal,
+        id: &str,
+        name: Option<&str>,
+    ) -> AppResult<ReportTemplate> {
+        p.require(Permission::ReportGeneratorNew)?;
+        let source = self.template_for(p, id).await?;
+        require_module(p, source.spec.module)?;
+        let mut errors = FieldErrors::new();
+        let name = match name.map(str::trim).filter(|n| !n.is_empty()) {
+            Some(n) => validation::required_text(&mut errors, "name", n, 120),
+            None => source.name.chars().take(120).collect(),
+        };
+        errors.into_result()?;
+        let now = self.clock.now();
+        let t = ReportTemplate {
+            id: ulid::Ulid::new().to_string(),
+            name,
+            spec: source.spec,
+            visibility: Visibility::Private,
+            owner_id: p.user.id.clone(),
+            created_at: now,
+            updated_at: now,
+            version: 1,
+            schema: SCHEMA,
+        };
+        self.templates.insert(&t).await?;
+        Ok(t)
+    }
+
+    /// A template as its user `owner` sees it now (a scheduled task following it): `None` when
+    /// it is gone, or no longer theirs to see.
+    pub async fn template_seen_by(
+        &self,
+        owner: &Principal,
+        id: &str,
+    ) -> AppResult<Option<ReportTemplate>> {
+        match self.template_for(owner, id).await {
+            Ok(t) => Ok(Some(t)),
+            Err(AppError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     // ---- reports ----
@@ -357,8 +518,7 @@ impl GeneratorService {
         name: String,
         visibility: Visibility,
         spec: ReportSpec,
-        template_id: Option<String>,
-        task_id: Option<String>,
+        origin: Origin,
     ) -> AppResult<GeneratedReport> {
         p.require(Permission::ReportGeneratorRun)?;
         require_module(p, spec.module)?;
@@ -377,8 +537,9 @@ impl GeneratorService {
             name,
             spec,
             visibility,
-            template_id,
-            task_id,
+            template_id: origin.template_id,
+            task_id: origin.task_id,
+            audience: origin.audience,
             owner_id: p.user.id.clone(),
             status: ReportStatus::Queued,
             archived: false,
@@ -410,43 +571,41 @@ impl GeneratorService {
     ) -> AppResult<GeneratedReport> {
         p.require(Permission::ReportGeneratorRun)?;
         let t = self.template_for(p, template_id).await?;
-        self.submit(p, t.name, t.visibility, t.spec, Some(t.id), None)
-            .await
+        let origin = Origin {
+            template_id: Some(t.id),
+            ..Origin::default()
+        };
+        self.submit(p, t.name, t.visibility, t.spec, origin).await
     }
 
     /// The machines `p` sees now, as a report scope.
     pub async fn scope_of(&self, p: &Principal) -> AppResult<ReportScope> {
+        Ok(self.reach_of(p).await?.into())
+    }
+
+    /// The machines `p` sees now.
+    pub async fn reach_of(&self, p: &Principal) -> AppResult<Reach> {
         Ok(match p.machine_scope() {
-            MachineScope::All => ReportScope {
-                all: true,
-                machine_ids: Vec::new(),
-            },
-            MachineScope::Limited { .. } => ReportScope {
-                all: false,
-                machine_ids: self.machines.visible_ids(p).await?.into_iter().collect(),
-            },
+            MachineScope::All => Reach::All,
+            MachineScope::Limited { .. } => Reach::Machines(self.machines.visible_ids(p).await?),
         })
     }
 
-    /// Whether `p` may see report `r`: their own, or a public one whose machines they all see.
-    fn report_visible(p: &Principal, r: &GeneratedReport, seen: &Seen) -> bool {
-        if r.owner_id == p.user.id {
-            return true;
-        }
-        if r.visibility != Visibility::Public || r.status != ReportStatus::Done {
-            return false;
-        }
-        match (&r.scope, seen) {
-            (_, Seen::All) => true,
-            (Some(s), Seen::Some(ids)) => !s.all && s.machine_ids.iter().all(|m| ids.contains(m)),
-            (None, _) => false,
-        }
+    /// Whether `p` finds report `r` in their list: their own, or a finished public one whose
+    /// machines they all see.
+    fn report_listed(p: &Principal, r: &GeneratedReport, seen: &Reach) -> bool {
+        r.owner_id == p.user.id
+            || (r.visibility == Visibility::Public
+                && r.status == ReportStatus::Done
+                && r.scope.as_ref().is_some_and(|s| seen.covers(&s.reach())))
     }
 
-    async fn seen(&self, p: &Principal) -> AppResult<Seen> {
-        Ok(match p.machine_scope() {
-            MachineScope::All => Seen::All,
-            MachineScope::Limited { .. } => Seen::Some(self.machines.visible_ids(p).await?),
+    /// Why a reader who sees `seen` may not have report `r`'s file (its author included), if so.
+    pub fn file_refusal(r: &GeneratedReport, seen: &Reach) -> Option<String> {
+        let scope = r.scope.as_ref()?;
+        (!seen.covers(&scope.reach())).then(|| {
+            "This report covers machines you no longer have access to: generate it again for your current access"
+                .to_string()
         })
     }
 
@@ -465,13 +624,13 @@ impl GeneratorService {
             &mut errors,
         );
         errors.into_result()?;
-        let seen = self.seen(p).await?;
+        let seen = self.reach_of(p).await?;
         let mut items: Vec<GeneratedReport> = self
             .reports
             .all()
             .await?
             .into_iter()
-            .filter(|r| r.archived == archived && Self::report_visible(p, r, &seen))
+            .filter(|r| r.archived == archived && Self::report_listed(p, r, &seen))
             .filter(|r| pg.search.is_empty() || r.name.to_lowercase().contains(&pg.search))
             .collect();
         let mut pg = pg;
@@ -487,31 +646,65 @@ impl GeneratorService {
         Ok(page_of(items, &pg))
     }
 
-    /// One report `p` sees (404 otherwise).
-    pub async fn get_report(&self, p: &Principal, id: &str) -> AppResult<GeneratedReport> {
+    /// One report `p` sees (404 otherwise), with what `p` sees of the fleet now.
+    pub async fn report_seen(
+        &self,
+        p: &Principal,
+        id: &str,
+    ) -> AppResult<(GeneratedReport, Reach)> {
         p.require(Permission::ReportGeneratorReportsList)?;
-        let seen = self.seen(p).await?;
-        self.reports
+        let seen = self.reach_of(p).await?;
+        let r = self
+            .reports
             .get(id)
             .await?
-            .filter(|r| Self::report_visible(p, r, &seen))
-            .ok_or_else(|| AppError::NotFound("Report not found".into()))
+            .filter(|r| Self::report_listed(p, r, &seen))
+            .ok_or_else(|| AppError::NotFound("Report not found".into()))?;
+        Ok((r, seen))
     }
 
-    /// A link to a finished report's file (409 while it is not done).
-    pub async fn download_url(&self, p: &Principal, id: &str) -> AppResult<String> {
-        let r = self.get_report(p, id).await?;
-        match (r.status, &r.result_key) {
-            (ReportStatus::Done, Some(key)) => {
-                Ok(self.blobs.download_url(key, &r.file_name, LINK_TTL).await?)
+    /// One report `p` sees (404 otherwise).
+    pub async fn get_report(&self, p: &Principal, id: &str) -> AppResult<GeneratedReport> {
+        Ok(self.report_seen(p, id).await?.0)
+    }
+
+    /// A finished report whose file `p` may have now: 403 with the reason when it covers machines
+    /// beyond their reach, 409 while it has no file.
+    async fn readable_report(
+        &self,
+        p: &Principal,
+        id: &str,
+    ) -> AppResult<(GeneratedReport, String)> {
+        let (r, seen) = self.report_seen(p, id).await?;
+        if let Some(why) = Self::file_refusal(&r, &seen) {
+            return Err(AppError::Forbidden(why));
+        }
+        match (&r.result_key, r.status) {
+            (Some(key), ReportStatus::Done) => {
+                let key = key.clone();
+                Ok((r, key))
             }
             _ => Err(AppError::conflict("The report has no file yet")),
         }
     }
 
+    /// A link to a finished report's file, and the report.
+    pub async fn download_url(
+        &self,
+        p: &Principal,
+        id: &str,
+    ) -> AppResult<(String, GeneratedReport)> {
+        let (r, key) = self.readable_report(p, id).await?;
+        let url = self
+            .blobs
+            .download_url(&key, &r.file_name, LINK_TTL)
+            .await?;
+        Ok((url, r))
+    }
+
     /// A finished report's file, read whole (tests and small files).
     pub async fn file(&self, p: &Principal, id: &str) -> AppResult<crate::ports::Blob> {
-        let r = self.get_report(p, id).await?;
+        let (r, _) = self.readable_report(p, id).await?;
         match &r.result_key {
             Some(key) if r.status == ReportStatus::Done => self
                 .blobs
@@ -566,7 +759,8 @@ impl GeneratorService {
     // ---- the worker's side ----
 
     /// The principal a report runs as: its requester as they are now (their role and scope
-    /// today, not when they asked).
+    /// today, not when they asked), cut to its audience's machines and written in its language
+    /// when it is a scheduled report's file for some of the task's recipients.
     pub async fn requester(&self, r: &GeneratedReport) -> AppResult<Principal> {
         let user = self
             .directory
@@ -576,7 +770,33 @@ impl GeneratorService {
             .ok_or_else(|| {
                 AppError::conflict("The user who asked for the report is gone or inactive")
             })?;
-        self.directory.principal(user).await
+        let owner = self.directory.principal(user).await?;
+        match &r.audience {
+            Some(a) => self.cut(owner, a).await,
+            None => Ok(owner),
+        }
+    }
+
+    /// `owner` cut to an audience: the machines both the owner (now) and the audience see, in the
+    /// audience's language. Permissions stay the owner's.
+    pub async fn cut(&self, mut owner: Principal, a: &ReportAudience) -> AppResult<Principal> {
+        owner.user.language = a.language;
+        if let Some(ids) = &a.machine_ids {
+            let now = self.reach_of(&owner).await?;
+            let cut = now.intersect(&Reach::Machines(ids.iter().cloned().collect()));
+            let user = &mut owner.user;
+            user.access_all_machines = false;
+            user.client_ids.clear();
+            user.location_ids.clear();
+            user.machine_tag_ids.clear();
+            user.machine_ids = cut
+                .machines()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
+        }
+        Ok(owner)
     }
 
     async fn save(
@@ -686,12 +906,6 @@ impl GeneratorService {
     pub fn queue(&self) -> &Arc<dyn JobQueue> {
         &self.queue
     }
-}
-
-/// What a viewer sees of the fleet.
-enum Seen {
-    All,
-    Some(BTreeSet<String>),
 }
 
 /// A file name from a report's name: letters, digits and dashes (the module's key when nothing

@@ -5,14 +5,15 @@ use crate::records::Record;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use vendfleet_domain::reach::Reach;
 use vendfleet_domain::report::Choice;
-use vendfleet_domain::Permission;
+use vendfleet_domain::{Language, Permission};
 
 /// Version of the stored shape of generator records.
 pub const SCHEMA: u32 = 1;
 
 /// The report a definition produces (`/api/filters/reports/generator/modules/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Module {
     SalesOverview,
@@ -69,7 +70,7 @@ impl Module {
 }
 
 /// The file a report is written to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FileFormat {
     Xlsx,
@@ -87,7 +88,7 @@ impl Choice for FileFormat {
 }
 
 /// The chart drawn in an XLSX file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Graph {
     None,
@@ -109,7 +110,7 @@ impl Choice for Graph {
 }
 
 /// Who sees a template or a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {
     /// Every user with the list permission (a report: those whose scope covers its machines).
@@ -140,6 +141,18 @@ pub struct ReportSpec {
     pub columns: Vec<String>,
 }
 
+impl ReportSpec {
+    /// The definition in words, for the audit trail: `“name” module?key=value&…`.
+    pub fn definition(&self, name: &str) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!("“{name}” {}?{}", self.module.key(), params.join("&"))
+    }
+}
+
 /// A saved report definition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportTemplate {
@@ -160,7 +173,7 @@ pub struct ReportTemplate {
 /// Where a generated report is. Moves: queued → running → done | failed; running → queued
 /// (a failed attempt to be retried, or a worker that stopped); `archived` is a flag beside a
 /// finished status (see `docs/api.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportStatus {
     Queued,
@@ -177,13 +190,53 @@ impl ReportStatus {
 }
 
 /// The machines a generated report covers: what its requester could see when it ran.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReportScope {
     /// The requester saw the whole fleet.
     pub all: bool,
     /// Otherwise, the machines they saw.
     #[serde(default)]
     pub machine_ids: Vec<String>,
+}
+
+impl ReportScope {
+    /// The machines as a reach.
+    pub fn reach(&self) -> Reach {
+        if self.all {
+            Reach::All
+        } else {
+            Reach::Machines(self.machine_ids.iter().cloned().collect())
+        }
+    }
+}
+
+impl From<Reach> for ReportScope {
+    fn from(r: Reach) -> Self {
+        match r {
+            Reach::All => ReportScope {
+                all: true,
+                machine_ids: Vec::new(),
+            },
+            Reach::Machines(ids) => ReportScope {
+                all: false,
+                machine_ids: ids.into_iter().collect(),
+            },
+        }
+    }
+}
+
+/// Who a scheduled report's file is for: the recipients sharing it, the machines it is cut to
+/// (the owner's reach intersected with theirs) and the language it is written in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportAudience {
+    /// The machines the file is cut to; `None`: the owner's whole reach.
+    pub machine_ids: Option<Vec<String>>,
+    pub language: Language,
+    /// The addresses it is mailed to.
+    pub addresses: Vec<String>,
+    /// Their users, where they are users.
+    #[serde(default)]
+    pub user_ids: Vec<String>,
 }
 
 /// One run of a definition.
@@ -198,6 +251,9 @@ pub struct GeneratedReport {
     /// The scheduled task that asked for it.
     #[serde(default)]
     pub task_id: Option<String>,
+    /// A scheduled report's recipients and the reach its file is cut to.
+    #[serde(default)]
+    pub audience: Option<ReportAudience>,
     pub owner_id: String,
     pub status: ReportStatus,
     #[serde(default)]

@@ -64,6 +64,7 @@ pub struct SettingsService {
     models: Records<MachineModel>,
     directory: Directory,
     machine_index: crate::machines::MachineIndex,
+    policies: super::Policies,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
 }
@@ -81,6 +82,7 @@ impl SettingsService {
             models: Records::new(store.clone()),
             directory,
             machine_index: crate::machines::MachineIndex::new(store.clone()),
+            policies: super::Policies::new(Records::new(store.clone())),
             store,
             clock,
         }
@@ -99,6 +101,20 @@ impl SettingsService {
     /// The machine models repository.
     pub fn models(&self) -> &Records<MachineModel> {
         &self.models
+    }
+
+    /// The operator's policy (mail allow-list, scheduling limits).
+    pub fn policies(&self) -> &super::Policies {
+        &self.policies
+    }
+
+    /// Changes the operator's policy (an all-machines administrator only).
+    pub async fn set_policy(
+        &self,
+        p: &Principal,
+        input: &super::PolicyInput,
+    ) -> AppResult<super::OperatorPolicy> {
+        self.policies.set(p, input, self.clock.now()).await
     }
 
     // ---- scope ----

@@ -19,9 +19,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::generator::{
-    GeneratedReport, GeneratorService, ReportStatus, ReportTemplate, SpecInput, TemplateInput,
+    FileFormat, GeneratedReport, GeneratorService, Graph, Module, Origin, ReportStatus,
+    ReportTemplate, SpecInput, TemplateInput, Visibility,
 };
 use vendfleet_app::listing::ListParams;
+use vendfleet_domain::reach::Reach;
 use vendfleet_domain::report::Choice;
 use vendfleet_domain::Language;
 
@@ -30,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_templates, create_template))
         .routes(routes!(get_template, update_template, delete_template))
+        .routes(routes!(copy_template))
         .routes(routes!(generate_template))
         .routes(routes!(generate))
         .routes(routes!(preview))
@@ -102,25 +105,34 @@ async fn user_ref(s: &AppState, id: &str) -> UserRefDto {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TemplateBody {
+    /// No control characters.
+    #[schema(min_length = 1, max_length = 120)]
     pub name: String,
-    /// `sales_overview`, `encashment`, `refill_log`, `inventory` or `transaction_log`.
+    #[schema(value_type = Module)]
     pub module: String,
-    /// The query-string parameters of the module's report screen.
+    /// The query-string parameters of the module's report screen (each module takes its own:
+    /// see `docs/api.md`).
     #[serde(default)]
+    #[schema(value_type = crate::contract::ReportParams)]
     pub params: BTreeMap<String, String>,
     /// `xlsx` (default) or `csv`.
     #[serde(default)]
+    #[schema(value_type = Option<FileFormat>)]
     pub format: String,
     /// `none` (default), `line` or `bar` (the sales overview only).
     #[serde(default)]
+    #[schema(value_type = Option<Graph>)]
     pub graph: String,
     /// Column keys to keep (`/api/reports/generator/columns/`), empty for all.
     #[serde(default)]
+    #[schema(max_items = 100)]
     pub columns: Vec<String>,
     /// `public` or `private` (default).
     #[serde(default)]
+    #[schema(value_type = Option<Visibility>)]
     pub visibility: String,
     /// The version loaded (updates only).
+    #[schema(minimum = 1)]
     pub version: Option<u64>,
 }
 
@@ -146,32 +158,35 @@ impl TemplateBody {
 pub struct TemplateDto {
     pub id: String,
     pub name: String,
-    pub module: String,
+    pub module: Module,
     pub params: BTreeMap<String, String>,
-    pub format: String,
-    pub graph: String,
+    pub format: FileFormat,
+    pub graph: Graph,
     pub columns: Vec<String>,
-    pub visibility: String,
+    pub visibility: Visibility,
     pub created_by: UserRefDto,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub version: u64,
-    /// Whether the caller may change or delete it.
+    /// Whether the caller may change or delete it (its author only).
     pub editable: bool,
+    /// Whether the caller may copy it into a template of their own.
+    pub copyable: bool,
 }
 
 async fn template_dto(s: &AppState, p: &Principal, t: ReportTemplate) -> TemplateDto {
     TemplateDto {
         editable: GeneratorService::template_editable(p, &t),
+        copyable: GeneratorService::template_copyable(p, &t),
         created_by: user_ref(s, &t.owner_id).await,
         id: t.id,
         name: t.name,
-        module: t.spec.module.key().into(),
+        module: t.spec.module,
         params: t.spec.params,
-        format: t.spec.format.key().into(),
-        graph: t.spec.graph.key().into(),
+        format: t.spec.format,
+        graph: t.spec.graph,
         columns: t.spec.columns,
-        visibility: t.visibility.key().into(),
+        visibility: t.visibility,
         created_at: t.created_at,
         updated_at: t.updated_at,
         version: t.version,
@@ -183,15 +198,20 @@ async fn template_dto(s: &AppState, p: &Principal, t: ReportTemplate) -> Templat
 pub struct ReportDto {
     pub id: String,
     pub name: String,
-    pub module: String,
+    pub module: Module,
     pub template_id: Option<String>,
     /// The scheduled task that asked for it.
     pub task_id: Option<String>,
-    pub format: String,
-    pub graph: String,
-    pub visibility: String,
-    /// `queued`, `running`, `done` or `failed`.
-    pub status: String,
+    /// A scheduled report's recipients (the file is cut to what they may see).
+    pub recipients: Vec<String>,
+    pub format: FileFormat,
+    pub graph: Graph,
+    pub visibility: Visibility,
+    pub status: ReportStatus,
+    /// Whether the caller may download its file now: `false` when it covers machines beyond
+    /// their current access (`unavailable_reason` says so).
+    pub available: bool,
+    pub unavailable_reason: Option<String>,
     pub archived: bool,
     /// 0 to 100.
     pub progress: u8,
@@ -205,28 +225,31 @@ pub struct ReportDto {
     pub finished_at: Option<DateTime<Utc>>,
 }
 
-fn status_key(s: ReportStatus) -> &'static str {
-    match s {
-        ReportStatus::Queued => "queued",
-        ReportStatus::Running => "running",
-        ReportStatus::Done => "done",
-        ReportStatus::Failed => "failed",
-    }
-}
-
-/// The DTO of a report.
-pub async fn report_dto(s: &AppState, r: GeneratedReport) -> ReportDto {
+/// The DTO of a report, for a reader who sees `seen` of the fleet.
+pub async fn report_dto(
+    s: &AppState,
+    r: GeneratedReport,
+    seen: &vendfleet_domain::reach::Reach,
+) -> ReportDto {
+    let unavailable_reason = GeneratorService::file_refusal(&r, seen);
     ReportDto {
         requested_by: user_ref(s, &r.owner_id).await,
+        available: unavailable_reason.is_none(),
+        unavailable_reason,
+        recipients: r
+            .audience
+            .as_ref()
+            .map(|a| a.addresses.clone())
+            .unwrap_or_default(),
         id: r.id,
         name: r.name,
-        module: r.spec.module.key().into(),
+        module: r.spec.module,
         template_id: r.template_id,
         task_id: r.task_id,
-        format: r.spec.format.key().into(),
-        graph: r.spec.graph.key().into(),
-        visibility: r.visibility.key().into(),
-        status: status_key(r.status).into(),
+        format: r.spec.format,
+        graph: r.spec.graph,
+        visibility: r.visibility,
+        status: r.status,
         archived: r.archived,
         progress: r.progress,
         error: r.error,
@@ -351,7 +374,39 @@ async fn delete_template(
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
     s.app.generator.delete_template(a.principal(), &id).await?;
+    s.app.scheduler.template_deleted(&id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A copy's name.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CopyTemplateBody {
+    /// The copy's name (default: the original's). No control characters.
+    #[schema(min_length = 1, max_length = 120)]
+    pub name: Option<String>,
+}
+
+/// Copies a template the caller sees into a new private template of their own ("save as"):
+/// the way to change another user's template.
+#[utoipa::path(post, path = "/api/reports/generator/templates/{id}/copy/", tag = "report-generator", security(("bearer" = [])), params(("id" = String, Path)), request_body = CopyTemplateBody,
+    responses((status = 201, body = MessageData<TemplateDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn copy_template(
+    State(s): State<AppState>,
+    a: Authorized<perm::New>,
+    Path(id): Path<String>,
+    Json(body): Json<CopyTemplateBody>,
+) -> ApiResult<impl IntoResponse> {
+    let p = a.principal();
+    let t = s
+        .app
+        .generator
+        .copy_template(p, &id, body.name.as_deref())
+        .await?;
+    Ok(created(
+        "Template copied successfully",
+        template_dto(&s, p, t).await,
+    ))
 }
 
 /// Generates a template's report on the worker (answers at once; follow its progress).
@@ -369,7 +424,7 @@ async fn generate_template(
         .await?;
     Ok((
         StatusCode::ACCEPTED,
-        updated("Report queued", report_dto(&s, r).await),
+        updated("Report queued", report_dto(&s, r, &Reach::All).await),
     ))
 }
 
@@ -401,11 +456,17 @@ async fn generate(
     let r = s
         .app
         .generator
-        .submit(p, name, visibility, spec.expect("checked"), None, None)
+        .submit(
+            p,
+            name,
+            visibility,
+            spec.expect("checked"),
+            Origin::default(),
+        )
         .await?;
     Ok((
         StatusCode::ACCEPTED,
-        updated("Report queued", report_dto(&s, r).await),
+        updated("Report queued", report_dto(&s, r, &Reach::All).await),
     ))
 }
 
@@ -514,9 +575,10 @@ async fn list_reports(
         .generator
         .list_reports(a.principal(), &list, archived)
         .await?;
+    let seen = s.app.generator.reach_of(a.principal()).await?;
     let mut data = Vec::with_capacity(page.items.len());
     for r in page.items.clone() {
-        data.push(report_dto(&s, r).await);
+        data.push(report_dto(&s, r, &seen).await);
     }
     Ok(axum::Json(ListReply::of(&page, data)))
 }
@@ -529,9 +591,9 @@ async fn get_report(
     a: Authorized<perm::ReportsList>,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Data<ReportDto>>> {
-    let r = s.app.generator.get_report(a.principal(), &id).await?;
+    let (r, seen) = s.app.generator.report_seen(a.principal(), &id).await?;
     Ok(axum::Json(Data {
-        data: report_dto(&s, r).await,
+        data: report_dto(&s, r, &seen).await,
     }))
 }
 
@@ -551,8 +613,7 @@ async fn delete_report(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProgressDto {
     pub id: String,
-    /// `queued`, `running`, `done` or `failed`.
-    pub status: String,
+    pub status: ReportStatus,
     /// 0 to 100.
     pub progress: u8,
     /// Why it failed (or why the last attempt failed, while it is retried).
@@ -572,7 +633,7 @@ async fn progress(
     Ok(axum::Json(Data {
         data: ProgressDto {
             id: r.id,
-            status: status_key(r.status).into(),
+            status: r.status,
             progress: r.progress,
             error: r.error,
             archived: r.archived,
@@ -589,7 +650,22 @@ async fn export(
     a: Authorized<perm::ReportsList>,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let url = s.app.generator.download_url(a.principal(), &id).await?;
+    let p = a.principal();
+    let (url, r) = s.app.generator.download_url(p, &id).await?;
+    s.app
+        .audit
+        .record(vendfleet_app::audit::NewExit {
+            kind: vendfleet_app::audit::ExitKind::ReportDownload,
+            user_id: p.user.id.clone(),
+            what: r.spec.definition(&r.name),
+            file_name: r.file_name.clone(),
+            reach: r.scope.clone().unwrap_or_else(|| Reach::All.into()),
+            recipients: Vec::new(),
+            rows: Some(r.rows),
+            report_id: Some(r.id.clone()),
+            task_id: r.task_id.clone(),
+        })
+        .await?;
     Ok((
         StatusCode::TEMPORARY_REDIRECT,
         [
@@ -638,5 +714,6 @@ async fn change_status(
     } else {
         "Report restored successfully"
     };
-    Ok(updated(message, report_dto(&s, r).await))
+    let seen = s.app.generator.reach_of(a.principal()).await?;
+    Ok(updated(message, report_dto(&s, r, &seen).await))
 }

@@ -454,7 +454,7 @@ async fn export_machines(
         header,
         rows,
     }
-    .answer(&s, a.principal(), format, "machines", lang)
+    .answer(&s, a.requester(), format, "machines", lang)
     .await
 }
 

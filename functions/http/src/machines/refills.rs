@@ -180,7 +180,7 @@ async fn export_refills(
     let lang = a.principal().user.language;
     refill_table(&s.app, a.principal(), q, shared)
         .await?
-        .answer(&s, a.principal(), format, "refill-log", lang)
+        .answer(&s, a.requester(), format, "refill-log", lang)
         .await
 }
 

@@ -453,7 +453,7 @@ async fn export_products(
         header,
         rows,
     }
-    .answer(&s, a.principal(), format, "products", lang)
+    .answer(&s, a.requester(), format, "products", lang)
     .await
 }
 

@@ -70,8 +70,7 @@ pub async fn run() -> Result<(), BoxError> {
                 "Bench year".into(),
                 Visibility::Private,
                 spec,
-                None,
-                None,
+                vendfleet_app::generator::Origin::default(),
             )
             .await
             .map_err(|e| e.to_string())?;
