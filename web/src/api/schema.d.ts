@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/audit/exports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Data that left the system, newest first: exports, background exports, generated reports
+         *     downloaded and reports mailed — who, the definition, the machines covered, when and to whom.
+         */
+        get: operations["list_exits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clients/": {
         parameters: {
             query?: never;
@@ -1657,7 +1677,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Runs a task now: its report is queued and mailed when written. */
+        /**
+         * Runs a task now: its reports are queued and mailed when written (answers the first). A
+         *     paused task runs this once and stays paused (the message says so); one paused because its
+         *     template was deleted answers 409 with the reason, as does a run no recipient may receive.
+         */
         post: operations["send_now"];
         delete?: never;
         options?: never;
@@ -1892,6 +1916,26 @@ export interface paths {
         post?: never;
         /** Deletes a template (its reports stay). */
         delete: operations["delete_template"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/generator/templates/{id}/copy/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copies a template the caller sees into a new private template of their own ("save as"):
+         *     the way to change another user's template.
+         */
+        post: operations["copy_template"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2173,9 +2217,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operator's time zone and today's local date (set by configuration, read-only here). */
+        /**
+         * The operator's time zone and today's local date (set by configuration), and the policy on data
+         *     leaving the system.
+         */
         get: operations["operator_settings"];
-        put?: never;
+        /**
+         * Changes the policy on data leaving the system (an administrator of users and roles with
+         *     access to all machines).
+         */
+        put: operations["update_operator_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2680,6 +2731,11 @@ export interface components {
             from_machine_id: string;
             to_machine_ids: string[];
         };
+        /** @description A copy's name. */
+        CopyTemplateBody: {
+            /** @description The copy's name (default: the original's). No control characters. */
+            name?: string | null;
+        };
         /** @description `{"count": N}`. */
         CountDto: {
             count: number;
@@ -2710,6 +2766,35 @@ export interface components {
             top_machines?: components["schemas"]["TopDto"][] | null;
             /** @description This month's five best-selling products. */
             top_products?: components["schemas"]["TopDto"][] | null;
+        };
+        /** @description One time data left the system. */
+        DataExit: {
+            /** Format: date-time */
+            at: string;
+            /** @description The file's name. */
+            file_name: string;
+            id: string;
+            kind: components["schemas"]["ExitKind"];
+            /** @description The machines the file covers. */
+            reach: components["schemas"]["ReportScope"];
+            /** @description Where it went: the addresses of a mailed report (empty for a download: its taker). */
+            recipients?: string[];
+            /** @description The generated report, for downloads and mail. */
+            report_id?: string | null;
+            /**
+             * Format: int64
+             * @description Data rows, where known.
+             */
+            rows?: number | null;
+            /** @description The scheduled task that mailed it. */
+            task_id?: string | null;
+            /** @description Who took it (a mailed report: the task's owner, as whom it ran). */
+            user_id: string;
+            /**
+             * @description The definition: the export's request (path and query), or the report's module and
+             *     parameters.
+             */
+            what: string;
         };
         /** @description `{"data": ...}`. */
         Data_AccuracyDto: {
@@ -2979,8 +3064,23 @@ export interface components {
         };
         /** @description `{"data": ...}`. */
         Data_OperatorSettingsDto: {
-            /** @description The operator's calendar settings. */
+            /**
+             * @description The operator's settings: the calendar (set by configuration) and the policy on data leaving
+             *     the system (set by an all-machines administrator).
+             */
             data: {
+                /** @description Whether the caller may change the policy (an all-machines administrator). */
+                editable: boolean;
+                /**
+                 * @description Domains (`example.com`) or subdomain patterns (`*.example.com`) that scheduled reports may
+                 *     be mailed to besides users; empty: users only.
+                 */
+                mail_domains: string[];
+                /**
+                 * Format: int32
+                 * @description The shortest interval allowed between a scheduled task's runs.
+                 */
+                min_task_interval_minutes: number;
                 /**
                  * @description IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
                  *     period presets and default ranges are local dates here.
@@ -2991,6 +3091,13 @@ export interface components {
                  * @description The operator's local date now.
                  */
                 today: string;
+                /** Format: date-time */
+                updated_at?: string | null;
+                /**
+                 * Format: int64
+                 * @description The policy's version (0 until first changed).
+                 */
+                version: number;
             };
         };
         /** @description `{"data": ...}`. */
@@ -3185,8 +3292,7 @@ export interface components {
                  * @description 0 to 100.
                  */
                 progress: number;
-                /** @description `queued`, `running`, `done` or `failed`. */
-                status: string;
+                status: components["schemas"]["ReportStatus"];
             };
         };
         /** @description `{"data": ...}`. */
@@ -3215,36 +3321,43 @@ export interface components {
             /** @description One generated report. */
             data: {
                 archived: boolean;
+                /**
+                 * @description Whether the caller may download its file now: `false` when it covers machines beyond
+                 *     their current access (`unavailable_reason` says so).
+                 */
+                available: boolean;
                 /** Format: date-time */
                 created_at: string;
                 error?: string | null;
                 file_name: string;
                 /** Format: date-time */
                 finished_at?: string | null;
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 /**
                  * Format: int32
                  * @description 0 to 100.
                  */
                 progress: number;
+                /** @description A scheduled report's recipients (the file is cut to what they may see). */
+                recipients: string[];
                 requested_by: components["schemas"]["UserRefDto"];
                 /**
                  * Format: int64
                  * @description Data rows written (when done).
                  */
                 rows: number;
-                /** @description `queued`, `running`, `done` or `failed`. */
-                status: string;
+                status: components["schemas"]["ReportStatus"];
                 /** @description The scheduled task that asked for it. */
                 task_id?: string | null;
                 template_id?: string | null;
+                unavailable_reason?: string | null;
                 /** Format: date-time */
                 updated_at: string;
-                visibility: string;
+                visibility: components["schemas"]["Visibility"];
             };
         };
         /** @description `{"data": ...}`. */
@@ -3350,11 +3463,11 @@ export interface components {
                 cron: components["schemas"]["CronDto"];
                 /** @description Newest first, at most 20. */
                 deliveries: components["schemas"]["DeliveryDto"][];
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
                 last_run?: null | components["schemas"]["LastRunDto"];
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 /**
                  * Format: date-time
@@ -3364,9 +3477,10 @@ export interface components {
                 params: {
                     [key: string]: string;
                 };
+                /** @description Why the system paused the task (its template was deleted), when it did. */
+                paused_reason?: string | null;
                 recipients: components["schemas"]["RecipientsDto"];
-                /** @description `active` or `paused`. */
-                status: string;
+                status: components["schemas"]["TaskStatus"];
                 template_id?: string | null;
                 time_zone: string;
                 /** Format: date-time */
@@ -3380,15 +3494,17 @@ export interface components {
             /** @description A saved report definition. */
             data: {
                 columns: string[];
+                /** @description Whether the caller may copy it into a template of their own. */
+                copyable: boolean;
                 /** Format: date-time */
                 created_at: string;
                 created_by: components["schemas"]["UserRefDto"];
-                /** @description Whether the caller may change or delete it. */
+                /** @description Whether the caller may change or delete it (its author only). */
                 editable: boolean;
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 params: {
                     [key: string]: string;
@@ -3397,7 +3513,7 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
-                visibility: string;
+                visibility: components["schemas"]["Visibility"];
             };
         };
         /** @description `{"data": ...}`. */
@@ -3776,10 +3892,21 @@ export interface components {
             /** Format: date-time */
             at: string;
             error?: string | null;
+            file_name?: string | null;
             recipient: string;
-            /** @description `sent` or `refused` when sent; later, from SES, `bounced`, `complained` or `refused`. */
-            status: string;
+            /** @description The report whose file was sent. */
+            report_id?: string | null;
+            /**
+             * @description `sent` or `refused` when sent; later, from SES, `bounced`, `complained` or `refused`;
+             *     `withheld` when the recipient may not receive the report (`error` says why).
+             */
+            status: components["schemas"]["DeliveryStatusDto"];
         };
+        /**
+         * @description What the mail service did with a message.
+         * @enum {string}
+         */
+        DeliveryStatusDto: "sent" | "refused" | "bounced" | "complained" | "withheld";
         /** @description One row of the detail table: a group's value (the chosen one) in each period, and in all. */
         DetailRowDto: {
             id: string;
@@ -3879,6 +4006,21 @@ export interface components {
             /** @description What went wrong, for people. */
             message: string;
         };
+        /** @description One time data left the system, with its taker's name. */
+        ExitDto: components["schemas"]["DataExit"] & {
+            /** @description The name of `user_id` now (empty when the user is gone). */
+            user_name: string;
+        };
+        /**
+         * @description How the data left.
+         * @enum {string}
+         */
+        ExitKind: "export" | "export_job" | "report_download" | "mail";
+        /**
+         * @description The file a report is written to.
+         * @enum {string}
+         */
+        FileFormat: "xlsx" | "csv";
         /** @description A visit of a route's stop. */
         FillFromRouteBody: {
             cash_bag?: string | null;
@@ -3901,6 +4043,11 @@ export interface components {
             /** @description `offline`, `sold_out`, `low`, `expiring`, `cash_box_full` or `held_audits`. */
             reason: "offline" | "sold_out" | "low" | "expiring" | "cash_box_full" | "held_audits";
         };
+        /**
+         * @description The chart drawn in an XLSX file.
+         * @enum {string}
+         */
+        Graph: "none" | "line" | "bar";
         /** @description A background job. */
         JobDto: {
             /** Format: date-time */
@@ -3953,9 +4100,11 @@ export interface components {
             /** Format: date-time */
             at: string;
             error?: string | null;
+            /** @description The first of the run's reports. */
             report_id?: string | null;
-            /** @description `queued`, `done` or `failed`. */
-            status: string;
+            /** @description Every report of the run: one per distinct reach and language of its recipients. */
+            report_ids: string[];
+            status: components["schemas"]["RunStatus"];
         };
         /**
          * @description The chosen value over time: one point a period of the span, and the span before, period by
@@ -4100,6 +4249,14 @@ export interface components {
                  */
                 tubes_minor: number;
             }[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description `{"data": [...], "pagination": {...}}`. */
+        ListReply_ExitDto: {
+            data: (components["schemas"]["DataExit"] & {
+                /** @description The name of `user_id` now (empty when the user is gone). */
+                user_name: string;
+            })[];
             pagination: components["schemas"]["Pagination"];
         };
         /** @description `{"data": [...], "pagination": {...}}`. */
@@ -4354,36 +4511,43 @@ export interface components {
         ListReply_ReportDto: {
             data: {
                 archived: boolean;
+                /**
+                 * @description Whether the caller may download its file now: `false` when it covers machines beyond
+                 *     their current access (`unavailable_reason` says so).
+                 */
+                available: boolean;
                 /** Format: date-time */
                 created_at: string;
                 error?: string | null;
                 file_name: string;
                 /** Format: date-time */
                 finished_at?: string | null;
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 /**
                  * Format: int32
                  * @description 0 to 100.
                  */
                 progress: number;
+                /** @description A scheduled report's recipients (the file is cut to what they may see). */
+                recipients: string[];
                 requested_by: components["schemas"]["UserRefDto"];
                 /**
                  * Format: int64
                  * @description Data rows written (when done).
                  */
                 rows: number;
-                /** @description `queued`, `running`, `done` or `failed`. */
-                status: string;
+                status: components["schemas"]["ReportStatus"];
                 /** @description The scheduled task that asked for it. */
                 task_id?: string | null;
                 template_id?: string | null;
+                unavailable_reason?: string | null;
                 /** Format: date-time */
                 updated_at: string;
-                visibility: string;
+                visibility: components["schemas"]["Visibility"];
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -4430,11 +4594,11 @@ export interface components {
                 cron: components["schemas"]["CronDto"];
                 /** @description Newest first, at most 20. */
                 deliveries: components["schemas"]["DeliveryDto"][];
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
                 last_run?: null | components["schemas"]["LastRunDto"];
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 /**
                  * Format: date-time
@@ -4444,9 +4608,10 @@ export interface components {
                 params: {
                     [key: string]: string;
                 };
+                /** @description Why the system paused the task (its template was deleted), when it did. */
+                paused_reason?: string | null;
                 recipients: components["schemas"]["RecipientsDto"];
-                /** @description `active` or `paused`. */
-                status: string;
+                status: components["schemas"]["TaskStatus"];
                 template_id?: string | null;
                 time_zone: string;
                 /** Format: date-time */
@@ -4460,15 +4625,17 @@ export interface components {
         ListReply_TemplateDto: {
             data: {
                 columns: string[];
+                /** @description Whether the caller may copy it into a template of their own. */
+                copyable: boolean;
                 /** Format: date-time */
                 created_at: string;
                 created_by: components["schemas"]["UserRefDto"];
-                /** @description Whether the caller may change or delete it. */
+                /** @description Whether the caller may change or delete it (its author only). */
                 editable: boolean;
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 params: {
                     [key: string]: string;
@@ -4477,7 +4644,7 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
-                visibility: string;
+                visibility: components["schemas"]["Visibility"];
             }[];
             pagination: components["schemas"]["Pagination"];
         };
@@ -5006,6 +5173,52 @@ export interface components {
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
+        MessageData_OperatorSettingsDto: {
+            /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The number in the message, when it has one ("3 users deleted successfully").
+             */
+            count?: number | null;
+            /**
+             * @description The operator's settings: the calendar (set by configuration) and the policy on data leaving
+             *     the system (set by an all-machines administrator).
+             */
+            data: {
+                /** @description Whether the caller may change the policy (an all-machines administrator). */
+                editable: boolean;
+                /**
+                 * @description Domains (`example.com`) or subdomain patterns (`*.example.com`) that scheduled reports may
+                 *     be mailed to besides users; empty: users only.
+                 */
+                mail_domains: string[];
+                /**
+                 * Format: int32
+                 * @description The shortest interval allowed between a scheduled task's runs.
+                 */
+                min_task_interval_minutes: number;
+                /**
+                 * @description IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
+                 *     period presets and default ranges are local dates here.
+                 */
+                time_zone: string;
+                /**
+                 * Format: date
+                 * @description The operator's local date now.
+                 */
+                today: string;
+                /** Format: date-time */
+                updated_at?: string | null;
+                /**
+                 * Format: int64
+                 * @description The policy's version (0 until first changed).
+                 */
+                version: number;
+            };
+            message: string;
+        };
+        /** @description `{"message": ..., "data": ...}`. */
         MessageData_PlannedRouteDto: {
             /** @description A stable code for the message (see [`Message::code`]), for the web to translate. */
             code: string;
@@ -5155,36 +5368,43 @@ export interface components {
             /** @description One generated report. */
             data: {
                 archived: boolean;
+                /**
+                 * @description Whether the caller may download its file now: `false` when it covers machines beyond
+                 *     their current access (`unavailable_reason` says so).
+                 */
+                available: boolean;
                 /** Format: date-time */
                 created_at: string;
                 error?: string | null;
                 file_name: string;
                 /** Format: date-time */
                 finished_at?: string | null;
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 /**
                  * Format: int32
                  * @description 0 to 100.
                  */
                 progress: number;
+                /** @description A scheduled report's recipients (the file is cut to what they may see). */
+                recipients: string[];
                 requested_by: components["schemas"]["UserRefDto"];
                 /**
                  * Format: int64
                  * @description Data rows written (when done).
                  */
                 rows: number;
-                /** @description `queued`, `running`, `done` or `failed`. */
-                status: string;
+                status: components["schemas"]["ReportStatus"];
                 /** @description The scheduled task that asked for it. */
                 task_id?: string | null;
                 template_id?: string | null;
+                unavailable_reason?: string | null;
                 /** Format: date-time */
                 updated_at: string;
-                visibility: string;
+                visibility: components["schemas"]["Visibility"];
             };
             message: string;
         };
@@ -5352,11 +5572,11 @@ export interface components {
                 cron: components["schemas"]["CronDto"];
                 /** @description Newest first, at most 20. */
                 deliveries: components["schemas"]["DeliveryDto"][];
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
                 last_run?: null | components["schemas"]["LastRunDto"];
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 /**
                  * Format: date-time
@@ -5366,9 +5586,10 @@ export interface components {
                 params: {
                     [key: string]: string;
                 };
+                /** @description Why the system paused the task (its template was deleted), when it did. */
+                paused_reason?: string | null;
                 recipients: components["schemas"]["RecipientsDto"];
-                /** @description `active` or `paused`. */
-                status: string;
+                status: components["schemas"]["TaskStatus"];
                 template_id?: string | null;
                 time_zone: string;
                 /** Format: date-time */
@@ -5390,15 +5611,17 @@ export interface components {
             /** @description A saved report definition. */
             data: {
                 columns: string[];
+                /** @description Whether the caller may copy it into a template of their own. */
+                copyable: boolean;
                 /** Format: date-time */
                 created_at: string;
                 created_by: components["schemas"]["UserRefDto"];
-                /** @description Whether the caller may change or delete it. */
+                /** @description Whether the caller may change or delete it (its author only). */
                 editable: boolean;
-                format: string;
-                graph: string;
+                format: components["schemas"]["FileFormat"];
+                graph: components["schemas"]["Graph"];
                 id: string;
-                module: string;
+                module: components["schemas"]["Module"];
                 name: string;
                 params: {
                     [key: string]: string;
@@ -5407,7 +5630,7 @@ export interface components {
                 updated_at: string;
                 /** Format: int64 */
                 version: number;
-                visibility: string;
+                visibility: components["schemas"]["Visibility"];
             };
             message: string;
         };
@@ -5713,6 +5936,11 @@ export interface components {
             /** Format: int64 */
             version?: number | null;
         };
+        /**
+         * @description The report a definition produces (`/api/filters/reports/generator/modules/`).
+         * @enum {string}
+         */
+        Module: "sales_overview" | "encashment" | "refill_log" | "inventory" | "transaction_log";
         /** @description The signed-in user's modules. */
         ModuleAccess: {
             access_all_modules: boolean;
@@ -5724,8 +5952,38 @@ export interface components {
             eventbridge: string;
             runs: string[];
         };
-        /** @description The operator's calendar settings. */
+        /** @description The operator's policy form. */
+        OperatorPolicyBody: {
+            /** @description Domains or `*.domain` patterns; empty: scheduled reports go to users only. */
+            mail_domains?: string[];
+            /**
+             * Format: int32
+             * @description 1 to 1440 (default 15).
+             */
+            min_task_interval_minutes?: number | null;
+            /**
+             * Format: int64
+             * @description The version loaded.
+             */
+            version?: number | null;
+        };
+        /**
+         * @description The operator's settings: the calendar (set by configuration) and the policy on data leaving
+         *     the system (set by an all-machines administrator).
+         */
         OperatorSettingsDto: {
+            /** @description Whether the caller may change the policy (an all-machines administrator). */
+            editable: boolean;
+            /**
+             * @description Domains (`example.com`) or subdomain patterns (`*.example.com`) that scheduled reports may
+             *     be mailed to besides users; empty: users only.
+             */
+            mail_domains: string[];
+            /**
+             * Format: int32
+             * @description The shortest interval allowed between a scheduled task's runs.
+             */
+            min_task_interval_minutes: number;
             /**
              * @description IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
              *     period presets and default ranges are local dates here.
@@ -5736,6 +5994,13 @@ export interface components {
              * @description The operator's local date now.
              */
             today: string;
+            /** Format: date-time */
+            updated_at?: string | null;
+            /**
+             * Format: int64
+             * @description The policy's version (0 until first changed).
+             */
+            version: number;
         };
         /** @description An option of a filter: id and display name. */
         OptionDto: {
@@ -6134,8 +6399,7 @@ export interface components {
              * @description 0 to 100.
              */
             progress: number;
-            /** @description `queued`, `running`, `done` or `failed`. */
-            status: string;
+            status: components["schemas"]["ReportStatus"];
         };
         /** @description A machine ranked by need. */
         RankedMachineDto: {
@@ -6197,7 +6461,11 @@ export interface components {
              */
             quantity: number | null;
         };
-        /** @description Who gets the report. */
+        /**
+         * @description Who gets the report: 1 to 50 recipients in all. Each user gets a file cut to what they may
+         *     see; plain addresses get the owner's, and only in the domains the operator allows
+         *     (`/api/settings/operator/`).
+         */
         RecipientsDto: {
             /** @description Other addresses (mailed in the owner's language). */
             emails?: string[];
@@ -6251,37 +6519,92 @@ export interface components {
         /** @description One generated report. */
         ReportDto: {
             archived: boolean;
+            /**
+             * @description Whether the caller may download its file now: `false` when it covers machines beyond
+             *     their current access (`unavailable_reason` says so).
+             */
+            available: boolean;
             /** Format: date-time */
             created_at: string;
             error?: string | null;
             file_name: string;
             /** Format: date-time */
             finished_at?: string | null;
-            format: string;
-            graph: string;
+            format: components["schemas"]["FileFormat"];
+            graph: components["schemas"]["Graph"];
             id: string;
-            module: string;
+            module: components["schemas"]["Module"];
             name: string;
             /**
              * Format: int32
              * @description 0 to 100.
              */
             progress: number;
+            /** @description A scheduled report's recipients (the file is cut to what they may see). */
+            recipients: string[];
             requested_by: components["schemas"]["UserRefDto"];
             /**
              * Format: int64
              * @description Data rows written (when done).
              */
             rows: number;
-            /** @description `queued`, `running`, `done` or `failed`. */
-            status: string;
+            status: components["schemas"]["ReportStatus"];
             /** @description The scheduled task that asked for it. */
             task_id?: string | null;
             template_id?: string | null;
+            unavailable_reason?: string | null;
             /** Format: date-time */
             updated_at: string;
-            visibility: string;
+            visibility: components["schemas"]["Visibility"];
         };
+        /**
+         * @description A report definition's parameters: the query-string parameters of its module's screen. Each
+         *     module takes its own subset (`docs/api.md`); lists are comma-separated ids.
+         */
+        ReportParams: {
+            clients?: string | null;
+            /** @description YYYY-MM-DD. */
+            date_from?: string | null;
+            /** @description YYYY-MM-DD. */
+            date_to?: string | null;
+            /** @description The encashment's employees. */
+            employees?: string | null;
+            from?: string | null;
+            group_by?: string | null;
+            grouping_period?: string | null;
+            location?: string | null;
+            locations?: string | null;
+            /** @description The refill log's older filters. */
+            machine?: string | null;
+            machine_tags?: string | null;
+            machines?: string | null;
+            ordering?: string | null;
+            /** @description A period preset (`/api/filters/periods/`). */
+            period?: string | null;
+            product_tags?: string | null;
+            products?: string | null;
+            regions?: string | null;
+            /** @description The sales overview's detail-table search. */
+            search?: string | null;
+            /** @description The inventory's tab. */
+            tab?: string | null;
+            to?: string | null;
+            value?: string | null;
+        };
+        /** @description The machines a generated report covers: what its requester could see when it ran. */
+        ReportScope: {
+            /** @description The requester saw the whole fleet. */
+            all: boolean;
+            /** @description Otherwise, the machines they saw. */
+            machine_ids?: string[];
+        };
+        /**
+         * @description Where a generated report is. Moves: queued → running → done | failed; running → queued
+         *     (a failed attempt to be retried, or a worker that stopped); `archived` is a flag beside a
+         *     finished status (see `docs/api.md`).
+         * @enum {string}
+         */
+        ReportStatus: "queued" | "running" | "done" | "failed";
         /** @description A role. */
         RoleDto: {
             /**
@@ -6381,6 +6704,11 @@ export interface components {
             /** @description The totals of the route's first currency (a route is in one currency in practice). */
             totals: components["schemas"]["ValueTotalDto"];
         };
+        /**
+         * @description How a run stands.
+         * @enum {string}
+         */
+        RunStatus: "queued" | "done" | "failed";
         /** @description Sales figures, in minor units of the machines' currency (quantities in units). */
         SalesFiguresDto: {
             /** Format: int64 */
@@ -6695,19 +7023,17 @@ export interface components {
         /** @description The task form. */
         TaskBody: {
             columns?: string[];
+            /** @description Runs at most as often as the operator allows (`min_task_interval_minutes`). */
             cron: components["schemas"]["CronDto"];
-            format?: string;
-            graph?: string;
-            /** @description A module key (ignored when a template is named: the template's module is used). */
-            module?: string;
+            format?: null | components["schemas"]["FileFormat"];
+            graph?: null | components["schemas"]["Graph"];
+            module?: null | components["schemas"]["Module"];
+            /** @description No control characters. */
             name: string;
             /** @description The module's screen parameters (see the report generator). */
-            params?: {
-                [key: string]: string;
-            };
+            params?: components["schemas"]["ReportParams"];
             recipients: components["schemas"]["RecipientsDto"];
-            /** @description `active` (default) or `paused`. */
-            status?: string;
+            status?: null | components["schemas"]["TaskStatus"];
             /** @description A template to follow (its definition when the task runs). */
             template_id?: string | null;
             /** @description IANA zone the cron fields are read in. */
@@ -6724,11 +7050,11 @@ export interface components {
             cron: components["schemas"]["CronDto"];
             /** @description Newest first, at most 20. */
             deliveries: components["schemas"]["DeliveryDto"][];
-            format: string;
-            graph: string;
+            format: components["schemas"]["FileFormat"];
+            graph: components["schemas"]["Graph"];
             id: string;
             last_run?: null | components["schemas"]["LastRunDto"];
-            module: string;
+            module: components["schemas"]["Module"];
             name: string;
             /**
              * Format: date-time
@@ -6738,9 +7064,10 @@ export interface components {
             params: {
                 [key: string]: string;
             };
+            /** @description Why the system paused the task (its template was deleted), when it did. */
+            paused_reason?: string | null;
             recipients: components["schemas"]["RecipientsDto"];
-            /** @description `active` or `paused`. */
-            status: string;
+            status: components["schemas"]["TaskStatus"];
             template_id?: string | null;
             time_zone: string;
             /** Format: date-time */
@@ -6748,6 +7075,11 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        /**
+         * @description Whether a task runs.
+         * @enum {string}
+         */
+        TaskStatus: "active" | "paused";
         /** @description Active or paused. */
         TaskStatusBody: {
             /** @description `active` or `paused`. */
@@ -6757,37 +7089,37 @@ export interface components {
         TemplateBody: {
             /** @description Column keys to keep (`/api/reports/generator/columns/`), empty for all. */
             columns?: string[];
-            /** @description `xlsx` (default) or `csv`. */
-            format?: string;
-            /** @description `none` (default), `line` or `bar` (the sales overview only). */
-            graph?: string;
-            /** @description `sales_overview`, `encashment`, `refill_log`, `inventory` or `transaction_log`. */
-            module: string;
+            format?: null | components["schemas"]["FileFormat"];
+            graph?: null | components["schemas"]["Graph"];
+            module: components["schemas"]["Module"];
+            /** @description No control characters. */
             name: string;
-            /** @description The query-string parameters of the module's report screen. */
-            params?: {
-                [key: string]: string;
-            };
+            /**
+             * @description The query-string parameters of the module's report screen (each module takes its own:
+             *     see `docs/api.md`).
+             */
+            params?: components["schemas"]["ReportParams"];
             /**
              * Format: int64
              * @description The version loaded (updates only).
              */
             version?: number | null;
-            /** @description `public` or `private` (default). */
-            visibility?: string;
+            visibility?: null | components["schemas"]["Visibility"];
         };
         /** @description A saved report definition. */
         TemplateDto: {
             columns: string[];
+            /** @description Whether the caller may copy it into a template of their own. */
+            copyable: boolean;
             /** Format: date-time */
             created_at: string;
             created_by: components["schemas"]["UserRefDto"];
-            /** @description Whether the caller may change or delete it. */
+            /** @description Whether the caller may change or delete it (its author only). */
             editable: boolean;
-            format: string;
-            graph: string;
+            format: components["schemas"]["FileFormat"];
+            graph: components["schemas"]["Graph"];
             id: string;
-            module: string;
+            module: components["schemas"]["Module"];
             name: string;
             params: {
                 [key: string]: string;
@@ -6796,7 +7128,7 @@ export interface components {
             updated_at: string;
             /** Format: int64 */
             version: number;
-            visibility: string;
+            visibility: components["schemas"]["Visibility"];
         };
         /** @description An access and a refresh token. */
         TokenDto: {
@@ -6968,6 +7300,11 @@ export interface components {
         VerifyRequest: {
             token: string;
         };
+        /**
+         * @description Who sees a template or a report.
+         * @enum {string}
+         */
+        Visibility: "public" | "private";
         /** @description A booked visit. */
         VisitDto: {
             /** Format: date-time */
@@ -7080,6 +7417,57 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_exits: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description Text in the request, the file name or a recipient. */
+                search?: string;
+                /** @description `-at` (default, newest first) or `at`. */
+                ordering?: string;
+                /** @description First UTC date, YYYY-MM-DD (default: 29 days before `date_to`). */
+                date_from?: string;
+                /** @description Last UTC date, YYYY-MM-DD, inclusive (default: today); at most 366 days in all. */
+                date_to?: string;
+                /** @description Only this way out. */
+                kind?: "export" | "export_job" | "report_download" | "mail";
+                /** @description Only this user's. */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReply_ExitDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_clients: {
         parameters: {
             query?: {
@@ -12007,6 +12395,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     refills: {
@@ -12849,6 +13245,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    copy_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopyTemplateBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_TemplateDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     generate_template: {
@@ -13740,6 +14188,56 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    update_operator_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorPolicyBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageData_OperatorSettingsDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     table_header: {
