@@ -93,6 +93,14 @@ export type DashboardTop = Schemas['TopDto'];
 export type AttentionMachine = Schemas['AttentionDto'];
 export type AttentionFinding = Schemas['FindingDto'];
 export type AttentionReason = AttentionFinding['reason'];
+/**
+ * The operator's settings: the calendar (read-only) and the policy on data leaving the system
+ * (allowed mail domains, the shortest interval between a scheduled task's runs), with whether the
+ * caller may change it (an administrator of users and roles who sees every machine).
+ */
+export type OperatorSettings = Schemas['OperatorSettingsDto'];
+/** `PUT /api/settings/operator/`. */
+export type OperatorPolicyForm = Schemas['OperatorPolicyBody'];
 
 /**
  * One change of a product's default price. Written out because the OpenAPI document has a single

@@ -32,6 +32,8 @@ export interface RowAction<R> {
   onClick: (row: R) => void;
   /** Shown for this row? (default: yes) */
   show?: (row: R) => boolean;
+  /** Why the action is refused for this row: shown but disabled, the reason as its tooltip. */
+  refusal?: (row: R) => string | null | undefined;
   color?: 'error';
 }
 
@@ -189,19 +191,30 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
       width: actionsColumnWidth,
       renderCell: ({ row }) => (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', height: 1 }}>
-          {rowActions.map((action) =>
-            !action.show || action.show(row) ? (
-              <Tooltip key={action.label} title={action.label}>
-                <IconButton
-                  aria-label={`${action.ariaLabel ?? action.label}: ${rowLabel(row)}`}
-                  color={action.color}
-                  onClick={() => action.onClick(row)}
-                >
-                  {action.icon}
-                </IconButton>
+          {rowActions.map((action) => {
+            if (action.show && !action.show(row)) return null;
+            const refusal = action.refusal?.(row);
+            const button = (
+              <IconButton
+                aria-label={`${action.ariaLabel ?? action.label}: ${rowLabel(row)}`}
+                color={action.color}
+                disabled={Boolean(refusal)}
+                onClick={() => action.onClick(row)}
+              >
+                {action.icon}
+              </IconButton>
+            );
+            // A disabled button gets no pointer events: the tooltip sits on a wrapper.
+            return refusal ? (
+              <Tooltip key={action.label} title={refusal}>
+                <span>{button}</span>
               </Tooltip>
-            ) : null,
-          )}
+            ) : (
+              <Tooltip key={action.label} title={action.label}>
+                {button}
+              </Tooltip>
+            );
+          })}
         </Box>
       ),
     });

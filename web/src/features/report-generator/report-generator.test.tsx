@@ -34,6 +34,10 @@ function report(id: string, patch: Partial<Report> = {}): Report {
     created_at: '2026-11-23T10:00:00Z',
     updated_at: '2026-11-23T10:01:00Z',
     finished_at: '2026-11-23T10:01:00Z',
+    available: true,
+    unavailable_reason: null,
+    recipients: [],
+    task_id: null,
     ...patch,
   };
 }
@@ -53,6 +57,7 @@ function template(id: string, patch: Partial<Template> = {}): Template {
     updated_at: '2026-11-20T10:00:00Z',
     version: 3,
     editable: true,
+    copyable: true,
     ...patch,
   };
 }
@@ -176,6 +181,28 @@ describe('reports list', SLOW, () => {
   });
 });
 
+describe('reports beyond the reader’s reach', SLOW, () => {
+  it('disables the download of a report the reader may no longer see, with the reason, and shows a scheduled report’s recipients', async () => {
+    const api = serve({
+      'GET /api/reports/generator/reports/': page([
+        report('r1', { available: false, unavailable_reason: 'The file covers 2 machines outside your access.' }),
+        report('r2', { task_id: 'q1', recipients: ['ops@example.com', 'ann@example.com', 'bea@example.com'] }),
+      ]),
+    });
+    renderAt('/report/report-generator', key('reports_list'));
+    const reports = await grid('reports');
+    const refused = await reports.findByRole('button', { name: 'Download: Report r1' });
+    expect((refused as HTMLButtonElement).disabled).toBe(true);
+    expect(reports.getByTestId('report-unavailable').textContent).toBe('The file covers 2 machines outside your access.');
+    expect((reports.getByRole('button', { name: 'Download: Report r2' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(reports.getByTestId('report-recipients').textContent).toBe('To ops@example.com, ann@example.com and 1 more');
+    fireEvent.mouseOver(reports.getByTestId('report-recipients'));
+    expect(await screen.findByText('Sent to: ops@example.com, ann@example.com, bea@example.com')).toBeTruthy();
+    fireEvent.click(refused);
+    expect(calls(api, 'GET', '/api/reports/generator/r1/export/')).toHaveLength(0);
+  });
+});
+
 describe('templates list', SLOW, () => {
   it('hides run, edit and delete without their keys', async () => {
     serve();
@@ -208,6 +235,49 @@ describe('templates list', SLOW, () => {
     // The reports tab follows the new report.
     await waitFor(() => expect(router.state.location.search).toBe(''));
     await screen.findByTestId('reports-grid');
+  });
+
+  it('copies another user’s template instead of editing or deleting it, under the name given', async () => {
+    const api = serve({
+      'POST /api/reports/generator/templates/t2/copy/': (call) =>
+        (call.body as { name: string }).name === 'Template t1'
+          ? { status: 400, body: { message: 'Invalid input', errors: { name: ['A template with this name exists'] } } }
+          : { status: 201, body: { message: 'Template copied', data: template('t9', { name: 'Mine now' }) } },
+      'GET /api/reports/generator/templates/t9/': data(template('t9', { name: 'Mine now' })),
+    });
+    const router = renderAt('/report/report-generator?tab=templates', ALL);
+    const templates = await grid('templates');
+    await templates.findByText('Shared T2');
+    expect(templates.getByRole('button', { name: 'Copy: Shared T2' })).toBeTruthy();
+    expect(templates.queryByRole('button', { name: 'Copy: Template t1' })).toBeNull();
+    expect(templates.queryByRole('button', { name: 'Edit: Shared T2' })).toBeNull();
+    expect(templates.queryByRole('button', { name: 'Delete: Shared T2' })).toBeNull();
+
+    fireEvent.click(templates.getByRole('button', { name: 'Copy: Shared T2' }));
+    const name = (await screen.findByTestId('copy-template-name')) as HTMLInputElement;
+    // A name the server refuses shows on the field.
+    fireEvent.change(name, { target: { value: 'Template t1' } });
+    fireEvent.click(screen.getByTestId('copy-template-submit'));
+    await screen.findByText('A template with this name exists');
+    expect(toasts.error).toHaveBeenCalledWith('The template could not be copied.');
+    // An empty name is refused before anything is sent.
+    fireEvent.change(name, { target: { value: '  ' } });
+    fireEvent.click(screen.getByTestId('copy-template-submit'));
+    await screen.findByText('This field is required');
+    expect(calls(api, 'POST', '/api/reports/generator/templates/t2/copy/')).toHaveLength(1);
+
+    fireEvent.change(name, { target: { value: 'Mine now' } });
+    fireEvent.click(screen.getByTestId('copy-template-submit'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report/create-report/t9'));
+    expect(calls(api, 'POST', '/api/reports/generator/templates/t2/copy/').at(-1)?.body).toEqual({ name: 'Mine now' });
+  });
+
+  it('offers no copy without the key to make templates', async () => {
+    serve();
+    renderAt('/report/report-generator?tab=templates', key('templates_list', 'run', 'edit_template'));
+    const templates = await grid('templates');
+    await templates.findByText('Shared T2');
+    expect(templates.queryByRole('button', { name: /^Copy: / })).toBeNull();
   });
 
   it('opens a template to edit with its key only', async () => {
@@ -346,11 +416,38 @@ describe('report form', SLOW, () => {
   });
 
   it('lets someone who may not change a template generate from it', async () => {
-    serve({ 'GET /api/reports/generator/templates/t2/': data(template('t2', { editable: false })) });
+    serve({ 'GET /api/reports/generator/templates/t2/': data(template('t2', { editable: false, copyable: false })) });
     renderAt('/report/create-report/t2', ALL);
     await screen.findByText('Only its author can change this template; you may generate a report from it.');
     expect(screen.queryByTestId('report-save-template')).toBeNull();
     expect(screen.getByTestId('report-generate')).toBeTruthy();
+  });
+
+  it('offers a copy of another user’s template, and opens the copy to change it', async () => {
+    const api = serve({
+      'GET /api/reports/generator/templates/t2/': data(template('t2', { editable: false, name: 'Shared T2', created_by: { id: 'u7', name: 'Bea' } })),
+      'GET /api/reports/generator/templates/t9/': data(template('t9', { name: 'My cash', visibility: 'private' })),
+      'POST /api/reports/generator/templates/t2/copy/': () => ({ status: 201, body: { message: 'Template copied', data: template('t9', { name: 'My cash', visibility: 'private' }) } }),
+    });
+    const router = renderAt('/report/create-report/t2', ALL);
+    expect((await screen.findByTestId('report-template-read-only')).textContent).toBe(
+      'Only its author can change this template: save a copy of your own to change it, or generate a report from it.',
+    );
+    expect(screen.queryByTestId('report-save-template')).toBeNull();
+    fireEvent.click(screen.getByTestId('report-copy-template'));
+    const name = (await screen.findByTestId('copy-template-name')) as HTMLInputElement;
+    expect(name.value).toBe('Shared T2');
+    fireEvent.change(name, { target: { value: ' My cash ' } });
+    fireEvent.click(screen.getByTestId('copy-template-submit'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report/create-report/t9'));
+    expect(calls(api, 'POST', '/api/reports/generator/templates/t2/copy/')[0].body).toEqual({ name: 'My cash' });
+    // Nothing else was sent: the copy is the server's, not the form's.
+    expect(calls(api, 'PUT', '/api/reports/generator/templates/t2/')).toHaveLength(0);
+    expect(toasts.success).toHaveBeenCalledWith('Copy saved: you may now change it');
+    // The copy is the caller's own: it opens to be changed.
+    await screen.findByTestId('report-save-template');
+    await waitFor(() => expect((screen.getByTestId('report-name') as HTMLInputElement).value).toBe('My cash'));
+    expect(screen.queryByTestId('report-copy-template')).toBeNull();
   });
 
   it('lets someone without the edit key generate from a template, not change it', async () => {

@@ -13,6 +13,7 @@ import {
   paramsOf,
   paramsProblem,
   pollInterval,
+  downloadRefusal,
   reportActions,
   templateActions,
   toGenerateInput,
@@ -100,13 +101,26 @@ describe('the reports list', () => {
     expect(reportActions(grant(), { status: 'failed', archived: true })).toEqual({ download: false, archive: false, restore: true, delete: false });
   });
 
-  it('offers a template’s run, edit and delete each with its key, edit and delete only on an editable one', () => {
-    const mine = { editable: true };
-    const theirs = { editable: false };
-    expect(templateActions(grant('templates_list'), mine)).toEqual({ run: false, edit: false, delete: false });
-    expect(templateActions(grant('run', 'edit_template', 'delete_template'), mine)).toEqual({ run: true, edit: true, delete: true });
-    expect(templateActions(grant('run', 'edit_template', 'delete_template'), theirs)).toEqual({ run: true, edit: false, delete: false });
-    expect(templateActions(grant('edit_template'), mine)).toEqual({ run: false, edit: true, delete: false });
+  it('refuses the download of a finished report beyond the caller’s access, with the server’s reason', () => {
+    const fallback = 'Not available';
+    expect(downloadRefusal({ status: 'done', available: true, unavailable_reason: null }, fallback)).toBeNull();
+    expect(downloadRefusal({ status: 'done', available: false, unavailable_reason: 'It covers 3 machines you no longer see.' }, fallback)).toBe(
+      'It covers 3 machines you no longer see.',
+    );
+    expect(downloadRefusal({ status: 'done', available: false, unavailable_reason: null }, fallback)).toBe(fallback);
+    // Nothing to download yet: nothing to refuse.
+    expect(downloadRefusal({ status: 'running', available: false, unavailable_reason: null }, fallback)).toBeNull();
+  });
+
+  it('offers a template’s run, edit and delete each with its key, edit and delete only on the caller’s own, copy on others’', () => {
+    const mine = { editable: true, copyable: true };
+    const theirs = { editable: false, copyable: true };
+    expect(templateActions(grant('templates_list'), mine)).toEqual({ run: false, edit: false, delete: false, copy: false });
+    expect(templateActions(grant('run', 'edit_template', 'delete_template'), mine)).toEqual({ run: true, edit: true, delete: true, copy: false });
+    expect(templateActions(grant('run', 'edit_template', 'delete_template'), theirs)).toEqual({ run: true, edit: false, delete: false, copy: true });
+    expect(templateActions(grant('edit_template'), mine)).toEqual({ run: false, edit: true, delete: false, copy: false });
+    // Copying needs the server's word (the `new` key): without it, nothing to change.
+    expect(templateActions(grant('run'), { editable: false, copyable: false })).toEqual({ run: true, edit: false, delete: false, copy: false });
   });
 });
 
@@ -145,6 +159,7 @@ describe('the form’s request bodies', () => {
       updated_at: '2026-01-01T00:00:00Z',
       version: 4,
       editable: true,
+      copyable: true,
     };
     expect(valuesFromTemplate(template)).toEqual({ ...values, name: 'Monthly cash', graph: 'none' });
   });

@@ -133,7 +133,11 @@ export function pollInterval(reports: readonly Pick<Report, 'status'>[] | undefi
 export type GeneratorPart = 'reports_list' | 'templates_list' | 'run' | 'new' | 'delete_report' | 'delete_template' | 'edit_template';
 export type Allowed = (part: GeneratorPart) => boolean;
 
-/** A report's actions: the file once done, archive (not while it is prepared) or restore, delete with its key. */
+/**
+ * A report's actions: the file once done (offered but refused, with the reason, while it covers
+ * machines beyond the caller's access), archive (not while it is prepared) or restore, delete with
+ * its key.
+ */
 export function reportActions(allowed: Allowed, report: Pick<Report, 'status' | 'archived'>) {
   return {
     download: report.status === 'done',
@@ -143,12 +147,22 @@ export function reportActions(allowed: Allowed, report: Pick<Report, 'status' | 
   };
 }
 
-/** A template's actions: each with its key; edit and delete only where the server lets the caller change it. */
-export function templateActions(allowed: Allowed, template: Pick<Template, 'editable'>) {
+/** Why a finished report's file may not be downloaded now (it covers machines beyond the caller's access), or null. */
+export function downloadRefusal(report: Pick<Report, 'status' | 'available' | 'unavailable_reason'>, fallback: string): string | null {
+  if (report.status !== 'done' || report.available) return null;
+  return report.unavailable_reason || fallback;
+}
+
+/**
+ * A template's actions: each with its key; edit and delete only where the server lets the caller
+ * change it (their own); on anyone else's, copy ("save as") where the server lets them.
+ */
+export function templateActions(allowed: Allowed, template: Pick<Template, 'editable' | 'copyable'>) {
   return {
     run: allowed('run'),
     edit: allowed('edit_template') && template.editable,
     delete: allowed('delete_template') && template.editable,
+    copy: template.copyable && !template.editable,
   };
 }
 

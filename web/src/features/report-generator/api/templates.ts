@@ -3,7 +3,7 @@ import { api } from '../../../api/client';
 import { expectItem, expectList, expectReply } from '../../../api/replies';
 import type { ItemReply, ListReply } from '../../../api/types';
 import { generatorKeys, type TemplateListParams } from './keys';
-import type { ActionReply, Report, Template, TemplateInput } from './types';
+import type { ActionReply, CopyTemplateInput, Report, Template, TemplateInput } from './types';
 
 const base = '/api/reports/generator/templates/';
 const one = (id: string) => `${base}${encodeURIComponent(id)}/`;
@@ -53,6 +53,19 @@ export function useDeleteTemplate() {
   const invalidate = useInvalidateTemplates();
   return useMutation({
     mutationFn: (id: string) => api.del<null>(one(id)),
+    onSuccess: invalidate,
+  });
+}
+
+/**
+ * Copies a template the caller sees into a private one of their own ("save as"): the way to change
+ * another user's template (201 with the copy).
+ */
+export function useCopyTemplate() {
+  const invalidate = useInvalidateTemplates();
+  return useMutation({
+    mutationFn: async ({ id, input }: { id: string; input: CopyTemplateInput }) =>
+      expectItem(await api.post<ActionReply<Template>>(`${one(id)}copy/`, input)),
     onSuccess: invalidate,
   });
 }

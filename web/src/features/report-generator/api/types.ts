@@ -1,6 +1,10 @@
 // The report generator's API shapes, written by hand from the issue 13 contract: the generated
 // `schema.d.ts` does not have these endpoints yet. Once the server's OpenAPI document has them,
-// these become aliases of the generated schemas (see `api/types.ts`), field for field.
+// these become aliases of the generated schemas (see `api/types.ts`), field for field. Fields added
+// since are taken from the generated schemas.
+import type { components } from '../../../api/schema';
+
+type Schemas = components['schemas'];
 
 /** A report the generator can produce: one of the report screens. */
 export type Module = 'sales_overview' | 'encashment' | 'refill_log' | 'inventory' | 'transaction_log';
@@ -53,19 +57,23 @@ export interface TemplateInput {
 /** `POST generate/` and `POST preview/`: a template's fields, `name` being the report's. */
 export type GenerateInput = Omit<TemplateInput, 'version'>;
 
-export interface Template extends GenerateInput {
+export interface Template extends GenerateInput, Pick<Schemas['TemplateDto'], 'copyable'> {
   id: string;
   created_by: UserRef;
   created_at: string;
   updated_at: string;
   version: number;
-  /** The caller may change (and delete) it. */
+  /** The caller may change (and delete) it: their own template, with the edit key. Others' can be copied (`copyable`). */
   editable: boolean;
 }
 
 export type ReportStatus = 'queued' | 'running' | 'done' | 'failed';
 
-export interface Report {
+/**
+ * `available` false: the file covers machines beyond the caller's current access and its download
+ * is refused (`unavailable_reason` says why); `recipients`: a scheduled report's addresses.
+ */
+export interface Report extends Pick<Schemas['ReportDto'], 'available' | 'unavailable_reason' | 'recipients' | 'task_id'> {
   id: string;
   name: string;
   module: Module;
@@ -102,6 +110,9 @@ export interface Preview {
   rows: string[][];
   total_rows: number;
 }
+
+/** `POST templates/{id}/copy/`: the copy's name (default: the original's). */
+export type CopyTemplateInput = Schemas['CopyTemplateBody'];
 
 /** `{message, data}` of a create, update or action. */
 export interface ActionReply<T> {

@@ -14,6 +14,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+import CopyIcon from '@mui/icons-material/ContentCopyOutlined';
 import PlayIcon from '@mui/icons-material/PlayArrowOutlined';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import { useReportPermission } from '../../../auth/use-permission';
@@ -25,7 +26,8 @@ import { useGeneratorModules } from '../api/filters';
 import { useGenerateReport } from '../api/reports';
 import { useCreateTemplate, useUpdateTemplate } from '../api/templates';
 import { VISIBILITIES, type GenerateInput, type Template, type Visibility } from '../api/types';
-import { paramsProblem, toGenerateInput, toTemplateInput, type ReportFormValues } from '../report-logic';
+import { paramsProblem, templateActions, toGenerateInput, toTemplateInput, type ReportFormValues } from '../report-logic';
+import { CopyTemplateDialog } from './copy-template-dialog';
 import { DefinitionFilters, FileOptions, ModuleSelect } from './definition-fields';
 import { withGroupedErrors } from './server-fields';
 import { reportSchema } from './report-form-values';
@@ -103,6 +105,9 @@ export function ReportForm({ initial, template }: Props) {
 
   const canSave = template ? allowed('edit_template') && template.editable : allowed('new');
   const canGenerate = allowed('run');
+  // Another user's template is theirs to change: the caller may save a copy of it and change that.
+  const canCopy = template ? templateActions(allowed, template).copy : false;
+  const [copying, setCopying] = useState(false);
 
   const saveTemplate = form.submitWith(
     async (values) => {
@@ -137,58 +142,73 @@ export function ReportForm({ initial, template }: Props) {
   };
 
   return (
-    <Form
-      form={form}
-      onSubmit={canSave ? run('save') : run('generate')}
-      sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}
-      data-testid="report-form"
-    >
-      <FormAlerts stale={form.stale} testId="report-form-error" />
-      {template && !canSave ? (
-        <Alert severity="info" data-testid="report-template-read-only">
-          {template.editable ? t('reportGenerator.noEditPermission') : t('reportGenerator.readOnlyTemplate')}
-        </Alert>
-      ) : null}
-      <Card>
-        <CardHeader title={t('reportGenerator.report')} />
-        <CardContent sx={grid}>
-          <TextInput name="name" label={t('reportGenerator.name')} required helperText={t('reportGenerator.nameHint')} slotProps={{ htmlInput: { 'data-testid': 'report-name' } }} />
-          <ModuleSelect modules={modules.data ?? []} loading={modules.isLoading} />
-          <VisibilityInput />
-        </CardContent>
-      </Card>
-      <DefinitionFilters />
-      <FileOptions />
-      <Preview />
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5, flexWrap: 'wrap' }}>
-        <Button variant="outlined" color="inherit" onClick={() => navigate(paths.report.reportGenerator)} disabled={busy !== null}>
-          {t('common.cancel')}
-        </Button>
-        {canSave ? (
-          <Button
-            variant={canGenerate ? 'outlined' : 'contained'}
-            startIcon={<SaveIcon />}
-            loading={busy === 'save'}
-            disabled={busy === 'generate'}
-            onClick={() => void run('save')()}
-            data-testid="report-save-template"
-          >
-            {t('reportGenerator.saveTemplate')}
-          </Button>
+    <>
+      <Form
+        form={form}
+        onSubmit={canSave ? run('save') : run('generate')}
+        sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}
+        data-testid="report-form"
+      >
+        <FormAlerts stale={form.stale} testId="report-form-error" />
+        {template && !canSave ? (
+          <Alert severity="info" data-testid="report-template-read-only">
+            {template.editable ? t('reportGenerator.noEditPermission') : canCopy ? t('reportGenerator.copyToChange') : t('reportGenerator.readOnlyTemplate')}
+          </Alert>
         ) : null}
-        {canGenerate ? (
-          <Button
-            variant="contained"
-            startIcon={<PlayIcon />}
-            loading={busy === 'generate'}
-            disabled={busy === 'save'}
-            onClick={() => void run('generate')()}
-            data-testid="report-generate"
-          >
-            {t('reportGenerator.generateNow')}
+        <Card>
+          <CardHeader title={t('reportGenerator.report')} />
+          <CardContent sx={grid}>
+            <TextInput name="name" label={t('reportGenerator.name')} required helperText={t('reportGenerator.nameHint')} slotProps={{ htmlInput: { 'data-testid': 'report-name' } }} />
+            <ModuleSelect modules={modules.data ?? []} loading={modules.isLoading} />
+            <VisibilityInput />
+          </CardContent>
+        </Card>
+        <DefinitionFilters />
+        <FileOptions />
+        <Preview />
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5, flexWrap: 'wrap' }}>
+          <Button variant="outlined" color="inherit" onClick={() => navigate(paths.report.reportGenerator)} disabled={busy !== null}>
+            {t('common.cancel')}
           </Button>
-        ) : null}
-      </Box>
-    </Form>
+          {canCopy ? (
+            <Button
+              variant={canGenerate ? 'outlined' : 'contained'}
+              startIcon={<CopyIcon />}
+              disabled={busy !== null}
+              onClick={() => setCopying(true)}
+              data-testid="report-copy-template"
+            >
+              {t('reportGenerator.saveCopy')}
+            </Button>
+          ) : null}
+          {canSave ? (
+            <Button
+              variant={canGenerate ? 'outlined' : 'contained'}
+              startIcon={<SaveIcon />}
+              loading={busy === 'save'}
+              disabled={busy === 'generate'}
+              onClick={() => void run('save')()}
+              data-testid="report-save-template"
+            >
+              {t('reportGenerator.saveTemplate')}
+            </Button>
+          ) : null}
+          {canGenerate ? (
+            <Button
+              variant="contained"
+              startIcon={<PlayIcon />}
+              loading={busy === 'generate'}
+              disabled={busy === 'save'}
+              onClick={() => void run('generate')()}
+              data-testid="report-generate"
+            >
+              {t('reportGenerator.generateNow')}
+            </Button>
+          ) : null}
+        </Box>
+      </Form>
+      {/* Beside the form, not in it: a submit in the dialog must not reach this form. */}
+      {copying && template ? <CopyTemplateDialog template={template} onClose={() => setCopying(false)} /> : null}
+    </>
   );
 }

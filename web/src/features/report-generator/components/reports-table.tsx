@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ArchiveIcon from '@mui/icons-material/ArchiveOutlined';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
@@ -15,7 +16,7 @@ import { toast } from '../../../components/snackbar';
 import { useReportPermission } from '../../../auth/use-permission';
 import { downloadReport, useChangeReportStatus, useDeleteReport, useReports } from '../api/reports';
 import type { Report } from '../api/types';
-import { reportActions } from '../report-logic';
+import { downloadRefusal, reportActions } from '../report-logic';
 import { useModuleLabel } from './module-label';
 import { ReportStatus } from './report-status';
 
@@ -26,6 +27,21 @@ const FILTERS = ['archived'] as const;
 export function VisibilityChip({ visibility }: { visibility: 'public' | 'private' }) {
   const { t } = useTranslation();
   return <Chip size="small" variant="outlined" color={visibility === 'public' ? 'info' : 'default'} label={t(`reportGenerator.visibility.${visibility}`)} />;
+}
+
+/** A scheduled report's recipients, the first few in the cell and all of them in its tooltip. */
+function Recipients({ recipients }: { recipients: string[] }) {
+  const { t } = useTranslation();
+  const shown = recipients.slice(0, 2).join(', ');
+  const more = recipients.length - 2;
+  const text = more > 0 ? t('reportGenerator.recipientsMore', { recipients: shown, count: more }) : t('reportGenerator.recipientsShort', { recipients: shown });
+  return (
+    <Tooltip title={t('reportGenerator.recipientsAll', { recipients: recipients.join(', ') })}>
+      <Typography variant="caption" noWrap component="div" sx={{ color: 'text.secondary' }} data-testid="report-recipients">
+        {text}
+      </Typography>
+    </Tooltip>
+  );
 }
 
 /**
@@ -60,6 +76,8 @@ export function ReportsTable() {
     }
   };
 
+  const refusal = (report: Report) => downloadRefusal(report, t('reportGenerator.unavailable'));
+
   const columns: GridColDef<Report>[] = [
     {
       field: 'name',
@@ -76,6 +94,12 @@ export function ReportsTable() {
               ? t('reportGenerator.fileRows', { format: t(`reportGenerator.formats.${row.format}`), rows: formatCount(row.rows, language), count: row.rows })
               : t(`reportGenerator.formats.${row.format}`)}
           </Typography>
+          {row.recipients?.length ? <Recipients recipients={row.recipients} /> : null}
+          {refusal(row) ? (
+            <Typography variant="caption" component="div" sx={{ color: 'warning.main' }} data-testid="report-unavailable">
+              {refusal(row)}
+            </Typography>
+          ) : null}
         </Box>
       ),
     },
@@ -92,6 +116,7 @@ export function ReportsTable() {
       label: t('reportGenerator.download'),
       icon: <DownloadIcon fontSize="small" />,
       show: (row) => reportActions(allowed, row).download,
+      refusal,
       onClick: (row) => void download(row),
     },
     archived

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
+import CopyIcon from '@mui/icons-material/ContentCopyOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import RunIcon from '@mui/icons-material/PlayArrowOutlined';
 import { useReportPermission } from '../../../auth/use-permission';
@@ -14,6 +16,7 @@ import { useGeneratorModules } from '../api/filters';
 import { useDeleteTemplate, useRunTemplate, useTemplates } from '../api/templates';
 import type { Template } from '../api/types';
 import { templateActions } from '../report-logic';
+import { CopyTemplateDialog } from './copy-template-dialog';
 import { useModuleLabel } from './module-label';
 import { VisibilityChip } from './reports-table';
 
@@ -22,7 +25,8 @@ const FILTERS = ['module'] as const;
 
 /**
  * The templates: run one (a report is queued and `onRun` shows the reports), edit or delete it;
- * each action only with its permission, edit and delete only where the server lets the caller.
+ * each action only with its permission, edit and delete only on the caller's own (where the server
+ * says `editable`); on others' templates, copy ("save as") instead, which opens the copy to edit.
  */
 export function TemplatesTable({ onRun }: { onRun: () => void }) {
   const { t, i18n } = useTranslation();
@@ -34,6 +38,7 @@ export function TemplatesTable({ onRun }: { onRun: () => void }) {
   const moduleLabel = useModuleLabel();
   const run = useRunTemplate();
   const remove = useDeleteTemplate();
+  const [copying, setCopying] = useState<Template | null>(null);
 
   const runTemplate = async (template: Template) => {
     try {
@@ -67,38 +72,51 @@ export function TemplatesTable({ onRun }: { onRun: () => void }) {
     });
   }
 
+  // Copying makes a new template: the `new` key, which the server's `copyable` also says.
+  if (allowed('new')) {
+    actions.push({
+      label: t('reportGenerator.copy'),
+      icon: <CopyIcon fontSize="small" />,
+      show: (row) => templateActions(allowed, row).copy,
+      onClick: (row) => setCopying(row),
+    });
+  }
+
   return (
-    <ServerList
-      name="templates"
-      list={list}
-      query={templates}
-      columns={columns}
-      sortable={SORTABLE}
-      noRowsLabel={t('reportGenerator.noTemplates')}
-      rowLabel={(row) => row.name}
-      filters={
-        <FilterSelect
-          label={t('reportGenerator.module')}
-          allLabel={t('reportGenerator.allModules')}
-          value={list.filters.module}
-          options={(modules.data ?? []).map((option) => ({ id: option.key, name: option.label }))}
-          onChange={(value) => list.setFilter('module', value)}
-          testId="templates-module-filter"
-        />
-      }
-      actions={actions}
-      deletion={
-        allowed('delete_template')
-          ? {
-              show: (row) => templateActions(allowed, row).delete,
-              title: t('reportGenerator.deleteTemplateTitle'),
-              confirmText: ([row]) => t('reportGenerator.deleteTemplateConfirm', { name: row?.name ?? '' }),
-              remove: ([row]) => remove.mutateAsync(row.id),
-              pending: remove.isPending,
-              successText: () => t('reportGenerator.templateDeleted'),
-            }
-          : undefined
-      }
-    />
+    <>
+      <ServerList
+        name="templates"
+        list={list}
+        query={templates}
+        columns={columns}
+        sortable={SORTABLE}
+        noRowsLabel={t('reportGenerator.noTemplates')}
+        rowLabel={(row) => row.name}
+        filters={
+          <FilterSelect
+            label={t('reportGenerator.module')}
+            allLabel={t('reportGenerator.allModules')}
+            value={list.filters.module}
+            options={(modules.data ?? []).map((option) => ({ id: option.key, name: option.label }))}
+            onChange={(value) => list.setFilter('module', value)}
+            testId="templates-module-filter"
+          />
+        }
+        actions={actions}
+        deletion={
+          allowed('delete_template')
+            ? {
+                show: (row) => templateActions(allowed, row).delete,
+                title: t('reportGenerator.deleteTemplateTitle'),
+                confirmText: ([row]) => t('reportGenerator.deleteTemplateConfirm', { name: row?.name ?? '' }),
+                remove: ([row]) => remove.mutateAsync(row.id),
+                pending: remove.isPending,
+                successText: () => t('reportGenerator.templateDeleted'),
+              }
+            : undefined
+        }
+      />
+      {copying ? <CopyTemplateDialog template={copying} onClose={() => setCopying(null)} /> : null}
+    </>
   );
 }
