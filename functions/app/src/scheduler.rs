@@ -564,11 +564,9 @@ impl SchedulerService {
         &self,
         p: &Principal,
         id: &str,
-        status: &str,
+        status: TaskStatus,
     ) -> AppResult<ScheduledTask> {
         p.require(Permission::QuerySchedulerEdit)?;
-        let status = TaskStatus::from_key(status)
-            .ok_or_else(|| AppError::invalid_field("status", "Choose one of: active, paused."))?;
         let current = self.task_for(p, id).await?;
         if status == TaskStatus::Active {
             if let Some(template_id) = &current.template_id {

@@ -52,12 +52,31 @@ where
     }
 }
 
-/// Parses JSON, turning a type error into a field error.
+/// Parses JSON, turning a type error into a field error: an unknown or missing field, a value of
+/// the wrong type, and an integer beyond the documented 64-bit signed range are each a 400 naming
+/// the field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if let Some(field) = oversized_integer(bytes) {
+        return Err(ApiError::fields(
+            "Invalid input",
+            FieldErrors::single(field, "Must be at most 9223372036854775807."),
+        ));
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
+        if let Some(field) = missing_field(&inner.to_string()) {
+            let key = if path == "." {
+                field
+            } else {
+                format!("{path}.{field}")
+            };
+            return ApiError::fields(
+                format!("Invalid input: {key:?} is required"),
+                FieldErrors::single(key, "This field is required."),
+            );
+        }
         if let Some(field) = unknown_field(&inner.to_string()) {
             // The path names the field itself (`peripherals.cashless.colour`).
             let key = if path == "." {
@@ -84,6 +103,49 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             FieldErrors::single(path, field_message(&inner.to_string())),
         )
     })
+}
+
+/// The field named by serde's "missing field `x`".
+fn missing_field(serde_msg: &str) -> Option<String> {
+    let rest = serde_msg.strip_prefix("missing field `")?;
+    rest.split_once('`').map(|(name, _)| name.to_string())
+}
+
+/// The path of the first integer beyond `i64::MAX` (the schemas' `int64`), if any: serde would take
+/// it into a `u64` the document says cannot hold it. Bodies without a 19-digit number are not
+/// parsed twice.
+fn oversized_integer(bytes: &[u8]) -> Option<String> {
+    let mut run = 0;
+    let long = bytes.iter().any(|b| {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        run >= 19
+    });
+    if !long {
+        return None;
+    }
+    fn find(v: &serde_json::Value, path: &str) -> Option<String> {
+        match v {
+            serde_json::Value::Number(n) => n
+                .as_u64()
+                .is_some_and(|u| u > i64::MAX as u64)
+                .then(|| path.to_string()),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| find(item, &format!("{path}[{i}]"))),
+            serde_json::Value::Object(fields) => fields.iter().find_map(|(k, item)| {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                find(item, &p)
+            }),
+            _ => None,
+        }
+    }
+    let v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    find(&v, "")
 }
 
 /// The field named by serde's "unknown field `x`, expected …" (bodies refuse unknown fields).

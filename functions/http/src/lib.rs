@@ -290,6 +290,10 @@ fn finish(router: OpenApiRouter<AppState>, state: AppState) -> Router {
     traced(
         router
             .route("/api/openapi.json", axum::routing::get(openapi_json))
+            // Every endpoint, those that take no body too, refuses one over the limit (413).
+            .layer(tower_http::limit::RequestBodyLimitLayer::new(
+                extract::MAX_BODY_BYTES,
+            ))
             .layer(axum::middleware::from_fn(contract::json_errors))
             .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
             .with_state(state),

@@ -1490,6 +1490,7 @@ pub struct VisitLineBody {
     #[serde(default)]
     pub removed: i64,
     /// `expired`, `damaged` or `other` (required when something was removed).
+    #[schema(value_type = Option<vendfleet_app::planning::RemovalReason>)]
     pub removed_reason: Option<String>,
     /// The new expiry date of the selection's stock.
     pub expiry_date: Option<String>,

@@ -47,45 +47,79 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(display))
 }
 
-/// What every sales endpoint takes.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct SalesQuery {
-    /// A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-    /// given).
-    pub period: Option<String>,
-    /// First operator-local date, YYYY-MM-DD (with `period=custom`).
-    #[param(value_type = Option<NaiveDate>)]
-    pub date_from: Option<String>,
-    /// Last operator-local date, inclusive.
-    #[param(value_type = Option<NaiveDate>)]
-    pub date_to: Option<String>,
-    /// Client ids, comma-separated (the machines at their locations).
-    pub clients: Option<String>,
-    /// Location ids, comma-separated.
-    pub locations: Option<String>,
-    /// Regions, comma-separated (`/api/filters/regions/`).
-    pub regions: Option<String>,
-    /// Machine tag ids, comma-separated (machines with any of them).
-    pub machine_tags: Option<String>,
-    /// Machine ids, comma-separated.
-    pub machines: Option<String>,
-    /// Product ids, comma-separated.
-    pub products: Option<String>,
-    /// Product tag ids, comma-separated (products with any of them; with `products`, either).
-    pub product_tags: Option<String>,
-    /// `sales` (default), `quantity` or `sales_excl_tax`.
-    pub value: Option<String>,
-    /// `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`.
-    pub group_by: Option<String>,
-    /// `day` (default), `week` or `month`.
-    pub grouping_period: Option<String>,
+/// Declares a query structure holding the reports' shared period and filters, then `$extra`
+/// fields: the one list of those parameters, for every query that takes them.
+macro_rules! with_filters {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident: Option<String>,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Default, Deserialize, IntoParams)]
+        #[into_params(parameter_in = Query)]
+        pub struct $name {
+            /// A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+            /// dates are given).
+            pub period: Option<String>,
+            /// First operator-local date, YYYY-MM-DD (with `period=custom`).
+            #[param(value_type = Option<NaiveDate>)]
+            pub date_from: Option<String>,
+            /// Last operator-local date, inclusive.
+            #[param(value_type = Option<NaiveDate>)]
+            pub date_to: Option<String>,
+            /// Client ids, comma-separated (the machines at their locations).
+            pub clients: Option<String>,
+            /// Location ids, comma-separated.
+            pub locations: Option<String>,
+            /// Regions, comma-separated (`/api/filters/regions/`).
+            pub regions: Option<String>,
+            /// Machine tag ids, comma-separated (machines with any of them).
+            pub machine_tags: Option<String>,
+            /// Machine ids, comma-separated.
+            pub machines: Option<String>,
+            /// Product ids, comma-separated.
+            pub products: Option<String>,
+            /// Product tag ids, comma-separated (products with any of them; with `products`,
+            /// either).
+            pub product_tags: Option<String>,
+            $($(#[$fmeta])* pub $field: Option<String>,)*
+        }
+
+        impl From<$name> for SalesParams {
+            #[allow(clippy::needless_update)]
+            fn from(v: $name) -> Self {
+                SalesParams {
+                    period: v.period,
+                    date_from: v.date_from,
+                    date_to: v.date_to,
+                    clients: v.clients,
+                    locations: v.locations,
+                    regions: v.regions,
+                    machine_tags: v.machine_tags,
+                    machines: v.machines,
+                    products: v.products,
+                    product_tags: v.product_tags,
+                    $($field: v.$field,)*
+                    ..SalesParams::default()
+                }
+            }
+        }
+    };
 }
 
-crud::from_fields!(SalesQuery => SalesParams {
-    period, date_from, date_to, clients, locations, regions, machine_tags, machines, products,
-    product_tags, value, group_by, grouping_period,
-});
+with_filters! {
+    /// What every sales endpoint takes.
+    pub struct SalesQuery {
+        /// `sales` (default), `quantity` or `sales_excl_tax`.
+        pub value: Option<String>,
+        /// `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`.
+        pub group_by: Option<String>,
+        /// `day` (default), `week` or `month`.
+        pub grouping_period: Option<String>,
+    }
+}
+
+with_filters! {
+    /// The reports' shared period and filters alone (reports that neither group nor value).
+    pub struct FiltersQuery {}
+}
 
 /// The detail table's paging, search (by group name) and ordering (`name`, `total`; `-` for
 /// descending; default `-total`).

@@ -347,8 +347,10 @@ crate::crud::list_query! {
         /// `name` (default), `created_at`, `next_run`, `module`, `status`; `-` for descending.
         ordering,
         /// `active` or `paused`.
+        #[param(value_type = Option<TaskStatus>, inline)]
         pub status: Option<String>,
         /// A module key.
+        #[param(value_type = Option<Module>, inline)]
         pub module: Option<String>,
     }
 }
@@ -460,8 +462,7 @@ async fn delete_task(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskStatusBody {
-    /// `active` or `paused`.
-    pub status: String,
+    pub status: TaskStatus,
 }
 
 /// Pauses or resumes a task.
@@ -476,7 +477,7 @@ async fn change_task_status(
     let t = s
         .app
         .scheduler
-        .set_status(a.principal(), &id, &body.status)
+        .set_status(a.principal(), &id, body.status)
         .await?;
     Ok(updated(
         "Query status changed successfully",

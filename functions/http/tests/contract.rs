@@ -180,6 +180,197 @@ fn schemas_declare_limits_enums_and_integer_versions() {
     assert_eq!(param("format")["enum"], json!(["csv", "xlsx"]));
     assert_eq!(param("status")["enum"], json!(["active", "inactive"]));
     assert_eq!(param("page_size")["maximum"], 200);
+
+    // The report generator's and the query scheduler's limits and enums, as the server checks
+    // them.
+    let prop = |schema: &str, p: &str| resolve(&d, &s[schema]["properties"][p]).clone();
+    let enum_of = |v: &Value| -> Value {
+        let v = resolve(&d, v);
+        if v["enum"].is_array() {
+            return v["enum"].clone();
+        }
+        // `Option<Enum>`: oneOf null and the enum.
+        v["oneOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|o| resolve(&d, o).clone())
+            .find(|o| o["enum"].is_array())
+            .map(|o| o["enum"].clone())
+            .unwrap_or(Value::Null)
+    };
+    for form in ["TemplateBody", "TaskBody", "CopyTemplateBody"] {
+        assert_eq!(prop(form, "name")["maxLength"], 120, "{form}.name");
+    }
+    let modules = json!([
+        "sales_overview",
+        "encashment",
+        "refill_log",
+        "inventory",
+        "transaction_log"
+    ]);
+    assert_eq!(enum_of(&s["TemplateBody"]["properties"]["module"]), modules);
+    assert_eq!(enum_of(&s["TaskBody"]["properties"]["module"]), modules);
+    assert_eq!(
+        enum_of(&s["TemplateDto"]["properties"]["format"]),
+        json!(["xlsx", "csv"])
+    );
+    assert_eq!(
+        enum_of(&s["TemplateDto"]["properties"]["graph"]),
+        json!(["none", "line", "bar"])
+    );
+    assert_eq!(
+        enum_of(&s["TemplateBody"]["properties"]["visibility"]),
+        json!(["public", "private"])
+    );
+    assert_eq!(
+        enum_of(&s["ReportDto"]["properties"]["status"]),
+        json!(["queued", "running", "done", "failed"])
+    );
+    assert_eq!(
+        enum_of(&s["TaskDto"]["properties"]["status"]),
+        json!(["active", "paused"])
+    );
+    assert_eq!(
+        enum_of(&s["TaskStatusBody"]["properties"]["status"]),
+        json!(["active", "paused"])
+    );
+    assert_eq!(
+        enum_of(&s["ChangeStatusBody"]["properties"]["status"]),
+        json!(["archived", "active"])
+    );
+    assert_eq!(
+        enum_of(&s["DeliveryDto"]["properties"]["status"]),
+        json!(["sent", "refused", "bounced", "complained", "withheld"])
+    );
+    for list in ["user_ids", "emails"] {
+        assert_eq!(prop("RecipientsDto", list)["maxItems"], 50, "{list}");
+    }
+    assert_eq!(prop("ReportParams", "search")["maxLength"], 200);
+    let query = |path: &str, name: &str| -> Value {
+        d["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .map(|p| p["schema"].clone())
+            .unwrap_or(Value::Null)
+    };
+    let count = query("/api/query-schedulers/next-runs/", "count");
+    assert_eq!(
+        (count["minimum"].clone(), count["maximum"].clone()),
+        (json!(1), json!(20))
+    );
+    assert_eq!(
+        enum_of(&query("/api/query-schedulers/", "status")),
+        json!(["active", "paused"])
+    );
+    // No operation declares a parameter it ignores.
+    for ignored in ["page", "page_size", "value", "group_by", "grouping_period"] {
+        assert!(
+            query("/api/refills/products/total/", ignored).is_null(),
+            "{ignored}"
+        );
+        assert!(
+            query("/api/refills/export/", ignored).is_null(),
+            "{ignored}"
+        );
+    }
+    assert!(query("/api/refills/", "page").is_object());
+}
+
+/// Bodies name what is wrong with them: a missing required field, an integer beyond the
+/// document's 64-bit range, a control character in a name, an empty reason where one is
+/// required; a count outside its range is refused, not clamped; an endpoint that takes no body
+/// refuses one over the size limit.
+#[tokio::test]
+async fn bodies_and_queries_name_the_field_they_break() {
+    let h = Harness::new().await;
+    let admin = h.admin().await;
+    let field_error = |r: &Reply, field: &str| {
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{field}: {}", r.json());
+        assert!(
+            r.json()["errors"][field].is_array(),
+            "{field}: {}",
+            r.json()
+        );
+    };
+    let r = h.post("/api/clients/", &admin, json!({})).await;
+    field_error(&r, "name");
+    let r = h
+        .post(
+            "/api/reports/generator/templates/",
+            &admin,
+            json!({"module": "inventory"}),
+        )
+        .await;
+    field_error(&r, "name");
+    let r = h
+        .post(
+            "/api/reports/generator/templates/",
+            &admin,
+            json!({"name": "Stock", "module": "inventory", "version": 9223372036854775808u64}),
+        )
+        .await;
+    field_error(&r, "version");
+    let r = h
+        .post(
+            "/api/query-schedulers/",
+            &admin,
+            json!({"name": "Weekly", "module": "inventory",
+                   "cron": {"minute": "0", "hour": "7", "day_of_month": "*", "month": "*",
+                            "day_of_week": "*"},
+                   "time_zone": "Europe/Paris", "recipients": {"user_ids": ["x"]},
+                   "version": 18446744073709551615u64}),
+        )
+        .await;
+    field_error(&r, "version");
+    for name in ["Line\\nbreak", "Bell\\u0007"] {
+        let body = format!(r#"{{"name": "{name}", "module": "inventory"}}"#);
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri("/api/reports/generator/templates/")
+            .header(header::AUTHORIZATION, format!("Bearer {admin}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body))
+            .unwrap();
+        field_error(&h.send(req).await, "name");
+    }
+    for count in ["0", "21", "-1"] {
+        let r = h
+            .get(
+                &format!("/api/query-schedulers/next-runs/?minute=0&hour=7&day_of_month=*&month=*&day_of_week=*&time_zone=Europe/Paris&count={count}"),
+                &admin,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "count={count}");
+    }
+    let r = h
+        .get(
+            "/api/query-schedulers/next-runs/?minute=0&hour=7&day_of_month=*&month=*&day_of_week=*&time_zone=Europe/Paris&count=21",
+            &admin,
+        )
+        .await;
+    field_error(&r, "count");
+    // A body sent to an endpoint that takes none, over the limit: 413, as JSON.
+    let big = vec![b' '; 2 * 1024 * 1024];
+    for (method, path) in [
+        (Method::GET, "/api/users/me/"),
+        (Method::POST, "/api/query-schedulers/01UNKNOWN/send-now/"),
+        (Method::DELETE, "/api/clients/01UNKNOWN/"),
+    ] {
+        let req = Request::builder()
+            .method(method.clone())
+            .uri(path)
+            .header(header::AUTHORIZATION, format!("Bearer {admin}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::CONTENT_LENGTH, big.len())
+            .body(Body::from(big.clone()))
+            .unwrap();
+        let r = h.send(req).await;
+        assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{method} {path}");
+        assert!(r.json()["message"].is_string(), "{method} {path}");
+    }
 }
 
 async fn unknown_fields_are_refused_naming_the_field(b: Backend) {

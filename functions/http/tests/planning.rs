@@ -533,6 +533,23 @@ async fn picklists_routes_and_the_route_lifecycle(b: Backend) {
         .collect();
     let visit_body = json!({"route_id": id, "machine_id": f.machines[2], "request_id": "visit-1",
                             "lines": lines, "cash_bag": "BAG-7", "collected_minor": 4200});
+    // A removal needs its reason: an empty one is refused on the line's field.
+    let mut no_reason = visit_body.clone();
+    no_reason["request_id"] = json!("visit-0");
+    no_reason["lines"][0]["removed_reason"] = json!("");
+    let r = h
+        .post("/api/machines/fill-from-route/", &rt, no_reason)
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.json());
+    assert!(
+        r.json()["errors"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .any(|k| k.ends_with("removed_reason")),
+        "{}",
+        r.json()
+    );
     let r = h
         .post("/api/machines/fill-from-route/", &rt, visit_body.clone())
         .await;

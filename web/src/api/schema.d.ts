@@ -1698,8 +1698,8 @@ export interface paths {
         };
         /**
          * The refill log of the machines the user may see, newest first.
-         *     The reports' shared period and filters (`SalesQuery`: `value`, `group_by` and
-         *     `grouping_period` are not read) narrow it further; `from`/`to` apply when no period is given.
+         *     The reports' shared period and filters narrow it further; `from`/`to` apply when no period is
+         *     given.
          */
         get: operations["refills"];
         put?: never;
@@ -2530,6 +2530,11 @@ export interface components {
         ActiveRequest: {
             active: boolean;
         };
+        /**
+         * @description Whether a report is archived.
+         * @enum {string}
+         */
+        ArchiveStatus: "archived" | "active";
         /** @description A machine that needs attention. */
         AttentionDto: {
             findings: components["schemas"]["FindingDto"][];
@@ -2622,8 +2627,7 @@ export interface components {
         };
         /** @description Archive or restore. */
         ChangeStatusBody: {
-            /** @description `archived` or `active`. */
-            status: string;
+            status: components["schemas"]["ArchiveStatus"];
         };
         /** @description Who changed a price. */
         ChangedByDto: {
@@ -6516,6 +6520,11 @@ export interface components {
             lastName: string;
             password: string;
         };
+        /**
+         * @description Why stock was taken out at a visit.
+         * @enum {string}
+         */
+        RemovalReason: "expired" | "damaged" | "other";
         /** @description One generated report. */
         ReportDto: {
             archived: boolean;
@@ -7082,8 +7091,7 @@ export interface components {
         TaskStatus: "active" | "paused";
         /** @description Active or paused. */
         TaskStatusBody: {
-            /** @description `active` or `paused`. */
-            status: string;
+            status: components["schemas"]["TaskStatus"];
         };
         /** @description A report definition as a form sends it. */
         TemplateBody: {
@@ -7334,8 +7342,7 @@ export interface components {
             found: number;
             /** Format: int64 */
             removed?: number;
-            /** @description `expired`, `damaged` or `other` (required when something was removed). */
-            removed_reason?: string | null;
+            removed_reason?: null | components["schemas"]["RemovalReason"];
             selection: string;
         };
         /** @description A visited selection. */
@@ -7704,8 +7711,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -7724,7 +7731,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -7774,8 +7784,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -7794,7 +7804,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -7858,8 +7871,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -7878,7 +7891,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -8515,8 +8531,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -8535,7 +8551,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -8584,8 +8603,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -8604,7 +8623,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -8691,8 +8713,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -8711,7 +8733,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -12048,9 +12073,9 @@ export interface operations {
                 /** @description `name` (default), `created_at`, `next_run`, `module`, `status`; `-` for descending. */
                 ordering?: string;
                 /** @description `active` or `paused`. */
-                status?: string;
+                status?: "active" | "paused";
                 /** @description A module key. */
-                module?: string;
+                module?: "sales_overview" | "encashment" | "refill_log" | "inventory" | "transaction_log";
             };
             header?: never;
             path?: never;
@@ -12417,8 +12442,8 @@ export interface operations {
                 /** @description Last local day, YYYY-MM-DD (default: today). */
                 to?: string;
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -12437,14 +12462,11 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
-                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
-                value?: string;
-                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
-                group_by?: string;
-                /** @description `day` (default), `week` or `month`. */
-                grouping_period?: string;
             };
             header?: never;
             path?: never;
@@ -12483,8 +12505,6 @@ export interface operations {
     export_refills: {
         parameters: {
             query?: {
-                page?: number;
-                page_size?: number;
                 machine?: string;
                 location?: string;
                 /** @description First local day, YYYY-MM-DD (default: 30 days before `to`). */
@@ -12492,8 +12512,8 @@ export interface operations {
                 /** @description Last local day, YYYY-MM-DD (default: today). */
                 to?: string;
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -12512,14 +12532,11 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
-                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
-                value?: string;
-                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
-                group_by?: string;
-                /** @description `day` (default), `week` or `month`. */
-                grouping_period?: string;
                 /** @description csv (default) or xlsx. */
                 format?: "csv" | "xlsx";
             };
@@ -12572,8 +12589,6 @@ export interface operations {
     refill_totals: {
         parameters: {
             query?: {
-                page?: number;
-                page_size?: number;
                 machine?: string;
                 location?: string;
                 /** @description First local day, YYYY-MM-DD (default: 30 days before `to`). */
@@ -12581,8 +12596,8 @@ export interface operations {
                 /** @description Last local day, YYYY-MM-DD (default: today). */
                 to?: string;
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -12601,14 +12616,11 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
-                /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
-                value?: string;
-                /** @description `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`. */
-                group_by?: string;
-                /** @description `day` (default), `week` or `month`. */
-                grouping_period?: string;
             };
             header?: never;
             path?: never;
@@ -12849,7 +12861,7 @@ export interface operations {
                 /** @description `created_at` (default, newest first), `name`, `status`, `module`; `-` for descending. */
                 ordering?: string;
                 /** @description `true` for the archived reports (default `false`). */
-                archived?: string;
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -13036,7 +13048,7 @@ export interface operations {
                 /** @description `name` (default), `module`, `created_at`, `updated_at`; `-` for descending. */
                 ordering?: string;
                 /** @description Only this module's templates. */
-                module?: string;
+                module?: "sales_overview" | "encashment" | "refill_log" | "inventory" | "transaction_log";
             };
             header?: never;
             path?: never;
@@ -13685,8 +13697,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -13705,7 +13717,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -13755,8 +13770,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -13775,7 +13790,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -13825,8 +13843,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -13845,7 +13863,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -13909,8 +13930,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -13929,7 +13950,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -13975,8 +13999,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -13995,7 +14019,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -14041,8 +14068,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -14061,7 +14088,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -14244,8 +14274,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -14264,7 +14294,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -14310,8 +14343,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -14330,7 +14363,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -14379,8 +14415,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -14399,7 +14435,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;
@@ -14459,8 +14498,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when dates are
-                 *     given).
+                 * @description A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+                 *     dates are given).
                  */
                 period?: string;
                 /** @description First operator-local date, YYYY-MM-DD (with `period=custom`). */
@@ -14479,7 +14518,10 @@ export interface operations {
                 machines?: string;
                 /** @description Product ids, comma-separated. */
                 products?: string;
-                /** @description Product tag ids, comma-separated (products with any of them; with `products`, either). */
+                /**
+                 * @description Product tag ids, comma-separated (products with any of them; with `products`,
+                 *     either).
+                 */
                 product_tags?: string;
                 /** @description `sales` (default), `quantity` or `sales_excl_tax`. */
                 value?: string;

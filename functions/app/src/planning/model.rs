@@ -399,7 +399,7 @@ impl From<&SelectionPlan> for PickLine {
 }
 
 /// Why stock was taken out at a visit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RemovalReason {
     Expired,

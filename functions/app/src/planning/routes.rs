@@ -967,7 +967,7 @@ impl PlanningService {
                     }
                 },
             };
-            if l.removed > 0 && reason.is_none() && l.removed_reason.is_none() {
+            if l.removed > 0 && reason.is_none() && !errors.0.contains_key(&f("removed_reason")) {
                 errors.add(f("removed_reason"), "Say why stock was removed.");
             }
             let after = l.found + l.filled - l.removed;

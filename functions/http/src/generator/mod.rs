@@ -271,6 +271,7 @@ crate::crud::list_query! {
         /// `name` (default), `module`, `created_at`, `updated_at`; `-` for descending.
         ordering,
         /// Only this module's templates.
+        #[param(value_type = Option<Module>, inline)]
         pub module: Option<String>,
     }
 }
@@ -548,6 +549,7 @@ crate::crud::list_query! {
         /// `created_at` (default, newest first), `name`, `status`, `module`; `-` for descending.
         ordering,
         /// `true` for the archived reports (default `false`).
+        #[param(value_type = Option<crate::contract::Flag>, inline)]
         pub archived: Option<String>,
     }
 }
@@ -680,8 +682,15 @@ async fn export(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChangeStatusBody {
-    /// `archived` or `active`.
-    pub status: String,
+    pub status: ArchiveStatus,
+}
+
+/// Whether a report is archived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ArchiveStatus {
+    Archived,
+    Active,
 }
 
 /// Archives or restores a finished report (409 while it is queued or running).
@@ -693,17 +702,7 @@ async fn change_status(
     Path(id): Path<String>,
     Json(body): Json<ChangeStatusBody>,
 ) -> ApiResult<axum::Json<MessageData<ReportDto>>> {
-    let archived = match body.status.trim() {
-        "archived" => true,
-        "active" => false,
-        _ => {
-            return Err(vendfleet_app::AppError::invalid_field(
-                "status",
-                "Choose one of: archived, active.",
-            )
-            .into())
-        }
-    };
+    let archived = body.status == ArchiveStatus::Archived;
     let r = s
         .app
         .generator

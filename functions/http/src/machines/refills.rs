@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::export::{col, titles, Column};
-use crate::sales::SalesQuery;
+use crate::sales::FiltersQuery;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -56,14 +56,20 @@ impl From<RefillEntry> for RefillDto {
     }
 }
 
-/// The refill log's query.
+/// The refill log's page.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct RefillsQuery {
+pub struct RefillPage {
     #[param(minimum = 1)]
     pub page: Option<i64>,
     #[param(minimum = 1, maximum = 200)]
     pub page_size: Option<i64>,
+}
+
+/// The refill log's own (older) filters.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RefillsQuery {
     pub machine: Option<String>,
     pub location: Option<String>,
     /// First local day, YYYY-MM-DD (default: 30 days before `to`).
@@ -75,17 +81,20 @@ pub struct RefillsQuery {
 }
 
 /// The refill log of the machines the user may see, newest first.
-/// The reports' shared period and filters (`SalesQuery`: `value`, `group_by` and
-/// `grouping_period` are not read) narrow it further; `from`/`to` apply when no period is given.
-#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, SalesQuery),
+/// The reports' shared period and filters narrow it further; `from`/`to` apply when no period is
+/// given.
+#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillPage, RefillsQuery, FiltersQuery),
     responses((status = 200, body = ListReply<RefillDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillLog>,
+    Query(page): Query<RefillPage>,
     Query(q): Query<RefillsQuery>,
-    Query(shared): Query<SalesQuery>,
+    Query(shared): Query<FiltersQuery>,
 ) -> ApiResult<axum::Json<ListReply<RefillDto>>> {
-    let params = refill_params(&s.app, a.principal(), q, shared).await?;
+    let mut params = refill_params(&s.app, a.principal(), q, shared).await?;
+    params.page = page.page;
+    params.page_size = page.page_size;
     let page = s.app.machines.refills(a.principal(), &params).await?;
     Ok(axum::Json(ListReply::from_page(page, RefillDto::from)))
 }
@@ -95,11 +104,9 @@ async fn refill_params(
     app: &vendfleet_app::App,
     p: &vendfleet_app::auth::Principal,
     q: RefillsQuery,
-    shared: SalesQuery,
+    shared: FiltersQuery,
 ) -> ApiResult<RefillListParams> {
     let own = RefillListParams {
-        page: q.page,
-        page_size: q.page_size,
         machine: q.machine,
         location: q.location,
         from: q.from,
@@ -123,13 +130,13 @@ pub struct ProductRefillsDto {
 }
 
 /// The refill log's totals by product over the same query (largest net first; paging ignored).
-#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, SalesQuery),
+#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, FiltersQuery),
     responses((status = 200, body = Data<Vec<ProductRefillsDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn refill_totals(
     State(s): State<AppState>,
     a: Authorized<perm::RefillTotals>,
     Query(q): Query<RefillsQuery>,
-    Query(shared): Query<SalesQuery>,
+    Query(shared): Query<FiltersQuery>,
 ) -> ApiResult<axum::Json<Data<Vec<ProductRefillsDto>>>> {
     let params = refill_params(&s.app, a.principal(), q, shared).await?;
     let totals = s.app.machines.refill_totals(a.principal(), &params).await?;
@@ -166,14 +173,14 @@ async fn refill_visit(
 
 /// The refill log of the query as a file (every line; paging ignored).
 #[utoipa::path(get, path = "/api/refills/export/", tag = "machines", security(("bearer" = [])),
-    params(RefillsQuery, SalesQuery, crate::export::ExportQuery),
+    params(RefillsQuery, FiltersQuery, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn export_refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillExport>,
     Query(q): Query<RefillsQuery>,
-    Query(shared): Query<SalesQuery>,
+    Query(shared): Query<FiltersQuery>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
@@ -203,7 +210,7 @@ pub(crate) async fn refill_table(
     app: &vendfleet_app::App,
     p: &vendfleet_app::auth::Principal,
     q: RefillsQuery,
-    shared: SalesQuery,
+    shared: FiltersQuery,
 ) -> ApiResult<Table> {
     let lang = p.user.language;
     let params = refill_params(app, p, q, shared).await?;
