@@ -4866,6 +4866,8 @@ export interface components {
             machine_id: string;
             machine_name: string;
         };
+        /** @description A domain (`example.com`) or every subdomain of one (`*.example.com`). */
+        MailDomain: string;
         /** @description `POST /api/products/tags/manage/`. */
         ManageProductTagsRequest: {
             /** @description Tag ids to add. */
@@ -5959,7 +5961,7 @@ export interface components {
         /** @description The operator's policy form. */
         OperatorPolicyBody: {
             /** @description Domains or `*.domain` patterns; empty: scheduled reports go to users only. */
-            mail_domains?: string[];
+            mail_domains?: components["schemas"]["MailDomain"][];
             /**
              * Format: int32
              * @description 1 to 1440 (default 15).
@@ -8745,7 +8747,7 @@ export interface operations {
                 /** @description `day` (default), `week` or `month`. */
                 grouping_period?: string;
                 /** @description `products` (default) or `components`. */
-                tab?: string;
+                tab?: "products" | "components";
                 /** @description csv (default) or xlsx. */
                 format?: "csv" | "xlsx";
             };
@@ -12699,9 +12701,9 @@ export interface operations {
         parameters: {
             query: {
                 /** @description A module key. */
-                module: string;
+                module: "sales_overview" | "encashment" | "refill_log" | "inventory" | "transaction_log";
                 /** @description The inventory's tab (`products`, `components`). */
-                tab?: string;
+                tab?: "products" | "components";
             };
             header?: never;
             path?: never;

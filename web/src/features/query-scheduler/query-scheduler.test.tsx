@@ -5,6 +5,7 @@ import i18next from '../../locales/i18n';
 import { fakeApi, type Call } from '../../test/fake-api';
 import { renderRoutes, signedIn } from '../../test/render-app';
 import { data, filterRoutes, page, plain, type Routes } from '../../test/report-api';
+import type { OperatorSettings } from '../../api/types';
 import type { Task } from './api/types';
 import QueryEditPage from './pages/query-edit-page';
 import QuerySchedulerPage from './pages/query-scheduler-page';
@@ -40,6 +41,19 @@ function task(id: string, patch: Partial<Task> = {}): Task {
   };
 }
 
+function operator(patch: Partial<OperatorSettings> = {}): OperatorSettings {
+  return {
+    time_zone: 'Europe/Rome',
+    today: '2026-11-23',
+    mail_domains: ['example.com', '*.example.org'],
+    min_task_interval_minutes: 15,
+    editable: false,
+    version: 1,
+    updated_at: '2026-11-20T10:00:00Z',
+    ...patch,
+  };
+}
+
 function serve(routes: Routes = {}) {
   return fakeApi({
     ...filterRoutes(),
@@ -55,6 +69,7 @@ function serve(routes: Routes = {}) {
     'GET /api/reports/generator/columns/': data([{ id: 'date', name: 'Date' }]),
     'GET /api/query-schedulers/': page([task('q1'), task('q2', { status: 'paused', next_run: null, name: 'Paused one' })]),
     'GET /api/query-schedulers/next-runs/': data({ runs: ['2026-11-30T07:30:00Z', '2026-12-07T07:30:00Z'], eventbridge: 'cron(30 7 ? * MON *)' }),
+    'GET /api/settings/operator/': data(operator()),
     ...routes,
   });
 }
@@ -115,6 +130,40 @@ describe('query scheduler list', SLOW, () => {
     await waitFor(() => expect(calls(api, 'POST', '/api/query-schedulers/q1/change-status/')[0]?.body).toEqual({ status: 'paused' }));
     fireEvent.click(grid.getByRole('switch', { name: 'Resume: Paused one' }));
     await waitFor(() => expect(calls(api, 'POST', '/api/query-schedulers/q2/change-status/')[0]?.body).toEqual({ status: 'active' }));
+  });
+
+  it('marks a query the system paused, runs a paused one once saying it stays paused, and shows the server’s refusal', async () => {
+    const gone = 'The template this task follows was deleted or is no longer shared with its owner: choose another definition to resume it.';
+    const api = serve({
+      'GET /api/query-schedulers/': page([
+        task('q1', { status: 'paused', next_run: null, name: 'Paused by hand' }),
+        task('q2', { status: 'paused', next_run: null, name: 'Orphan', paused_reason: gone }),
+        task('q3', { name: 'Nobody may' }),
+      ]),
+      // The reply's text is the server's; the notice follows the task's status.
+      'POST /api/query-schedulers/q1/send-now/': () => ({ status: 202, body: { message: 'Report queued', data: { id: 'r1' } } }),
+      'POST /api/query-schedulers/q2/send-now/': () => ({ status: 409, body: { message: gone, errors: {} } }),
+      'POST /api/query-schedulers/q2/change-status/': () => ({ status: 409, body: { message: gone, errors: {} } }),
+      'POST /api/query-schedulers/q3/send-now/': () => ({ status: 409, body: { message: 'No recipient may receive this report: see the task’s deliveries', errors: {} } }),
+    });
+    renderAt('/settings/query-scheduler', keys('list', 'edit'));
+    const grid = within(await screen.findByTestId('query-schedulers-grid'));
+    await grid.findByText('Orphan');
+    const markers = grid.getAllByTestId('task-paused-reason');
+    expect(markers).toHaveLength(1);
+    expect(markers[0].getAttribute('aria-label')).toBe(`Paused by the system: ${gone}`);
+
+    fireEvent.click(grid.getByRole('button', { name: 'Send now: Paused by hand' }));
+    await waitFor(() => expect(toasts.info).toHaveBeenCalledWith('“Paused by hand” runs once now and is sent to its recipients; the query stays paused'));
+    expect(toasts.success).not.toHaveBeenCalled();
+
+    fireEvent.click(grid.getByRole('button', { name: 'Send now: Orphan' }));
+    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(`The query was not sent: ${gone}`));
+    fireEvent.click(grid.getByRole('switch', { name: 'Resume: Orphan' }));
+    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(`The query’s status was not changed: ${gone}`));
+    fireEvent.click(grid.getByRole('button', { name: 'Send now: Nobody may' }));
+    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith('The query was not sent: No recipient may receive this report: see the task’s deliveries'));
+    expect(calls(api, 'POST', '/api/query-schedulers/q3/send-now/')).toHaveLength(1);
   });
 
   it('starts a new query from its module', async () => {
@@ -217,7 +266,8 @@ describe('query form', SLOW, () => {
     renderAt('/settings/create-query/encashment', ALL);
     await screen.findByTestId('schedule-editor');
     fireEvent.change(input('cron-minute'), { target: { value: '75' } });
-    await waitFor(() => expect(helperOf(input('cron-minute'))).toBe('Use a minute from 0 to 59.'));
+    // After the fields rest and the server answers: room for a busy machine.
+    await waitFor(() => expect(helperOf(input('cron-minute'))).toBe('Use a minute from 0 to 59.'), { timeout: 5000 });
     expect(input('cron-minute').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('schedule-words').textContent).toBe('These fields do not read as a schedule');
     expect(screen.getByText('Correct the fields the server refuses to see the next runs.')).toBeTruthy();
@@ -264,7 +314,7 @@ describe('query form', SLOW, () => {
     const api = serve({
       'GET /api/query-schedulers/q1/': data(
         task('q1', {
-          last_run: { at: '2026-11-23T07:30:00Z', report_id: 'r1', status: 'done', error: null },
+          last_run: { at: '2026-11-23T07:30:00Z', report_id: 'r1', report_ids: ['r1'], status: 'done', error: null },
           deliveries: [
             { at: '2026-11-23T07:40:00Z', recipient: 'boss@example.com', status: 'complained', error: 'abuse' },
             { at: '2026-11-23T07:31:00Z', recipient: 'ops@example.com', status: 'bounced', error: 'Mailbox full' },
@@ -285,6 +335,97 @@ describe('query form', SLOW, () => {
     fireEvent.click(screen.getByTestId('schedule-submit'));
     await waitFor(() => expect(calls(api, 'PUT', '/api/query-schedulers/q1/')).toHaveLength(1));
     expect(calls(api, 'PUT', '/api/query-schedulers/q1/')[0].body).toMatchObject({ status: 'paused', version: 2, recipients: { user_ids: ['e1'], emails: ['ops@example.com'] } });
+  });
+
+  it('shows the deliveries withheld from a recipient with the reason, each with its file, and why the system paused the query', async () => {
+    const gone = 'The template this task follows was deleted or is no longer shared with its owner: choose another definition to resume it.';
+    serve({
+      'GET /api/query-schedulers/q1/': data(
+        task('q1', {
+          status: 'paused',
+          next_run: null,
+          paused_reason: gone,
+          last_run: { at: '2026-11-23T07:30:00Z', report_id: 'r1', report_ids: ['r1', 'r2'], status: 'done', error: null },
+          deliveries: [
+            { at: '2026-11-23T07:31:00Z', recipient: 'bea@example.com', status: 'withheld', error: 'The user may not export the encashment report.', report_id: null, file_name: null },
+            { at: '2026-11-23T07:31:00Z', recipient: 'ann@example.com', status: 'sent', error: null, report_id: 'r2', file_name: 'cash-hall-a.csv' },
+            { at: '2026-11-23T07:31:00Z', recipient: 'ops@example.com', status: 'sent', error: null, report_id: 'r1', file_name: 'cash.csv' },
+          ],
+        }),
+      ),
+    });
+    renderAt('/settings/create-query/encashment/q1', ALL);
+    expect((await screen.findByTestId('schedule-paused-reason')).textContent).toBe(`Paused by the system${gone}`);
+    const deliveries = within(screen.getByTestId('schedule-deliveries'));
+    expect(deliveries.getByTestId('schedule-last-run').textContent).toBe('Last run Nov 23, 2026, 8:30 AM: sent · 2 files (one per reach and language of the recipients)');
+    const rows = deliveries.getAllByTestId('schedule-delivery');
+    expect(rows.map((row) => row.getAttribute('data-status'))).toEqual(['withheld', 'sent', 'sent']);
+    const withheld = within(rows[0]);
+    expect(withheld.getByText('Withheld').closest('.MuiChip-root')?.className).toContain('MuiChip-colorInfo');
+    expect(withheld.getByText('The user may not export the encashment report.')).toBeTruthy();
+    expect(within(rows[1]).getByText('cash-hall-a.csv')).toBeTruthy();
+    expect(within(rows[2]).getByText('cash.csv')).toBeTruthy();
+  });
+
+  it('says which domains may receive reports and the shortest interval, and puts the server’s refusals on the recipients and the schedule', async () => {
+    const api = serve({
+      'GET /api/query-schedulers/next-runs/': data({ runs: ['2026-11-24T06:00:00Z', '2026-11-24T06:05:00Z'], eventbridge: 'cron(*/5 * * * ? *)' }),
+      'POST /api/query-schedulers/': () => ({
+        status: 400,
+        body: {
+          message: 'Invalid input',
+          errors: {
+            cron: ['Runs may be at most every 15 minutes (the operator’s setting): this schedule runs 5 minutes apart.'],
+            'recipients.emails': [
+              '“x@outside.net”: Mail to this domain is not allowed (allowed: *.example.org, example.com).',
+              '“y@outside.net”: Mail to this domain is not allowed (allowed: *.example.org, example.com).',
+            ],
+          },
+        },
+      }),
+    });
+    renderAt('/settings/create-query/encashment', ALL);
+    await screen.findByTestId('schedule-editor');
+    await waitFor(() => expect(screen.getByTestId('schedule-emails-message').textContent).toBe('Allowed domains: example.com, *.example.org'));
+    // The next runs shown are closer than the operator allows: said before saving.
+    await waitFor(() =>
+      expect(screen.getByTestId('schedule-interval').textContent).toBe(
+        'These runs are 5 min apart: the operator allows at most one every 15 min, so the query would be refused',
+      ),
+    );
+    fireEvent.change(screen.getByTestId('schedule-name'), { target: { value: 'Often' } });
+    fireEvent.change(screen.getByTestId('schedule-emails'), { target: { value: 'x@outside.net, y@outside.net, ops@sub.example.org ' } });
+    expect(screen.getByText('x@outside.net').closest('.MuiChip-root')?.className).toContain('MuiChip-colorWarning');
+    expect(screen.getByText('ops@sub.example.org').closest('.MuiChip-root')?.className).not.toContain('MuiChip-colorWarning');
+    fireEvent.click(screen.getByTestId('schedule-submit'));
+    await waitFor(() => expect(calls(api, 'POST', '/api/query-schedulers/')).toHaveLength(1));
+    await waitFor(() =>
+      expect(screen.getByTestId('schedule-emails-message').textContent).toBe(
+        '“x@outside.net”: Mail to this domain is not allowed (allowed: *.example.org, example.com). “y@outside.net”: Mail to this domain is not allowed (allowed: *.example.org, example.com).',
+      ),
+    );
+    expect(input('schedule-emails').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByTestId('schedule-cron-message').textContent).toBe('Runs may be at most every 15 minutes (the operator’s setting): this schedule runs 5 minutes apart.');
+    expect(input('cron-minute').getAttribute('aria-invalid')).toBe('true');
+    // Every message found its field: no form-level alert.
+    expect(screen.queryByTestId('schedule-form-error')).toBeNull();
+
+    // Changing the schedule takes its refusal away.
+    fireEvent.change(input('cron-minute'), { target: { value: '30' } });
+    await waitFor(() => expect(screen.queryByTestId('schedule-cron-message')).toBeNull());
+    expect(input('cron-minute').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('says reports go to users only when the operator allows no domain, and the interval when the runs are far enough apart', async () => {
+    serve({ 'GET /api/settings/operator/': data(operator({ mail_domains: [], min_task_interval_minutes: 60 })) });
+    renderAt('/settings/create-query/encashment', ALL);
+    await screen.findByTestId('schedule-editor');
+    await waitFor(() =>
+      expect(screen.getByTestId('schedule-emails-message').textContent).toBe(
+        'Reports are mailed to users only: an administrator may allow other domains in Settings › Data policy.',
+      ),
+    );
+    await waitFor(() => expect(screen.getByTestId('schedule-interval').textContent).toBe('Runs at most once every 1 hr (the operator’s setting)'));
   });
 
   it('says so for an unknown module', async () => {

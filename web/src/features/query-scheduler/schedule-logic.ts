@@ -2,6 +2,7 @@
 // the request body; which actions a user sees in the list.
 import * as z from 'zod/mini';
 import type { $RefinementCtx, $ZodType } from 'zod/v4/core';
+import { ApiError, isApiError } from '../../api/client';
 import { addProblem, text } from '../../components/form/rules';
 import { definitionShape } from '../report-generator/components/report-form-values';
 import type { Module, Template } from '../report-generator/api/types';
@@ -142,4 +143,56 @@ export function taskActions(can: Can) {
     delete: can('settings.query_scheduler.delete'),
     create: can('settings.query_scheduler.new'),
   };
+}
+
+/**
+ * The server's field errors of a schedule with every message of a field in one (`recipients.emails`
+ * names each address it refuses, `cron` the operator's shortest interval): the form shows a
+ * field's first message, and none of these may be lost.
+ */
+export function joinScheduleErrors(error: unknown): unknown {
+  if (!isApiError(error) || !error.errors) return error;
+  const errors: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(error.errors)) {
+    const list = Array.isArray(messages) ? messages.map(String).filter(Boolean) : [];
+    errors[field] = list.length > 1 ? [list.join(' ')] : list;
+  }
+  return new ApiError(error.status, error.message, errors, error.body);
+}
+
+/**
+ * The server's reason for refusing an action on a task, to show as it is: a 409 (its template was
+ * deleted, no recipient may receive the report) or a 403 (not the task's owner). Null otherwise.
+ */
+export function refusalReason(error: unknown): string | null {
+  return isApiError(error) && (error.status === 409 || error.status === 403) && error.message ? error.message : null;
+}
+
+/**
+ * Whether an address is in the operator's allowed domains (`example.com`, or `*.example.com` for
+ * its subdomains), as the server decides it; an empty list allows none (users only).
+ */
+export function mailAllowed(domains: readonly string[], address: string): boolean {
+  const at = address.trim().lastIndexOf('@');
+  if (at < 0) return false;
+  const domain = address.trim().slice(at + 1).toLowerCase();
+  return domains.some((entry) => {
+    const pattern = entry.toLowerCase();
+    if (pattern.startsWith('*.')) {
+      const parent = pattern.slice(2);
+      return domain.endsWith(`.${parent}`) && domain.length > parent.length + 1;
+    }
+    return domain === pattern;
+  });
+}
+
+/** The shortest gap between consecutive runs (instants), in whole minutes; null for fewer than two. */
+export function shortestGapMinutes(runs: readonly string[]): number | null {
+  const times = runs.map((run) => Date.parse(run)).filter((time) => !Number.isNaN(time)).sort((a, b) => a - b);
+  let shortest: number | null = null;
+  for (let index = 1; index < times.length; index += 1) {
+    const gap = Math.round((times[index] - times[index - 1]) / 60_000);
+    if (shortest === null || gap < shortest) shortest = gap;
+  }
+  return shortest;
 }

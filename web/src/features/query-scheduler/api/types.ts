@@ -1,7 +1,10 @@
 // The query scheduler's API shapes, written by hand from the issue 13 contract: the generated
 // `schema.d.ts` does not have these endpoints yet. Once it does, these become aliases of the
-// generated schemas, field for field.
+// generated schemas, field for field. What was added since comes from the generated schemas.
+import type { components } from '../../../api/schema';
 import type { Format, Graph, Module, Params, Report, UserRef } from '../../report-generator/api/types';
+
+type Schemas = components['schemas'];
 
 export type TaskStatus = 'active' | 'paused';
 export const TASK_STATUSES = ['active', 'paused'] as const satisfies readonly TaskStatus[];
@@ -38,21 +41,14 @@ export interface TaskInput {
   version?: number;
 }
 
-export interface LastRun {
-  at: string;
-  report_id: string | null;
-  status: string;
-  error: string | null;
-}
+/** A task's last run: its reports, one per distinct reach and language of its recipients (`report_ids`). */
+export type LastRun = Schemas['LastRunDto'];
 
-export type DeliveryStatus = 'sent' | 'refused' | 'bounced' | 'complained';
+/** `withheld`: the recipient may not receive the report (`error` says why). */
+export type DeliveryStatus = Schemas['DeliveryStatusDto'];
 
-export interface Delivery {
-  at: string;
-  recipient: string;
-  status: DeliveryStatus;
-  error: string | null;
-}
+/** What became of one recipient: the report and file sent (or withheld), and why not. */
+export type Delivery = Schemas['DeliveryDto'];
 
 export interface Task extends Omit<TaskInput, 'version'> {
   id: string;
@@ -65,6 +61,8 @@ export interface Task extends Omit<TaskInput, 'version'> {
   last_run: LastRun | null;
   /** Newest first, at most 20. */
   deliveries: Delivery[];
+  /** Why the system paused it (its template was deleted); resuming is refused with it. */
+  paused_reason?: Schemas['TaskDto']['paused_reason'];
 }
 
 /** `GET next-runs/`: the next runs (UTC instants) and the schedule as EventBridge writes it. */

@@ -15,9 +15,20 @@ import { formatInZone } from '../cron-logic';
 
 const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
-const COLOR: Record<DeliveryStatus, 'success' | 'warning' | 'error'> = { sent: 'success', refused: 'error', bounced: 'warning', complained: 'error' };
+const COLOR: Record<DeliveryStatus, 'success' | 'warning' | 'error' | 'info'> = {
+  sent: 'success',
+  refused: 'error',
+  bounced: 'warning',
+  complained: 'error',
+  withheld: 'info',
+};
 
-/** The query's last run and its latest e-mails (newest first): sent or refused, and later bounced or complained (spam) as SES reports. */
+/**
+ * The query's last run (with how many files it made: one per distinct reach and language of its
+ * recipients) and its latest e-mails (newest first): sent or refused, later bounced or complained
+ * (spam) as SES reports, or withheld from a recipient who may not receive the report (the reason
+ * beside it); each with the file it carried.
+ */
 export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries' | 'time_zone'> }) {
   const { t, i18n } = useTranslation();
   const when = (instant: string) => formatInZone(instant, task.time_zone, i18n.language, 'short');
@@ -30,7 +41,17 @@ export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries
     <Card data-testid="schedule-deliveries">
       <CardHeader
         title={t('queryScheduler.deliveries')}
-        subheader={lastRun ? t('queryScheduler.lastRun', { at: when(lastRun.at), status: runStatus(lastRun.status) }) : t('queryScheduler.neverRun')}
+        subheader={
+          lastRun
+            ? [
+                t('queryScheduler.lastRun', { at: when(lastRun.at), status: runStatus(lastRun.status) }),
+                lastRun.report_ids.length > 1 ? t('queryScheduler.lastRunFiles', { count: lastRun.report_ids.length }) : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')
+            : t('queryScheduler.neverRun')
+        }
+        slotProps={{ subheader: { 'data-testid': 'schedule-last-run' } as object }}
       />
       <Box sx={{ px: 3, pb: 3, display: 'flex', flexDirection: 'column', gap: 2 }}>
         {lastRun?.error ? <Alert severity="error">{lastRun.error}</Alert> : null}
@@ -46,17 +67,24 @@ export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries
                   <TableCell>{t('queryScheduler.deliveredAt')}</TableCell>
                   <TableCell>{t('queryScheduler.recipient')}</TableCell>
                   <TableCell>{t('queryScheduler.deliveryStatus')}</TableCell>
+                  <TableCell>{t('queryScheduler.deliveryFile')}</TableCell>
                   <TableCell>{t('queryScheduler.deliveryError')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
                 {task.deliveries.map((delivery, index) => (
-                  <TableRow key={`${delivery.at}-${delivery.recipient}-${index}`}>
+                  <TableRow key={`${delivery.at}-${delivery.recipient}-${index}`} data-testid="schedule-delivery" data-status={delivery.status}>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(delivery.at)}</TableCell>
                     <TableCell>{delivery.recipient}</TableCell>
                     <TableCell>
-                      <Chip size="small" color={COLOR[delivery.status] ?? 'default'} label={t(`queryScheduler.deliveryStatuses.${delivery.status}`)} />
+                      <Chip
+                        size="small"
+                        color={COLOR[delivery.status] ?? 'default'}
+                        variant={delivery.status === 'withheld' ? 'outlined' : 'filled'}
+                        label={t(`queryScheduler.deliveryStatuses.${delivery.status}`)}
+                      />
                     </TableCell>
+                    <TableCell sx={{ wordBreak: 'break-all' }}>{delivery.file_name ?? '—'}</TableCell>
                     <TableCell>{delivery.error ?? ''}</TableCell>
                   </TableRow>
                 ))}

@@ -8,6 +8,7 @@ import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
+import FormHelperText from '@mui/material/FormHelperText';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -17,7 +18,9 @@ import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useOperatorSettings } from '../../../api/operator-settings';
 import { useFieldMessage } from '../../../components/form';
+import { formatDuration } from '../../../components/format';
 import { fieldMessages } from '../../../components/server-errors';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { isApiError } from '../../../api/client';
@@ -37,7 +40,7 @@ import {
   type CronField,
   type PresetKind,
 } from '../cron-logic';
-import type { ScheduleFormValues } from '../schedule-logic';
+import { shortestGapMinutes, type ScheduleFormValues } from '../schedule-logic';
 
 /** How long the fields rest before the next runs are asked again. */
 export const NEXT_RUNS_DELAY_MS = 400;
@@ -49,7 +52,7 @@ function dayName(day: number, language: string): string {
   return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(new Date(SUNDAY + day * 86_400_000));
 }
 
-function CronInput({ field: name, live }: { field: CronField; live?: string }) {
+function CronInput({ field: name, live, refused }: { field: CronField; live?: string; refused?: boolean }) {
   const { t } = useTranslation();
   const { field } = useController<ScheduleFormValues, `cron.${CronField}`>({ name: `cron.${name}` });
   const own = useFieldMessage(`cron.${name}`);
@@ -63,7 +66,7 @@ function CronInput({ field: name, live }: { field: CronField; live?: string }) {
       onChange={(event) => field.onChange(event.target.value)}
       onBlur={field.onBlur}
       inputRef={field.ref}
-      error={Boolean(message)}
+      error={Boolean(message) || Boolean(refused)}
       helperText={message ?? t(`queryScheduler.cronHint.${name}`)}
       slotProps={{ htmlInput: { 'data-testid': `cron-${name}`, spellCheck: false, style: { fontFamily: 'monospace' } } }}
     />
@@ -164,6 +167,33 @@ function PresetInputs({ cron, onCron }: { cron: Cron; onCron: (cron: Cron) => vo
   );
 }
 
+/**
+ * Under the cron fields: the server's reason for refusing the schedule as a whole (it runs more
+ * often than the operator allows), else the operator's shortest interval, with a warning when the
+ * next runs shown are closer than that.
+ */
+function IntervalLine({ message, runs }: { message?: string; runs: string[] }) {
+  const { t, i18n } = useTranslation();
+  const settings = useOperatorSettings();
+  if (message) {
+    return (
+      <FormHelperText error sx={{ mt: -1 }} data-testid="schedule-cron-message">
+        {message}
+      </FormHelperText>
+    );
+  }
+  const minimum = settings.data?.min_task_interval_minutes;
+  if (!minimum) return null;
+  const interval = formatDuration(minimum * 60, i18n.language);
+  const gap = shortestGapMinutes(runs);
+  const tooOften = gap !== null && gap < minimum;
+  return (
+    <FormHelperText sx={{ mt: -1, color: tooOften ? 'warning.main' : undefined }} data-testid="schedule-interval">
+      {tooOften ? t('queryScheduler.tooOften', { gap: formatDuration(gap * 60, i18n.language), interval }) : t('queryScheduler.minInterval', { interval })}
+    </FormHelperText>
+  );
+}
+
 /** The schedule card of a query's form. */
 export function ScheduleEditor() {
   const { t, i18n } = useTranslation();
@@ -179,6 +209,8 @@ export function ScheduleEditor() {
   const words = cron ? describeCron(cron, i18n.language) : null;
   const language = i18n.language;
   const shownRuns = runs.isError || !asked.complete ? [] : (runs.data?.runs ?? []);
+  // The server's reason for the schedule as a whole (`cron`), not one of its fields'.
+  const cronMessage = useFieldMessage('cron');
 
   const setCron = (next: Cron) => {
     setValue('cron', next, { shouldDirty: true });
@@ -192,9 +224,10 @@ export function ScheduleEditor() {
         <PresetInputs cron={cron} onCron={setCron} />
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)', lg: 'repeat(5, 1fr)' } }}>
           {CRON_FIELDS.map((field) => (
-            <CronInput key={field} field={field} live={live[field] ?? live[`cron.${field}`]} />
+            <CronInput key={field} field={field} live={live[field] ?? live[`cron.${field}`]} refused={Boolean(cronMessage)} />
           ))}
         </Box>
+        <IntervalLine message={cronMessage} runs={shownRuns} />
         {unplaced ? <Alert severity="error">{unplaced}</Alert> : null}
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>

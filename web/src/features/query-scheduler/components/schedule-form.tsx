@@ -3,6 +3,7 @@ import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -23,7 +24,7 @@ import { withGroupedErrors } from '../../report-generator/components/server-fiel
 import { useSchedulerModules, useSchedulerPeriods, useTimeZones } from '../api/filters';
 import { useCreateTask, useUpdateTask } from '../api/tasks';
 import type { Task } from '../api/types';
-import { scheduleSchema, SCHEDULE_ALIASES, toTaskInput, withTemplate, type ScheduleFormValues } from '../schedule-logic';
+import { joinScheduleErrors, scheduleSchema, SCHEDULE_ALIASES, toTaskInput, withTemplate, type ScheduleFormValues } from '../schedule-logic';
 import { Deliveries } from './deliveries';
 import { RecipientsInput } from './recipients-input';
 import { ScheduleEditor } from './schedule-editor';
@@ -136,11 +137,13 @@ export function ScheduleForm({ module, initial, task }: Props) {
 
   const submit = form.submitWith(
     async (values) => {
+      // Every reason of a field in one message: each refused address, the schedule's interval.
+      const save = (request: () => Promise<unknown>) => withGroupedErrors(() => request().catch((error: unknown) => Promise.reject(joinScheduleErrors(error))));
       if (task) {
-        await withGroupedErrors(() => update.mutateAsync(toTaskInput(values, task.version)));
+        await save(() => update.mutateAsync(toTaskInput(values, task.version)));
         toast.success(t('queryScheduler.updated'));
       } else {
-        await withGroupedErrors(() => create.mutateAsync(toTaskInput(values)));
+        await save(() => create.mutateAsync(toTaskInput(values)));
         toast.success(t('queryScheduler.created'));
       }
       navigate(paths.settings.queryScheduler);
@@ -151,6 +154,12 @@ export function ScheduleForm({ module, initial, task }: Props) {
   return (
     <Form form={form} onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 3 }} data-testid="schedule-form">
       <FormAlerts stale={form.stale} testId="schedule-form-error" />
+      {task?.paused_reason ? (
+        <Alert severity="warning" data-testid="schedule-paused-reason">
+          <AlertTitle>{t('queryScheduler.pausedBySystem')}</AlertTitle>
+          {task.paused_reason}
+        </Alert>
+      ) : null}
       <Card>
         <CardHeader title={t('queryScheduler.query')} />
         <CardContent sx={grid}>

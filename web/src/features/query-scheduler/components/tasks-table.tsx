@@ -7,6 +7,7 @@ import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
+import WarningIcon from '@mui/icons-material/WarningAmberOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import { usePermission } from '../../../auth/use-permission';
 import { FilterSelect } from '../../../components/fields';
@@ -19,29 +20,58 @@ import { useSchedulerModules } from '../api/filters';
 import { useChangeTaskStatus, useDeleteTask, useSendNow, useTasks } from '../api/tasks';
 import { TASK_STATUSES, type Task } from '../api/types';
 import { cronExpression, describeCron, formatInZone } from '../cron-logic';
-import { taskActions } from '../schedule-logic';
+import { refusalReason, taskActions } from '../schedule-logic';
 
 const SORTABLE = { name: 'name', next_run: 'next_run', created_at: 'created_at' };
 const FILTERS = ['status', 'module'] as const;
 
-/** Active or paused: a switch for whoever may change it, a chip for the others. */
+/** A task the system paused (its template was deleted): a marker with the reason. */
+function PausedBySystem({ reason }: { reason: string }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={reason}>
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        icon={<WarningIcon />}
+        label={t('queryScheduler.pausedBySystem')}
+        aria-label={`${t('queryScheduler.pausedBySystem')}: ${reason}`}
+        data-testid="task-paused-reason"
+      />
+    </Tooltip>
+  );
+}
+
+/** Active or paused: a switch for whoever may change it, a chip for the others; why the system paused it. */
 function StatusCell({ task, canChange, onChange }: { task: Task; canChange: boolean; onChange: (active: boolean) => void }) {
   const { t } = useTranslation();
   const active = task.status === 'active';
   const label = t(`queryScheduler.statuses.${task.status}`);
-  if (!canChange) return <Chip size="small" variant="outlined" color={active ? 'success' : 'default'} label={label} />;
-  return (
-    <Tooltip title={active ? t('queryScheduler.pause') : t('queryScheduler.resume')}>
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Switch
-          size="small"
-          checked={active}
-          onChange={(event) => onChange(event.target.checked)}
-          slotProps={{ input: { 'aria-label': `${active ? t('queryScheduler.pause') : t('queryScheduler.resume')}: ${task.name}` } }}
-        />
-        <Typography variant="body2">{label}</Typography>
+  const marker = task.paused_reason ? <PausedBySystem reason={task.paused_reason} /> : null;
+  if (!canChange) {
+    return (
+      <Box sx={{ py: 1, display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5 }}>
+        <Chip size="small" variant="outlined" color={active ? 'success' : 'default'} label={label} />
+        {marker}
       </Box>
-    </Tooltip>
+    );
+  }
+  return (
+    <Box sx={{ py: 1, display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5 }}>
+      <Tooltip title={active ? t('queryScheduler.pause') : t('queryScheduler.resume')}>
+        <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <Switch
+            size="small"
+            checked={active}
+            onChange={(event) => onChange(event.target.checked)}
+            slotProps={{ input: { 'aria-label': `${active ? t('queryScheduler.pause') : t('queryScheduler.resume')}: ${task.name}` } }}
+          />
+          <Typography variant="body2">{label}</Typography>
+        </Box>
+      </Tooltip>
+      {marker}
+    </Box>
   );
 }
 
@@ -64,17 +94,22 @@ export function TasksTable() {
     try {
       await changeStatus.mutateAsync({ id: task.id, status: active ? 'active' : 'paused' });
       toast.success(active ? t('queryScheduler.resumed', { name: task.name }) : t('queryScheduler.paused', { name: task.name }));
-    } catch {
-      toast.error(t('queryScheduler.statusFailed'));
+    } catch (error) {
+      // A task paused because its template went cannot resume: the server says why.
+      const reason = refusalReason(error);
+      toast.error(reason ? t('queryScheduler.statusRefused', { reason }) : t('queryScheduler.statusFailed'));
     }
   };
 
   const send = async (task: Task) => {
     try {
       await sendNow.mutateAsync(task.id);
-      toast.success(t('queryScheduler.sending', { name: task.name }));
-    } catch {
-      toast.error(t('queryScheduler.sendFailed'));
+      // A paused task runs this once and stays paused: said from the task's status, never the reply's text.
+      if (task.status === 'paused') toast.info(t('queryScheduler.sentOnce', { name: task.name }));
+      else toast.success(t('queryScheduler.sending', { name: task.name }));
+    } catch (error) {
+      const reason = refusalReason(error);
+      toast.error(reason ? t('queryScheduler.sendRefused', { reason }) : t('queryScheduler.sendFailed'));
     }
   };
 
@@ -108,7 +143,7 @@ export function TasksTable() {
     {
       field: 'status',
       headerName: t('common.status'),
-      minWidth: 110,
+      minWidth: 120,
       flex: 0.7,
       sortable: false,
       renderCell: ({ row }) => <StatusCell task={row} canChange={allowed.pauseResume} onChange={(active) => void setActive(row, active)} />,
