@@ -8,7 +8,9 @@
 # serves it on a free loopback port, signs in once and runs schemathesis with the administrator's
 # bearer token. Checks: no 5xx for any input; every answer matches the status codes, headers,
 # content types and schemas the document declares; secured operations refuse a missing or bad
-# token; an undeclared method answers 405. Sign-in (`POST /auth/token/`) is left out so its rate
+# token; an undeclared method answers 405; then, on the report generator's, the query scheduler's and
+# the operator policy's operations, valid data is never refused (the server is not stricter than
+# the schema). Sign-in (`POST /auth/token/`) is left out so its rate
 # limit cannot lock the administrator out; the server itself refuses to let the administrator
 # deactivate, delete or demote themselves, and the run fails if its token stopped working.
 # Exits non-zero on any failure or when the run outlasts its time limit.
@@ -116,6 +118,28 @@ status=0
 
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "fuzz-api: schemathesis did not finish within ${run_timeout} s" >&2
+fi
+
+# The server is never stricter than the schema, where the schema can say everything the server
+# checks (enums, limits, patterns): valid data only, and a 400/413/415/422 for it fails the run.
+# The report generator's and the query scheduler's lists, columns and status changes, template
+# copies, and the operator's policy.
+positive_operations='^(list_templates|list_reports|columns|copy_template|change_status|list_tasks|change_task_status|operator_settings|update_operator_settings)$'
+if [ "$status" -eq 0 ]; then
+    echo "fuzz-api: valid data is accepted (positive_data_acceptance) on the generator, scheduler and policy operations" >&2
+    (cd "$data" && timeout --kill-after=10 "$run_timeout" \
+        "$venv/bin/schemathesis" run "$base/api/openapi.json" \
+        --header "Authorization: Bearer $token" \
+        --checks not_a_server_error,positive_data_acceptance \
+        --mode positive \
+        --include-operation-id-regex "$positive_operations" \
+        --max-examples "$max_examples" \
+        --workers 2 \
+        --request-timeout 10 \
+        --generation-database none \
+        --no-color \
+        --warnings off \
+        "${seed_args[@]}") || status=$?
 fi
 
 # The run must not have locked the administrator out (a revoked token turns every later case into

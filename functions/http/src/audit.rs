@@ -33,6 +33,7 @@ crate::crud::list_query! {
         /// Text in the request, the file name or a recipient.
         search,
         /// `-at` (default, newest first) or `at`.
+        #[param(pattern = r"^(-?at)?$")]
         ordering,
         /// First UTC date, YYYY-MM-DD (default: 29 days before `date_to`).
         pub date_from: Option<String>,

@@ -50,6 +50,39 @@ pub enum AttentionReason {
     HeldAudits,
 }
 
+/// A tab of the inventory.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum InventoryTabKey {
+    Products,
+    Components,
+}
+
+/// One entry of the operator's mail allow-list: a domain (`example.com`) or every subdomain of
+/// one (`*.example.com`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct MailDomain(pub String);
+
+/// What a mail domain looks like (`domain::reach::mail_domain` checks the same).
+const MAIL_DOMAIN_PATTERN: &str = r"^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
+
+impl utoipa::PartialSchema for MailDomain {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A domain (`example.com`) or every subdomain of one (`*.example.com`).",
+            ))
+            .max_length(Some(253))
+            .pattern(Some(MAIL_DOMAIN_PATTERN))
+            .into()
+    }
+}
+
+impl ToSchema for MailDomain {}
+
 /// An interface language.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

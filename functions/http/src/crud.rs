@@ -227,7 +227,8 @@ macro_rules! values {
     };
 }
 
-/// A list's query string: paging, search and ordering (each may carry its doc comment), then the
+/// A list's query string: paging, search and ordering (each may carry its doc comment; ordering
+/// also a `#[param(pattern = …)]` naming the orders the list takes), then the
 /// list's own filters, all optional strings. `=> Params` also converts it to the service's
 /// parameters (`Params { list, filters… }`, the filters named as in the query).
 macro_rules! list_query {
@@ -251,7 +252,7 @@ macro_rules! list_query {
             $(#[doc = $page:tt])* page,
             $(#[doc = $page_size:tt])* page_size,
             $(#[doc = $search:tt])* search,
-            $(#[doc = $ordering:tt])* ordering,
+            $(#[$($ordering:tt)*])* ordering,
             $($(#[$($attr:tt)*])* pub $field:ident: Option<String>,)*
         }
     ) => {
@@ -267,7 +268,7 @@ macro_rules! list_query {
             pub page_size: Option<i64>,
             $(#[doc = $search])*
             pub search: Option<String>,
-            $(#[doc = $ordering])*
+            $(#[$($ordering)*])*
             pub ordering: Option<String>,
             $($(#[$($attr)*])* pub $field: Option<String>,)*
         }
@@ -288,7 +289,7 @@ macro_rules! list_query {
         $(#[doc = $page:tt])* page,
         $(#[doc = $page_size:tt])* page_size,
         $(#[doc = $search:tt])* search,
-        $(#[doc = $ordering:tt])* ordering,
+        $(#[$($ordering:tt)*])* ordering,
         $($(#[$($attr:tt)*])* pub $field:ident: Option<String>,)*
     }) => {
         impl From<&$name> for $params {

@@ -63,7 +63,26 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         ));
     }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let first = serde_path_to_error::deserialize(de);
+    // JSON Schema counts `783.0` as an integer: retry with integral numbers written as integers
+    // (only when a float was refused, so the usual body is parsed once).
+    let result = match first {
+        Err(e)
+            if e.inner()
+                .to_string()
+                .starts_with("invalid type: floating point") =>
+        {
+            match serde_json::from_slice::<serde_json::Value>(bytes) {
+                Ok(mut v) => {
+                    integral_floats_as_integers(&mut v);
+                    serde_path_to_error::deserialize(v)
+                }
+                Err(_) => Err(e),
+            }
+        }
+        other => other,
+    };
+    result.map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
         if let Some(field) = missing_field(&inner.to_string()) {
@@ -103,6 +122,24 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             FieldErrors::single(path, field_message(&inner.to_string())),
         )
     })
+}
+
+/// Writes every number with no fraction (`783.0`, `1e3`) that fits a 64-bit integer as an
+/// integer.
+fn integral_floats_as_integers(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                *v = serde_json::Value::from(f as i64);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(integral_floats_as_integers),
+        serde_json::Value::Object(fields) => {
+            fields.values_mut().for_each(integral_floats_as_integers)
+        }
+        _ => {}
+    }
 }
 
 /// The field named by serde's "missing field `x`".

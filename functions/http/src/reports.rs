@@ -511,6 +511,7 @@ async fn machine_inventory(
 #[into_params(parameter_in = Query)]
 pub struct InventoryTab {
     /// `products` (default) or `components`.
+    #[param(value_type = Option<crate::contract::InventoryTabKey>, inline)]
     pub tab: Option<String>,
 }
 

@@ -148,7 +148,11 @@ pub struct RecipientsDto {
 #[serde(deny_unknown_fields)]
 pub struct TaskBody {
     /// No control characters.
-    #[schema(min_length = 1, max_length = 120)]
+    #[schema(
+        min_length = 1,
+        max_length = 120,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub name: String,
     /// A module key (ignored when a template is named: the template's module is used).
     #[serde(default)]
@@ -345,6 +349,7 @@ crate::crud::list_query! {
         /// Text in the name.
         search,
         /// `name` (default), `created_at`, `next_run`, `module`, `status`; `-` for descending.
+        #[param(pattern = r"^(-?(name|created_at|next_run|module|status))?$")]
         ordering,
         /// `active` or `paused`.
         #[param(value_type = Option<TaskStatus>, inline)]

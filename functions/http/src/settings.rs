@@ -601,7 +601,7 @@ pub struct OperatorPolicyBody {
     /// Domains or `*.domain` patterns; empty: scheduled reports go to users only.
     #[serde(default)]
     #[schema(max_items = 100)]
-    pub mail_domains: Vec<String>,
+    pub mail_domains: Vec<crate::contract::MailDomain>,
     /// 1 to 1440 (default 15).
     #[schema(minimum = 1, maximum = 1440)]
     pub min_task_interval_minutes: Option<u32>,
@@ -625,7 +625,7 @@ async fn update_operator_settings(
         .set_policy(
             a.principal(),
             &vendfleet_app::settings::PolicyInput {
-                mail_domains: body.mail_domains,
+                mail_domains: body.mail_domains.into_iter().map(|d| d.0).collect(),
                 min_task_interval_minutes: body.min_task_interval_minutes,
                 version: body.version,
             },

@@ -325,6 +325,24 @@ async fn bodies_and_queries_name_the_field_they_break() {
         )
         .await;
     field_error(&r, "version");
+    // An integral number written with a fraction is still an integer (JSON Schema's reading).
+    let r = h
+        .put(
+            "/api/settings/operator/",
+            &admin,
+            json!({"mail_domains": [], "min_task_interval_minutes": 30.0}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["data"]["min_task_interval_minutes"], 30);
+    let r = h
+        .put(
+            "/api/settings/operator/",
+            &admin,
+            json!({"mail_domains": [], "min_task_interval_minutes": 30.5}),
+        )
+        .await;
+    field_error(&r, "min_task_interval_minutes");
     for name in ["Line\\nbreak", "Bell\\u0007"] {
         let body = format!(r#"{{"name": "{name}", "module": "inventory"}}"#);
         let req = Request::builder()

@@ -106,7 +106,11 @@ async fn user_ref(s: &AppState, id: &str) -> UserRefDto {
 #[serde(deny_unknown_fields)]
 pub struct TemplateBody {
     /// No control characters.
-    #[schema(min_length = 1, max_length = 120)]
+    #[schema(
+        min_length = 1,
+        max_length = 120,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub name: String,
     #[schema(value_type = Module)]
     pub module: String,
@@ -269,6 +273,7 @@ crate::crud::list_query! {
         /// Text in the name.
         search,
         /// `name` (default), `module`, `created_at`, `updated_at`; `-` for descending.
+        #[param(pattern = r"^(-?(name|module|created_at|updated_at))?$")]
         ordering,
         /// Only this module's templates.
         #[param(value_type = Option<Module>, inline)]
@@ -384,7 +389,11 @@ async fn delete_template(
 #[serde(deny_unknown_fields)]
 pub struct CopyTemplateBody {
     /// The copy's name (default: the original's). No control characters.
-    #[schema(min_length = 1, max_length = 120)]
+    #[schema(
+        min_length = 1,
+        max_length = 120,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub name: Option<String>,
 }
 
@@ -512,8 +521,10 @@ async fn preview(
 #[into_params(parameter_in = Query)]
 pub struct ColumnsQuery {
     /// A module key.
+    #[param(value_type = Module, inline)]
     pub module: String,
     /// The inventory's tab (`products`, `components`).
+    #[param(value_type = Option<crate::contract::InventoryTabKey>, inline)]
     pub tab: Option<String>,
 }
 
@@ -547,6 +558,7 @@ crate::crud::list_query! {
         /// Text in the name.
         search,
         /// `created_at` (default, newest first), `name`, `status`, `module`; `-` for descending.
+        #[param(pattern = r"^(-?(name|created_at|status|module))?$")]
         ordering,
         /// `true` for the archived reports (default `false`).
         #[param(value_type = Option<crate::contract::Flag>, inline)]
