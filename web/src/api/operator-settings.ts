@@ -8,13 +8,15 @@ import type { OperatorSettings } from './types';
 
 export const operatorSettingsKey = ['settings', 'operator'] as const;
 
-/** The operator's calendar and policy; `enabled` false where the caller has no use for them. */
-export function useOperatorSettings(enabled = true) {
+/**
+ * The operator's calendar and policy. `fresh`: read again on mount (the screen that changes the
+ * policy sends back the version it read).
+ */
+export function useOperatorSettings({ fresh = false }: { fresh?: boolean } = {}) {
   return useQuery({
     queryKey: operatorSettingsKey,
     queryFn: async () => expectData(await api.get<{ data: OperatorSettings }>('/api/settings/operator/')),
-    staleTime: 60_000,
-    enabled,
+    staleTime: fresh ? 0 : 60_000,
     // A hint where it is shown; the screens that need it say so themselves.
     meta: { silent: true },
   });

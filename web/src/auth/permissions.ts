@@ -37,3 +37,9 @@ export function reportKeys(area: ReportArea): string[] {
 export function canReport<A extends ReportArea>(user: Profile | null | undefined, area: A, part: ReportPart<A>): boolean {
   return hasModule(user, `reports.${area}.full_access`) || hasModule(user, `reports.${area}.${part}`);
 }
+
+/**
+ * Who opens the data-policy screen (the operator's policy on data leaving the system): whoever
+ * schedules mail or administers access, any of these keys. Only a fleet administrator changes it.
+ */
+export const DATA_POLICY_KEYS = ['settings.query_scheduler.list', 'settings.users.edit', 'settings.roles.edit'];

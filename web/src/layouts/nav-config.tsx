@@ -3,7 +3,7 @@ import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import ReportsIcon from '@mui/icons-material/AssessmentOutlined';
 import PlanningIcon from '@mui/icons-material/RouteOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
-import { reportKeys } from '../auth/permissions';
+import { DATA_POLICY_KEYS, reportKeys } from '../auth/permissions';
 import type { I18nKey } from '../locales/keys';
 import { paths } from '../routes/paths';
 
@@ -22,6 +22,8 @@ export interface NavItem {
   info?: ReactNode;
   /** Shown whatever the permissions. */
   forceShow?: boolean;
+  /** Only for a fleet administrator (see `nav-visibility.ts`). */
+  fleetAdmin?: boolean;
 }
 
 export interface NavGroup {
@@ -84,6 +86,11 @@ export const navConfig: NavGroup[] = [
           ['modelManagement', 'settings.models.list'],
           ['machineManagement', 'settings.machines.list'],
           ['productManagement', 'settings.products.list'],
+          // The policy on data leaving the system: for whoever schedules mail or administers access.
+          ['dataPolicy', DATA_POLICY_KEYS],
+        ]).concat([
+          // What left the system: for the administrator who may change that policy.
+          { title: 'nav.auditTrail', path: paths.settings.auditTrail, fleetAdmin: true },
         ]),
       },
     ],

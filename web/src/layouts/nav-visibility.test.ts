@@ -28,10 +28,25 @@ function titles(items: NavItem[]): string[] {
 }
 
 describe('navigation visibility (spec section 4)', () => {
-  it('shows everything to a user with all-modules access', () => {
-    const groups = filterNavGroups(navConfig, profile({}, [], true));
+  it('shows everything to a user with all-modules access who administers the fleet', () => {
+    const groups = filterNavGroups(navConfig, profile({}, [], true), { fleetAdmin: true });
     const all = titles(navConfig.flatMap((group) => group.items));
     expect(titles(groups.flatMap((group) => group.items))).toEqual(all);
+  });
+
+  it('shows the audit trail only to a fleet administrator, the data policy to who schedules mail or administers access', () => {
+    const everyKey = profile({}, [], true);
+    const visible = (user: Profile, fleetAdmin: boolean) => titles(filterNavGroups(navConfig, user, { fleetAdmin }).flatMap((group) => group.items));
+    // All modules but not every machine: the operator's settings say not editable.
+    expect(visible(everyKey, false)).not.toContain('nav.auditTrail');
+    expect(visible(everyKey, false)).toContain('nav.dataPolicy');
+    expect(visible(everyKey, true)).toContain('nav.auditTrail');
+    // Someone who schedules queries reads the policy their mail follows; a refiller sees neither.
+    expect(visible(profile({}, ['settings.query_scheduler.list']), false)).toEqual(['nav.dashboard', 'nav.settings', 'nav.queryScheduler', 'nav.dataPolicy']);
+    expect(visible(profile({}, ['planning.planned_routes.list']), false)).not.toContain('nav.dataPolicy');
+    // The item's own rule holds without any other key.
+    expect(isItemVisible({ title: 'nav.auditTrail', path: '/x', fleetAdmin: true } as NavItem, profile(), { fleetAdmin: true })).toBe(true);
+    expect(isItemVisible({ title: 'nav.auditTrail', path: '/x', fleetAdmin: true } as NavItem, profile({}, [], true))).toBe(false);
   });
 
   it('shows an item when its key is in the modules list, and its group with it', () => {

@@ -42,6 +42,8 @@ export const en = {
     createMachine: 'New machine',
     machineOverview: 'Machine overview',
     productManagement: 'Product (component) management',
+    dataPolicy: 'Data policy',
+    auditTrail: 'Audit trail',
     toggleMini: 'Collapse or expand the menu',
     openMenu: 'Open menu',
   },

@@ -39,6 +39,8 @@ export const fr: Translations = {
     createMachine: 'Nouvelle machine',
     machineOverview: 'Aperçu de la machine',
     productManagement: 'Gestion des produits (composants)',
+    dataPolicy: 'Politique des données',
+    auditTrail: 'Journal d’audit',
     toggleMini: 'Réduire ou agrandir le menu',
     openMenu: 'Ouvrir le menu',
   },

@@ -42,6 +42,12 @@ import { it as routePlanningIt } from '../features/route-planning/locales/it';
 import { en as plannedRoutesEn } from '../features/planned-routes/locales/en';
 import { fr as plannedRoutesFr } from '../features/planned-routes/locales/fr';
 import { it as plannedRoutesIt } from '../features/planned-routes/locales/it';
+import { en as operatorSettingsEn } from '../features/operator-settings/locales/en';
+import { fr as operatorSettingsFr } from '../features/operator-settings/locales/fr';
+import { it as operatorSettingsIt } from '../features/operator-settings/locales/it';
+import { en as auditEn } from '../features/audit/locales/en';
+import { fr as auditFr } from '../features/audit/locales/fr';
+import { it as auditIt } from '../features/audit/locales/it';
 import { en as usersEn } from '../features/users/locales/en';
 import { fr as usersFr } from '../features/users/locales/fr';
 import { it as usersIt } from '../features/users/locales/it';
@@ -98,7 +104,9 @@ export type Catalogue = typeof commonEn &
   typeof reportGeneratorEn &
   typeof querySchedulerEn &
   typeof routePlanningEn &
-  typeof plannedRoutesEn;
+  typeof plannedRoutesEn &
+  typeof operatorSettingsEn &
+  typeof auditEn;
 
 /** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
 export const catalogues = {
@@ -119,6 +127,8 @@ export const catalogues = {
     querySchedulerEn,
     routePlanningEn,
     plannedRoutesEn,
+    operatorSettingsEn,
+    auditEn,
   ]) as Catalogue,
   fr: mergeCatalogues([
     commonFr,
@@ -137,6 +147,8 @@ export const catalogues = {
     querySchedulerFr,
     routePlanningFr,
     plannedRoutesFr,
+    operatorSettingsFr,
+    auditFr,
   ]) as Shape<Catalogue>,
   it: mergeCatalogues([
     commonIt,
@@ -155,6 +167,8 @@ export const catalogues = {
     querySchedulerIt,
     routePlanningIt,
     plannedRoutesIt,
+    operatorSettingsIt,
+    auditIt,
   ]) as Shape<Catalogue>,
 };
 

@@ -39,6 +39,8 @@ export const it: Translations = {
     createMachine: 'Nuova macchina',
     machineOverview: 'Panoramica macchina',
     productManagement: 'Gestione prodotti (componenti)',
+    dataPolicy: 'Politica dei dati',
+    auditTrail: 'Registro di audit',
     toggleMini: 'Comprimi o espandi il menu',
     openMenu: 'Apri il menu',
   },

@@ -41,6 +41,12 @@ import * as routePlanningIt from '../features/route-planning/locales/it';
 import * as plannedRoutesEn from '../features/planned-routes/locales/en';
 import * as plannedRoutesFr from '../features/planned-routes/locales/fr';
 import * as plannedRoutesIt from '../features/planned-routes/locales/it';
+import * as operatorSettingsEn from '../features/operator-settings/locales/en';
+import * as operatorSettingsFr from '../features/operator-settings/locales/fr';
+import * as operatorSettingsIt from '../features/operator-settings/locales/it';
+import * as auditEn from '../features/audit/locales/en';
+import * as auditFr from '../features/audit/locales/fr';
+import * as auditIt from '../features/audit/locales/it';
 import * as usersEn from '../features/users/locales/en';
 import * as usersFr from '../features/users/locales/fr';
 import * as usersIt from '../features/users/locales/it';
@@ -78,6 +84,8 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   queryScheduler: { en: querySchedulerEn.en, fr: querySchedulerFr.fr, it: querySchedulerIt.it },
   routePlanning: { en: routePlanningEn.en, fr: routePlanningFr.fr, it: routePlanningIt.it },
   plannedRoutes: { en: plannedRoutesEn.en, fr: plannedRoutesFr.fr, it: plannedRoutesIt.it },
+  operatorSettings: { en: operatorSettingsEn.en, fr: operatorSettingsFr.fr, it: operatorSettingsIt.it },
+  audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
 };
 
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };

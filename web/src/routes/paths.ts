@@ -46,5 +46,7 @@ export const paths = {
     machine: (id: string, tab: 'overview' | 'products' | 'settings' | 'refills' | 'audits' = 'overview') =>
       `/settings/machine-management/${encodeURIComponent(id)}/${tab}`,
     productManagement: '/settings/product-management',
+    dataPolicy: '/settings/data-policy',
+    auditTrail: '/settings/audit-trail',
   },
 } as const;

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router';
 import { AuthGuard, GuestGuard } from '../auth/guards';
-import { reportKeys } from '../auth/permissions';
+import { DATA_POLICY_KEYS, reportKeys } from '../auth/permissions';
 import { LoadingScreen } from '../components/loading-screen';
 import { NavigationProgress } from '../components/navigation-progress';
 import { RouteErrorView } from '../components/error-views';
@@ -196,6 +196,17 @@ export const protectedRoutes: RouteObject[] = [
     paths.settings.productManagement,
     { title: 'nav.productManagement', crumbs: [SETTINGS], permission: ['settings.products.list', 'settings.components.list', 'settings.composite_products.list', 'settings.product_tags.list'] },
     lazyPage(() => import('../features/products/pages/product-management-page')),
+  ),
+  screen(
+    paths.settings.dataPolicy,
+    { title: 'nav.dataPolicy', crumbs: [SETTINGS], permission: DATA_POLICY_KEYS },
+    lazyPage(() => import('../features/operator-settings/pages/data-policy-page')),
+  ),
+  screen(
+    // For a fleet administrator only: the page asks the operator's settings (no permission key says it).
+    paths.settings.auditTrail,
+    { title: 'nav.auditTrail', crumbs: [SETTINGS] },
+    lazyPage(() => import('../features/audit/pages/audit-trail-page')),
   ),
 ];
 

@@ -17,6 +17,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import { useFleetAdmin } from '../../api/operator-settings';
 import { useAuth } from '../../auth/context';
 import { useSettings } from '../../settings/context';
 import { SettingsDrawer } from '../../settings/settings-drawer';
@@ -57,7 +58,8 @@ export default function DashboardLayout() {
   const scrolled = useScrollTrigger({ disableHysteresis: true, threshold: LAYOUT.headerShrinkThreshold });
   const [mobileOpen, setMobileOpen] = useState(false);
 
-  const data = filterNavGroups(navConfig, user);
+  const fleetAdmin = useFleetAdmin();
+  const data = filterNavGroups(navConfig, user, { fleetAdmin });
   const layout = settings.themeLayout;
   const navWidth = !lgUp || layout === 'horizontal' ? 0 : layout === 'mini' ? LAYOUT.navMini : LAYOUT.navVertical;
   const headerHeight = lgUp ? (scrolled ? LAYOUT.headerDesktopOffset : LAYOUT.headerDesktop) : LAYOUT.headerMobile;
