@@ -1,8 +1,9 @@
 // End-to-end flow of issue 13 against the real `vendfleet serve` with a seeded demo fleet (4
 // machines, 20 days ending now): a report template made on the form (with its live preview), run
 // from the templates list, followed until its progress reaches done, its CSV downloaded and read
-// back; then a scheduled query with its next runs in the chosen zone, sent now, and the e-mail the
-// embedded server writes as a .eml file under DATA/outbox.
+// back; then a scheduled query (its address's domain allowed by the operator's policy) with its
+// next runs in the chosen zone, sent now, and the e-mail the embedded server writes as a .eml file
+// under DATA/outbox.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -187,6 +188,15 @@ describe('report generator and query scheduler', { concurrency: false }, () => {
   });
 
   test('a scheduled query: a preset, its next runs in its zone, sent now, and its e-mail in the outbox', async () => {
+    // A plain address is mailed only in a domain the operator allows (none by default: users only).
+    const policy = await call('GET', '/api/settings/operator/');
+    assert.equal(policy.status, 200, JSON.stringify(policy.body));
+    const allowed = await call('PUT', '/api/settings/operator/', {
+      mail_domains: ['example.test'],
+      min_task_interval_minutes: policy.body.data.min_task_interval_minutes,
+      version: policy.body.data.version,
+    });
+    assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
     await page.goto(`${server.baseUrl}/settings/query-scheduler`);
     await page.getByTestId('new-query').click();
     await page.getByTestId('new-query-encashment').click();
@@ -196,6 +206,7 @@ describe('report generator and query scheduler', { concurrency: false }, () => {
     await page.getByTestId('report-format-csv').click();
     await page.getByTestId('schedule-emails').fill(`${RECIPIENT},`);
     await page.getByTestId('schedule-recipients').getByText(RECIPIENT, { exact: true }).waitFor();
+    await page.getByTestId('schedule-emails-message').getByText('Allowed domains: example.test').waitFor();
 
     // Every Monday at 06:45 in Rome. The next runs are asked once the fields rest; the browser's
     // own zone may already be Rome, so the reply is awaited from before the first change.

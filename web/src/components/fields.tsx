@@ -133,14 +133,17 @@ interface OptionPickerProps {
   error?: string;
   loading?: boolean;
   testId: string;
+  /** `small` in a list's toolbar, beside its other filters. */
+  size?: 'small' | 'medium';
 }
 
 /** Single choice among id + name options, or none. */
-export function OptionPicker({ name, label, value, options, known, currentName, noneLabel, onChange, error, loading, testId }: OptionPickerProps) {
+export function OptionPicker({ name, label, value, options, known, currentName, noneLabel, onChange, error, loading, testId, size }: OptionPickerProps) {
   const { t } = useTranslation();
   const selected: Option | null = value ? optionOf(value, options, known, currentName || value) : null;
   return (
     <Autocomplete
+      size={size}
       options={options}
       value={selected}
       loading={loading}

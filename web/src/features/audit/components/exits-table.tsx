@@ -174,6 +174,7 @@ export function ExitsTable() {
               loading={users.isLoading}
               onChange={(id) => list.setFilter('user_id', id)}
               testId="audit-user-filter"
+              size="small"
             />
           </Box>
           <DayInput label={t('auditTrail.from')} value={list.filters.date_from} onChange={(value) => list.setFilter('date_from', value)} error={problemText} testId="audit-date-from" />
