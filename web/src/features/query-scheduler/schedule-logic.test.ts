@@ -3,7 +3,21 @@ import * as z from 'zod/mini';
 import { problemsOf } from '../../components/form/rules';
 import type { Template } from '../report-generator/api/types';
 import { cronExpression, cronOfPreset, describeCron, formatInZone, parseTime, presetOf, timeText } from './cron-logic';
-import { cleanEmails, emptyScheduleValues, scheduleSchema, splitEmails, taskActions, toTaskInput, withTemplate, type ScheduleFormValues } from './schedule-logic';
+import { ApiError } from '../../api/client';
+import {
+  cleanEmails,
+  emptyScheduleValues,
+  joinScheduleErrors,
+  mailAllowed,
+  refusalReason,
+  scheduleSchema,
+  shortestGapMinutes,
+  splitEmails,
+  taskActions,
+  toTaskInput,
+  withTemplate,
+  type ScheduleFormValues,
+} from './schedule-logic';
 
 const cron = (minute: string, hour: string, day_of_month: string, month: string, day_of_week: string) => ({ minute, hour, day_of_month, month, day_of_week });
 
@@ -147,5 +161,36 @@ describe('a scheduled query’s form', () => {
       delete: true,
       create: true,
     });
+  });
+});
+
+describe('the operator’s policy and the server’s refusals', () => {
+  it('allows an address in a listed domain, or a subdomain of a `*.` one; none with no domain', () => {
+    const domains = ['example.com', '*.example.org'];
+    expect(mailAllowed(domains, 'Ops@Example.com')).toBe(true);
+    expect(mailAllowed(domains, 'ops@sub.example.org')).toBe(true);
+    expect(mailAllowed(domains, 'ops@example.org')).toBe(false);
+    expect(mailAllowed(domains, 'ops@notexample.org')).toBe(false);
+    expect(mailAllowed(domains, 'ops@sub.example.com')).toBe(false);
+    expect(mailAllowed(domains, 'not an address')).toBe(false);
+    expect(mailAllowed([], 'ops@example.com')).toBe(false);
+  });
+
+  it('measures the shortest gap between the next runs', () => {
+    expect(shortestGapMinutes([])).toBeNull();
+    expect(shortestGapMinutes(['2026-11-24T06:00:00Z'])).toBeNull();
+    expect(shortestGapMinutes(['2026-11-24T07:00:00Z', '2026-11-24T06:00:00Z', '2026-11-24T06:05:00Z'])).toBe(5);
+  });
+
+  it('keeps every reason of a field in one message, and shows the server’s reason for a refused action', () => {
+    const error = new ApiError(400, 'Invalid input', { 'recipients.emails': ['“a@x.net”: not allowed.', '“b@x.net”: not allowed.'], cron: ['Too often.'] });
+    const joined = joinScheduleErrors(error) as ApiError;
+    expect(joined.status).toBe(400);
+    expect(joined.errors).toEqual({ 'recipients.emails': ['“a@x.net”: not allowed. “b@x.net”: not allowed.'], cron: ['Too often.'] });
+    expect(joinScheduleErrors('boom')).toBe('boom');
+    expect(refusalReason(new ApiError(409, 'The template this task follows was deleted.'))).toBe('The template this task follows was deleted.');
+    expect(refusalReason(new ApiError(403, 'Only the task’s owner sends it'))).toBe('Only the task’s owner sends it');
+    expect(refusalReason(new ApiError(500, 'Something went wrong'))).toBeNull();
+    expect(refusalReason(new Error('network'))).toBeNull();
   });
 });
