@@ -335,7 +335,14 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
     let (record, _) = app.jobs.get(&p, &job.id).await.unwrap();
     assert_eq!(record.status, JobStatus::Done);
 
-    // The mail feedback function records an SES bounce (an EventBridge event) on its task.
+    // The mail feedback function records an SES bounce (an EventBridge event) on its task (to
+    // an address of a domain the operator allows).
+    let policy = json!({"mail_domains": ["example.com"], "min_task_interval_minutes": 15});
+    let (status, body) = reply(&emulator.invoke(
+        "settings",
+        &event("PUT", "/api/settings/operator/", "", Some(policy), t),
+    ));
+    assert_eq!(status, 200, "{body}");
     let task = json!({
         "name": "Weekly", "module": "sales_overview", "format": "xlsx", "graph": "bar",
         "params": {"period": "previous_week", "group_by": "machine", "grouping_period": "day"},
