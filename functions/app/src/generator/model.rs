@@ -1,7 +1,6 @@
 //! What the report generator stores: templates (a saved report definition) and generated
 //! reports (one run of a definition: its status, progress and file).
 
-use crate::records::Record;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -280,24 +279,6 @@ pub struct GeneratedReport {
     pub schema: u32,
 }
 
-macro_rules! generator_record {
-    ($t:ty, $kind:literal, $label:literal) => {
-        impl Record for $t {
-            const KIND: &'static str = $kind;
-            const LABEL: &'static str = $label;
-            fn id(&self) -> &str {
-                &self.id
-            }
-            fn version(&self) -> u64 {
-                self.version
-            }
-            fn set_version(&mut self, version: u64) {
-                self.version = version;
-            }
-        }
-        $crate::stamped!($t);
-    };
-}
-
-generator_record!(ReportTemplate, "RTEMPLATE", "Template");
-generator_record!(GeneratedReport, "REPORT", "Report");
+crate::record!(ReportTemplate, "RTEMPLATE", "Template");
+crate::record!(GeneratedReport, "REPORT", "Report");
+crate::stamped!(ReportTemplate, GeneratedReport);

@@ -191,6 +191,17 @@ impl GeneratorService {
         p.require(Permission::ReportGeneratorNew)?;
         let (name, visibility, spec) = Self::check_template(input)?;
         require_module(p, spec.module)?;
+        self.insert_template(p, name, visibility, spec).await
+    }
+
+    /// Stores a new template of `p`'s.
+    async fn insert_template(
+        &self,
+        p: &Principal,
+        name: String,
+        visibility: Visibility,
+        spec: ReportSpec,
+    ) -> AppResult<ReportTemplate> {
         let now = self.clock.now();
         let t = ReportTemplate {
             id: ulid::Ulid::new().to_string(),
@@ -255,20 +266,8 @@ impl GeneratorService {
             None => source.name.chars().take(120).collect(),
         };
         errors.into_result()?;
-        let now = self.clock.now();
-        let t = ReportTemplate {
-            id: ulid::Ulid::new().to_string(),
-            name,
-            spec: source.spec,
-            visibility: Visibility::Private,
-            owner_id: p.user.id.clone(),
-            created_at: now,
-            updated_at: now,
-            version: 1,
-            schema: SCHEMA,
-        };
-        self.templates.insert(&t).await?;
-        Ok(t)
+        self.insert_template(p, name, Visibility::Private, source.spec)
+            .await
     }
 
     /// A template as its user `owner` sees it now (a scheduled task following it): `None` when

@@ -340,25 +340,10 @@ impl PlannedRoute {
     }
 }
 
-impl Record for PlannedRoute {
-    const KIND: &'static str = "ROUTE";
-    const LABEL: &'static str = "Planned route";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
-    fn relation(&self) -> Option<(String, String)> {
-        Some((
-            Self::month_partition(self.visit_date),
-            format!("{}#{}", self.visit_date, self.id),
-        ))
-    }
-}
+crate::record!(PlannedRoute, "ROUTE", "Planned route", |r| Some((
+    PlannedRoute::month_partition(r.visit_date),
+    format!("{}#{}", r.visit_date, r.id),
+)));
 
 /// One picklist line of a route's stop, as computed when the route was saved.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -103,6 +103,35 @@ pub fn check_version<T: Record>(expected: Option<u64>, current: &T) -> AppResult
     }
 }
 
+/// Implements [`Record`] for a record with `id` and a `#[serde(skip)] version` field, no unique
+/// name: `record!(ScheduledTask, "QTASK", "Scheduled task")`, or with a GSI2 relation as a fourth
+/// argument, as for [`named_record!`].
+#[macro_export]
+macro_rules! record {
+    ($t:ty, $kind:literal, $label:literal) => {
+        $crate::record!($t, $kind, $label, |_: &$t| None);
+    };
+    ($t:ty, $kind:literal, $label:literal, $relation:expr) => {
+        impl $crate::records::Record for $t {
+            const KIND: &'static str = $kind;
+            const LABEL: &'static str = $label;
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn version(&self) -> u64 {
+                self.version
+            }
+            fn set_version(&mut self, version: u64) {
+                self.version = version;
+            }
+            fn relation(&self) -> Option<(String, String)> {
+                let relation: fn(&$t) -> Option<(String, String)> = $relation;
+                relation(self)
+            }
+        }
+    };
+}
+
 /// Implements [`Record`] for an entity with `id`, `name` (unique) and a `#[serde(skip)] version`
 /// field: `named_record!(Client, "CLIENT", "Client")`, or with a GSI2 relation as a fourth
 /// argument, a function of the record: `named_record!(Location, "LOCATION", "Location", |l| …)`.

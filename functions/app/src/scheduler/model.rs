@@ -1,7 +1,6 @@
 //! What the query scheduler stores: tasks, their recipients, runs and deliveries.
 
 use crate::generator::{GeneratedReport, ReportSpec, SpecInput};
-use crate::records::Record;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use vendfleet_domain::report::Choice;
@@ -164,19 +163,7 @@ pub struct ScheduledTask {
     pub schema: u32,
 }
 
-impl Record for ScheduledTask {
-    const KIND: &'static str = "QTASK";
-    const LABEL: &'static str = "Scheduled task";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
-}
+crate::record!(ScheduledTask, "QTASK", "Scheduled task");
 crate::stamped!(ScheduledTask);
 
 /// The queue message a schedule delivers.

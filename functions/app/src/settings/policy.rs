@@ -4,7 +4,7 @@
 
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
-use crate::records::{check_version, Record, Records};
+use crate::records::{check_version, Records};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use vendfleet_domain::{reach, FieldErrors};
@@ -72,19 +72,7 @@ impl OperatorPolicy {
     }
 }
 
-impl Record for OperatorPolicy {
-    const KIND: &'static str = "POLICY";
-    const LABEL: &'static str = "Operator policy";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
-}
+crate::record!(OperatorPolicy, "POLICY", "Operator policy");
 
 /// The policy form.
 #[derive(Debug, Clone, Default)]
