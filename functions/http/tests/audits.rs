@@ -188,8 +188,9 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
     send_dex(&h, &s, "r2", day(2), &dex(41, (112, 16800), (23, 2300))).await;
     assert_eq!(sold(&h, &s).await, (15, 2100));
     assert_eq!(stock(&h, &s).await, vec![28, 37]);
-    // The board was reset: counters went back. Held out of the figures.
-    send_dex(&h, &s, "r3", day(1), &dex(42, (5, 750), (2, 200))).await;
+    // Selection 10 alone was reset (its counters went back, the machine's did not): held
+    // out of the figures, with what accepting would book.
+    send_dex(&h, &s, "r3", day(1), &dex(42, (5, 750), (24, 2400))).await;
     assert_eq!(sold(&h, &s).await, (15, 2100), "a held read is not counted");
     let list = audits(&h, &s).await;
     let states: Vec<&str> = list.iter().map(|r| r["state"].as_str().unwrap()).collect();
@@ -199,40 +200,68 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
         "{}",
         list[0]
     );
+    assert_eq!(list[0]["held_for"], json!(["counter_reset"]));
     assert!(list[0]["findings"][0]["reason"]
         .as_str()
         .unwrap()
         .contains("went back"));
+    assert_eq!(list[0]["preview"]["baseline_id"], "r2");
+    assert_eq!(list[0]["preview"]["vends"], 6);
+    assert_eq!(list[0]["preview"]["value_minor"], 850);
     assert_eq!(list[1]["vends"], 15);
     assert_eq!(list[1]["checksum"], "ok", "{}", list[1]);
+    assert_eq!(list[1]["checksum_line_ends"], "crlf", "{}", list[1]);
+    assert!(list[1]["preview"].is_null());
+    let preview = h
+        .get(
+            &format!("/api/machines/{}/audits/r3/preview/", s.machine),
+            &s.admin,
+        )
+        .await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.json());
+    assert_eq!(preview.json()["data"], list[0]["preview"]);
 
     // The dashboard lists the machine for its held read until someone reviews it.
     assert!(held_on_dashboard(&h, &s).await);
 
-    // Accepting counts it, once.
+    // Accepting books what the preview said, once; accepting again answers the same read.
     let path = format!("/api/machines/{}/audits/r3/accept/", s.machine);
     let r = h.post(&path, &s.admin, json!({})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     assert!(!held_on_dashboard(&h, &s).await, "reviewed, no longer held");
     assert_eq!(r.json()["data"]["state"], "accepted");
+    assert_eq!(r.json()["data"]["vends"], 6);
     assert!(r.json()["data"]["reviewed_by"].is_string());
-    assert_eq!(sold(&h, &s).await, (22, 2100 + 950));
-    assert_eq!(stock(&h, &s).await, vec![23, 35]);
+    assert_eq!(sold(&h, &s).await, (21, 2100 + 850));
+    assert_eq!(stock(&h, &s).await, vec![23, 36]);
     let again = h.post(&path, &s.admin, json!({})).await;
-    assert_eq!(again.status, StatusCode::CONFLICT);
-    assert_eq!(sold(&h, &s).await, (22, 3050));
+    assert_eq!(again.status, StatusCode::OK, "{}", again.json());
+    assert_eq!(again.json()["data"]["state"], "accepted");
+    assert_eq!(sold(&h, &s).await, (21, 2950));
+    let reject = h
+        .post(
+            &format!("/api/machines/{}/audits/r3/reject/", s.machine),
+            &s.admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(reject.status, StatusCode::CONFLICT, "{}", reject.json());
 
     // A jump of a thousand vends in a day is held; rejected, it never counts.
     send_dex(
         &h,
         &s,
         "r4",
-        now - Duration::hours(1),
-        &dex(43, (1205, 180750), (2, 200)),
+        now - Duration::hours(5),
+        &dex(43, (1205, 180750), (24, 2400)),
     )
     .await;
     let list = audits(&h, &s).await;
     assert_eq!(list[0]["state"], "held");
+    assert_eq!(
+        list[0]["previous_id"], "r3",
+        "counted from the accepted read"
+    );
     assert_eq!(
         list[0]["findings"][0]["flag"], "implausible_jump",
         "{}",
@@ -246,13 +275,51 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-    assert_eq!(sold(&h, &s).await, (22, 3050));
-    // A late read (older than the last one) computes nothing.
+    assert_eq!(sold(&h, &s).await, (21, 2950));
+    // The next read counts from the accepted r3, never from the rejected r4.
+    send_dex(
+        &h,
+        &s,
+        "r5",
+        now - Duration::hours(4),
+        &dex(44, (7, 1050), (25, 2500)),
+    )
+    .await;
+    assert_eq!(sold(&h, &s).await, (24, 2950 + 400));
+    // The whole machine was reset (its read counter went back): a new baseline, no sales.
+    send_dex(
+        &h,
+        &s,
+        "r6",
+        now - Duration::hours(3),
+        &dex(1, (2, 300), (1, 100)),
+    )
+    .await;
+    let list = audits(&h, &s).await;
+    assert_eq!(list[0]["state"], "baseline");
+    assert_eq!(list[0]["findings"][0]["flag"], "meter_reset");
+    assert_eq!(list[0]["findings"][0]["holds"], false);
+    assert_eq!(list[0]["vends"], 0);
+    assert_eq!(sold(&h, &s).await, (24, 3350));
+    send_dex(
+        &h,
+        &s,
+        "r7",
+        now - Duration::hours(2),
+        &dex(2, (4, 600), (1, 100)),
+    )
+    .await;
+    assert_eq!(
+        sold(&h, &s).await,
+        (26, 3650),
+        "counted from the new baseline"
+    );
+    // A late read (older than the baseline) computes nothing.
     send_dex(&h, &s, "r0", day(5), &dex(39, (90, 13500), (19, 1900))).await;
     let list = audits(&h, &s).await;
     let late = list.iter().find(|r| r["id"] == "r0").unwrap();
     assert_eq!(late["state"], "late");
-    assert_eq!(sold(&h, &s).await, (22, 3050));
+    assert_eq!(sold(&h, &s).await, (26, 3650));
     let unknown = h
         .post(
             &format!("/api/machines/{}/audits/nope/accept/", s.machine),
@@ -346,6 +413,8 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     .await;
     let list = format!("/api/machines/{}/audits/", s.machine);
     let accept = format!("/api/machines/{}/audits/r2/accept/", s.machine);
+    let preview = format!("/api/machines/{}/audits/r2/preview/", s.machine);
+    let reject = format!("/api/machines/{}/audits/r2/reject/", s.machine);
     let upload = json!({"machine_id": s.machine, "content": dex(3, (5001, 750150), (0, 0))});
 
     // A viewer of machines without the EVA-DTS permission reads nothing, uploads nothing.
@@ -355,6 +424,7 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     h.user(&s.admin, "viewer@example.com", Some(&viewer)).await;
     let v = h.token("viewer@example.com", "password-123").await;
     assert_eq!(h.get(&list, &v).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(h.get(&preview, &v).await.status, StatusCode::FORBIDDEN);
     assert_eq!(
         h.post("/api/machines/eva-dts/read/", &v, upload.clone())
             .await
@@ -380,10 +450,13 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
     let r = h.token("reader@example.com", "password-123").await;
     assert_eq!(h.get(&list, &r).await.status, StatusCode::OK);
-    assert_eq!(
-        h.post(&accept, &r, json!({})).await.status,
-        StatusCode::FORBIDDEN
-    );
+    assert_eq!(h.get(&preview, &r).await.status, StatusCode::OK);
+    for path in [&accept, &reject] {
+        assert_eq!(
+            h.post(path, &r, json!({})).await.status,
+            StatusCode::FORBIDDEN
+        );
+    }
     assert_eq!(sold(&h, &s).await, (0, 0));
     // An editor scoped to other machines does not find this one.
     let editor = h
@@ -409,10 +482,13 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
     let e = h.token("editor@example.com", "password-123").await;
     assert_eq!(h.get(&list, &e).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(
-        h.post(&accept, &e, json!({})).await.status,
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(h.get(&preview, &e).await.status, StatusCode::NOT_FOUND);
+    for path in [&accept, &reject] {
+        assert_eq!(
+            h.post(path, &e, json!({})).await.status,
+            StatusCode::NOT_FOUND
+        );
+    }
     assert_eq!(
         h.post("/api/machines/eva-dts/read/", &e, upload)
             .await
