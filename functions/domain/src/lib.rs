@@ -10,6 +10,7 @@ pub mod language;
 pub mod permissions;
 pub mod planning;
 pub mod report;
+pub mod reuse;
 pub mod sales;
 pub mod schedule;
 pub mod validation;

@@ -31,12 +31,15 @@ pub const REFILL_LINES_PER_PART: usize = 40;
 const MAX_ATTEMPTS: usize = 8;
 
 /// What a step did with the events it was given.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Applied {
     /// Events stored now.
     pub stored: usize,
-    /// Events whose receipts were there already (retries and duplicate deliveries).
+    /// Events whose receipts were there already with the same content (retries and duplicate
+    /// deliveries).
     pub already: usize,
+    /// Events whose id is stored with other content: not applied, kept as intake anomalies.
+    pub reused: Vec<super::anomalies::ReusedId>,
 }
 
 /// One unit of exactly-once: an event, or one part of a refill too large for one commit.
@@ -166,6 +169,8 @@ impl<'c> Draft<'c> {
             kind: kind.to_string(),
             at,
             received_at: self.ctx.received_at,
+            fingerprint: None,
+            payload: None,
         });
     }
 
@@ -300,12 +305,18 @@ impl<'c> Draft<'c> {
         let at = e.at_utc();
         let machine = &ctx.machine.machine;
         let local_date = e.local_date(ctx.machine.zone);
+        // The event is kept with its first (or only) part's receipt, its fingerprint with each.
+        let first_part = unit.lines.as_ref().is_none_or(|r| r.start == 0);
         self.receipts.push(EventReceipt {
             machine_id: machine.id.clone(),
             event_id: unit.receipt_id.clone(),
             kind: e.kind.type_name().to_string(),
             at,
             received_at: ctx.received_at,
+            fingerprint: Some(vendfleet_domain::reuse::fingerprint(e)),
+            payload: first_part
+                .then(|| vendfleet_domain::reuse::kept_payload(e))
+                .flatten(),
         });
         self.status.seen(at);
         self.status_touched = true;
@@ -604,15 +615,19 @@ pub(crate) fn tally(units: &[Unit<'_>], known: &HashSet<String>, events: usize) 
         .zip(&any_new)
         .filter(|(s, n)| **s && !**n)
         .count();
-    Applied { stored, already }
+    Applied {
+        stored,
+        already,
+        reused: Vec::new(),
+    }
 }
 
 /// The error of a step that could not get its turn or kept meeting changed items within its
-/// budget: 503, nothing of it stored; the same request later is safe.
+/// budget: 503; the same events again later are safe (receipts keep what was stored once).
 pub(crate) fn too_busy() -> AppError {
     AppError::Unavailable {
-        message: "The machine's data is busy; nothing of this request was stored. Send it again \
-                  after the Retry-After delay."
+        message: "The machine's data is busy: send the same events again after the Retry-After \
+                  delay (what was stored of them is never counted twice)."
             .into(),
         retry_after_secs: super::service::RETRY_AFTER_SECS,
     }

@@ -209,7 +209,9 @@ impl EventsService {
                 content: content.to_string(),
             },
         };
-        let applied = self.apply(machine_id, std::slice::from_ref(&event)).await?;
+        let applied = self
+            .apply_events(machine_id, std::slice::from_ref(&event), false)
+            .await?;
         if applied.stored == 0 {
             return Ok(Vec::new());
         }

@@ -1,6 +1,7 @@
 //! The machine-events service: the webhook's checks (machine, signature, body), intake, and
 //! the reads other areas make of what events left (status, encashments, audit reads).
 
+use super::anomalies::{reused_ids, IntakeAnomaly, SeenEvent};
 use super::intake::{self, Applied, Context, Draft};
 use super::model::{Encashment, MachineStatus};
 use crate::error::{AppError, AppResult};
@@ -57,8 +58,9 @@ pub struct EventsService {
 }
 
 /// How long an intake step of a machine may wait for its turn and retry commits that met a
-/// changed item (another process, a user's edit) before it answers 503.
-pub const INTAKE_BUDGET: std::time::Duration = std::time::Duration::from_secs(8);
+/// changed item (another process, a user's edit) before it answers 503: within the 30 s a
+/// machine's HTTP client commonly waits, and API Gateway's 29 s.
+pub const INTAKE_BUDGET: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// What a 503 of intake asks the sender to wait, in seconds.
 pub const RETRY_AFTER_SECS: u64 = 2;
@@ -157,12 +159,39 @@ impl EventsService {
         .map_err(|e| AppError::Unauthorized(e.to_string()))?;
         let mut batch = parse_batch(d.body, now).map_err(batch_error)?;
         self.check_references(&mut batch).await?;
+        // Ids used twice with other content in the body: the first stands, the others are kept
+        // as anomalies.
+        let in_body: Vec<IntakeAnomaly> = batch
+            .reused
+            .iter()
+            .filter_map(|r| {
+                let first = batch.events.iter().find(|e| e.index == r.first_index)?;
+                Some(IntakeAnomaly::reused(
+                    &machine.id,
+                    &r.event,
+                    SeenEvent::of(&first.event, now),
+                    now,
+                ))
+            })
+            .collect();
+        self.record_anomalies(&in_body).await?;
         let events: Vec<MachineEvent> = batch.events.iter().map(|e| e.event.clone()).collect();
-        let already = match &self.handoff {
+        let applied = match &self.handoff {
             Some(queue) => self.hand_off(queue.as_ref(), &machine.id, events).await?,
-            None => self.apply(&machine.id, &events).await?.already,
+            None => self.apply(&machine.id, &events).await?,
         };
-        Ok(batch.receipt(already))
+        let reused = applied
+            .reused
+            .iter()
+            .map(|r| {
+                vendfleet_domain::reuse::rejection(
+                    batch.events[r.event].index,
+                    &r.id,
+                    Some(r.first.received_at),
+                )
+            })
+            .collect();
+        Ok(batch.receipt(applied.already, reused))
     }
 
     /// Rejects the valid events that name what does not exist: an audit file that cannot be
@@ -211,18 +240,28 @@ impl EventsService {
     }
 
     /// Queues events for the worker, in jobs small enough for the queue; answers how many had
-    /// receipts already (a hint for the answer: the worker's receipts decide).
+    /// receipts already and which reuse a stored id with other content (a hint for the answer:
+    /// the worker's receipts decide, and keep the anomalies of reuses racing their first).
     async fn hand_off(
         &self,
         queue: &dyn JobQueue,
         machine_id: &str,
         events: Vec<MachineEvent>,
-    ) -> AppResult<usize> {
-        let ids: Vec<String> = events.iter().map(|e| e.id.clone()).collect();
-        let known = self.sales.known_events(machine_id, &ids).await?;
+    ) -> AppResult<Applied> {
+        let ids: Vec<Vec<String>> = events.iter().map(|e| vec![e.id.clone()]).collect();
+        let flat: Vec<String> = ids.iter().flatten().cloned().collect();
+        let stored = self.sales.receipts(machine_id, &flat).await?;
+        let reused = reused_ids(&events, &ids, &stored);
+        let now = self.calendar.now();
+        let anomalies: Vec<IntakeAnomaly> = reused
+            .iter()
+            .map(|r| IntakeAnomaly::reused(machine_id, &events[r.event], (&r.first).into(), now))
+            .collect();
+        self.record_anomalies(&anomalies).await?;
+        let already = events.iter().filter(|e| stored.contains_key(&e.id)).count() - reused.len();
         let fresh: Vec<MachineEvent> = events
             .into_iter()
-            .filter(|e| !known.contains(&e.id))
+            .filter(|e| !stored.contains_key(&e.id))
             .collect();
         let mut job = EventsJob {
             machine_id: machine_id.to_string(),
@@ -242,7 +281,11 @@ impl EventsService {
         if !job.events.is_empty() {
             enqueue(queue, &job).await?;
         }
-        Ok(known.len())
+        Ok(Applied {
+            stored: 0,
+            already,
+            reused,
+        })
     }
 
     /// Applies a queued job (the worker).
@@ -254,21 +297,70 @@ impl EventsService {
 
     /// Applies valid events of a machine exactly once (see [`intake`]): in the machine's turn,
     /// a step that met a changed item runs again after a pause, within [`INTAKE_BUDGET`]; past
-    /// it, 503 with [`RETRY_AFTER_SECS`] (nothing of the step is stored).
+    /// it, 503 with [`RETRY_AFTER_SECS`]. An event whose id is stored with other content is not
+    /// applied: it is answered in [`Applied::reused`] and kept as an intake anomaly.
     pub async fn apply(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Applied> {
+        self.apply_events(machine_id, events, true).await
+    }
+
+    /// [`Self::apply`]; with `check_reuse` false an id already stored is a duplicate whatever
+    /// its content (an upload, whose id is its content's digest).
+    pub(super) async fn apply_events(
+        &self,
+        machine_id: &str,
+        events: &[MachineEvent],
+        check_reuse: bool,
+    ) -> AppResult<Applied> {
         let started = tokio::time::Instant::now();
         let _turn = self.intake_turn(machine_id).await?;
         let limit = self.sales.commit_limit();
         let units = intake::units(events, limit != usize::MAX);
         let ids: Vec<String> = units.iter().map(|u| u.receipt_id.clone()).collect();
+        let mut parts: Vec<Vec<String>> = vec![Vec::new(); events.len()];
+        for u in &units {
+            parts[u.event].push(u.receipt_id.clone());
+        }
         let mut first_known: Option<HashSet<String>> = None;
         let mut attempt = 0;
         loop {
             let ctx = self.context(machine_id, events).await?;
-            let known = self.sales.known_events(machine_id, &ids).await?;
+            let stored = self.sales.receipts(machine_id, &ids).await?;
+            let reused = if check_reuse {
+                reused_ids(events, &parts, &stored)
+            } else {
+                Vec::new()
+            };
+            // A reused id's event is left alone, as if stored.
+            let mut known: HashSet<String> = stored.into_keys().collect();
+            for r in &reused {
+                known.extend(parts[r.event].iter().cloned());
+            }
             let first = first_known.get_or_insert_with(|| known.clone()).clone();
             match self.commit_pending(&ctx, &units, &known, limit).await {
-                Ok(()) => return Ok(intake::tally(&units, &first, events.len())),
+                Ok(()) => {
+                    let now = ctx.received_at;
+                    let anomalies: Vec<IntakeAnomaly> = reused
+                        .iter()
+                        .map(|r| {
+                            IntakeAnomaly::reused(
+                                machine_id,
+                                &events[r.event],
+                                (&r.first).into(),
+                                now,
+                            )
+                        })
+                        .collect();
+                    self.record_anomalies(&anomalies).await?;
+                    // Reused ids count apart: neither stored nor already there.
+                    let mut before = first;
+                    for r in &reused {
+                        before.extend(parts[r.event].iter().cloned());
+                    }
+                    let mut applied = intake::tally(&units, &before, events.len());
+                    applied.already -= reused.len().min(applied.already);
+                    applied.reused = reused;
+                    return Ok(applied);
+                }
                 Err(StoreError::ConditionFailed { .. }) => {}
                 Err(e) => return Err(e.into()),
             }

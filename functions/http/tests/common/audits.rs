@@ -53,7 +53,7 @@ pub async fn machine_with(
                 "/api/machines/products/",
                 admin,
                 json!({"machine_id": id, "selection": code, "product_id": product,
-                       "max": 500, "price_minor": price, "current": stock}),
+                       "max": stock.max(500), "price_minor": price, "current": stock}),
             )
             .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.json());
