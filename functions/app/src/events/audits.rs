@@ -75,11 +75,14 @@ impl AuditLine {
         ))
     }
 
-    /// Makes `read` the baseline (its counters carried from the old one), and answers the held
-    /// reads older than it, now superseded (state changed, version not yet moved).
-    pub fn advance(&mut self, mut read: AuditRead) -> Vec<AuditRead> {
+    /// Makes `read` the baseline, and answers the held reads older than it, now superseded
+    /// (state changed, version not yet moved). Its counters are its own, and with `carry` the
+    /// old baseline's where it has none (not for a read that starts a new baseline: a meter
+    /// reset, another board, whose old counters mean nothing any more).
+    pub fn advance(&mut self, mut read: AuditRead, carry: bool) -> Vec<AuditRead> {
         let own = audit::counters(&read.audit);
-        read.counters = audit::carried(self.baseline.as_ref().map(|b| &b.counters), &own);
+        let base = self.baseline.as_ref().filter(|_| carry);
+        read.counters = audit::carried(base.map(|b| &b.counters), &own);
         let order = (read.at, read.id.clone());
         let (older, newer): (Vec<AuditRead>, Vec<AuditRead>) = std::mem::take(&mut self.after)
             .into_iter()
@@ -144,7 +147,7 @@ mod tests {
         assert_eq!(ids, ["b", "c", "d"]);
         assert!(line.is_late((read("y", 5, AuditState::Late).at, "y")));
         // A read between b and c becomes the baseline: b is superseded, d stays held.
-        let gone = line.advance(read("bb", 7, AuditState::Counted));
+        let gone = line.advance(read("bb", 7, AuditState::Counted), true);
         let gone: Vec<(&str, AuditState)> = gone.iter().map(|r| (r.id.as_str(), r.state)).collect();
         assert_eq!(gone, [("b", AuditState::Superseded)]);
         let ids: Vec<&str> = line.after.iter().map(|r| r.id.as_str()).collect();

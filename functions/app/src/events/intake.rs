@@ -270,9 +270,9 @@ impl<'c> Draft<'c> {
     }
 
     /// Makes `read` the machine's baseline, superseding the held reads older than it; answers
-    /// the read with its carried counters.
-    pub fn advance(&mut self, read: AuditRead) -> AuditRead {
-        for gone in self.audits.advance(read) {
+    /// the read with its counters (carried from the old baseline with `carry`).
+    pub fn advance(&mut self, read: AuditRead, carry: bool) -> AuditRead {
+        for gone in self.audits.advance(read, carry) {
             let stored = gone.version;
             self.stage_read(gone, Some(stored));
         }
@@ -471,7 +471,8 @@ impl<'c> Draft<'c> {
                         self.count_read(&read);
                     }
                     let read = if read.is_baseline() {
-                        self.advance(read)
+                        let carry = read.state != AuditState::Baseline;
+                        self.advance(read, carry)
                     } else {
                         self.audits.add(read.clone());
                         read

@@ -154,7 +154,7 @@ impl EventsService {
                     next.diff = Some(preview.diff);
                     draft.count_read(&next);
                     draft.replace_audits(line);
-                    next = draft.advance(next);
+                    next = draft.advance(next, !preview.new_baseline);
                 }
             }
             draft.touch_status();
