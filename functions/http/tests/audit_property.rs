@@ -11,12 +11,11 @@ mod common;
 use axum::http::StatusCode;
 use chrono::Duration;
 use common::audits::{
-    audit_list, booked, cut_inside, dex_event, machine_with, post_events, stock, with_line_ends,
-    AuditFile, SelectionCounters,
+    audit_list, booked, cut_inside, deliver_shuffled, dex_event, machine_with, stock,
+    with_line_ends, AuditFile, SelectionCounters,
 };
 use common::{Backend, Harness};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -178,25 +177,7 @@ async fn audit_sequences_book_the_truth(b: Backend, seeds: std::ops::Range<u64>,
             .map(|r| dex_event(&r.id, now - Duration::hours(r.hours_ago), &r.content))
             .collect();
         // Each read once or more, in any order, in batches of 1 to 3.
-        let mut deliveries = events.clone();
-        for e in &events {
-            if rng.random_bool(0.3) {
-                deliveries.push(e.clone());
-            }
-        }
-        deliveries.shuffle(&mut rng);
-        let mut rest = deliveries.as_slice();
-        while !rest.is_empty() {
-            let take = rng.random_range(1..=3).min(rest.len());
-            let r = post_events(&h, &m, Value::from(rest[..take].to_vec())).await;
-            assert_eq!(r.status, StatusCode::OK, "seed {seed}: {}", r.json());
-            assert!(
-                r.json()["data"]["rejected"].as_array().unwrap().is_empty(),
-                "seed {seed}: {}",
-                r.json()
-            );
-            rest = &rest[take..];
-        }
+        deliver_shuffled(&h, &m, &events, &mut rng, 3).await;
         let by_id: HashMap<&str, &Read> = history.iter().map(|r| (r.id.as_str(), r)).collect();
 
         // As arrived: a doubtful read is never counted nor a baseline, and is held for its

@@ -8,8 +8,8 @@ mod common;
 use axum::http::StatusCode;
 use chrono::Duration;
 use common::audits::{
-    audit_list, booked, cut_inside, dex_event, machine_with, post_events, stock, with_line_ends,
-    AuditFile, SelectionCounters, TestMachine,
+    audit_list, booked, cut_inside, dex_event, machine_with, post_events, review, stock,
+    with_line_ends, AuditFile, SelectionCounters, TestMachine,
 };
 use common::{Backend, Harness};
 use serde_json::{json, Value};
@@ -76,13 +76,7 @@ async fn a_changed_audit_is_held_and_books_nothing(b: Backend) {
     // Accepting would book what the changed file says: the person sees it before deciding.
     assert_eq!(list[0]["preview"]["vends"], 62);
     assert_eq!(list[0]["preview"]["value_minor"], 9300);
-    let r = h
-        .post(
-            &format!("/api/machines/{}/audits/changed/reject/", m.id),
-            &admin,
-            json!({}),
-        )
-        .await;
+    let r = review(&h, &admin, &m.id, "changed", "reject").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     send(
         &h,
@@ -149,13 +143,7 @@ async fn a_truncated_read_is_held_and_never_a_baseline(b: Backend) {
         assert_eq!(figures(&h, &m).await, (0, 0));
         if accept_the_cut {
             // Accepting books what it read (selections 1–6; 12 was read whole) ...
-            let r = h
-                .post(
-                    &format!("/api/machines/{}/audits/t/accept/", m.id),
-                    &admin,
-                    json!({}),
-                )
-                .await;
+            let r = review(&h, &admin, &m.id, "t", "accept").await;
             assert_eq!(r.status, StatusCode::OK, "{}", r.json());
             assert_eq!(figures(&h, &m).await, (6, 900));
         }
@@ -183,13 +171,7 @@ async fn a_truncated_read_is_held_and_never_a_baseline(b: Backend) {
             // The complete read covers the cut one's sales: it can no longer be accepted.
             assert_eq!(states(&list), ["counted", "superseded", "baseline"]);
             assert_eq!(list[0]["previous_id"], "b");
-            let r = h
-                .post(
-                    &format!("/api/machines/{}/audits/t/accept/", m.id),
-                    &admin,
-                    json!({}),
-                )
-                .await;
+            let r = review(&h, &admin, &m.id, "t", "accept").await;
             assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.json());
             assert!(r.json()["message"].as_str().unwrap().contains("superseded"));
             assert_eq!(figures(&h, &m).await, (24, 3600));
@@ -347,13 +329,7 @@ async fn a_doubtful_first_read_waits_to_become_the_baseline(b: Backend) {
     assert_eq!(states(&list), ["held"]);
     assert_eq!(list[0]["preview"]["new_baseline"], true);
     assert_eq!(list[0]["preview"]["vends"], 0);
-    let r = h
-        .post(
-            &format!("/api/machines/{}/audits/a/accept/", m.id),
-            &admin,
-            json!({}),
-        )
-        .await;
+    let r = review(&h, &admin, &m.id, "a", "accept").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     assert_eq!(figures(&h, &m).await, (0, 0));
     send(

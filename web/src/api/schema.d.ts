@@ -2562,46 +2562,28 @@ export interface components {
             selection?: string | null;
         };
         /** @description What accepting a held read would book now, against the machine's baseline as it stands. */
-        AuditPreviewDto: {
+        AuditPreviewDto: components["schemas"]["AuditTotalsDto"] & {
             /** @description The read it counts from (null: the machine has no baseline yet). */
             baseline_id?: string | null;
-            /** Format: int64 */
-            cash_minor: number;
-            /** Format: int64 */
-            cashless_minor: number;
             deltas: components["schemas"]["AuditDeltaDto"][];
             findings: components["schemas"]["AuditFindingDto"][];
-            /** Format: int64 */
-            free_vends: number;
             /**
              * @description Accepting makes it the baseline and books nothing (a first read, a meter reset, another
              *     board).
              */
             new_baseline: boolean;
             read_id: string;
-            /** Format: int64 */
-            test_vends: number;
-            /** Format: int64 */
-            value_minor: number;
-            /** Format: int64 */
-            vends: number;
         };
         /** @description One audit read. */
-        AuditReadDto: {
+        AuditReadDto: components["schemas"]["AuditTotalsDto"] & {
             /** Format: date-time */
             at: string;
-            /** Format: int64 */
-            cash_minor: number;
-            /** Format: int64 */
-            cashless_minor: number;
             /** @description ok, bad or absent (the file's G85 checksum). */
             checksum: string;
             /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
             checksum_line_ends?: string | null;
             deltas: components["schemas"]["AuditDeltaDto"][];
             findings: components["schemas"]["AuditFindingDto"][];
-            /** Format: int64 */
-            free_vends: number;
             /** @description Why it is held (the flags of the findings that hold it), each once. */
             held_for: string[];
             id: string;
@@ -2614,14 +2596,8 @@ export interface components {
             reviewed_at?: string | null;
             reviewed_by?: string | null;
             state: components["schemas"]["AuditStateDto"];
-            /** Format: int64 */
-            test_vends: number;
             /** @description The file was cut off (no DXE). */
             truncated: boolean;
-            /** Format: int64 */
-            value_minor: number;
-            /** Format: int64 */
-            vends: number;
             warnings: string[];
         };
         /**
@@ -2629,6 +2605,24 @@ export interface components {
          * @enum {string}
          */
         AuditStateDto: "baseline" | "counted" | "held" | "accepted" | "rejected" | "reconcile" | "late" | "superseded";
+        /**
+         * @description What a difference books in total: paid vends and value, cash and cashless value, free and
+         *     test vends.
+         */
+        AuditTotalsDto: {
+            /** Format: int64 */
+            cash_minor: number;
+            /** Format: int64 */
+            cashless_minor: number;
+            /** Format: int64 */
+            free_vends: number;
+            /** Format: int64 */
+            test_vends: number;
+            /** Format: int64 */
+            value_minor: number;
+            /** Format: int64 */
+            vends: number;
+        };
         /** @description An audit file a user read from a machine by hand. */
         AuditUpload: {
             /** @description The EVA-DTS file as text, at most 512 KiB. */
@@ -2830,29 +2824,17 @@ export interface components {
         /** @description `{"data": ...}`. */
         Data_AuditPreviewDto: {
             /** @description What accepting a held read would book now, against the machine's baseline as it stands. */
-            data: {
+            data: components["schemas"]["AuditTotalsDto"] & {
                 /** @description The read it counts from (null: the machine has no baseline yet). */
                 baseline_id?: string | null;
-                /** Format: int64 */
-                cash_minor: number;
-                /** Format: int64 */
-                cashless_minor: number;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
-                /** Format: int64 */
-                free_vends: number;
                 /**
                  * @description Accepting makes it the baseline and books nothing (a first read, a meter reset, another
                  *     board).
                  */
                 new_baseline: boolean;
                 read_id: string;
-                /** Format: int64 */
-                test_vends: number;
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
             };
         };
         /** @description `{"data": ...}`. */
@@ -3608,21 +3590,15 @@ export interface components {
         };
         /** @description `{"data": ...}`. */
         Data_Vec_AuditReadDto: {
-            data: {
+            data: (components["schemas"]["AuditTotalsDto"] & {
                 /** Format: date-time */
                 at: string;
-                /** Format: int64 */
-                cash_minor: number;
-                /** Format: int64 */
-                cashless_minor: number;
                 /** @description ok, bad or absent (the file's G85 checksum). */
                 checksum: string;
                 /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
                 checksum_line_ends?: string | null;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
-                /** Format: int64 */
-                free_vends: number;
                 /** @description Why it is held (the flags of the findings that hold it), each once. */
                 held_for: string[];
                 id: string;
@@ -3635,16 +3611,10 @@ export interface components {
                 reviewed_at?: string | null;
                 reviewed_by?: string | null;
                 state: components["schemas"]["AuditStateDto"];
-                /** Format: int64 */
-                test_vends: number;
                 /** @description The file was cut off (no DXE). */
                 truncated: boolean;
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
                 warnings: string[];
-            }[];
+            })[];
         };
         /** @description `{"data": ...}`. */
         Data_Vec_BarDto: {
@@ -4920,21 +4890,15 @@ export interface components {
              */
             count?: number | null;
             /** @description One audit read. */
-            data: {
+            data: components["schemas"]["AuditTotalsDto"] & {
                 /** Format: date-time */
                 at: string;
-                /** Format: int64 */
-                cash_minor: number;
-                /** Format: int64 */
-                cashless_minor: number;
                 /** @description ok, bad or absent (the file's G85 checksum). */
                 checksum: string;
                 /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
                 checksum_line_ends?: string | null;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
-                /** Format: int64 */
-                free_vends: number;
                 /** @description Why it is held (the flags of the findings that hold it), each once. */
                 held_for: string[];
                 id: string;
@@ -4947,14 +4911,8 @@ export interface components {
                 reviewed_at?: string | null;
                 reviewed_by?: string | null;
                 state: components["schemas"]["AuditStateDto"];
-                /** Format: int64 */
-                test_vends: number;
                 /** @description The file was cut off (no DXE). */
                 truncated: boolean;
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
                 warnings: string[];
             };
             message: string;
@@ -5649,21 +5607,15 @@ export interface components {
              * @description The number in the message, when it has one ("3 users deleted successfully").
              */
             count?: number | null;
-            data: {
+            data: (components["schemas"]["AuditTotalsDto"] & {
                 /** Format: date-time */
                 at: string;
-                /** Format: int64 */
-                cash_minor: number;
-                /** Format: int64 */
-                cashless_minor: number;
                 /** @description ok, bad or absent (the file's G85 checksum). */
                 checksum: string;
                 /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
                 checksum_line_ends?: string | null;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
-                /** Format: int64 */
-                free_vends: number;
                 /** @description Why it is held (the flags of the findings that hold it), each once. */
                 held_for: string[];
                 id: string;
@@ -5676,16 +5628,10 @@ export interface components {
                 reviewed_at?: string | null;
                 reviewed_by?: string | null;
                 state: components["schemas"]["AuditStateDto"];
-                /** Format: int64 */
-                test_vends: number;
                 /** @description The file was cut off (no DXE). */
                 truncated: boolean;
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
                 warnings: string[];
-            }[];
+            })[];
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */

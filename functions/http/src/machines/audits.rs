@@ -80,11 +80,36 @@ pub struct AuditFindingDto {
     pub reason: String,
 }
 
+/// What a difference books in total: paid vends and value, cash and cashless value, free and
+/// test vends.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct AuditTotalsDto {
+    pub vends: u64,
+    pub value_minor: u64,
+    pub cash_minor: u64,
+    pub cashless_minor: u64,
+    pub free_vends: u64,
+    pub test_vends: u64,
+}
+
+impl From<vendfleet_domain::audit::Delta> for AuditTotalsDto {
+    fn from(d: vendfleet_domain::audit::Delta) -> Self {
+        AuditTotalsDto {
+            vends: d.vends,
+            value_minor: d.value_minor,
+            cash_minor: d.cash_minor,
+            cashless_minor: d.cashless_minor,
+            free_vends: d.free_vends,
+            test_vends: d.test_vends,
+        }
+    }
+}
+
 /// What a difference books, per selection and in total.
 struct Booked {
     deltas: Vec<AuditDeltaDto>,
     findings: Vec<AuditFindingDto>,
-    total: vendfleet_domain::audit::Delta,
+    total: AuditTotalsDto,
 }
 
 fn flag_name(f: Flag) -> String {
@@ -99,10 +124,10 @@ fn booked(diff: Option<ReadDiff>) -> Booked {
         return Booked {
             deltas: Vec::new(),
             findings: Vec::new(),
-            total: Default::default(),
+            total: AuditTotalsDto::default(),
         };
     };
-    let total = d.total();
+    let total = d.total().into();
     Booked {
         deltas: d
             .deltas
@@ -144,12 +169,8 @@ pub struct AuditPreviewDto {
     pub new_baseline: bool,
     pub deltas: Vec<AuditDeltaDto>,
     pub findings: Vec<AuditFindingDto>,
-    pub vends: u64,
-    pub value_minor: u64,
-    pub cash_minor: u64,
-    pub cashless_minor: u64,
-    pub free_vends: u64,
-    pub test_vends: u64,
+    #[serde(flatten)]
+    pub totals: AuditTotalsDto,
 }
 
 impl From<AuditPreview> for AuditPreviewDto {
@@ -159,12 +180,7 @@ impl From<AuditPreview> for AuditPreviewDto {
             read_id: p.read_id,
             baseline_id: p.baseline_id,
             new_baseline: p.new_baseline,
-            vends: b.total.vends,
-            value_minor: b.total.value_minor,
-            cash_minor: b.total.cash_minor,
-            cashless_minor: b.total.cashless_minor,
-            free_vends: b.total.free_vends,
-            test_vends: b.total.test_vends,
+            totals: b.total,
             deltas: b.deltas,
             findings: b.findings,
         }
@@ -191,12 +207,8 @@ pub struct AuditReadDto {
     pub warnings: Vec<String>,
     pub deltas: Vec<AuditDeltaDto>,
     pub findings: Vec<AuditFindingDto>,
-    pub vends: u64,
-    pub value_minor: u64,
-    pub cash_minor: u64,
-    pub cashless_minor: u64,
-    pub free_vends: u64,
-    pub test_vends: u64,
+    #[serde(flatten)]
+    pub totals: AuditTotalsDto,
     pub reviewed_by: Option<String>,
     pub reviewed_at: Option<DateTime<Utc>>,
     /// For a held read: what accepting it would book now.
@@ -213,12 +225,7 @@ impl From<AuditEntry> for AuditReadDto {
             .unwrap_or_default();
         let b = booked(r.diff);
         AuditReadDto {
-            vends: b.total.vends,
-            value_minor: b.total.value_minor,
-            cash_minor: b.total.cash_minor,
-            cashless_minor: b.total.cashless_minor,
-            free_vends: b.total.free_vends,
-            test_vends: b.total.test_vends,
+            totals: b.total,
             deltas: b.deltas,
             findings: b.findings,
             held_for,

@@ -58,15 +58,7 @@ pub async fn machine_with(
             .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     }
-    let secret = h
-        .app
-        .machines
-        .machines()
-        .get(&id)
-        .await
-        .unwrap()
-        .unwrap()
-        .webhook_secret;
+    let secret = webhook_secret(h, &id).await;
     TestMachine { id, secret }
 }
 
@@ -248,4 +240,65 @@ pub fn cut_inside(text: &str, id: &str) -> String {
         .find(&format!("PA1*{id}*"))
         .expect("the selection is in the file");
     text[..at + 6 + id.len()].to_string()
+}
+
+/// Accepts or rejects (`decision`: `accept`, `reject`) a held audit read, as `token`.
+pub async fn review(
+    h: &Harness,
+    token: &str,
+    machine_id: &str,
+    read_id: &str,
+    decision: &str,
+) -> Reply {
+    h.post(
+        &format!("/api/machines/{machine_id}/audits/{read_id}/{decision}/"),
+        token,
+        json!({}),
+    )
+    .await
+}
+
+/// Delivers `events` as a machine on a flaky link does: each once or more (three in ten
+/// twice), in any order, in batches of 1 to `max`; every batch is answered 200 with nothing
+/// rejected.
+pub async fn deliver_shuffled(
+    h: &Harness,
+    m: &TestMachine,
+    events: &[Value],
+    rng: &mut rand::rngs::StdRng,
+    max: usize,
+) {
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+    let mut deliveries: Vec<Value> = events.to_vec();
+    for e in events {
+        if rng.random_bool(0.3) {
+            deliveries.push(e.clone());
+        }
+    }
+    deliveries.shuffle(rng);
+    let mut rest = deliveries.as_slice();
+    while !rest.is_empty() {
+        let take = rng.random_range(1..=max).min(rest.len());
+        let r = post_events(h, m, Value::from(rest[..take].to_vec())).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+        assert!(
+            r.json()["data"]["rejected"].as_array().unwrap().is_empty(),
+            "{}",
+            r.json()
+        );
+        rest = &rest[take..];
+    }
+}
+
+/// The machine's webhook secret.
+pub async fn webhook_secret(h: &Harness, machine_id: &str) -> String {
+    h.app
+        .machines
+        .machines()
+        .get(machine_id)
+        .await
+        .unwrap()
+        .unwrap()
+        .webhook_secret
 }
