@@ -9,8 +9,11 @@ import { launchBrowser, watchConsole } from './browser.mjs';
 const tag = Date.now().toString(36);
 const MACHINE = `Audited snack ${tag}`;
 
-/** A small EVA-DTS audit file (CRLF line ends): selection 10 at 1.50 with its since-init counters. */
-function auditFile({ vends, valueMinor, reads }) {
+/**
+ * A small EVA-DTS audit file (CRLF line ends): selection 10 at 1.50 with its since-init counters;
+ * with `g85` a G85 segment holding that checksum (one that does not match marks a changed file).
+ */
+function auditFile({ vends, valueMinor, reads, g85 }) {
   return [
     'DXS*VF00000001*VA*V1/1*1',
     'ST*001*0001',
@@ -19,7 +22,7 @@ function auditFile({ vends, valueMinor, reads }) {
     'PA1*10*150',
     `PA2*${vends}*${valueMinor}*0*0`,
     `EA3*${reads}*261122*1200`,
-    'SE*7*0001',
+    ...(g85 ? [`G85*${g85}`, 'SE*8*0001'] : ['SE*7*0001']),
     'DXE*1*1',
     '',
   ].join('\r\n');
@@ -27,6 +30,8 @@ function auditFile({ vends, valueMinor, reads }) {
 
 const FIRST = auditFile({ vends: 100, valueMinor: 15000, reads: 1 });
 const SECOND = auditFile({ vends: 112, valueMinor: 16800, reads: 2 });
+// Its G85 does not match its figures: held, whatever they say.
+const CHANGED = auditFile({ vends: 130, valueMinor: 19500, reads: 3, g85: '0000' });
 
 let server;
 let browser;
@@ -142,6 +147,44 @@ describe('vendfleet audit reads', { concurrency: false }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     assert.equal(await page.getByTestId('audit-row').count(), 2);
+  });
+
+  test('a read whose checksum does not match is held with its reason and what it would book; accepted, it books that', async () => {
+    const dialog = await upload('changed.dex', CHANGED);
+    await dialog.waitFor({ state: 'detached' });
+    const heldList = page.getByTestId('held-reads');
+    await heldList.getByText('Held reads (1)').waitFor();
+    const held = heldList.getByTestId('held-read');
+    await held.getByTestId('held-reason').filter({ hasText: 'Checksum wrong' }).waitFor();
+    assert.match(await held.getByTestId('held-preview').textContent(), /18 vends, €27\.00/);
+    assert.equal(await page.locator('[data-testid=audit-row][data-state=held]').count(), 1);
+
+    await held.getByTestId('audit-accept').click();
+    const confirm = page.getByRole('dialog');
+    await confirm.getByText('Accept this audit read?').waitFor();
+    assert.match(await confirm.getByTestId('held-preview').textContent(), /18 vends, €27\.00/);
+    await confirm.getByTestId('confirm-dialog-submit').click();
+    await page.getByText('Audit read accepted').first().waitFor();
+    await heldList.waitFor({ state: 'detached' });
+    const newest = page.getByTestId('audit-row').first();
+    await page.locator('[data-testid=audit-row][data-state=accepted]').waitFor();
+    assert.equal(await newest.getByTestId('audit-vends').textContent(), '18');
+
+    const reply = await call('GET', `/api/machines/${machineId}/audits/`);
+    assert.deepEqual(
+      reply.body.data.map((read) => [read.state, read.vends, read.held_for]),
+      [
+        ['accepted', 18, ['bad_checksum']],
+        ['counted', 12, []],
+        ['baseline', 0, []],
+      ],
+    );
+  });
+
+  test('the intake anomalies tab is there for who may edit machines, empty for this machine', async () => {
+    await page.getByTestId('machine-tab-anomalies').click();
+    await page.waitForURL((url) => url.pathname === `/settings/machine-management/${machineId}/anomalies`);
+    await page.getByTestId('anomalies-empty').waitFor();
   });
 
   test('no console errors', () => {

@@ -22,6 +22,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
     ledger_machine_by_machine, Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
+    StoredReceipt,
 };
 use vendfleet_app::ports::{
     query_all, Condition, Index, Item, ItemStore, Key, Query, SortKey, StoreError, Write,
@@ -310,6 +311,12 @@ impl SalesStore for DynamoSalesStore {
                 "received_at".into(),
                 Value::from(r.received_at.to_rfc3339()),
             );
+            if let Some(f) = &r.fingerprint {
+                attrs.insert("fingerprint".into(), Value::from(f.clone()));
+            }
+            if let Some(p) = &r.payload {
+                attrs.insert("payload".into(), Value::from(p.clone()));
+            }
             items.push(transact_item(
                 Write::Put {
                     item: Item::new(receipt_key(&r.machine_id, &r.event_id), attrs),
@@ -349,12 +356,12 @@ impl SalesStore for DynamoSalesStore {
         }
     }
 
-    async fn known_events(
+    async fn receipts(
         &self,
         machine_id: &str,
         event_ids: &[String],
-    ) -> Result<HashSet<String>, StoreError> {
-        let mut known = HashSet::new();
+    ) -> Result<HashMap<String, StoredReceipt>, StoreError> {
+        let mut found = HashMap::new();
         let unique: Vec<&String> = event_ids
             .iter()
             .collect::<HashSet<_>>()
@@ -363,10 +370,27 @@ impl SalesStore for DynamoSalesStore {
         for chunk in unique.chunks(MAX_BATCH) {
             let keys: Vec<Key> = chunk.iter().map(|id| receipt_key(machine_id, id)).collect();
             for item in self.items.batch_get(&keys).await? {
-                known.insert(item.key.sk);
+                let text = |name: &str| {
+                    item.attrs
+                        .get(name)
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                };
+                let received_at = text("received_at")
+                    .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
+                    .map(|t| t.with_timezone(&chrono::Utc))
+                    .unwrap_or_default();
+                found.insert(
+                    item.key.sk.clone(),
+                    StoredReceipt {
+                        fingerprint: text("fingerprint"),
+                        payload: text("payload"),
+                        received_at,
+                    },
+                );
             }
         }
-        Ok(known)
+        Ok(found)
     }
 
     async fn ledger(

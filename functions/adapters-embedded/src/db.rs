@@ -184,6 +184,12 @@ pub const MIGRATIONS: &[&str] = &[
         FROM sales_month_product GROUP BY machine_id, month;
     DROP TABLE sales_month_product;
     "#,
+    // 7: each receipt keeps its event's content fingerprint and, when small, the event itself,
+    // so that an id reused with other content is told from a retry (NULL on older receipts).
+    r#"
+    ALTER TABLE event_receipts ADD COLUMN fingerprint TEXT;
+    ALTER TABLE event_receipts ADD COLUMN payload TEXT;
+    "#,
 ];
 
 /// The embedded database; cheap to clone (all clones share the connections).

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
-    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
+    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, StoredReceipt,
 };
 use vendfleet_app::ports::StoreError;
 use vendfleet_domain::events::{Payment, VendClass};
@@ -169,8 +169,9 @@ fn write_commit(c: &mut Connection, commit: &Commit) -> Result<(), StoreError> {
     {
         let mut receipt = tx
             .prepare_cached(
-                "INSERT OR IGNORE INTO event_receipts (machine_id, event_id, kind, at, received_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR IGNORE INTO event_receipts \
+                 (machine_id, event_id, kind, at, received_at, fingerprint, payload) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )
             .map_err(backend)?;
         for (index, r) in commit.receipts.iter().enumerate() {
@@ -180,7 +181,9 @@ fn write_commit(c: &mut Connection, commit: &Commit) -> Result<(), StoreError> {
                     r.event_id,
                     r.kind,
                     millis(r.at),
-                    millis(r.received_at)
+                    millis(r.received_at),
+                    r.fingerprint,
+                    r.payload
                 ])
                 .map_err(backend)?;
             if n == 0 {
@@ -597,13 +600,13 @@ impl SalesStore for SqliteSalesStore {
             .map_err(backend)?
     }
 
-    async fn known_events(
+    async fn receipts(
         &self,
         machine_id: &str,
         event_ids: &[String],
-    ) -> Result<HashSet<String>, StoreError> {
+    ) -> Result<HashMap<String, StoredReceipt>, StoreError> {
         if event_ids.is_empty() {
-            return Ok(HashSet::new());
+            return Ok(HashMap::new());
         }
         let machine_id = machine_id.to_string();
         let ids = event_ids.to_vec();
@@ -611,16 +614,35 @@ impl SalesStore for SqliteSalesStore {
             .read(move |c| {
                 let mut stmt = c
                     .prepare_cached(
-                        "SELECT 1 FROM event_receipts WHERE machine_id = ?1 AND event_id = ?2",
+                        "SELECT fingerprint, payload, received_at FROM event_receipts \
+                         WHERE machine_id = ?1 AND event_id = ?2",
                     )
                     .map_err(backend)?;
-                let mut known = HashSet::new();
+                let mut found = HashMap::new();
                 for id in ids {
-                    if stmt.exists(params![machine_id, id]).map_err(backend)? {
-                        known.insert(id);
+                    let row = stmt
+                        .query_row(params![machine_id, id], |r| {
+                            Ok((
+                                r.get::<_, Option<String>>(0)?,
+                                r.get::<_, Option<String>>(1)?,
+                                r.get::<_, i64>(2)?,
+                            ))
+                        })
+                        .optional()
+                        .map_err(backend)?;
+                    if let Some((fingerprint, payload, received_at)) = row {
+                        found.insert(
+                            id,
+                            StoredReceipt {
+                                fingerprint,
+                                payload,
+                                received_at: DateTime::from_timestamp_millis(received_at)
+                                    .unwrap_or_default(),
+                            },
+                        );
                     }
                 }
-                Ok(known)
+                Ok(found)
             })
             .await
             .map_err(backend)?

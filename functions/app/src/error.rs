@@ -42,6 +42,12 @@ pub enum AppError {
         message: String,
         retry_after_secs: u64,
     },
+    /// Cannot be done now; the same request later can (503 with `Retry-After`).
+    #[error("{message}")]
+    Unavailable {
+        message: String,
+        retry_after_secs: u64,
+    },
     /// An internal failure: logged with its cause, answered with a generic message.
     #[error("internal error: {0}")]
     Internal(String),

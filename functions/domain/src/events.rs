@@ -419,16 +419,20 @@ impl BatchError {
 }
 
 /// A parsed request: every event of the body is in exactly one of `events`, `duplicates`
-/// and `rejected`, each list in body order.
+/// and `rejected` (`reused` repeats the rejected ones that reuse an id), each list in body
+/// order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Batch {
     /// How many events the body held.
     pub received: usize,
     /// Valid events, the first of each id in the body.
     pub events: Vec<IndexedEvent>,
-    /// Valid events whose id an earlier valid event of the same body already carries: answered
-    /// as duplicates, never stored (even if their content differs from the first one's).
+    /// Valid events whose id an earlier valid event of the same body already carries with the
+    /// same content ([`crate::reuse::fingerprint`]): answered as duplicates, never stored.
     pub duplicates: Vec<Duplicate>,
+    /// Valid events whose id an earlier valid event of the same body carries with other
+    /// content: rejected (in `rejected` too), never stored, kept as intake anomalies.
+    pub reused: Vec<Reused>,
     /// Invalid events. A rejected event does not claim its id: a later valid event with the
     /// same id is accepted.
     pub rejected: Vec<Rejected>,
@@ -447,6 +451,15 @@ pub struct Duplicate {
     pub index: usize,
     pub id: String,
     pub first_index: usize,
+}
+
+/// A valid event reusing the id of the event at `first_index` of the same body with other
+/// content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reused {
+    pub index: usize,
+    pub first_index: usize,
+    pub event: MachineEvent,
 }
 
 /// An invalid event: its position, its id when that is valid, and the messages per field
@@ -468,13 +481,18 @@ pub struct Receipt {
 
 impl Batch {
     /// The reply once the intake has stored `self.events`, of which `already_stored` were
-    /// found in the machine's dedupe records (retries): those count as duplicates too.
-    pub fn receipt(&self, already_stored: usize) -> Receipt {
-        let already_stored = already_stored.min(self.events.len());
+    /// found in the machine's dedupe records with the same content (retries: duplicates too)
+    /// and `reused` had their id stored with other content (rejected).
+    pub fn receipt(&self, already_stored: usize, reused: Vec<Rejected>) -> Receipt {
+        let taken = self.events.len().saturating_sub(reused.len());
+        let already_stored = already_stored.min(taken);
+        let mut rejected = self.rejected.clone();
+        rejected.extend(reused);
+        rejected.sort_by_key(|r| r.index);
         Receipt {
-            accepted: self.events.len() - already_stored,
+            accepted: taken - already_stored,
             duplicates: self.duplicates.len() + already_stored,
-            rejected: self.rejected.clone(),
+            rejected,
         }
     }
 }
@@ -510,11 +528,26 @@ pub fn parse_batch(raw_body: &[u8], now: DateTime<Utc>) -> Result<Batch, BatchEr
         match parse_event(raw, now) {
             Ok(event) => {
                 if let Some(&first_index) = first_of.get(&event.id) {
-                    batch.duplicates.push(Duplicate {
-                        index,
-                        id: event.id,
-                        first_index,
+                    let first = batch.events.iter().find(|e| e.index == first_index);
+                    let same = first.is_some_and(|f| {
+                        crate::reuse::fingerprint(&f.event) == crate::reuse::fingerprint(&event)
                     });
+                    if same {
+                        batch.duplicates.push(Duplicate {
+                            index,
+                            id: event.id,
+                            first_index,
+                        });
+                    } else {
+                        batch
+                            .rejected
+                            .push(crate::reuse::rejection(index, &event.id, None));
+                        batch.reused.push(Reused {
+                            index,
+                            first_index,
+                            event,
+                        });
+                    }
                 } else {
                     first_of.insert(event.id.clone(), index);
                     batch.events.push(IndexedEvent { index, event });
@@ -1218,12 +1251,12 @@ mod tests {
         };
         assert_eq!(v.revenue_minor(), 500);
         assert_eq!(
-            serde_json::to_value(batch.receipt(0)).unwrap(),
+            serde_json::to_value(batch.receipt(0, Vec::new())).unwrap(),
             json!({"accepted": 1, "duplicates": 0, "rejected": [
                 {"index": 1, "id": "m42-000188", "errors": {"price_minor": ["Must be an integer."]}}
             ]})
         );
-        assert_eq!(batch.receipt(1).duplicates, 1);
+        assert_eq!(batch.receipt(1, Vec::new()).duplicates, 1);
     }
 
     // -- batch --------------------------------------------------------------------------------
@@ -1320,7 +1353,7 @@ mod tests {
         assert_eq!(batch.rejected.len(), 1);
         assert_eq!(batch.rejected[0].index, 1);
         assert_eq!(batch.rejected[0].id.as_deref(), Some("b"));
-        let receipt = serde_json::to_value(batch.receipt(0)).unwrap();
+        let receipt = serde_json::to_value(batch.receipt(0, Vec::new())).unwrap();
         assert_eq!(
             receipt,
             json!({"accepted": 2, "duplicates": 0, "rejected": [
@@ -1328,7 +1361,7 @@ mod tests {
             ]})
         );
         // One already stored (a retry): a duplicate, not accepted.
-        let receipt = batch.receipt(1);
+        let receipt = batch.receipt(1, Vec::new());
         assert_eq!((receipt.accepted, receipt.duplicates), (1, 1));
         // A rejected event without a usable id answers null.
         let batch = batch_of(vec![json!({"type": "vend"}), json!(42)]);
@@ -1342,23 +1375,32 @@ mod tests {
         let other = with(vend("a"), "price_minor", json!(999));
         let bad = with(vend("x"), "payment", json!("card"));
         let batch = batch_of(vec![vend("a"), other, vend("a"), bad, vend("x")]);
+        // The same content again is a duplicate ...
         assert_eq!(
             batch.duplicates,
-            [
-                Duplicate {
-                    index: 1,
-                    id: "a".into(),
-                    first_index: 0
-                },
-                Duplicate {
-                    index: 2,
-                    id: "a".into(),
-                    first_index: 0
-                }
-            ]
+            [Duplicate {
+                index: 2,
+                id: "a".into(),
+                first_index: 0
+            }]
         );
+        // ... other content under the same id is rejected: a reused id.
+        let reused: Vec<(usize, usize, &str)> = batch
+            .reused
+            .iter()
+            .map(|r| (r.index, r.first_index, r.event.id.as_str()))
+            .collect();
+        assert_eq!(reused, [(1, 0, "a")]);
+        assert_eq!(batch.reused[0].event.kind, accepted_kind_price(999));
+        let reasons: Vec<(usize, &str)> = batch
+            .rejected
+            .iter()
+            .map(|r| (r.index, r.errors.0.keys().next().unwrap().as_str()))
+            .collect();
+        assert_eq!(reasons, [(1, "id"), (3, "payment")]);
+        assert!(batch.rejected[0].errors.0["id"][0]
+            .contains("is used earlier in this request with other content"));
         // The invalid "x" does not claim the id: the valid one after it is accepted.
-        assert_eq!(batch.rejected.len(), 1);
         let accepted: Vec<(usize, &str)> = batch
             .events
             .iter()
@@ -1366,8 +1408,17 @@ mod tests {
             .collect();
         assert_eq!(accepted, [(0, "a"), (4, "x")]);
         assert_eq!(batch.events[0].event.kind, accepted_kind_price(250));
-        let receipt = batch.receipt(0);
-        assert_eq!((receipt.accepted, receipt.duplicates), (2, 2));
+        let receipt = batch.receipt(0, Vec::new());
+        assert_eq!(
+            (receipt.accepted, receipt.duplicates, receipt.rejected.len()),
+            (2, 1, 2)
+        );
+        // An id stored before with other content: rejected beside the others, in body order.
+        let stored = crate::reuse::rejection(0, "a", None);
+        let receipt = batch.receipt(0, vec![stored]);
+        assert_eq!((receipt.accepted, receipt.duplicates), (1, 1));
+        let order: Vec<usize> = receipt.rejected.iter().map(|r| r.index).collect();
+        assert_eq!(order, [0, 1, 3]);
     }
 
     fn accepted_kind_price(price: i64) -> EventKind {
@@ -2041,12 +2092,16 @@ mod tests {
         fn valid_events_round_trip(events in proptest::collection::vec(event(), 1..6)) {
             let body = serde_json::to_vec(&json!({ "events": events })).unwrap();
             let batch = parse_batch(&body, now()).unwrap();
-            prop_assert!(batch.rejected.is_empty(), "{:?}", batch.rejected);
+            // Only reused ids (an id again with other content) are rejected.
+            prop_assert_eq!(batch.rejected.len(), batch.reused.len());
             let mut seen = std::collections::HashSet::new();
             let firsts: Vec<&MachineEvent> =
                 events.iter().filter(|e| seen.insert(e.id.clone())).collect();
             prop_assert_eq!(batch.events.len(), firsts.len());
-            prop_assert_eq!(batch.duplicates.len(), events.len() - firsts.len());
+            prop_assert_eq!(
+                batch.duplicates.len() + batch.reused.len(),
+                events.len() - firsts.len()
+            );
             for (parsed, sent) in batch.events.iter().zip(firsts) {
                 prop_assert_eq!(&parsed.event, sent);
                 // DateTime equality ignores the offset: the offset is kept too.

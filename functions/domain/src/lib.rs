@@ -11,6 +11,7 @@ pub mod permissions;
 pub mod planning;
 pub mod reach;
 pub mod report;
+pub mod reuse;
 pub mod sales;
 pub mod schedule;
 pub mod validation;

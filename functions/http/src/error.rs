@@ -72,6 +72,14 @@ impl From<AppError> for ApiError {
                 e.retry_after = Some(retry_after_secs);
                 e
             }
+            AppError::Unavailable {
+                message,
+                retry_after_secs,
+            } => {
+                let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message);
+                e.retry_after = Some(retry_after_secs);
+                e
+            }
             AppError::Internal(cause) => {
                 tracing::error!(%cause, "internal error");
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong")

@@ -4,13 +4,14 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::StatusCode;
 use chrono::{DateTime, Duration, Utc};
+use common::audits::{
+    audit_list, booked, dex_event, machine_with, post_events, review, TestMachine,
+};
 use common::{Backend, Harness, Reply};
 use serde_json::{json, Value};
-use vendfleet_app::ports::{Clock, Grain, RollupQuery};
-use vendfleet_domain::events::{sign, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use vendfleet_app::ports::Clock;
 
 /// An audit file: selection 10 at 150 and 11 at 100 with the given since-init counters.
 fn dex(reads: u64, a: (u64, u64), b: (u64, u64)) -> String {
@@ -31,115 +32,37 @@ async fn create(h: &Harness, token: &str, path: &str, body: Value) -> Value {
 
 struct Setup {
     admin: String,
-    machine: String,
-    secret: String,
+    m: TestMachine,
 }
 
+/// A machine selling from `source`, selections 10 at 1.50 and 11 at 1.00 with 40 each.
 async fn setup(h: &Harness, source: &str) -> Setup {
     let admin = h.admin().await;
-    let p = create(
-        h,
-        &admin,
-        "/api/products/",
-        json!({"name": "Cola", "sku": "C", "price_minor": 150, "vat_bps": 2000, "units": "pcs"}),
-    )
-    .await["id"]
-        .clone();
-    let m = create(
-        h,
-        &admin,
-        "/api/machines/",
-        json!({"name": "Audited", "sales_source": source}),
-    )
-    .await;
-    assert_eq!(m["sales_source"], source);
-    let machine = m["id"].as_str().unwrap().to_string();
-    for (code, price) in [("10", 150), ("11", 100)] {
-        let r = h
-            .post(
-                "/api/machines/products/",
-                &admin,
-                json!({"machine_id": machine, "selection": code, "product_id": p, "max": 50,
-                       "price_minor": price, "current": 40}),
-            )
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-    }
-    let secret = h
-        .app
-        .machines
-        .machines()
-        .get(&machine)
-        .await
-        .unwrap()
-        .unwrap()
-        .webhook_secret;
-    Setup {
-        admin,
-        machine,
-        secret,
-    }
+    let m = machine_with(h, &admin, source, &[("10", 150), ("11", 100)], 40).await;
+    Setup { admin, m }
 }
 
 async fn send_dex(h: &Harness, s: &Setup, id: &str, at: DateTime<Utc>, content: &str) -> Reply {
-    let body =
-        json!({"events": [{"id": id, "type": "dex", "at": at.to_rfc3339(), "content": content}]})
-            .to_string();
-    let ts = h.clock.now().timestamp();
-    let req = Request::builder()
-        .method(Method::POST)
-        .uri(format!("/webhooks/machines/{}/events", s.machine))
-        .header(TIMESTAMP_HEADER, ts.to_string())
-        .header(
-            SIGNATURE_HEADER,
-            sign(s.secret.as_bytes(), ts, body.as_bytes()),
-        )
-        .body(Body::from(body))
-        .unwrap();
-    let r = h.send(req).await;
+    let r = post_events(h, &s.m, json!([dex_event(id, at, content)])).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     assert_eq!(r.json()["data"]["accepted"], 1, "{}", r.json());
     r
 }
 
 async fn sold(h: &Harness, s: &Setup) -> (i64, i64) {
-    // The machine has no location: its days are the operator's.
-    let today = h.app.calendar.today();
-    let rows = h
-        .app
-        .events
-        .sales()
-        .rollups(&RollupQuery {
-            machine_ids: vec![s.machine.clone()],
-            from: today - Duration::days(10),
-            to: today + Duration::days(1),
-            grain: Grain::Day,
-        })
-        .await
-        .unwrap();
-    (
-        rows.iter().map(|r| r.figures.quantity).sum(),
-        rows.iter().map(|r| r.figures.revenue_minor).sum(),
-    )
+    let f = booked(h, &s.m.id).await;
+    (f.quantity, f.revenue_minor)
 }
 
 async fn stock(h: &Harness, s: &Setup) -> Vec<i64> {
-    h.get(&format!("/api/machines/{}/products/", s.machine), &s.admin)
+    common::audits::stock(h, &s.admin, &s.m.id)
         .await
-        .json()["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["current"].as_i64().unwrap())
+        .into_values()
         .collect()
 }
 
 async fn audits(h: &Harness, s: &Setup) -> Vec<Value> {
-    let r = h
-        .get(&format!("/api/machines/{}/audits/", s.machine), &s.admin)
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-    r.json()["data"].as_array().unwrap().clone()
+    audit_list(h, &s.admin, &s.m.id).await
 }
 
 /// Whether the dashboard's attention list names the machine for held audit reads.
@@ -149,7 +72,7 @@ async fn held_on_dashboard(h: &Harness, s: &Setup) -> bool {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|a| a["machine_id"] == s.machine.as_str())
+        .filter(|a| a["machine_id"] == s.m.id.as_str())
         .flat_map(|a| a["findings"].as_array().unwrap().clone())
         .any(|f| f["reason"] == "held_audits")
 }
@@ -160,21 +83,9 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
     let now = h.clock.now();
     let day = |d: i64| now - Duration::days(d);
     // The machine's vend events do not count: its sales come from its audits alone.
-    let body = json!({"events": [{"id": "v1", "type": "vend", "at": day(3).to_rfc3339(),
-        "selection": "10", "price_minor": 150, "quantity": 2, "payment": "cash"}]})
-    .to_string();
-    let ts = h.clock.now().timestamp();
-    let req = Request::builder()
-        .method(Method::POST)
-        .uri(format!("/webhooks/machines/{}/events", s.machine))
-        .header(TIMESTAMP_HEADER, ts.to_string())
-        .header(
-            SIGNATURE_HEADER,
-            sign(s.secret.as_bytes(), ts, body.as_bytes()),
-        )
-        .body(Body::from(body))
-        .unwrap();
-    let r = h.send(req).await;
+    let vend = json!([{"id": "v1", "type": "vend", "at": day(3).to_rfc3339(),
+        "selection": "10", "price_minor": 150, "quantity": 2, "payment": "cash"}]);
+    let r = post_events(&h, &s.m, vend).await;
     assert_eq!(r.json()["data"]["accepted"], 1, "{}", r.json());
     assert_eq!(
         sold(&h, &s).await,
@@ -188,8 +99,9 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
     send_dex(&h, &s, "r2", day(2), &dex(41, (112, 16800), (23, 2300))).await;
     assert_eq!(sold(&h, &s).await, (15, 2100));
     assert_eq!(stock(&h, &s).await, vec![28, 37]);
-    // The board was reset: counters went back. Held out of the figures.
-    send_dex(&h, &s, "r3", day(1), &dex(42, (5, 750), (2, 200))).await;
+    // Selection 10 alone was reset (its counters went back, the machine's did not): held
+    // out of the figures, with what accepting would book.
+    send_dex(&h, &s, "r3", day(1), &dex(42, (5, 750), (24, 2400))).await;
     assert_eq!(sold(&h, &s).await, (15, 2100), "a held read is not counted");
     let list = audits(&h, &s).await;
     let states: Vec<&str> = list.iter().map(|r| r["state"].as_str().unwrap()).collect();
@@ -199,67 +111,115 @@ async fn audit_differences_count_and_flagged_reads_wait_for_review(b: Backend) {
         "{}",
         list[0]
     );
+    assert_eq!(list[0]["held_for"], json!(["counter_reset"]));
     assert!(list[0]["findings"][0]["reason"]
         .as_str()
         .unwrap()
         .contains("went back"));
+    assert_eq!(list[0]["preview"]["baseline_id"], "r2");
+    assert_eq!(list[0]["preview"]["vends"], 6);
+    assert_eq!(list[0]["preview"]["value_minor"], 850);
     assert_eq!(list[1]["vends"], 15);
     assert_eq!(list[1]["checksum"], "ok", "{}", list[1]);
+    assert_eq!(list[1]["checksum_line_ends"], "crlf", "{}", list[1]);
+    assert!(list[1]["preview"].is_null());
+    let preview = h
+        .get(
+            &format!("/api/machines/{}/audits/r3/preview/", s.m.id),
+            &s.admin,
+        )
+        .await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.json());
+    assert_eq!(preview.json()["data"], list[0]["preview"]);
 
     // The dashboard lists the machine for its held read until someone reviews it.
     assert!(held_on_dashboard(&h, &s).await);
 
-    // Accepting counts it, once.
-    let path = format!("/api/machines/{}/audits/r3/accept/", s.machine);
+    // Accepting books what the preview said, once; accepting again answers the same read.
+    let path = format!("/api/machines/{}/audits/r3/accept/", s.m.id);
     let r = h.post(&path, &s.admin, json!({})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     assert!(!held_on_dashboard(&h, &s).await, "reviewed, no longer held");
     assert_eq!(r.json()["data"]["state"], "accepted");
+    assert_eq!(r.json()["data"]["vends"], 6);
     assert!(r.json()["data"]["reviewed_by"].is_string());
-    assert_eq!(sold(&h, &s).await, (22, 2100 + 950));
-    assert_eq!(stock(&h, &s).await, vec![23, 35]);
+    assert_eq!(sold(&h, &s).await, (21, 2100 + 850));
+    assert_eq!(stock(&h, &s).await, vec![23, 36]);
     let again = h.post(&path, &s.admin, json!({})).await;
-    assert_eq!(again.status, StatusCode::CONFLICT);
-    assert_eq!(sold(&h, &s).await, (22, 3050));
+    assert_eq!(again.status, StatusCode::OK, "{}", again.json());
+    assert_eq!(again.json()["data"]["state"], "accepted");
+    assert_eq!(sold(&h, &s).await, (21, 2950));
+    let reject = review(&h, &s.admin, &s.m.id, "r3", "reject").await;
+    assert_eq!(reject.status, StatusCode::CONFLICT, "{}", reject.json());
 
     // A jump of a thousand vends in a day is held; rejected, it never counts.
     send_dex(
         &h,
         &s,
         "r4",
-        now - Duration::hours(1),
-        &dex(43, (1205, 180750), (2, 200)),
+        now - Duration::hours(5),
+        &dex(43, (1205, 180750), (24, 2400)),
     )
     .await;
     let list = audits(&h, &s).await;
     assert_eq!(list[0]["state"], "held");
     assert_eq!(
+        list[0]["previous_id"], "r3",
+        "counted from the accepted read"
+    );
+    assert_eq!(
         list[0]["findings"][0]["flag"], "implausible_jump",
         "{}",
         list[0]
     );
-    let r = h
-        .post(
-            &format!("/api/machines/{}/audits/r4/reject/", s.machine),
-            &s.admin,
-            json!({}),
-        )
-        .await;
+    let r = review(&h, &s.admin, &s.m.id, "r4", "reject").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-    assert_eq!(sold(&h, &s).await, (22, 3050));
-    // A late read (older than the last one) computes nothing.
+    assert_eq!(sold(&h, &s).await, (21, 2950));
+    // The next read counts from the accepted r3, never from the rejected r4.
+    send_dex(
+        &h,
+        &s,
+        "r5",
+        now - Duration::hours(4),
+        &dex(44, (7, 1050), (25, 2500)),
+    )
+    .await;
+    assert_eq!(sold(&h, &s).await, (24, 2950 + 400));
+    // The whole machine was reset (its read counter went back): a new baseline, no sales.
+    send_dex(
+        &h,
+        &s,
+        "r6",
+        now - Duration::hours(3),
+        &dex(1, (2, 300), (1, 100)),
+    )
+    .await;
+    let list = audits(&h, &s).await;
+    assert_eq!(list[0]["state"], "baseline");
+    assert_eq!(list[0]["findings"][0]["flag"], "meter_reset");
+    assert_eq!(list[0]["findings"][0]["holds"], false);
+    assert_eq!(list[0]["vends"], 0);
+    assert_eq!(sold(&h, &s).await, (24, 3350));
+    send_dex(
+        &h,
+        &s,
+        "r7",
+        now - Duration::hours(2),
+        &dex(2, (4, 600), (1, 100)),
+    )
+    .await;
+    assert_eq!(
+        sold(&h, &s).await,
+        (26, 3650),
+        "counted from the new baseline"
+    );
+    // A late read (older than the baseline) computes nothing.
     send_dex(&h, &s, "r0", day(5), &dex(39, (90, 13500), (19, 1900))).await;
     let list = audits(&h, &s).await;
     let late = list.iter().find(|r| r["id"] == "r0").unwrap();
     assert_eq!(late["state"], "late");
-    assert_eq!(sold(&h, &s).await, (22, 3050));
-    let unknown = h
-        .post(
-            &format!("/api/machines/{}/audits/nope/accept/", s.machine),
-            &s.admin,
-            json!({}),
-        )
-        .await;
+    assert_eq!(sold(&h, &s).await, (26, 3650));
+    let unknown = review(&h, &s.admin, &s.m.id, "nope", "accept").await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
 
@@ -298,7 +258,7 @@ async fn events_machines_only_reconcile_and_uploads_are_taken_once(b: Backend) {
         .post(
             "/api/machines/eva-dts/read/",
             &s.admin,
-            json!({"machine_id": s.machine, "content": file}),
+            json!({"machine_id": s.m.id, "content": file}),
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
@@ -307,7 +267,7 @@ async fn events_machines_only_reconcile_and_uploads_are_taken_once(b: Backend) {
         .post(
             "/api/machines/eva-dts/read/",
             &s.admin,
-            json!({"machine_id": s.machine, "content": file}),
+            json!({"machine_id": s.m.id, "content": file}),
         )
         .await;
     assert_eq!(again.status, StatusCode::OK);
@@ -316,7 +276,7 @@ async fn events_machines_only_reconcile_and_uploads_are_taken_once(b: Backend) {
         .post(
             "/api/machines/eva-dts/read/",
             &s.admin,
-            json!({"machine_id": s.machine, "content": "not an audit"}),
+            json!({"machine_id": s.m.id, "content": "not an audit"}),
         )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.json());
@@ -344,9 +304,11 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
         &dex(2, (5000, 750000), (0, 0)),
     )
     .await;
-    let list = format!("/api/machines/{}/audits/", s.machine);
-    let accept = format!("/api/machines/{}/audits/r2/accept/", s.machine);
-    let upload = json!({"machine_id": s.machine, "content": dex(3, (5001, 750150), (0, 0))});
+    let list = format!("/api/machines/{}/audits/", s.m.id);
+    let accept = format!("/api/machines/{}/audits/r2/accept/", s.m.id);
+    let preview = format!("/api/machines/{}/audits/r2/preview/", s.m.id);
+    let reject = format!("/api/machines/{}/audits/r2/reject/", s.m.id);
+    let upload = json!({"machine_id": s.m.id, "content": dex(3, (5001, 750150), (0, 0))});
 
     // A viewer of machines without the EVA-DTS permission reads nothing, uploads nothing.
     let viewer = h
@@ -355,6 +317,7 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     h.user(&s.admin, "viewer@example.com", Some(&viewer)).await;
     let v = h.token("viewer@example.com", "password-123").await;
     assert_eq!(h.get(&list, &v).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(h.get(&preview, &v).await.status, StatusCode::FORBIDDEN);
     assert_eq!(
         h.post("/api/machines/eva-dts/read/", &v, upload.clone())
             .await
@@ -380,10 +343,13 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
     let r = h.token("reader@example.com", "password-123").await;
     assert_eq!(h.get(&list, &r).await.status, StatusCode::OK);
-    assert_eq!(
-        h.post(&accept, &r, json!({})).await.status,
-        StatusCode::FORBIDDEN
-    );
+    assert_eq!(h.get(&preview, &r).await.status, StatusCode::OK);
+    for path in [&accept, &reject] {
+        assert_eq!(
+            h.post(path, &r, json!({})).await.status,
+            StatusCode::FORBIDDEN
+        );
+    }
     assert_eq!(sold(&h, &s).await, (0, 0));
     // An editor scoped to other machines does not find this one.
     let editor = h
@@ -409,10 +375,13 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
     let e = h.token("editor@example.com", "password-123").await;
     assert_eq!(h.get(&list, &e).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(
-        h.post(&accept, &e, json!({})).await.status,
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(h.get(&preview, &e).await.status, StatusCode::NOT_FOUND);
+    for path in [&accept, &reject] {
+        assert_eq!(
+            h.post(path, &e, json!({})).await.status,
+            StatusCode::NOT_FOUND
+        );
+    }
     assert_eq!(
         h.post("/api/machines/eva-dts/read/", &e, upload)
             .await

@@ -341,14 +341,20 @@ async fn one_bad_event_is_rejected_alone_and_retries_change_nothing(b: Backend) 
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     let d = &r.json()["data"];
     assert_eq!(d["accepted"], 5, "{d}");
-    assert_eq!(d["duplicates"], 1, "{d}");
+    assert_eq!(d["duplicates"], 0, "{d}");
     let rejected = d["rejected"].as_array().unwrap();
-    assert_eq!(rejected.len(), 2, "{d}");
+    assert_eq!(rejected.len(), 3, "{d}");
     assert_eq!(rejected[0]["index"], 1);
     assert_eq!(rejected[0]["id"], "bad");
     assert!(rejected[0]["errors"]["price_minor"].is_array(), "{d}");
-    assert_eq!(rejected[1]["index"], 7);
-    assert!(rejected[1]["errors"]["product_id"].is_array(), "{d}");
+    // "v1" again with other content reuses the id: refused, the first stands.
+    assert_eq!(rejected[1]["index"], 3);
+    assert!(rejected[1]["errors"]["id"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("Reused id"));
+    assert_eq!(rejected[2]["index"], 7);
+    assert!(rejected[2]["errors"]["product_id"].is_array(), "{d}");
 
     // Stock: A1 10 − 2 + 5 − 1 = 12, A2 10 − 1 = 9; last purchases set.
     let s = stock(&h, &f).await;
@@ -428,13 +434,15 @@ async fn one_bad_event_is_rejected_alone_and_retries_change_nothing(b: Backend) 
     assert_eq!(cash[0].collected_minor, 1700);
     assert_eq!(cash[0].location_name.as_deref(), Some("Station"));
 
-    // The same batch again: every stored event is a duplicate, nothing changes.
+    // The same batch again: every stored event is a duplicate, nothing changes (the reused
+    // "v1" is refused again).
     let before = figures(&h, &f).await;
     let r = post(&h, &f, events).await;
     assert_eq!(r.status, StatusCode::OK);
     let d = &r.json()["data"];
     assert_eq!(d["accepted"], 0, "{d}");
-    assert_eq!(d["duplicates"], 6, "{d}");
+    assert_eq!(d["duplicates"], 5, "{d}");
+    assert_eq!(d["rejected"].as_array().unwrap().len(), 3, "{d}");
     assert_eq!(figures(&h, &f).await, before);
     let cash_again = h
         .app

@@ -4,17 +4,14 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::StatusCode;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use common::{Backend, Harness};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use vendfleet_app::ports::{Grain, RollupQuery};
-use vendfleet_domain::events::{sign, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use vendfleet_domain::sales::{Figures, Month, VendFact};
 
 const SELECTIONS: [(&str, i64); 3] = [("A1", 150), ("A2", 90), ("B1", 210)];
@@ -66,15 +63,7 @@ async fn setup(h: &Harness) -> (String, String, String, Vec<String>) {
             .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     }
-    let secret = h
-        .app
-        .machines
-        .machines()
-        .get(&m)
-        .await
-        .unwrap()
-        .unwrap()
-        .webhook_secret;
+    let secret = common::audits::webhook_secret(h, &m).await;
     (admin, m, secret, products)
 }
 
@@ -105,28 +94,6 @@ fn events(rng: &mut StdRng, now: DateTime<Utc>, n: usize) -> Vec<Value> {
         .collect()
 }
 
-async fn deliver(h: &Harness, machine: &str, secret: &str, batch: &[Value]) {
-    let body = json!({ "events": batch }).to_string();
-    let ts = vendfleet_app::ports::Clock::now(h.clock.as_ref()).timestamp();
-    let req = Request::builder()
-        .method(Method::POST)
-        .uri(format!("/webhooks/machines/{machine}/events"))
-        .header(TIMESTAMP_HEADER, ts.to_string())
-        .header(
-            SIGNATURE_HEADER,
-            sign(secret.as_bytes(), ts, body.as_bytes()),
-        )
-        .body(Body::from(body))
-        .unwrap();
-    let r = h.send(req).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-    assert!(
-        r.json()["data"]["rejected"].as_array().unwrap().is_empty(),
-        "{}",
-        r.json()
-    );
-}
-
 fn brute_force(rows: &[VendFact], grain: Grain) -> BTreeMap<(NaiveDate, Option<String>), Figures> {
     let mut out: BTreeMap<(NaiveDate, Option<String>), Figures> = BTreeMap::new();
     for v in rows {
@@ -153,19 +120,11 @@ async fn shuffled_duplicated_deliveries_equal_brute_force(
         let (admin, machine, secret, products) = setup(&h).await;
         let events = events(&mut rng, now, n);
         // Every event once or more, in any order, in batches of 1 to 60.
-        let mut deliveries: Vec<Value> = events.clone();
-        for e in &events {
-            if rng.random_bool(0.3) {
-                deliveries.push(e.clone());
-            }
-        }
-        deliveries.shuffle(&mut rng);
-        let mut rest = deliveries.as_slice();
-        while !rest.is_empty() {
-            let take = rng.random_range(1..=60).min(rest.len());
-            deliver(&h, &machine, &secret, &rest[..take]).await;
-            rest = &rest[take..];
-        }
+        let m = common::audits::TestMachine {
+            id: machine.clone(),
+            secret,
+        };
+        common::audits::deliver_shuffled(&h, &m, &events, &mut rng, 60).await;
 
         let sales = h.app.events.sales();
         // The machine stands in Auckland: its days are Auckland's.

@@ -42,6 +42,28 @@ fn dex_parse_prints_the_audits_as_json() {
 }
 
 #[test]
+fn dex_parse_of_a_file_whose_line_ends_were_changed_checks_its_crlf_form() {
+    // full_crlf.dex with its CR LF turned into LF, as editors, git and mail do: G85 still
+    // matches the file as the machine transmitted it.
+    let out = dex_parse(&sample("full_lf.dex"));
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let audit = &json["audits"][0];
+    assert_eq!(audit["checksum"], "ok");
+    assert_eq!(audit["checksum_line_ends"], "crlf");
+    assert_eq!(audit["truncated"], false);
+    let warnings = audit["warnings"].to_string();
+    assert!(
+        warnings.contains("matches the audit with CR LF line ends"),
+        "{warnings}"
+    );
+
+    let out = dex_parse(&sample("full_crlf.dex"));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["audits"][0]["checksum_line_ends"], "crlf");
+}
+
+#[test]
 fn dex_parse_reads_every_audit_and_reports_warnings() {
     let out = dex_parse(&sample("two_audits.dex"));
     assert_eq!(out.status.code(), Some(0));
@@ -52,6 +74,11 @@ fn dex_parse_reads_every_audit_and_reports_warnings() {
     assert_eq!(out.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["audits"][0]["checksum"], "absent");
+    assert_eq!(json["audits"][0]["truncated"], true);
+    assert_eq!(
+        json["audits"][0]["checksum_line_ends"],
+        serde_json::Value::Null
+    );
     let warnings = json["audits"][0]["warnings"].to_string();
     assert!(warnings.contains("truncated after line 25"), "{warnings}");
 }

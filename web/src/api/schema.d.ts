@@ -1058,8 +1058,28 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accepts a held read: its sales enter the figures. */
+        /**
+         * Accepts a held read: it books what its preview says, once, and becomes the baseline.
+         *     Accepting an accepted read answers it unchanged.
+         */
         post: operations["accept_audit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/audits/{read_id}/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What accepting a held read would book now (nothing is booked). */
+        get: operations["preview_audit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1075,7 +1095,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rejects a held read: it is never counted. */
+        /**
+         * Rejects (discards) a held read: it is never counted. Rejecting a rejected read answers it
+         *     unchanged.
+         */
         post: operations["reject_audit"];
         delete?: never;
         options?: never;
@@ -1109,6 +1132,23 @@ export interface paths {
         };
         /** One machine. */
         get: operations["machine_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machines/{id}/intake-anomalies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The machine's intake anomalies, the latest refused first. */
+        get: operations["list_anomalies"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2542,48 +2582,103 @@ export interface components {
             machine_id: string;
             machine_name: string;
         };
-        /** @description One selection's sales between two reads. */
+        /**
+         * @description What one selection books between a read and its baseline: paid vends and value split into
+         *     cash and cashless, and free and test vends (stock only).
+         */
         AuditDeltaDto: {
+            /** Format: int64 */
+            cash_minor: number;
+            /** Format: int64 */
+            cash_vends: number;
+            /** Format: int64 */
+            cashless_minor: number;
+            /** Format: int64 */
+            cashless_vends: number;
+            /** Format: int64 */
+            free_vends: number;
             selection: string;
+            /** Format: int64 */
+            test_vends: number;
             /** Format: int64 */
             value_minor: number;
             /** Format: int64 */
             vends: number;
         };
-        /** @description A reason a difference was held. */
+        /** @description A finding on a read: why it is held, or (when `holds` is false) what it says. */
         AuditFindingDto: {
-            /** @description counter_reset, wrap, negative_delta, implausible_jump, gap_in_reads. */
+            /**
+             * @description bad_checksum, truncated, counter_reset, wrap, negative_delta, implausible_jump (held);
+             *     gap_in_reads, meter_reset, board_change, new_selection (shown only).
+             */
             flag: string;
+            /** @description Whether it holds the read for review. */
+            holds: boolean;
             reason: string;
             selection?: string | null;
         };
+        /** @description What accepting a held read would book now, against the machine's baseline as it stands. */
+        AuditPreviewDto: components["schemas"]["AuditTotalsDto"] & {
+            /** @description The read it counts from (null: the machine has no baseline yet). */
+            baseline_id?: string | null;
+            deltas: components["schemas"]["AuditDeltaDto"][];
+            findings: components["schemas"]["AuditFindingDto"][];
+            /**
+             * @description Accepting makes it the baseline and books nothing (a first read, a meter reset, another
+             *     board).
+             */
+            new_baseline: boolean;
+            read_id: string;
+        };
         /** @description One audit read. */
-        AuditReadDto: {
+        AuditReadDto: components["schemas"]["AuditTotalsDto"] & {
             /** Format: date-time */
             at: string;
             /** @description ok, bad or absent (the file's G85 checksum). */
             checksum: string;
+            /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
+            checksum_line_ends?: string | null;
             deltas: components["schemas"]["AuditDeltaDto"][];
             findings: components["schemas"]["AuditFindingDto"][];
+            /** @description Why it is held (the flags of the findings that hold it), each once. */
+            held_for: string[];
             id: string;
             /** Format: date */
             local_date: string;
+            preview?: null | components["schemas"]["AuditPreviewDto"];
+            /** @description The baseline read its difference is taken from. */
             previous_id?: string | null;
             /** Format: date-time */
             reviewed_at?: string | null;
             reviewed_by?: string | null;
             state: components["schemas"]["AuditStateDto"];
-            /** Format: int64 */
-            value_minor: number;
-            /** Format: int64 */
-            vends: number;
+            /** @description The file was cut off (no DXE). */
+            truncated: boolean;
             warnings: string[];
         };
         /**
          * @description How a read's difference counts.
          * @enum {string}
          */
-        AuditStateDto: "baseline" | "counted" | "held" | "accepted" | "rejected" | "reconcile" | "late";
+        AuditStateDto: "baseline" | "counted" | "held" | "accepted" | "rejected" | "reconcile" | "late" | "superseded";
+        /**
+         * @description What a difference books in total: paid vends and value, cash and cashless value, free and
+         *     test vends.
+         */
+        AuditTotalsDto: {
+            /** Format: int64 */
+            cash_minor: number;
+            /** Format: int64 */
+            cashless_minor: number;
+            /** Format: int64 */
+            free_vends: number;
+            /** Format: int64 */
+            test_vends: number;
+            /** Format: int64 */
+            value_minor: number;
+            /** Format: int64 */
+            vends: number;
+        };
         /** @description An audit file a user read from a machine by hand. */
         AuditUpload: {
             /** @description The EVA-DTS file as text, at most 512 KiB. */
@@ -2813,6 +2908,22 @@ export interface components {
                 machines: components["schemas"]["AccuracyRowDto"][];
                 products: components["schemas"]["AccuracyRowDto"][];
                 visited: number;
+            };
+        };
+        /** @description `{"data": ...}`. */
+        Data_AuditPreviewDto: {
+            /** @description What accepting a held read would book now, against the machine's baseline as it stands. */
+            data: components["schemas"]["AuditTotalsDto"] & {
+                /** @description The read it counts from (null: the machine has no baseline yet). */
+                baseline_id?: string | null;
+                deltas: components["schemas"]["AuditDeltaDto"][];
+                findings: components["schemas"]["AuditFindingDto"][];
+                /**
+                 * @description Accepting makes it the baseline and books nothing (a first read, a meter reset, another
+                 *     board).
+                 */
+                new_baseline: boolean;
+                read_id: string;
             };
         };
         /** @description `{"data": ...}`. */
@@ -3599,27 +3710,31 @@ export interface components {
         };
         /** @description `{"data": ...}`. */
         Data_Vec_AuditReadDto: {
-            data: {
+            data: (components["schemas"]["AuditTotalsDto"] & {
                 /** Format: date-time */
                 at: string;
                 /** @description ok, bad or absent (the file's G85 checksum). */
                 checksum: string;
+                /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
+                checksum_line_ends?: string | null;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
+                /** @description Why it is held (the flags of the findings that hold it), each once. */
+                held_for: string[];
                 id: string;
                 /** Format: date */
                 local_date: string;
+                preview?: null | components["schemas"]["AuditPreviewDto"];
+                /** @description The baseline read its difference is taken from. */
                 previous_id?: string | null;
                 /** Format: date-time */
                 reviewed_at?: string | null;
                 reviewed_by?: string | null;
                 state: components["schemas"]["AuditStateDto"];
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
+                /** @description The file was cut off (no DXE). */
+                truncated: boolean;
                 warnings: string[];
-            }[];
+            })[];
         };
         /** @description `{"data": ...}`. */
         Data_Vec_BarDto: {
@@ -3655,6 +3770,18 @@ export interface components {
                 header_name: string;
                 /** @description `group`, `period` or `total`. */
                 kind: string;
+            }[];
+        };
+        /** @description `{"data": ...}`. */
+        Data_Vec_IntakeAnomalyDto: {
+            data: {
+                event_id: string;
+                /** @description The event stored under the id first (booked). */
+                first: components["schemas"]["SeenEventDto"];
+                /** @description reused_id. */
+                kind: string;
+                /** @description The event refused under the same id (nothing booked). */
+                second: components["schemas"]["SeenEventDto"];
             }[];
         };
         /** @description `{"data": ...}`. */
@@ -4052,6 +4179,16 @@ export interface components {
          * @enum {string}
          */
         Graph: "none" | "line" | "bar";
+        /** @description An event refused because its id was used before with other content. */
+        IntakeAnomalyDto: {
+            event_id: string;
+            /** @description The event stored under the id first (booked). */
+            first: components["schemas"]["SeenEventDto"];
+            /** @description reused_id. */
+            kind: string;
+            /** @description The event refused under the same id (nothing booked). */
+            second: components["schemas"]["SeenEventDto"];
+        };
         /** @description A background job. */
         JobDto: {
             /** Format: date-time */
@@ -4926,25 +5063,29 @@ export interface components {
              */
             count?: number | null;
             /** @description One audit read. */
-            data: {
+            data: components["schemas"]["AuditTotalsDto"] & {
                 /** Format: date-time */
                 at: string;
                 /** @description ok, bad or absent (the file's G85 checksum). */
                 checksum: string;
+                /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
+                checksum_line_ends?: string | null;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
+                /** @description Why it is held (the flags of the findings that hold it), each once. */
+                held_for: string[];
                 id: string;
                 /** Format: date */
                 local_date: string;
+                preview?: null | components["schemas"]["AuditPreviewDto"];
+                /** @description The baseline read its difference is taken from. */
                 previous_id?: string | null;
                 /** Format: date-time */
                 reviewed_at?: string | null;
                 reviewed_by?: string | null;
                 state: components["schemas"]["AuditStateDto"];
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
+                /** @description The file was cut off (no DXE). */
+                truncated: boolean;
                 warnings: string[];
             };
             message: string;
@@ -5695,27 +5836,31 @@ export interface components {
              * @description The number in the message, when it has one ("3 users deleted successfully").
              */
             count?: number | null;
-            data: {
+            data: (components["schemas"]["AuditTotalsDto"] & {
                 /** Format: date-time */
                 at: string;
                 /** @description ok, bad or absent (the file's G85 checksum). */
                 checksum: string;
+                /** @description The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok. */
+                checksum_line_ends?: string | null;
                 deltas: components["schemas"]["AuditDeltaDto"][];
                 findings: components["schemas"]["AuditFindingDto"][];
+                /** @description Why it is held (the flags of the findings that hold it), each once. */
+                held_for: string[];
                 id: string;
                 /** Format: date */
                 local_date: string;
+                preview?: null | components["schemas"]["AuditPreviewDto"];
+                /** @description The baseline read its difference is taken from. */
                 previous_id?: string | null;
                 /** Format: date-time */
                 reviewed_at?: string | null;
                 reviewed_by?: string | null;
                 state: components["schemas"]["AuditStateDto"];
-                /** Format: int64 */
-                value_minor: number;
-                /** Format: int64 */
-                vends: number;
+                /** @description The file was cut off (no DXE). */
+                truncated: boolean;
                 warnings: string[];
-            }[];
+            })[];
             message: string;
         };
         /** @description `{"message": ..., "data": ...}`. */
@@ -6756,6 +6901,21 @@ export interface components {
             route_type?: string | null;
             routes: components["schemas"]["RouteBody"][];
             visit_date?: string | null;
+        };
+        /** @description One side of a reused id. */
+        SeenEventDto: {
+            /** @description Its content fingerprint (64 bits of SHA-256, hex). */
+            fingerprint?: string | null;
+            /**
+             * @description The event's JSON as the machine sent it; null when larger than 16 KiB or stored before
+             *     receipts kept it.
+             */
+            payload?: string | null;
+            /**
+             * Format: date-time
+             * @description When it was received (null: stored before receipts kept it).
+             */
+            received_at?: string | null;
         };
         /** @description One selection of a machine's planogram. */
         SelectionDto: {
@@ -10095,6 +10255,46 @@ export interface operations {
             };
         };
     };
+    preview_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                read_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_AuditPreviewDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     reject_audit: {
         parameters: {
             query?: never;
@@ -10183,6 +10383,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Data_MachineDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_anomalies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Data_Vec_IntakeAnomalyDto"];
                 };
             };
             401: components["responses"]["Unauthorized"];

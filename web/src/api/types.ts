@@ -37,6 +37,11 @@ export type AuditState = Schemas['AuditStateDto'];
 export type AuditDelta = Schemas['AuditDeltaDto'];
 export type AuditFinding = Schemas['AuditFindingDto'];
 export type AuditUpload = Schemas['AuditUpload'];
+/** What accepting a held audit read would book now. */
+export type AuditPreview = Schemas['AuditPreviewDto'];
+/** An event refused because the machine used its id before with other content. */
+export type IntakeAnomaly = Schemas['IntakeAnomalyDto'];
+export type SeenEvent = Schemas['SeenEventDto'];
 export type Selection = Schemas['SelectionDto'];
 export type SelectionForm = Schemas['SelectionForm'];
 export type StockForm = Schemas['StockForm'];

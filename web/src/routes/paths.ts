@@ -43,7 +43,7 @@ export const paths = {
     editModel: (id: string) => `/settings/create-model/${encodeURIComponent(id)}`,
     machineManagement: '/settings/machine-management',
     createMachine: '/settings/create-machine',
-    machine: (id: string, tab: 'overview' | 'products' | 'settings' | 'refills' | 'audits' = 'overview') =>
+    machine: (id: string, tab: 'overview' | 'products' | 'settings' | 'refills' | 'audits' | 'anomalies' = 'overview') =>
       `/settings/machine-management/${encodeURIComponent(id)}/${tab}`,
     productManagement: '/settings/product-management',
     dataPolicy: '/settings/data-policy',

@@ -11,6 +11,7 @@
 //! Stock is plain arithmetic — refills add and remove, every vend (free and test too) removes —
 //! without clamping, so the stock left does not depend on the order events arrive in.
 
+use super::audits::AuditLine;
 use super::model::{AuditRead, AuditState, Encashment, MachineStatus};
 use crate::error::AppError;
 use crate::machines::{MachineContext, RefillEntry, SalesSource, Selection};
@@ -19,23 +20,26 @@ use crate::ports::{Condition, StoreError, Write};
 use crate::products::ProductRef;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap, HashSet};
-use vendfleet_domain::events::{EventKind, MachineEvent, VendClass};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use vendfleet_domain::events::{EventKind, MachineEvent, Payment, VendClass};
 use vendfleet_domain::sales::VendFact;
 
 /// Refill lines per part when the sales store bounds a commit (DynamoDB: 100 records).
 pub const REFILL_LINES_PER_PART: usize = 40;
 
-/// How many times a step is run again after a commit met a changed item.
+/// How many times a review is run again after its commit met a changed item.
 const MAX_ATTEMPTS: usize = 8;
 
 /// What a step did with the events it was given.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Applied {
     /// Events stored now.
     pub stored: usize,
-    /// Events whose receipts were there already (retries and duplicate deliveries).
+    /// Events whose receipts were there already with the same content (retries and duplicate
+    /// deliveries).
     pub already: usize,
+    /// Events whose id is stored with other content: not applied, kept as intake anomalies.
+    pub reused: Vec<super::anomalies::ReusedId>,
 }
 
 /// One unit of exactly-once: an event, or one part of a refill too large for one commit.
@@ -92,8 +96,8 @@ pub(crate) struct Context {
     /// Names of the employees the events name, by id.
     pub employees: HashMap<String, String>,
     pub status: Option<MachineStatus>,
-    /// The machine's latest audit read, to take the next one's difference from.
-    pub last_read: Option<AuditRead>,
+    /// The machine's baseline read and the reads after it, to judge new reads against.
+    pub audits: AuditLine,
     /// What the machine usually sells, to judge an audit's jump.
     pub usual: Option<vendfleet_domain::audit::Usual>,
     pub received_at: DateTime<Utc>,
@@ -114,7 +118,9 @@ pub(crate) struct Draft<'c> {
     receipts: Vec<EventReceipt>,
     vends: Vec<VendFact>,
     rows: Vec<Write>,
-    last_read: Option<AuditRead>,
+    audits: AuditLine,
+    /// Audit reads to write, by sort key, with the version the store holds (`None`: new).
+    reads: BTreeMap<String, (AuditRead, Option<u64>)>,
 }
 
 impl<'c> Draft<'c> {
@@ -150,7 +156,8 @@ impl<'c> Draft<'c> {
             receipts: Vec::new(),
             vends: Vec::new(),
             rows: Vec::new(),
-            last_read: ctx.last_read.clone(),
+            audits: ctx.audits.clone(),
+            reads: BTreeMap::new(),
         }
     }
 
@@ -162,6 +169,8 @@ impl<'c> Draft<'c> {
             kind: kind.to_string(),
             at,
             received_at: self.ctx.received_at,
+            fingerprint: None,
+            payload: None,
         });
     }
 
@@ -173,20 +182,16 @@ impl<'c> Draft<'c> {
         });
     }
 
-    /// Adds a write to the pending commit.
-    pub fn write(&mut self, w: Write) {
-        self.rows.push(w);
-    }
-
-    /// Counts an audit read's difference as sales: one ledger row per selection that sold,
-    /// priced by the audit's value, paid in cash (audits' payment split is not taken yet).
+    /// Books an audit read's difference: per selection that moved, a ledger row for its cash
+    /// and one for its cashless sales (the audit's own split), one for its free and one for its
+    /// test vends; every unit leaves stock.
     pub fn count_read(&mut self, read: &AuditRead) {
         let Some(diff) = &read.diff else { return };
         let ctx = self.ctx;
         let machine = &ctx.machine.machine;
+        let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        let money = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         for (code, d) in &diff.deltas {
-            let quantity = u32::try_from(d.vends).unwrap_or(u32::MAX);
-            let revenue = i64::try_from(d.value_minor).unwrap_or(i64::MAX);
             let product_id = self
                 .selections
                 .get(code)
@@ -194,31 +199,98 @@ impl<'c> Draft<'c> {
                 .unwrap_or_default();
             let vat = ctx.products.get(&product_id).map_or(0, |p| p.vat_bps);
             if let Some(s) = self.selections.get_mut(code) {
-                s.current -= i64::from(quantity);
-                if quantity > 0 && s.last_purchase.is_none_or(|l| l < read.at) {
+                s.current -= i64::try_from(d.units()).unwrap_or(i64::MAX);
+                if d.vends > 0 && s.last_purchase.is_none_or(|l| l < read.at) {
                     s.last_purchase = Some(read.at);
                 }
                 self.touched.insert(code.clone());
             }
-            self.vends.push(VendFact {
-                machine_id: machine.id.clone(),
-                event_id: format!("{}#{code}", read.id),
-                at: read.at,
-                local_date: read.local_date,
-                location_id: machine.location_id.clone(),
-                selection: code.clone(),
-                product_id,
-                quantity,
-                revenue_minor: revenue,
-                net_minor: vendfleet_domain::events::net_of_vat(revenue, vat),
-                payment: vendfleet_domain::events::Payment::Cash,
-                class: VendClass::Sale,
-            });
+            let rows = [
+                (
+                    "",
+                    d.cash_vends,
+                    d.cash_minor,
+                    Payment::Cash,
+                    VendClass::Sale,
+                ),
+                (
+                    "#cashless",
+                    d.cashless_vends,
+                    d.cashless_minor,
+                    Payment::Cashless,
+                    VendClass::Sale,
+                ),
+                ("#free", d.free_vends, 0, Payment::Cash, VendClass::Free),
+                ("#test", d.test_vends, 0, Payment::Cash, VendClass::Test),
+            ];
+            for (suffix, quantity, revenue, payment, class) in rows {
+                if quantity == 0 && revenue == 0 {
+                    continue;
+                }
+                let revenue = money(revenue);
+                self.vends.push(VendFact {
+                    machine_id: machine.id.clone(),
+                    event_id: format!("{}#{code}{suffix}", read.id),
+                    at: read.at,
+                    local_date: read.local_date,
+                    location_id: machine.location_id.clone(),
+                    selection: code.clone(),
+                    product_id: product_id.clone(),
+                    quantity: count(quantity),
+                    revenue_minor: revenue,
+                    net_minor: vendfleet_domain::events::net_of_vat(revenue, vat),
+                    payment,
+                    class,
+                });
+            }
         }
         if diff.vends() > 0 {
             self.status.sold(read.at);
-            self.status_touched = true;
         }
+        // Every booking moves the status, so that intake and reviews of a machine never
+        // decide from the same reads at once.
+        self.status_touched = true;
+    }
+
+    /// Writes `read` with the pending commit: new when the store has no version of it.
+    pub fn stage_read(&mut self, mut read: AuditRead, stored: Option<u64>) {
+        let sk = read.key().sk;
+        match self.reads.get_mut(&sk) {
+            Some((pending, _)) => {
+                read.version = pending.version;
+                *pending = read;
+            }
+            None => {
+                if let Some(v) = stored {
+                    read.version = v + 1;
+                }
+                self.reads.insert(sk, (read, stored));
+            }
+        }
+    }
+
+    /// Makes `read` the machine's baseline, superseding the held reads older than it; answers
+    /// the read with its counters (carried from the old baseline with `carry`).
+    pub fn advance(&mut self, read: AuditRead, carry: bool) -> AuditRead {
+        for gone in self.audits.advance(read, carry) {
+            let stored = gone.version;
+            self.stage_read(gone, Some(stored));
+        }
+        self.audits
+            .baseline
+            .clone()
+            .expect("advance sets the baseline")
+    }
+
+    /// Replaces the machine's baseline line (a review reads the whole history itself).
+    pub fn replace_audits(&mut self, line: AuditLine) {
+        self.audits = line;
+    }
+
+    /// Writes the status with the commit, so that the commit fails if another step of the
+    /// machine committed since this one read it.
+    pub fn touch_status(&mut self) {
+        self.status_touched = true;
     }
 
     /// True when nothing is pending.
@@ -233,12 +305,18 @@ impl<'c> Draft<'c> {
         let at = e.at_utc();
         let machine = &ctx.machine.machine;
         let local_date = e.local_date(ctx.machine.zone);
+        // The event is kept with its first (or only) part's receipt, its fingerprint with each.
+        let first_part = unit.lines.as_ref().is_none_or(|r| r.start == 0);
         self.receipts.push(EventReceipt {
             machine_id: machine.id.clone(),
             event_id: unit.receipt_id.clone(),
             kind: e.kind.type_name().to_string(),
             at,
             received_at: ctx.received_at,
+            fingerprint: Some(vendfleet_domain::reuse::fingerprint(e)),
+            payload: first_part
+                .then(|| vendfleet_domain::reuse::kept_payload(e))
+                .flatten(),
         });
         self.status.seen(at);
         self.status_touched = true;
@@ -392,13 +470,14 @@ impl<'c> Draft<'c> {
                     if read.state == AuditState::Counted {
                         self.count_read(&read);
                     }
-                    self.rows.push(Write::Put {
-                        item: read.to_item()?,
-                        condition: Some(Condition::NotExists),
-                    });
-                    if read.state != AuditState::Late {
-                        self.last_read = Some(read);
-                    }
+                    let read = if read.is_baseline() {
+                        let carry = read.state != AuditState::Baseline;
+                        self.advance(read, carry)
+                    } else {
+                        self.audits.add(read.clone());
+                        read
+                    };
+                    self.stage_read(read, None);
                 }
                 self.status.audited(at);
             }
@@ -406,7 +485,7 @@ impl<'c> Draft<'c> {
         Ok(())
     }
 
-    /// An audit read with its difference from the previous read and how that counts.
+    /// An audit read judged against the machine's baseline, and how its difference counts.
     fn read(
         &self,
         id: String,
@@ -414,8 +493,11 @@ impl<'c> Draft<'c> {
         local_date: chrono::NaiveDate,
         audit: vendfleet_domain::dex::Audit,
     ) -> AuditRead {
-        use vendfleet_domain::audit;
-        let counters = audit::counters(&audit);
+        use vendfleet_domain::audit::Verdict;
+        let counters = vendfleet_domain::audit::counters(&audit);
+        let judged = self
+            .audits
+            .judge((at, id.as_str()), &audit, &counters, self.ctx.usual);
         let mut read = AuditRead {
             id,
             machine_id: self.ctx.machine.machine.id.clone(),
@@ -423,30 +505,25 @@ impl<'c> Draft<'c> {
             local_date,
             audit,
             counters,
-            previous_id: None,
+            previous_id: self.audits.baseline.as_ref().map(|b| b.id.clone()),
             diff: None,
-            state: AuditState::Baseline,
+            state: AuditState::Late,
             reviewed_by: None,
             reviewed_at: None,
             version: 1,
         };
-        match &self.last_read {
-            None => {}
-            Some(prev) if (prev.at, prev.id.as_str()) >= (at, read.id.as_str()) => {
-                read.state = AuditState::Late;
-            }
-            Some(prev) => {
-                let hours = (at - prev.at).num_seconds() as f64 / 3600.0;
-                let diff = audit::diff(&prev.counters, &read.counters, hours, self.ctx.usual);
-                read.state = match self.ctx.machine.machine.sales_source {
-                    SalesSource::Events => AuditState::Reconcile,
-                    SalesSource::Audit if diff.is_clean() => AuditState::Counted,
-                    SalesSource::Audit => AuditState::Held,
-                };
-                read.previous_id = Some(prev.id.clone());
-                read.diff = Some(diff);
-            }
-        }
+        let Some(judged) = judged else {
+            read.previous_id = None;
+            return read;
+        };
+        read.state = match (self.ctx.machine.machine.sales_source, judged.verdict()) {
+            (_, Verdict::Baseline) => AuditState::Baseline,
+            (SalesSource::Events, _) => AuditState::Reconcile,
+            (SalesSource::Audit, Verdict::Count) => AuditState::Counted,
+            (SalesSource::Audit, Verdict::Hold) => AuditState::Held,
+        };
+        let first_and_plain = read.previous_id.is_none() && judged.diff.findings.is_empty();
+        read.diff = (!first_and_plain).then_some(judged.diff);
         read
     }
 
@@ -454,6 +531,15 @@ impl<'c> Draft<'c> {
     /// on the version the store holds.
     pub fn commit(&self, now: DateTime<Utc>) -> Result<Commit, StoreError> {
         let mut writes = self.rows.clone();
+        for (read, stored) in self.reads.values() {
+            writes.push(Write::Put {
+                item: read.to_item()?,
+                condition: Some(match stored {
+                    Some(v) => Condition::VersionIs(*v),
+                    None => Condition::NotExists,
+                }),
+            });
+        }
         for code in &self.touched {
             let mut s = self.selections[code].clone();
             let stored = self.stored[code];
@@ -498,6 +584,7 @@ impl<'c> Draft<'c> {
         self.receipts.clear();
         self.vends.clear();
         self.rows.clear();
+        self.reads.clear();
     }
 }
 
@@ -529,12 +616,22 @@ pub(crate) fn tally(units: &[Unit<'_>], known: &HashSet<String>, events: usize) 
         .zip(&any_new)
         .filter(|(s, n)| **s && !**n)
         .count();
-    Applied { stored, already }
+    Applied {
+        stored,
+        already,
+        reused: Vec::new(),
+    }
 }
 
-/// The error of a step that kept meeting changed items.
+/// The error of a step that could not get its turn or kept meeting changed items within its
+/// budget: 503; the same events again later are safe (receipts keep what was stored once).
 pub(crate) fn too_busy() -> AppError {
-    AppError::conflict("The machine's data kept changing during intake; send the events again.")
+    AppError::Unavailable {
+        message: "The machine's data is busy: send the same events again after the Retry-After \
+                  delay (what was stored of them is never counted twice)."
+            .into(),
+        retry_after_secs: super::service::RETRY_AFTER_SECS,
+    }
 }
 
 /// Attempts of a step.

@@ -174,12 +174,15 @@ pub enum AuditState {
     Rejected,
     /// The machine's sales come from its events: the difference is shown, never counted.
     Reconcile,
-    /// Older than a read already taken in: no difference is computed.
+    /// Older than the machine's baseline when it arrived: no difference is computed.
     Late,
+    /// Held, then a later read became the baseline: that read's difference holds its sales, so
+    /// it can no longer be accepted (nor needs to be).
+    Superseded,
 }
 
 /// One EVA-DTS audit read of a machine: the parsed audit, its counters, the difference from
-/// the previous read with its findings, and how that difference counts.
+/// its baseline with its findings, and how that difference counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditRead {
     /// The machine event's id (with `#n` for the n-th audit of a file holding several).
@@ -189,9 +192,11 @@ pub struct AuditRead {
     pub local_date: NaiveDate,
     /// The parsed audit (`vendfleet dex parse`'s shape).
     pub audit: vendfleet_domain::dex::Audit,
+    /// Its counters; for a read that became the baseline, with its baseline's where it has
+    /// none (a truncated read's selections after the cut).
     #[serde(default)]
     pub counters: vendfleet_domain::audit::ReadCounters,
-    /// The read the difference is taken from.
+    /// The baseline the difference is taken from.
     #[serde(default)]
     pub previous_id: Option<String>,
     #[serde(default)]
@@ -212,6 +217,21 @@ impl AuditRead {
     /// The sort key: by time, then id.
     pub fn sort_key(at: DateTime<Utc>, id: &str) -> String {
         format!("{}{:015}#{id}", Self::PREFIX, at.timestamp_millis())
+    }
+
+    /// Its place in the machine's reads: by time, then id.
+    pub fn order(&self) -> (DateTime<Utc>, &str) {
+        (self.at, &self.id)
+    }
+
+    /// Whether later reads count from it: a read that started a baseline, was counted or
+    /// accepted, or (on an `events` machine) a reconcile read with nothing doubtful.
+    pub fn is_baseline(&self) -> bool {
+        match self.state {
+            AuditState::Baseline | AuditState::Counted | AuditState::Accepted => true,
+            AuditState::Reconcile => self.diff.as_ref().is_none_or(|d| d.is_clean()),
+            _ => false,
+        }
     }
 
     /// The item key.

@@ -1,8 +1,9 @@
 //! The machine-events service: the webhook's checks (machine, signature, body), intake, and
 //! the reads other areas make of what events left (status, encashments, audit reads).
 
+use super::anomalies::{reused_ids, IntakeAnomaly, SeenEvent};
 use super::intake::{self, Applied, Context, Draft};
-use super::model::{AuditRead, AuditState, Encashment, MachineStatus};
+use super::model::{Encashment, MachineStatus};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;
 use crate::ports::sales::SalesStore;
@@ -43,14 +44,33 @@ pub const MAX_JOB_BYTES: usize = 200 * 1024;
 /// The service.
 #[derive(Clone)]
 pub struct EventsService {
-    store: Arc<dyn ItemStore>,
-    sales: Arc<dyn SalesStore>,
-    machines: MachinesService,
-    products: ProductLookup,
-    directory: Directory,
-    calendar: crate::Calendar,
+    pub(super) store: Arc<dyn ItemStore>,
+    pub(super) sales: Arc<dyn SalesStore>,
+    pub(super) machines: MachinesService,
+    pub(super) products: ProductLookup,
+    pub(super) directory: Directory,
+    pub(super) calendar: crate::Calendar,
     /// Set on AWS: the webhook queues valid events for the worker instead of applying them.
-    handoff: Option<Arc<dyn JobQueue>>,
+    pub(super) handoff: Option<Arc<dyn JobQueue>>,
+    /// One turn per machine: this process's intake steps and reviews of a machine run one at
+    /// a time, so that concurrent batches queue rather than collide.
+    turns: Arc<std::sync::Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>>,
+}
+
+/// How long an intake step of a machine may wait for its turn and retry commits that met a
+/// changed item (another process, a user's edit) before it answers 503: within the 30 s a
+/// machine's HTTP client commonly waits, and API Gateway's 29 s.
+pub const INTAKE_BUDGET: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// What a 503 of intake asks the sender to wait, in seconds.
+pub const RETRY_AFTER_SECS: u64 = 2;
+
+/// The pause before the `attempt`-th retry of a commit: 10 ms doubling up to 320 ms, with up to
+/// as much again at random so that processes retrying together drift apart.
+fn backoff(attempt: u32) -> std::time::Duration {
+    use rand::Rng;
+    let base = 10u64 << attempt.min(5);
+    std::time::Duration::from_millis(base + rand::rng().random_range(0..=base))
 }
 
 fn unauthorized() -> AppError {
@@ -75,7 +95,41 @@ impl EventsService {
             directory,
             calendar,
             handoff,
+            turns: Arc::default(),
         }
+    }
+
+    /// Waits for the machine's turn (see [`EventsService::turns`]), at most `budget`.
+    pub(super) async fn turn_within(
+        &self,
+        machine_id: &str,
+        budget: std::time::Duration,
+    ) -> AppResult<tokio::sync::OwnedMutexGuard<()>> {
+        let lock = {
+            let mut turns = self.turns.lock().unwrap_or_else(|e| e.into_inner());
+            if turns.len() > 4096 {
+                turns.retain(|_, w| w.strong_count() > 0);
+            }
+            match turns.get(machine_id).and_then(std::sync::Weak::upgrade) {
+                Some(lock) => lock,
+                None => {
+                    let lock = Arc::new(tokio::sync::Mutex::new(()));
+                    turns.insert(machine_id.to_string(), Arc::downgrade(&lock));
+                    lock
+                }
+            }
+        };
+        tokio::time::timeout(budget, lock.lock_owned())
+            .await
+            .map_err(|_| intake::too_busy())
+    }
+
+    /// The machine's turn, waited for within [`INTAKE_BUDGET`].
+    pub(super) async fn intake_turn(
+        &self,
+        machine_id: &str,
+    ) -> AppResult<tokio::sync::OwnedMutexGuard<()>> {
+        self.turn_within(machine_id, INTAKE_BUDGET).await
     }
 
     /// The sales store (reports read it).
@@ -105,12 +159,39 @@ impl EventsService {
         .map_err(|e| AppError::Unauthorized(e.to_string()))?;
         let mut batch = parse_batch(d.body, now).map_err(batch_error)?;
         self.check_references(&mut batch).await?;
+        // Ids used twice with other content in the body: the first stands, the others are kept
+        // as anomalies.
+        let in_body: Vec<IntakeAnomaly> = batch
+            .reused
+            .iter()
+            .filter_map(|r| {
+                let first = batch.events.iter().find(|e| e.index == r.first_index)?;
+                Some(IntakeAnomaly::reused(
+                    &machine.id,
+                    &r.event,
+                    SeenEvent::of(&first.event, now),
+                    now,
+                ))
+            })
+            .collect();
+        self.record_anomalies(&in_body).await?;
         let events: Vec<MachineEvent> = batch.events.iter().map(|e| e.event.clone()).collect();
-        let already = match &self.handoff {
+        let applied = match &self.handoff {
             Some(queue) => self.hand_off(queue.as_ref(), &machine.id, events).await?,
-            None => self.apply(&machine.id, &events).await?.already,
+            None => self.apply(&machine.id, &events).await?,
         };
-        Ok(batch.receipt(already))
+        let reused = applied
+            .reused
+            .iter()
+            .map(|r| {
+                vendfleet_domain::reuse::rejection(
+                    batch.events[r.event].index,
+                    &r.id,
+                    Some(r.first.received_at),
+                )
+            })
+            .collect();
+        Ok(batch.receipt(applied.already, reused))
     }
 
     /// Rejects the valid events that name what does not exist: an audit file that cannot be
@@ -159,18 +240,28 @@ impl EventsService {
     }
 
     /// Queues events for the worker, in jobs small enough for the queue; answers how many had
-    /// receipts already (a hint for the answer: the worker's receipts decide).
+    /// receipts already and which reuse a stored id with other content (a hint for the answer:
+    /// the worker's receipts decide, and keep the anomalies of reuses racing their first).
     async fn hand_off(
         &self,
         queue: &dyn JobQueue,
         machine_id: &str,
         events: Vec<MachineEvent>,
-    ) -> AppResult<usize> {
-        let ids: Vec<String> = events.iter().map(|e| e.id.clone()).collect();
-        let known = self.sales.known_events(machine_id, &ids).await?;
+    ) -> AppResult<Applied> {
+        let ids: Vec<Vec<String>> = events.iter().map(|e| vec![e.id.clone()]).collect();
+        let flat: Vec<String> = ids.iter().flatten().cloned().collect();
+        let stored = self.sales.receipts(machine_id, &flat).await?;
+        let reused = reused_ids(&events, &ids, &stored);
+        let now = self.calendar.now();
+        let anomalies: Vec<IntakeAnomaly> = reused
+            .iter()
+            .map(|r| IntakeAnomaly::reused(machine_id, &events[r.event], (&r.first).into(), now))
+            .collect();
+        self.record_anomalies(&anomalies).await?;
+        let already = events.iter().filter(|e| stored.contains_key(&e.id)).count() - reused.len();
         let fresh: Vec<MachineEvent> = events
             .into_iter()
-            .filter(|e| !known.contains(&e.id))
+            .filter(|e| !stored.contains_key(&e.id))
             .collect();
         let mut job = EventsJob {
             machine_id: machine_id.to_string(),
@@ -190,7 +281,11 @@ impl EventsService {
         if !job.events.is_empty() {
             enqueue(queue, &job).await?;
         }
-        Ok(known.len())
+        Ok(Applied {
+            stored: 0,
+            already,
+            reused,
+        })
     }
 
     /// Applies a queued job (the worker).
@@ -200,23 +295,82 @@ impl EventsService {
         self.apply(&job.machine_id, &job.events).await
     }
 
-    /// Applies valid events of a machine exactly once (see [`intake`]).
+    /// Applies valid events of a machine exactly once (see [`intake`]): in the machine's turn,
+    /// a step that met a changed item runs again after a pause, within [`INTAKE_BUDGET`]; past
+    /// it, 503 with [`RETRY_AFTER_SECS`]. An event whose id is stored with other content is not
+    /// applied: it is answered in [`Applied::reused`] and kept as an intake anomaly.
     pub async fn apply(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Applied> {
+        self.apply_events(machine_id, events, true).await
+    }
+
+    /// [`Self::apply`]; with `check_reuse` false an id already stored is a duplicate whatever
+    /// its content (an upload, whose id is its content's digest).
+    pub(super) async fn apply_events(
+        &self,
+        machine_id: &str,
+        events: &[MachineEvent],
+        check_reuse: bool,
+    ) -> AppResult<Applied> {
+        let started = tokio::time::Instant::now();
+        let _turn = self.intake_turn(machine_id).await?;
         let limit = self.sales.commit_limit();
         let units = intake::units(events, limit != usize::MAX);
         let ids: Vec<String> = units.iter().map(|u| u.receipt_id.clone()).collect();
+        let mut parts: Vec<Vec<String>> = vec![Vec::new(); events.len()];
+        for u in &units {
+            parts[u.event].push(u.receipt_id.clone());
+        }
         let mut first_known: Option<HashSet<String>> = None;
-        for _ in 0..intake::ATTEMPTS {
+        let mut attempt = 0;
+        loop {
             let ctx = self.context(machine_id, events).await?;
-            let known = self.sales.known_events(machine_id, &ids).await?;
+            let stored = self.sales.receipts(machine_id, &ids).await?;
+            let reused = if check_reuse {
+                reused_ids(events, &parts, &stored)
+            } else {
+                Vec::new()
+            };
+            // A reused id's event is left alone, as if stored.
+            let mut known: HashSet<String> = stored.into_keys().collect();
+            for r in &reused {
+                known.extend(parts[r.event].iter().cloned());
+            }
             let first = first_known.get_or_insert_with(|| known.clone()).clone();
             match self.commit_pending(&ctx, &units, &known, limit).await {
-                Ok(()) => return Ok(intake::tally(&units, &first, events.len())),
-                Err(StoreError::ConditionFailed { .. }) => continue,
+                Ok(()) => {
+                    let now = ctx.received_at;
+                    let anomalies: Vec<IntakeAnomaly> = reused
+                        .iter()
+                        .map(|r| {
+                            IntakeAnomaly::reused(
+                                machine_id,
+                                &events[r.event],
+                                (&r.first).into(),
+                                now,
+                            )
+                        })
+                        .collect();
+                    self.record_anomalies(&anomalies).await?;
+                    // Reused ids count apart: neither stored nor already there.
+                    let mut before = first;
+                    for r in &reused {
+                        before.extend(parts[r.event].iter().cloned());
+                    }
+                    let mut applied = intake::tally(&units, &before, events.len());
+                    applied.already -= reused.len().min(applied.already);
+                    applied.reused = reused;
+                    return Ok(applied);
+                }
+                Err(StoreError::ConditionFailed { .. }) => {}
                 Err(e) => return Err(e.into()),
             }
+            let pause = backoff(attempt);
+            if started.elapsed() + pause >= INTAKE_BUDGET {
+                return Err(intake::too_busy());
+            }
+            tokio::time::sleep(pause).await;
+            attempt += 1;
         }
-        Err(intake::too_busy())
     }
 
     async fn commit_pending(
@@ -250,7 +404,11 @@ impl EventsService {
         Ok(())
     }
 
-    async fn context(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Context> {
+    pub(super) async fn context(
+        &self,
+        machine_id: &str,
+        events: &[MachineEvent],
+    ) -> AppResult<Context> {
         let machine = self
             .machines
             .intake_context(machine_id)
@@ -284,41 +442,28 @@ impl EventsService {
             .filter(|e| matches!(e.kind, EventKind::Dex { .. }))
             .map(|e| e.local_date(machine.zone))
             .max();
-        let (last_read, usual) = match read_day {
+        let (audits, usual) = match read_day {
             Some(day) => (
-                self.last_read(machine_id).await?,
+                self.audit_line(machine_id).await?,
                 self.usual(machine_id, day).await?,
             ),
-            None => (None, None),
+            None => Default::default(),
         };
         Ok(Context {
             machine,
             products,
             employees,
             status,
-            last_read,
+            audits,
             usual,
             received_at: self.calendar.now(),
         })
     }
 
-    /// The machine's latest audit read.
-    async fn last_read(&self, machine_id: &str) -> AppResult<Option<AuditRead>> {
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()))
-            .backward()
-            .limit(1);
-        let page = self.store.query(q).await?;
-        page.items
-            .first()
-            .map(|i| AuditRead::from_item(i).map_err(AppError::from))
-            .transpose()
-    }
-
     /// What the machine usually sold in the days before `read_day` (see [`Usual::over`]).
     ///
     /// [`Usual::over`]: vendfleet_domain::audit::Usual::over
-    async fn usual(
+    pub(super) async fn usual(
         &self,
         machine_id: &str,
         read_day: chrono::NaiveDate,
@@ -337,68 +482,6 @@ impl EventsService {
             rows.iter().map(|r| (r.date, r.figures.quantity)),
             read_day,
         ))
-    }
-
-    /// The audit reads of a machine the user may see, newest first.
-    pub async fn audits(
-        &self,
-        p: &crate::auth::Principal,
-        machine_id: &str,
-    ) -> AppResult<Vec<AuditRead>> {
-        self.machines.machine_for(p, machine_id).await?;
-        let mut reads = self.audit_reads(machine_id).await?;
-        reads.reverse();
-        Ok(reads)
-    }
-
-    /// Accepts (its sales enter the figures) or rejects (never counted) a held audit read.
-    pub async fn review_audit(
-        &self,
-        p: &crate::auth::Principal,
-        machine_id: &str,
-        read_id: &str,
-        accept: bool,
-    ) -> AppResult<AuditRead> {
-        self.machines.machine_for(p, machine_id).await?;
-        for _ in 0..intake::ATTEMPTS {
-            let read = self
-                .audit_reads(machine_id)
-                .await?
-                .into_iter()
-                .find(|r| r.id == read_id)
-                .ok_or_else(|| AppError::NotFound("Audit read not found".into()))?;
-            if read.state != AuditState::Held {
-                return Err(AppError::conflict(
-                    "Only a held read can be accepted or rejected.",
-                ));
-            }
-            let ctx = self.context(machine_id, &[]).await?;
-            let mut draft = Draft::new(&ctx);
-            let mut next = read.clone();
-            next.state = if accept {
-                AuditState::Accepted
-            } else {
-                AuditState::Rejected
-            };
-            next.reviewed_by = Some(p.user.name.clone());
-            next.reviewed_at = Some(ctx.received_at);
-            next.version = read.version + 1;
-            let now = ctx.received_at;
-            draft.receipt(format!("{}#reviewed", read.id), "audit_review", now);
-            if accept {
-                draft.count_read(&read);
-            }
-            draft.write(crate::ports::Write::Put {
-                item: next.to_item()?,
-                condition: Some(crate::ports::Condition::VersionIs(read.version)),
-            });
-            match self.sales.commit(draft.commit(now)?).await {
-                Ok(()) => return Ok(next),
-                Err(StoreError::ConditionFailed { .. }) => continue,
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Err(intake::too_busy())
     }
 
     /// The live status of a machine (no access check: the caller checked the machine).
@@ -507,58 +590,6 @@ impl EventsService {
             .transpose()
     }
 
-    /// Takes in an audit file a user read by hand, as a `dex` event of the machine at this
-    /// instant whose id is the file's SHA-256 (so the same file twice is taken in once); answers
-    /// the reads it made (none when the file was taken in before).
-    pub async fn upload_audit(
-        &self,
-        p: &crate::auth::Principal,
-        machine_id: &str,
-        content: &str,
-    ) -> AppResult<Vec<AuditRead>> {
-        use sha2::Digest;
-        self.machines.machine_for(p, machine_id).await?;
-        if content.trim().is_empty() {
-            return Err(AppError::invalid_field(
-                "content",
-                "This field is required.",
-            ));
-        }
-        if content.len() > vendfleet_domain::events::MAX_DEX_BYTES {
-            return Err(AppError::invalid_field(
-                "content",
-                "Must be at most 512 KiB.",
-            ));
-        }
-        if let Err(e) = vendfleet_domain::dex::parse(content) {
-            return Err(AppError::invalid_field(
-                "content",
-                &format!("Not a readable audit file: {e}."),
-            ));
-        }
-        let digest = hex::encode(sha2::Sha256::digest(content.as_bytes()));
-        let id = format!("upload-{}", &digest[..32]);
-        let event = MachineEvent {
-            id: id.clone(),
-            at: self.calendar.now().fixed_offset(),
-            kind: EventKind::Dex {
-                content: content.to_string(),
-            },
-        };
-        let applied = self.apply(machine_id, std::slice::from_ref(&event)).await?;
-        if applied.stored == 0 {
-            return Ok(Vec::new());
-        }
-        let part = format!("{id}#");
-        Ok(self
-            .audit_reads(machine_id)
-            .await?
-            .into_iter()
-            .filter(|r| r.id == id || r.id.starts_with(&part))
-            .collect())
-    }
-
-    /// The audit reads of a machine, oldest first (no access check).
     /// The status of each of these machines that has one.
     pub async fn statuses(
         &self,
@@ -573,29 +604,6 @@ impl EventsService {
             }
         }
         Ok(out)
-    }
-
-    /// How many reads each machine has held for review, fleet-wide (one index read).
-    pub async fn held_audit_counts(&self) -> AppResult<HashMap<String, usize>> {
-        let q = Query::partition(Index::Gsi2, AuditRead::HELD);
-        let mut out = HashMap::new();
-        for item in query_all(self.store.as_ref(), q).await? {
-            let read = AuditRead::from_item(&item)?;
-            if read.state == AuditState::Held {
-                *out.entry(read.machine_id).or_insert(0) += 1;
-            }
-        }
-        Ok(out)
-    }
-
-    pub async fn audit_reads(&self, machine_id: &str) -> AppResult<Vec<AuditRead>> {
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()));
-        query_all(self.store.as_ref(), q)
-            .await?
-            .iter()
-            .map(|i| AuditRead::from_item(i).map_err(AppError::from))
-            .collect()
     }
 
     /// The current instant of the service's clock.

@@ -8,7 +8,7 @@
 use super::store::{StoreError, Write};
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use vendfleet_domain::events::VendClass;
 use vendfleet_domain::sales::{log_order, Figures, Month, VendFact};
 
@@ -21,6 +21,20 @@ pub struct EventReceipt {
     /// The event's type (`vend`, `refill` …).
     pub kind: String,
     pub at: DateTime<Utc>,
+    pub received_at: DateTime<Utc>,
+    /// The event's content fingerprint (`domain::reuse::fingerprint`), to tell a retry from an
+    /// id reused with other content; `None` for a receipt of no machine event (a review).
+    pub fingerprint: Option<String>,
+    /// The event as received (its wire JSON), when small enough to keep.
+    pub payload: Option<String>,
+}
+
+/// A stored receipt, as dedupe reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredReceipt {
+    /// `None` for receipts stored before fingerprints were kept, or of no machine event.
+    pub fingerprint: Option<String>,
+    pub payload: Option<String>,
     pub received_at: DateTime<Utc>,
 }
 
@@ -158,12 +172,24 @@ pub trait SalesStore: Send + Sync {
     fn cost(&self, commit: &Commit) -> usize;
     /// Applies a commit all or nothing.
     async fn commit(&self, commit: Commit) -> Result<(), StoreError>;
+    /// The receipts these event ids of a machine have already.
+    async fn receipts(
+        &self,
+        machine_id: &str,
+        event_ids: &[String],
+    ) -> Result<HashMap<String, StoredReceipt>, StoreError>;
     /// Which of these event ids of a machine have a receipt already.
     async fn known_events(
         &self,
         machine_id: &str,
         event_ids: &[String],
-    ) -> Result<HashSet<String>, StoreError>;
+    ) -> Result<HashSet<String>, StoreError> {
+        Ok(self
+            .receipts(machine_id, event_ids)
+            .await?
+            .into_keys()
+            .collect())
+    }
     /// Ledger rows of a machine over local days `from..=to`, in time order.
     async fn ledger(
         &self,

@@ -11,12 +11,14 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::events::{AuditRead, AuditState};
+use vendfleet_app::events::{AuditEntry, AuditPreview, AuditRead, AuditState, Review};
+use vendfleet_domain::audit::{Flag, ReadDiff};
 
 /// The routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_audits))
+        .routes(routes!(preview_audit))
         .routes(routes!(accept_audit))
         .routes(routes!(reject_audit))
         .routes(routes!(upload_audit))
@@ -33,23 +35,156 @@ pub enum AuditStateDto {
     Rejected,
     Reconcile,
     Late,
+    Superseded,
 }
 
-/// One selection's sales between two reads.
+impl From<AuditState> for AuditStateDto {
+    fn from(s: AuditState) -> Self {
+        match s {
+            AuditState::Baseline => AuditStateDto::Baseline,
+            AuditState::Counted => AuditStateDto::Counted,
+            AuditState::Held => AuditStateDto::Held,
+            AuditState::Accepted => AuditStateDto::Accepted,
+            AuditState::Rejected => AuditStateDto::Rejected,
+            AuditState::Reconcile => AuditStateDto::Reconcile,
+            AuditState::Late => AuditStateDto::Late,
+            AuditState::Superseded => AuditStateDto::Superseded,
+        }
+    }
+}
+
+/// What one selection books between a read and its baseline: paid vends and value split into
+/// cash and cashless, and free and test vends (stock only).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuditDeltaDto {
     pub selection: String,
     pub vends: u64,
     pub value_minor: u64,
+    pub cash_vends: u64,
+    pub cash_minor: u64,
+    pub cashless_vends: u64,
+    pub cashless_minor: u64,
+    pub free_vends: u64,
+    pub test_vends: u64,
 }
 
-/// A reason a difference was held.
+/// A finding on a read: why it is held, or (when `holds` is false) what it says.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuditFindingDto {
-    /// counter_reset, wrap, negative_delta, implausible_jump, gap_in_reads.
+    /// bad_checksum, truncated, counter_reset, wrap, negative_delta, implausible_jump (held);
+    /// gap_in_reads, meter_reset, board_change, new_selection (shown only).
     pub flag: String,
+    /// Whether it holds the read for review.
+    pub holds: bool,
     pub selection: Option<String>,
     pub reason: String,
+}
+
+/// What a difference books in total: paid vends and value, cash and cashless value, free and
+/// test vends.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct AuditTotalsDto {
+    pub vends: u64,
+    pub value_minor: u64,
+    pub cash_minor: u64,
+    pub cashless_minor: u64,
+    pub free_vends: u64,
+    pub test_vends: u64,
+}
+
+impl From<vendfleet_domain::audit::Delta> for AuditTotalsDto {
+    fn from(d: vendfleet_domain::audit::Delta) -> Self {
+        AuditTotalsDto {
+            vends: d.vends,
+            value_minor: d.value_minor,
+            cash_minor: d.cash_minor,
+            cashless_minor: d.cashless_minor,
+            free_vends: d.free_vends,
+            test_vends: d.test_vends,
+        }
+    }
+}
+
+/// What a difference books, per selection and in total.
+struct Booked {
+    deltas: Vec<AuditDeltaDto>,
+    findings: Vec<AuditFindingDto>,
+    total: AuditTotalsDto,
+}
+
+fn flag_name(f: Flag) -> String {
+    serde_json::to_value(f)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+fn booked(diff: Option<ReadDiff>) -> Booked {
+    let Some(d) = diff else {
+        return Booked {
+            deltas: Vec::new(),
+            findings: Vec::new(),
+            total: AuditTotalsDto::default(),
+        };
+    };
+    let total = d.total().into();
+    Booked {
+        deltas: d
+            .deltas
+            .into_iter()
+            .map(|(selection, d)| AuditDeltaDto {
+                selection,
+                vends: d.vends,
+                value_minor: d.value_minor,
+                cash_vends: d.cash_vends,
+                cash_minor: d.cash_minor,
+                cashless_vends: d.cashless_vends,
+                cashless_minor: d.cashless_minor,
+                free_vends: d.free_vends,
+                test_vends: d.test_vends,
+            })
+            .collect(),
+        findings: d
+            .findings
+            .into_iter()
+            .map(|f| AuditFindingDto {
+                flag: flag_name(f.flag),
+                holds: f.flag.holds(),
+                selection: f.selection,
+                reason: f.reason,
+            })
+            .collect(),
+        total,
+    }
+}
+
+/// What accepting a held read would book now, against the machine's baseline as it stands.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuditPreviewDto {
+    pub read_id: String,
+    /// The read it counts from (null: the machine has no baseline yet).
+    pub baseline_id: Option<String>,
+    /// Accepting makes it the baseline and books nothing (a first read, a meter reset, another
+    /// board).
+    pub new_baseline: bool,
+    pub deltas: Vec<AuditDeltaDto>,
+    pub findings: Vec<AuditFindingDto>,
+    #[serde(flatten)]
+    pub totals: AuditTotalsDto,
+}
+
+impl From<AuditPreview> for AuditPreviewDto {
+    fn from(p: AuditPreview) -> Self {
+        let b = booked(Some(p.diff));
+        AuditPreviewDto {
+            read_id: p.read_id,
+            baseline_id: p.baseline_id,
+            new_baseline: p.new_baseline,
+            totals: b.total,
+            deltas: b.deltas,
+            findings: b.findings,
+        }
+    }
 }
 
 /// One audit read.
@@ -59,70 +194,71 @@ pub struct AuditReadDto {
     pub at: DateTime<Utc>,
     pub local_date: NaiveDate,
     pub state: AuditStateDto,
+    /// The baseline read its difference is taken from.
     pub previous_id: Option<String>,
     /// ok, bad or absent (the file's G85 checksum).
     pub checksum: String,
+    /// The line ends of the form G85 matched (crlf, lf, cr, mixed); null unless ok.
+    pub checksum_line_ends: Option<String>,
+    /// The file was cut off (no DXE).
+    pub truncated: bool,
+    /// Why it is held (the flags of the findings that hold it), each once.
+    pub held_for: Vec<String>,
     pub warnings: Vec<String>,
     pub deltas: Vec<AuditDeltaDto>,
     pub findings: Vec<AuditFindingDto>,
-    pub vends: u64,
-    pub value_minor: u64,
+    #[serde(flatten)]
+    pub totals: AuditTotalsDto,
     pub reviewed_by: Option<String>,
     pub reviewed_at: Option<DateTime<Utc>>,
+    /// For a held read: what accepting it would book now.
+    pub preview: Option<AuditPreviewDto>,
 }
 
-impl From<AuditRead> for AuditReadDto {
-    fn from(r: AuditRead) -> Self {
-        let (deltas, findings) = match r.diff {
-            Some(d) => (
-                d.deltas
-                    .into_iter()
-                    .map(|(selection, d)| AuditDeltaDto {
-                        selection,
-                        vends: d.vends,
-                        value_minor: d.value_minor,
-                    })
-                    .collect::<Vec<_>>(),
-                d.findings
-                    .into_iter()
-                    .map(|f| AuditFindingDto {
-                        flag: serde_json::to_value(f.flag)
-                            .ok()
-                            .and_then(|v| v.as_str().map(String::from))
-                            .unwrap_or_default(),
-                        selection: f.selection,
-                        reason: f.reason,
-                    })
-                    .collect(),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
+impl From<AuditEntry> for AuditReadDto {
+    fn from(e: AuditEntry) -> Self {
+        let r = e.read;
+        let held_for = r
+            .diff
+            .as_ref()
+            .map(|d| d.held_for().into_iter().map(flag_name).collect())
+            .unwrap_or_default();
+        let b = booked(r.diff);
         AuditReadDto {
-            vends: deltas.iter().map(|d| d.vends).sum(),
-            value_minor: deltas.iter().map(|d| d.value_minor).sum(),
+            totals: b.total,
+            deltas: b.deltas,
+            findings: b.findings,
+            held_for,
             id: r.id,
             at: r.at,
             local_date: r.local_date,
-            state: match r.state {
-                AuditState::Baseline => AuditStateDto::Baseline,
-                AuditState::Counted => AuditStateDto::Counted,
-                AuditState::Held => AuditStateDto::Held,
-                AuditState::Accepted => AuditStateDto::Accepted,
-                AuditState::Rejected => AuditStateDto::Rejected,
-                AuditState::Reconcile => AuditStateDto::Reconcile,
-                AuditState::Late => AuditStateDto::Late,
-            },
+            state: r.state.into(),
             previous_id: r.previous_id,
             checksum: serde_json::to_value(r.audit.checksum)
                 .ok()
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),
+            checksum_line_ends: r
+                .audit
+                .checksum_line_ends
+                .and_then(|e| serde_json::to_value(e).ok())
+                .and_then(|v| v.as_str().map(String::from)),
+            truncated: r.audit.truncated,
             warnings: r.audit.warnings,
-            deltas,
-            findings,
             reviewed_by: r.reviewed_by,
             reviewed_at: r.reviewed_at,
+            preview: e.preview.map(Into::into),
         }
+    }
+}
+
+impl From<AuditRead> for AuditReadDto {
+    fn from(read: AuditRead) -> Self {
+        AuditEntry {
+            read,
+            preview: None,
+        }
+        .into()
     }
 }
 
@@ -140,7 +276,25 @@ async fn list_audits(
     }))
 }
 
-/// Accepts a held read: its sales enter the figures.
+/// What accepting a held read would book now (nothing is booked).
+#[utoipa::path(get, path = "/api/machines/{id}/audits/{read_id}/preview/", tag = "machines", security(("bearer" = [])),
+    params(("id" = String, Path), ("read_id" = String, Path)),
+    responses((status = 200, body = Data<AuditPreviewDto>), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn preview_audit(
+    State(s): State<AppState>,
+    a: Authorized<perm::ReadEvaDts>,
+    Path((id, read_id)): Path<(String, String)>,
+) -> ApiResult<axum::Json<Data<AuditPreviewDto>>> {
+    let p = s
+        .app
+        .events
+        .audit_preview(a.principal(), &id, &read_id)
+        .await?;
+    Ok(axum::Json(Data { data: p.into() }))
+}
+
+/// Accepts a held read: it books what its preview says, once, and becomes the baseline.
+/// Accepting an accepted read answers it unchanged.
 #[utoipa::path(post, path = "/api/machines/{id}/audits/{read_id}/accept/", tag = "machines", security(("bearer" = [])),
     params(("id" = String, Path), ("read_id" = String, Path)),
     responses((status = 200, body = MessageData<AuditReadDto>), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
@@ -149,10 +303,11 @@ async fn accept_audit(
     a: Authorized<perm::MachinesEdit>,
     Path((id, read_id)): Path<(String, String)>,
 ) -> ApiResult<axum::Json<MessageData<AuditReadDto>>> {
-    review(&s, &a, &id, &read_id, true).await
+    review(&s, &a, &id, &read_id, Review::Accept).await
 }
 
-/// Rejects a held read: it is never counted.
+/// Rejects (discards) a held read: it is never counted. Rejecting a rejected read answers it
+/// unchanged.
 #[utoipa::path(post, path = "/api/machines/{id}/audits/{read_id}/reject/", tag = "machines", security(("bearer" = [])),
     params(("id" = String, Path), ("read_id" = String, Path)),
     responses((status = 200, body = MessageData<AuditReadDto>), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
@@ -161,7 +316,7 @@ async fn reject_audit(
     a: Authorized<perm::MachinesEdit>,
     Path((id, read_id)): Path<(String, String)>,
 ) -> ApiResult<axum::Json<MessageData<AuditReadDto>>> {
-    review(&s, &a, &id, &read_id, false).await
+    review(&s, &a, &id, &read_id, Review::Reject).await
 }
 
 async fn review(
@@ -169,14 +324,14 @@ async fn review(
     a: &Authorized<perm::MachinesEdit>,
     id: &str,
     read_id: &str,
-    accept: bool,
+    review: Review,
 ) -> ApiResult<axum::Json<MessageData<AuditReadDto>>> {
     let r = s
         .app
         .events
-        .review_audit(a.principal(), id, read_id, accept)
+        .review_audit(a.principal(), id, read_id, review)
         .await?;
-    let message = if accept {
+    let message = if review == Review::Accept {
         "Audit read accepted"
     } else {
         "Audit read rejected"

@@ -1,6 +1,6 @@
 //! Machines area: machines, their settings, export and overview (here), planograms and stock
 //! (`planogram`), tags (`tags`), the refill log (`refills`), EVA-DTS audit reads (`audits`),
-//! and the machines' option lists.
+//! intake anomalies (`anomalies`), and the machines' option lists.
 
 use crate::crud;
 use crate::dto::{Data, ListReply, Message, MessageData, OptionDto, Pagination};
@@ -22,6 +22,7 @@ use vendfleet_app::machines::{
 };
 use vendfleet_domain::{MachineScope, Permission};
 
+mod anomalies;
 mod audits;
 mod planogram;
 pub(crate) mod refills;
@@ -41,6 +42,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(tags::router())
         .merge(refills::router())
         .merge(audits::router())
+        .merge(anomalies::router())
 }
 
 /// The machines area's filters.

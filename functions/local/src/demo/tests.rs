@@ -242,26 +242,29 @@ async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
         assert_eq!(m.sales_source == SalesSource::Audit, p.audits, "{}", m.name);
         audit_machines += usize::from(p.audits);
         // What the store counts: every vend of an `events` machine; on an `audit` machine, the
-        // sales its reads counted: those between its first read (as the route opened it) and
-        // its last one. The rest is still in the machine.
+        // vends its reads counted (sales, free and test vends alike): those between its first
+        // read (as the route opened it) and its last one. The rest is still in the machine.
         let reads: Vec<DateTime<Utc>> = events
             .iter()
             .filter(|e| matches!(e.kind, EventKind::Dex { .. }))
             .map(|e| e.at_utc())
             .collect();
-        let counted = |v: &vendfleet_domain::events::Vend, at: DateTime<Utc>| {
+        let counted = |at: DateTime<Utc>| {
             !p.audits
-                || (v.class() == VendClass::Sale
-                    && reads.first().is_some_and(|&r| r < at)
+                || (reads.first().is_some_and(|&r| r < at)
                     && reads.last().is_some_and(|&r| at <= r))
         };
         let mut uncounted: HashMap<String, i64> = HashMap::new();
         let mut counted_revenue = 0;
+        let mut counted_cash = 0;
         for e in &events {
             if let EventKind::Vend(v) = &e.kind {
-                if counted(v, e.at_utc()) {
+                if counted(e.at_utc()) {
                     if v.class() == VendClass::Sale {
                         counted_revenue += v.revenue_minor();
+                        if v.payment == vendfleet_domain::events::Payment::Cash {
+                            counted_cash += v.revenue_minor();
+                        }
                     }
                 } else {
                     *uncounted.entry(v.selection.clone()).or_default() += i64::from(v.quantity);
@@ -274,6 +277,15 @@ async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
             .map(|v| v.revenue_minor)
             .sum();
         assert_eq!(ledger_revenue, counted_revenue, "{}", m.name);
+        // Cash to the cent: an audit machine's from its CA2 counter, split over its selections.
+        let ledger_cash: i64 = ledger
+            .iter()
+            .filter(|v| {
+                v.class == VendClass::Sale && v.payment == vendfleet_domain::events::Payment::Cash
+            })
+            .map(|v| v.revenue_minor)
+            .sum();
+        assert_eq!(ledger_cash, counted_cash, "{}", m.name);
         if p.audits {
             assert!(reads.len() >= 2, "{}: {} reads", m.name, reads.len());
             assert!(ledger.iter().all(|v| reads.contains(&v.at)), "{}", m.name);

@@ -22,6 +22,7 @@ export const machineKeys = {
   overview: (id: string) => ['machines', 'overview', id] as const,
   products: (id: string) => ['machines', 'products', id] as const,
   audits: (id: string) => ['machines', 'audits', id] as const,
+  anomalies: (id: string) => ['machines', 'anomalies', id] as const,
   tags: ['machines', 'tags'] as const,
 };
 

@@ -29,6 +29,7 @@ import { replyMessage } from '../../../components/server-list/server-list';
 import { toast } from '../../../components/snackbar';
 import type { I18nKey } from '../../../locales/keys';
 import { useAudits, useReviewAudit, type AuditDecision } from '../api/audits';
+import { FLAG, HeldReads, PreviewSummary } from './held-reads';
 import { UploadAuditDialog } from './upload-audit-dialog';
 
 const STATE: Record<AuditState, { label: I18nKey; color: ChipProps['color']; variant: ChipProps['variant'] }> = {
@@ -39,7 +40,11 @@ const STATE: Record<AuditState, { label: I18nKey; color: ChipProps['color']; var
   rejected: { label: 'audits.stateRejected', color: 'error', variant: 'outlined' },
   reconcile: { label: 'audits.stateReconcile', color: 'info', variant: 'outlined' },
   late: { label: 'audits.stateLate', color: 'default', variant: 'outlined' },
+  superseded: { label: 'audits.stateSuperseded', color: 'default', variant: 'outlined' },
 };
+
+/** The line ends of the form G85 matched, as people write them. */
+const LINE_ENDS: Record<string, string> = { crlf: 'CR LF', lf: 'LF', cr: 'CR', mixed: 'CR LF + LF' };
 
 const CHECKSUM: Record<string, { label: I18nKey; color: ChipProps['color'] }> = {
   ok: { label: 'audits.checksumOk', color: 'success' },
@@ -47,15 +52,7 @@ const CHECKSUM: Record<string, { label: I18nKey; color: ChipProps['color'] }> = 
   absent: { label: 'audits.checksumAbsent', color: 'default' },
 };
 
-const FLAG: Record<string, I18nKey> = {
-  counter_reset: 'audits.flagCounterReset',
-  wrap: 'audits.flagWrap',
-  negative_delta: 'audits.flagNegativeDelta',
-  implausible_jump: 'audits.flagImplausibleJump',
-  gap_in_reads: 'audits.flagGapInReads',
-};
-
-/** States whose read has no difference of its own to show (the first read, a read older than the last). */
+/** States whose read has no difference of its own to show (a baseline, a read older than the baseline). */
 const NO_DIFFERENCE: AuditState[] = ['baseline', 'late'];
 
 interface Pending {
@@ -114,7 +111,7 @@ function ReadDetails({ read, money }: { read: AuditRead; money: (minor: number) 
             <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none', display: 'flex', flexDirection: 'column', gap: 1 }}>
               {read.findings.map((finding, index) => (
                 <Box component="li" key={`${finding.flag}:${finding.selection ?? ''}:${index}`} sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
-                  <Chip size="small" color="warning" variant="outlined" label={FLAG[finding.flag] ? t(FLAG[finding.flag]) : finding.flag} />
+                  <Chip size="small" color={finding.holds ? 'warning' : 'info'} variant="outlined" label={FLAG[finding.flag] ? t(FLAG[finding.flag]) : finding.flag} />
                   <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
                     {finding.selection ? `${t('machines.selection')} ${finding.selection}` : t('audits.allSelections')}
                   </Typography>
@@ -161,7 +158,7 @@ export function AuditsTab({ machine }: { machine: Machine }) {
   const [confirming, setConfirming] = useState(false);
   const [uploading, setUploading] = useState(false);
   const money = (minor: number) => formatMoney(minor, machine.currency, i18n.language, machine.decimal_places ?? 2);
-  const columns = canReview ? 8 : 7;
+  const columns = 7;
 
   const ask = (next: Pending) => {
     setPending(next);
@@ -183,12 +180,15 @@ export function AuditsTab({ machine }: { machine: Machine }) {
   };
 
   const list = reads.data ?? [];
+  // Oldest first: accepting an older one first keeps the newer ones' previews meaningful.
+  const held = list.filter((read) => read.state === 'held').reverse();
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }} data-testid="audits-tab">
       <Alert severity="info" data-testid="audits-intro">
         {machine.sales_source === 'audit' ? t('audits.introAudit') : t('audits.introEvents')}
       </Alert>
+      {held.length > 0 ? <HeldReads reads={held} canReview={canReview} money={money} onReview={(read, decision) => ask({ read, decision })} /> : null}
       <Card>
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', p: 2 }}>
           <Button variant="contained" startIcon={<UploadIcon />} onClick={() => setUploading(true)} data-testid="audit-upload">
@@ -219,7 +219,6 @@ export function AuditsTab({ machine }: { machine: Machine }) {
                   <TableCell align="right">{t('audits.value')}</TableCell>
                   <TableCell>{t('audits.checksum')}</TableCell>
                   <TableCell align="right">{t('audits.warnings')}</TableCell>
-                  {canReview ? <TableCell align="right">{t('common.actions')}</TableCell> : null}
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -253,7 +252,17 @@ export function AuditsTab({ machine }: { machine: Machine }) {
                           {noDifference ? '—' : money(read.value_minor)}
                         </TableCell>
                         <TableCell>
-                          {checksum ? <Chip size="small" variant="outlined" color={checksum.color} label={t(checksum.label)} /> : read.checksum}
+                          {checksum ? (
+                            <Chip
+                              size="small"
+                              variant="outlined"
+                              color={checksum.color}
+                              label={read.checksum_line_ends ? t('audits.checksumForm', { state: t(checksum.label), form: LINE_ENDS[read.checksum_line_ends] ?? read.checksum_line_ends }) : t(checksum.label)}
+                              data-testid="audit-checksum"
+                            />
+                          ) : (
+                            read.checksum
+                          )}
                         </TableCell>
                         <TableCell align="right">
                           {read.warnings.length > 0 ? (
@@ -265,20 +274,6 @@ export function AuditsTab({ machine }: { machine: Machine }) {
                             0
                           )}
                         </TableCell>
-                        {canReview ? (
-                          <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                            {read.state === 'held' ? (
-                              <Box sx={{ display: 'inline-flex', gap: 1 }}>
-                                <Button size="small" variant="outlined" color="success" onClick={() => ask({ read, decision: 'accept' })} data-testid="audit-accept">
-                                  {t('audits.accept')}
-                                </Button>
-                                <Button size="small" variant="outlined" color="error" onClick={() => ask({ read, decision: 'reject' })} data-testid="audit-reject">
-                                  {t('audits.reject')}
-                                </Button>
-                              </Box>
-                            ) : null}
-                          </TableCell>
-                        ) : null}
                       </TableRow>
                       <TableRow>
                         <TableCell colSpan={columns} sx={{ py: 0, ...(expanded ? {} : { borderBottom: 'none' }) }}>
@@ -299,12 +294,14 @@ export function AuditsTab({ machine }: { machine: Machine }) {
         open={confirming}
         title={pending?.decision === 'accept' ? t('audits.acceptTitle') : t('audits.rejectTitle')}
         content={
-          pending
-            ? t(pending.decision === 'accept' ? 'audits.acceptConfirm' : 'audits.rejectConfirm', {
-                vends: pending.read.vends,
-                value: money(pending.read.value_minor),
-              })
-            : ''
+          pending ? (
+            <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+              <Typography variant="body2">{t(pending.decision === 'accept' ? 'audits.acceptConfirm' : 'audits.rejectConfirm')}</Typography>
+              {pending.decision === 'accept' && pending.read.preview ? <PreviewSummary preview={pending.read.preview} money={money} /> : null}
+            </Box>
+          ) : (
+            ''
+          )
         }
         confirmLabel={pending?.decision === 'accept' ? t('audits.accept') : t('audits.reject')}
         confirmColor={pending?.decision === 'accept' ? 'primary' : 'error'}

@@ -8,13 +8,14 @@ import { LoadingScreen } from '../../../components/loading-screen';
 import { ScreenHeader } from '../../../components/screen-header';
 import { paths } from '../../../routes/paths';
 import { useMachine } from '../api/machines';
+import { AnomaliesTab } from '../components/anomalies-tab';
 import { AuditsTab } from '../components/audits-tab';
 import { MachineSettingsTab } from '../components/machine-settings-tab';
 import { OverviewTab } from '../components/overview-tab';
 import { PlanogramTab } from '../components/planogram-tab';
 import { RefillsTab } from '../components/refills-tab';
 
-const TABS = ['overview', 'products', 'settings', 'refills', 'audits'] as const;
+const TABS = ['overview', 'products', 'settings', 'refills', 'audits', 'anomalies'] as const;
 type TabName = (typeof TABS)[number];
 
 /** The permission a tab needs besides seeing the machine. */
@@ -22,6 +23,7 @@ const TAB_PERMISSION: Partial<Record<TabName, string>> = {
   settings: 'settings.machines.edit',
   refills: 'reports.refill_log.list',
   audits: 'settings.machines.read_eva_dts',
+  anomalies: 'settings.machines.edit',
 };
 
 /** /settings/machine-management/{machineId}/{tab}. */
@@ -42,6 +44,7 @@ export default function MachinePage() {
     settings: t('machines.tabSettings'),
     refills: t('machines.tabRefills'),
     audits: t('machines.tabAudits'),
+    anomalies: t('machines.tabAnomalies'),
   };
 
   return (
@@ -63,6 +66,7 @@ export default function MachinePage() {
           {tab === 'settings' ? <MachineSettingsTab key={`${machine.data.id}:${machine.data.version}`} machine={machine.data} /> : null}
           {tab === 'refills' ? <RefillsTab machine={machine.data} /> : null}
           {tab === 'audits' ? <AuditsTab machine={machine.data} /> : null}
+          {tab === 'anomalies' ? <AnomaliesTab machine={machine.data} /> : null}
         </>
       )}
     </>
