@@ -101,20 +101,22 @@ fi
 
 echo "fuzz-api: schemathesis against $base (at most ${max_examples} examples per operation, ${run_timeout} s)" >&2
 status=0
-# From the temporary directory: schemathesis keeps a cache in ./.schemathesis.
-(cd "$data" && timeout --kill-after=10 "$run_timeout" \
-    "$venv/bin/schemathesis" run "$base/api/openapi.json" \
-    --header "Authorization: Bearer $token" \
-    --checks "$checks" \
-    --exclude-path /auth/token/ \
-    --max-examples "$max_examples" \
-    --workers 2 \
-    --request-timeout 10 \
-    --generation-database none \
-    --no-color \
-    --warnings off \
-    "${seed_args[@]}" \
-    "$@") || status=$?
+# One schemathesis run with these arguments, from the temporary directory (schemathesis keeps a
+# cache in ./.schemathesis), within the time limit.
+schemathesis_run() {
+    (cd "$data" && timeout --kill-after=10 "$run_timeout" \
+        "$venv/bin/schemathesis" run "$base/api/openapi.json" \
+        --header "Authorization: Bearer $token" \
+        --max-examples "$max_examples" \
+        --workers 2 \
+        --request-timeout 10 \
+        --generation-database none \
+        --no-color \
+        --warnings off \
+        "${seed_args[@]}" \
+        "$@")
+}
+schemathesis_run --checks "$checks" --exclude-path /auth/token/ "$@" || status=$?
 
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "fuzz-api: schemathesis did not finish within ${run_timeout} s" >&2
@@ -127,19 +129,8 @@ fi
 positive_operations='^(list_templates|list_reports|columns|copy_template|change_status|list_tasks|change_task_status|operator_settings|update_operator_settings)$'
 if [ "$status" -eq 0 ]; then
     echo "fuzz-api: valid data is accepted (positive_data_acceptance) on the generator, scheduler and policy operations" >&2
-    (cd "$data" && timeout --kill-after=10 "$run_timeout" \
-        "$venv/bin/schemathesis" run "$base/api/openapi.json" \
-        --header "Authorization: Bearer $token" \
-        --checks not_a_server_error,positive_data_acceptance \
-        --mode positive \
-        --include-operation-id-regex "$positive_operations" \
-        --max-examples "$max_examples" \
-        --workers 2 \
-        --request-timeout 10 \
-        --generation-database none \
-        --no-color \
-        --warnings off \
-        "${seed_args[@]}") || status=$?
+    schemathesis_run --checks not_a_server_error,positive_data_acceptance --mode positive \
+        --include-operation-id-regex "$positive_operations" || status=$?
 fi
 
 # The run must not have locked the administrator out (a revoked token turns every later case into

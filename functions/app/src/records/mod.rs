@@ -112,35 +112,9 @@ macro_rules! record {
         $crate::record!($t, $kind, $label, |_: &$t| None);
     };
     ($t:ty, $kind:literal, $label:literal, $relation:expr) => {
-        impl $crate::records::Record for $t {
-            const KIND: &'static str = $kind;
-            const LABEL: &'static str = $label;
-            fn id(&self) -> &str {
-                &self.id
-            }
-            fn version(&self) -> u64 {
-                self.version
-            }
-            fn set_version(&mut self, version: u64) {
-                self.version = version;
-            }
-            fn relation(&self) -> Option<(String, String)> {
-                let relation: fn(&$t) -> Option<(String, String)> = $relation;
-                relation(self)
-            }
-        }
+        $crate::record!(@impl $t, $kind, $label, $relation, |_: &$t| None);
     };
-}
-
-/// Implements [`Record`] for an entity with `id`, `name` (unique) and a `#[serde(skip)] version`
-/// field: `named_record!(Client, "CLIENT", "Client")`, or with a GSI2 relation as a fourth
-/// argument, a function of the record: `named_record!(Location, "LOCATION", "Location", |l| …)`.
-#[macro_export]
-macro_rules! named_record {
-    ($t:ty, $kind:literal, $label:literal) => {
-        $crate::named_record!($t, $kind, $label, |_: &$t| None);
-    };
-    ($t:ty, $kind:literal, $label:literal, $relation:expr) => {
+    (@impl $t:ty, $kind:literal, $label:literal, $relation:expr, $unique:expr) => {
         impl $crate::records::Record for $t {
             const KIND: &'static str = $kind;
             const LABEL: &'static str = $label;
@@ -158,9 +132,26 @@ macro_rules! named_record {
                 relation(self)
             }
             fn unique(&self) -> Option<(&'static str, String)> {
-                Some(("name", self.name.clone()))
+                let unique: fn(&$t) -> Option<(&'static str, String)> = $unique;
+                unique(self)
             }
         }
+    };
+}
+
+/// Implements [`Record`] for an entity with `id`, `name` (unique) and a `#[serde(skip)] version`
+/// field: `named_record!(Client, "CLIENT", "Client")`, or with a GSI2 relation as a fourth
+/// argument, a function of the record: `named_record!(Location, "LOCATION", "Location", |l| …)`.
+#[macro_export]
+macro_rules! named_record {
+    ($t:ty, $kind:literal, $label:literal) => {
+        $crate::named_record!($t, $kind, $label, |_: &$t| None);
+    };
+    ($t:ty, $kind:literal, $label:literal, $relation:expr) => {
+        $crate::record!(@impl $t, $kind, $label, $relation, |r: &$t| Some((
+            "name",
+            r.name.clone()
+        )));
     };
 }
 
