@@ -21,7 +21,7 @@ rust-checks:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-## rust-tests: on SQLite and on moto; tests/emulator.rs runs the Lambda binaries under cargo-lambda's
+## rust-tests: on SQLite and on moto; tests/lambdas/emulator.rs runs the Lambda binaries under cargo-lambda's
 ## runtime API emulator (.venv-lambda, created here when missing)
 rust-tests:
 	infra/cargo-lambda.sh --version
@@ -47,7 +47,7 @@ openapi-check:
 	./target/debug/vendfleet openapi > target/openapi.json
 	diff -u web/openapi.json target/openapi.json || { echo "web/openapi.json is stale: run 'make openapi'"; exit 1; }
 
-## fuzz-api: schemathesis over /api/openapi.json against a running `vendfleet serve` (about a minute; infra/fuzz-api.sh)
+## fuzz-api: schemathesis over /api/openapi.json against a running `vendfleet serve` (about 2.5 minutes; infra/fuzz-api.sh)
 fuzz-api:
 	CARGO=$(CARGO) infra/fuzz-api.sh
 
@@ -72,8 +72,8 @@ bench:
 	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
-	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test dynamo_reads -- --ignored --nocapture
-	infra/with-moto.sh $(CARGO) test --release -p vendfleet-lambdas --test cold_start -- --ignored --nocapture
+	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test api dynamo_reads:: -- --ignored --nocapture
+	infra/with-moto.sh $(CARGO) test --release -p vendfleet-lambdas --test lambdas cold_start:: -- --ignored --nocapture
 
 ## lambdas: every function for arm64 in release, as Lambda runs it (cargo-lambda and Zig from
 ## PyPI in .venv-lambda; one workspace, one target directory), then each bootstrap's size.

@@ -15,8 +15,9 @@
 # deactivate, delete or demote themselves, and the run fails if its token stopped working.
 # Exits non-zero on any failure or when the run outlasts its time limit.
 #
-# Environment: FUZZ_MAX_EXAMPLES (per operation, default 60), FUZZ_TIMEOUT (hard limit of the
-# schemathesis run in seconds, default 180), FUZZ_SEED (repeat a run's generation), CARGO.
+# Environment: FUZZ_MAX_EXAMPLES (per operation, default 30), FUZZ_TIMEOUT (hard limit of each
+# schemathesis run in seconds, default 480; the whole run takes about 2.5 minutes on 2 idle
+# cores), FUZZ_SEED (repeat a run's generation), CARGO.
 # Extra arguments go to `schemathesis run` (e.g. --include-path-regex '^/api/users/').
 # Replaying a failure: the report prints a curl command for each.
 set -euo pipefail
@@ -24,8 +25,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 venv="$root/.venv-schemathesis"
 cargo="${CARGO:-cargo}"
-max_examples="${FUZZ_MAX_EXAMPLES:-60}"
-run_timeout="${FUZZ_TIMEOUT:-180}"
+max_examples="${FUZZ_MAX_EXAMPLES:-30}"
+run_timeout="${FUZZ_TIMEOUT:-480}"
 
 # Only the virtualenv's schemathesis is trusted: a global one may be of another version or absent.
 ensure_venv schemathesis requirements-schemathesis.txt schemathesis

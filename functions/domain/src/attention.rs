@@ -1,20 +1,13 @@
 //! Why a machine needs a visit or a look: the dashboard's "needs attention" rules. Pure: the
 //! application gathers the facts (the machine's status, planogram and held audits).
 
-use crate::planning::Thresholds;
+use crate::thresholds::Thresholds;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-/// A machine that has reported nothing for this long is offline (or its data is stale).
-pub const STALE_HOURS: i64 = 24;
-/// A selection holding less than this share of its max is low.
-pub const LOW_SHARE_PCT: u32 = 25;
-/// [`LOW_SHARE_PCT`] as a share.
-pub const LOW_SHARE: f64 = LOW_SHARE_PCT as f64 / 100.0;
-/// Stock expiring within this many days (or already expired) needs a visit.
-pub const EXPIRY_DAYS: i64 = 3;
-/// A cash box holding at least this much (minor units) should be collected.
-pub const CASH_BOX_FULL_MINOR: i64 = 10_000;
+pub use crate::thresholds::{
+    CASH_BOX_FULL_MINOR, EXPIRY_DAYS, LOW_SHARE, LOW_SHARE_PCT, STALE_HOURS,
+};
 
 /// One selection, as far as attention goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,9 +11,10 @@ pub mod permissions;
 pub mod planning;
 pub mod reach;
 pub mod report;
-pub mod reuse;
+
 pub mod sales;
 pub mod schedule;
+pub mod thresholds;
 pub mod validation;
 
 pub use access::{MachineFacts, MachinePlace, MachineScope, ScopeCatalogue, ScopeGap};

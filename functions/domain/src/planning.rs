@@ -3,6 +3,7 @@
 //! machine needs a visit, distances between coordinates, and the planned route's statuses.
 //! Pure: the application reads the rollups, the planogram and the machines' status.
 
+pub use crate::thresholds::Thresholds;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -127,41 +128,6 @@ pub fn to_bring(max: i64, predicted: f64, case_size: Option<i64>) -> i64 {
     match case_size {
         Some(c) if c > 1 && gap > 0 => (gap + c - 1) / c * c,
         _ => gap,
-    }
-}
-
-/// Thresholds that decide need; one set per operator.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Thresholds {
-    /// A selection below this share of its max (percent) is low.
-    pub low_share_pct: u32,
-    /// Stock expiring within this many days needs a visit.
-    pub expiry_days: i64,
-    /// Cash box amount (minor units) at which the machine should be collected.
-    pub auto_collect_minor: i64,
-    /// Hours without an event after which a machine is offline.
-    pub stale_hours: i64,
-    /// Days ahead in which a selection predicted to go low makes the need `soon`.
-    pub horizon_days: i64,
-}
-
-impl Default for Thresholds {
-    fn default() -> Self {
-        use crate::attention::{CASH_BOX_FULL_MINOR, EXPIRY_DAYS, LOW_SHARE_PCT, STALE_HOURS};
-        Thresholds {
-            low_share_pct: LOW_SHARE_PCT,
-            expiry_days: EXPIRY_DAYS,
-            auto_collect_minor: CASH_BOX_FULL_MINOR,
-            stale_hours: STALE_HOURS,
-            horizon_days: 2,
-        }
-    }
-}
-
-impl Thresholds {
-    /// The level under which a selection of capacity `max` is low.
-    pub fn low_level(&self, max: i64) -> f64 {
-        max as f64 * f64::from(self.low_share_pct) / 100.0
     }
 }
 

@@ -10,8 +10,8 @@ use crate::ports::{query_all, Condition, Index, Item, Key, Query, SortKey, Store
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use vendfleet_domain::events::reuse::{fingerprint, kept_payload};
 use vendfleet_domain::events::MachineEvent;
-use vendfleet_domain::reuse::{fingerprint, kept_payload};
 
 /// One side of a reused id: when it arrived, its fingerprint and, when kept, the event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -313,9 +313,9 @@ impl<'c> Draft<'c> {
             kind: e.kind.type_name().to_string(),
             at,
             received_at: ctx.received_at,
-            fingerprint: Some(vendfleet_domain::reuse::fingerprint(e)),
+            fingerprint: Some(vendfleet_domain::events::reuse::fingerprint(e)),
             payload: first_part
-                .then(|| vendfleet_domain::reuse::kept_payload(e))
+                .then(|| vendfleet_domain::events::reuse::kept_payload(e))
                 .flatten(),
         });
         self.status.seen(at);

@@ -184,7 +184,7 @@ impl EventsService {
             .reused
             .iter()
             .map(|r| {
-                vendfleet_domain::reuse::rejection(
+                vendfleet_domain::events::reuse::rejection(
                     batch.events[r.event].index,
                     &r.id,
                     Some(r.first.received_at),

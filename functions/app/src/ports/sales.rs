@@ -22,7 +22,7 @@ pub struct EventReceipt {
     pub kind: String,
     pub at: DateTime<Utc>,
     pub received_at: DateTime<Utc>,
-    /// The event's content fingerprint (`domain::reuse::fingerprint`), to tell a retry from an
+    /// The event's content fingerprint (`domain::events::reuse::fingerprint`), to tell a retry from an
     /// id reused with other content; `None` for a receipt of no machine event (a review).
     pub fingerprint: Option<String>,
     /// The event as received (its wire JSON), when small enough to keep.

@@ -1,0 +1,450 @@
+//! A test harness: the real router on a fresh SQLite data directory, with a manual clock.
+
+#![allow(dead_code)]
+
+pub mod audits;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use chrono::{DateTime, Utc};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+use vendfleet_adapters_embedded::Embedded;
+use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
+use vendfleet_app::ports::ManualClock;
+use vendfleet_app::{Adapters, App};
+use vendfleet_http::{AppState, ClientAddr};
+
+pub const ADMIN_EMAIL: &str = "admin@example.com";
+pub const ADMIN_PASSWORD: &str = "admin-password-1";
+/// The sender of scheduled reports in tests.
+pub const MAIL_FROM: &str = "Vendfleet <reports@example.com>";
+pub const SECRET: &str = "test-secret-test-secret-test-secret!";
+
+/// Where the harness clock starts: `VENDFLEET_TEST_NOW` (RFC 3339) when set, else 23:30 UTC,
+/// when it is already tomorrow east of Greenwich. The suite never reads the wall clock, so it
+/// gives the same answers at any hour; run it at another instant with
+/// `VENDFLEET_TEST_NOW=2026-11-22T10:30:00Z make rust-tests`.
+pub fn test_now() -> DateTime<Utc> {
+    match std::env::var("VENDFLEET_TEST_NOW") {
+        Ok(v) if !v.trim().is_empty() => DateTime::parse_from_rfc3339(v.trim())
+            .expect("VENDFLEET_TEST_NOW must be an RFC 3339 instant")
+            .with_timezone(&Utc),
+        _ => "2026-11-22T23:30:00Z".parse().unwrap(),
+    }
+}
+
+/// Instants around midnight in the zones the tests use (Paris, Auckland, Los Angeles): morning
+/// and late evening UTC, the last evening of a month and of a year, and daylight-saving changes
+/// in Europe (2026-10-25) and New Zealand (2026-09-27).
+pub const TRICKY_INSTANTS: [&str; 7] = [
+    "2026-11-22T10:30:00Z",
+    "2026-11-22T23:30:00Z",
+    "2026-11-30T23:30:00Z",
+    "2026-12-31T23:30:00Z",
+    "2026-10-25T00:30:00Z",
+    "2026-10-25T23:30:00Z",
+    "2026-09-26T14:30:00Z",
+];
+
+/// Which item store the router runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Dynamo,
+}
+
+/// Runs each named case on SQLite and on DynamoDB in moto: `on_both_stores!(case_a, case_b);`
+/// where each case is `async fn case(b: Backend)`.
+#[macro_export]
+macro_rules! on_both_stores {
+    ($($case:ident),+ $(,)?) => {
+        mod sqlite {
+            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+               async fn $case() { super::$case($crate::common::Backend::Sqlite).await } )+
+        }
+        mod dynamo {
+            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+               async fn $case() { super::$case($crate::common::Backend::Dynamo).await } )+
+        }
+    };
+}
+
+/// The S3 client and bucket of a harness on AWS.
+type Bucket = Option<(vendfleet_adapters_aws::aws_sdk_s3::Client, String)>;
+
+async fn adapters_for(
+    backend: Backend,
+    dir: &std::path::Path,
+) -> (
+    Adapters,
+    Option<vendfleet_adapters_aws::DynamoItemStore>,
+    Bucket,
+) {
+    match backend {
+        Backend::Sqlite => (
+            Embedded::open(dir, b"blob-secret").unwrap().adapters(),
+            None,
+            None,
+        ),
+        Backend::Dynamo => {
+            let endpoint = std::env::var("VENDFLEET_TEST_AWS_ENDPOINT")
+                .expect("VENDFLEET_TEST_AWS_ENDPOINT is not set: run through infra/with-moto.sh or make test");
+            let sdk = vendfleet_adapters_aws::sdk_config(Some(&endpoint)).await;
+            let client = vendfleet_adapters_aws::dynamodb_client(&sdk);
+            let table = format!("http-{}", ulid::Ulid::new().to_string().to_lowercase());
+            vendfleet_adapters_aws::create_table(&client, &table)
+                .await
+                .unwrap();
+            let store = vendfleet_adapters_aws::DynamoItemStore::new(client, table.clone());
+            let s3 = vendfleet_adapters_aws::s3_client(&sdk);
+            vendfleet_adapters_aws::create_bucket(&s3, &table)
+                .await
+                .unwrap();
+            let sqs = vendfleet_adapters_aws::sqs_client(&sdk);
+            let (queue, dlq) = vendfleet_adapters_aws::create_queue_with_dlq(&sqs, &table)
+                .await
+                .unwrap();
+            let queue_arn = sqs
+                .get_queue_attributes()
+                .queue_url(&queue)
+                .attribute_names(
+                    vendfleet_adapters_aws::aws_sdk_sqs::types::QueueAttributeName::QueueArn,
+                )
+                .send()
+                .await
+                .unwrap()
+                .attributes
+                .and_then(|mut a| {
+                    a.remove(
+                        &vendfleet_adapters_aws::aws_sdk_sqs::types::QueueAttributeName::QueueArn,
+                    )
+                })
+                .unwrap();
+            // The configuration set the mailer names (as the stack's, whose event destination
+            // publishes bounces).
+            vendfleet_adapters_aws::ses_client(&sdk)
+                .create_configuration_set()
+                .configuration_set_name(&table)
+                .send()
+                .await
+                .unwrap();
+            // SES sends only from a verified identity.
+            vendfleet_adapters_aws::ses_client(&sdk)
+                .create_email_identity()
+                .email_identity("reports@example.com")
+                .send()
+                .await
+                .unwrap();
+            let bucket = Some((s3.clone(), table.clone()));
+            let adapters = Adapters {
+                sales: Arc::new(vendfleet_adapters_aws::DynamoSalesStore::new(store.clone())),
+                store: Arc::new(store.clone()),
+                events_handoff: None,
+                blobs: Arc::new(vendfleet_adapters_aws::S3BlobStore::new(s3, table.clone())),
+                jobs: Arc::new(
+                    vendfleet_adapters_aws::SqsJobQueue::new(sqs, queue, dlq)
+                        .with_wait(std::time::Duration::from_millis(100)),
+                ),
+                mailer: Arc::new(
+                    vendfleet_adapters_aws::SesMailer::new(
+                        vendfleet_adapters_aws::ses_client(&sdk),
+                        MAIL_FROM,
+                    )
+                    .with_configuration_set(Some(table.clone())),
+                ),
+                schedules: Arc::new(vendfleet_adapters_aws::EventBridgeSchedules::new(
+                    vendfleet_adapters_aws::scheduler_client(&sdk),
+                    "default",
+                    queue_arn,
+                    "arn:aws:iam::123456789012:role/vendfleet-scheduler",
+                )),
+            };
+            (adapters, Some(store), bucket)
+        }
+    }
+}
+
+pub struct Harness {
+    pub router: Router,
+    pub clock: Arc<ManualClock>,
+    pub app: App,
+    pub client: String,
+    /// The DynamoDB store (its items-read counter), on DynamoDB.
+    pub dynamo: Option<vendfleet_adapters_aws::DynamoItemStore>,
+    bucket: Bucket,
+    adapters: Adapters,
+    settings: AuthSettings,
+    operator: OperatorSettings,
+    _dir: Arc<tempfile::TempDir>,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub bytes: Vec<u8>,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
+}
+
+impl Harness {
+    pub async fn new() -> Self {
+        Self::with(|_| {}).await
+    }
+
+    pub async fn with(configure: impl FnOnce(&mut AuthSettings)) -> Self {
+        Self::on(Backend::Sqlite, configure).await
+    }
+
+    pub async fn on_store(backend: Backend) -> Self {
+        Self::on(backend, |_| {}).await
+    }
+
+    pub async fn on(backend: Backend, configure: impl FnOnce(&mut AuthSettings)) -> Self {
+        Self::at(backend, test_now(), configure).await
+    }
+
+    /// A harness whose clock stands at `now`.
+    pub async fn at(
+        backend: Backend,
+        now: DateTime<Utc>,
+        configure: impl FnOnce(&mut AuthSettings),
+    ) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let (adapters, dynamo, bucket) = adapters_for(backend, dir.path()).await;
+        let clock = Arc::new(ManualClock::new(now));
+        let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
+        configure(&mut settings);
+        // The operator works in Paris; test locations name their own zones.
+        let operator = OperatorSettings::in_zone("Europe/Paris").unwrap();
+        let app = App::new(
+            adapters.clone(),
+            clock.clone(),
+            settings.clone(),
+            operator.clone(),
+        );
+        app.auth
+            .ensure_admin(ADMIN_EMAIL, ADMIN_PASSWORD)
+            .await
+            .unwrap();
+        let router = vendfleet_http::router(AppState::new(app.clone()));
+        Harness {
+            router,
+            clock,
+            app,
+            client: "10.0.0.1".into(),
+            dynamo,
+            bucket,
+            adapters,
+            settings,
+            operator,
+            _dir: Arc::new(dir),
+        }
+    }
+
+    /// Where the embedded mailer files its messages (SQLite harnesses).
+    pub fn outbox(&self) -> std::path::PathBuf {
+        self._dir
+            .path()
+            .join(vendfleet_adapters_embedded::OUTBOX_DIR)
+    }
+
+    /// The timing service of scheduled tasks.
+    pub fn schedules(&self) -> Arc<dyn vendfleet_app::ports::Schedules> {
+        self.adapters.schedules.clone()
+    }
+
+    /// The item store the application runs on.
+    pub fn item_store(&self) -> Arc<dyn vendfleet_app::ports::ItemStore> {
+        self.adapters.store.clone()
+    }
+
+    /// The sales store the application runs on.
+    pub fn sales_store(&self) -> Arc<dyn vendfleet_app::ports::SalesStore> {
+        self.adapters.sales.clone()
+    }
+
+    /// Another process over the same stores (as a second Lambda is): its own application, with
+    /// its own caches, and the same clock.
+    pub fn twin(&self) -> Harness {
+        let app = App::new(
+            self.adapters.clone(),
+            self.clock.clone(),
+            self.settings.clone(),
+            self.operator.clone(),
+        );
+        Harness {
+            router: vendfleet_http::router(AppState::new(app.clone())),
+            clock: self.clock.clone(),
+            app,
+            client: self.client.clone(),
+            dynamo: self.dynamo.clone(),
+            bucket: self.bucket.clone(),
+            adapters: self.adapters.clone(),
+            settings: self.settings.clone(),
+            operator: self.operator.clone(),
+            _dir: self._dir.clone(),
+        }
+    }
+
+    /// Makes storing report files fail from now on, as a broken disk or bucket would: on
+    /// SQLite a file stands where the reports' directory goes; on S3 the bucket is deleted.
+    pub async fn break_report_files(&self) {
+        match &self.bucket {
+            None => {
+                let dir = self
+                    ._dir
+                    .path()
+                    .join(vendfleet_adapters_embedded::BLOBS_DIR);
+                std::fs::create_dir_all(&dir).unwrap();
+                let _ = std::fs::remove_dir_all(dir.join("reports"));
+                std::fs::write(dir.join("reports"), b"not a directory").unwrap();
+            }
+            Some((client, name)) => {
+                client.delete_bucket().bucket(name).send().await.unwrap();
+            }
+        }
+    }
+
+    /// The same harness whose exports of more than `rows` rows become background jobs.
+    pub fn with_inline_exports(mut self, rows: usize) -> Self {
+        self.router =
+            vendfleet_http::router(AppState::new(self.app.clone()).with_inline_export_rows(rows));
+        self
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> Reply {
+        let mut req = req;
+        req.extensions_mut().insert(ClientAddr(self.client.clone()));
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
+        Reply {
+            status,
+            headers,
+            bytes,
+        }
+    }
+
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        let mut b = Request::builder().method(method).uri(path);
+        if let Some(t) = token {
+            b = b.header(header::AUTHORIZATION, format!("Bearer {t}"));
+        }
+        let req = match body {
+            Some(v) => b
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(v.to_string()))
+                .unwrap(),
+            None => b.body(Body::empty()).unwrap(),
+        };
+        self.send(req).await
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Reply {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::PUT, path, Some(token), Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::DELETE, path, Some(token), Some(body))
+            .await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Reply {
+        self.call(
+            Method::POST,
+            "/auth/token/",
+            None,
+            Some(json!({"email": email, "password": password})),
+        )
+        .await
+    }
+
+    /// Signs in and returns the access token (panics on failure).
+    pub async fn token(&self, email: &str, password: &str) -> String {
+        let r = self.login(email, password).await;
+        assert_eq!(
+            r.status,
+            StatusCode::OK,
+            "login {email}: {}",
+            String::from_utf8_lossy(&r.bytes)
+        );
+        r.json()["data"]["token"]["access"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    pub async fn admin(&self) -> String {
+        self.token(ADMIN_EMAIL, ADMIN_PASSWORD).await
+    }
+
+    /// Creates a role with `modules` and returns its id.
+    pub async fn role(&self, admin: &str, name: &str, modules: &[&str]) -> String {
+        let r = self
+            .post(
+                "/api/users/roles/",
+                admin,
+                json!({"name": name, "modules": modules}),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::CREATED,
+            "{}",
+            String::from_utf8_lossy(&r.bytes)
+        );
+        r.json()["data"]["id"].as_str().unwrap().to_string()
+    }
+
+    /// Creates a user with a role and returns its id.
+    pub async fn user(&self, admin: &str, email: &str, role_id: Option<&str>) -> String {
+        let r = self
+            .post("/api/users/", admin, json!({"name": "Test User", "email": email, "password": "password-123", "role_id": role_id}))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::CREATED,
+            "{}",
+            String::from_utf8_lossy(&r.bytes)
+        );
+        r.json()["data"]["id"].as_str().unwrap().to_string()
+    }
+}
+
+/// Creates a resource (`POST path`, expecting 201) and answers its id.
+pub async fn create(h: &Harness, token: &str, path: &str, body: Value) -> String {
+    created(h, token, path, body).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Creates a resource (`POST path`, expecting 201) and answers it (the reply's `data`).
+pub async fn created(h: &Harness, token: &str, path: &str, body: Value) -> Value {
+    let r = h.post(path, token, body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{path}: {}", r.json());
+    r.json()["data"].clone()
+}

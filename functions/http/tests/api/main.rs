@@ -1,0 +1,27 @@
+//! The HTTP test suite: one binary, one module per area, all on the real router (`common::Harness`)
+//! over SQLite and over DynamoDB/S3 in moto. One binary links the application once, not once per
+//! area. Run one area with `cargo test -p vendfleet-http --test api <area>::`, e.g. `reach::`.
+
+#[macro_use]
+mod common;
+
+mod audit_property;
+mod audit_truth;
+mod audits;
+mod auth;
+mod contract;
+mod dynamo_reads;
+mod events;
+mod events_contract;
+mod events_property;
+mod generator;
+mod jobs;
+mod machines;
+mod planning;
+mod products;
+mod reach;
+mod reports;
+mod sales;
+mod scheduler;
+mod settings;
+mod users;
