@@ -3,9 +3,10 @@
 #
 #   infra/with-moto.sh cargo test -p vendfleet-adapters-aws
 #
-# Installs moto into .venv-moto (repository root) when it is missing, starts moto_server on a
-# free loopback port, exports VENDFLEET_TEST_AWS_ENDPOINT and dummy AWS credentials, runs the
-# command, stops moto on exit and exits with the command's status.
+# Installs moto into .venv-moto (repository root) when it is missing, starts MOTO_SERVERS
+# (default 2) moto_servers on free loopback ports, exports VENDFLEET_TEST_AWS_ENDPOINT (the
+# first), VENDFLEET_TEST_AWS_ENDPOINTS (all, space-separated) and dummy AWS credentials, runs
+# the command, stops moto on exit and exits with the command's status.
 set -euo pipefail
 
 if [ "$#" -eq 0 ]; then
@@ -18,48 +19,65 @@ source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 ensure_venv moto requirements-moto.txt moto_server
 venv="$root/.venv-moto"
 
-port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-endpoint="http://127.0.0.1:$port"
-log="$(mktemp "${TMPDIR:-/tmp}/moto-$port.XXXXXX.log")"
-
-"$venv/bin/python" "$root/infra/moto_serve.py" 127.0.0.1 "$port" >"$log" 2>&1 &
-moto_pid=$!
+# moto runs DynamoDB requests one at a time and Python uses one core: several servers let the
+# suites' stores work in parallel (each test harness picks one, round robin).
+servers="${MOTO_SERVERS:-2}"
+pids=()
+logs=()
+endpoints=()
 
 stop_moto() {
-    if kill -0 "$moto_pid" 2>/dev/null; then
-        kill "$moto_pid" 2>/dev/null || true
-        wait "$moto_pid" 2>/dev/null || true
-    fi
-    rm -f "$log"
+    for pid in "${pids[@]}"; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
+    rm -f "${logs[@]}"
 }
 trap stop_moto EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Wait up to 20 s for moto to answer.
-ready=""
-for _ in $(seq 1 100); do
-    if ! kill -0 "$moto_pid" 2>/dev/null; then
-        echo "with-moto: moto_server exited during start:" >&2
-        cat "$log" >&2
-        exit 1
-    fi
-    if "$venv/bin/python" - "$endpoint" <<'PY' 2>/dev/null
+for _ in $(seq 1 "$servers"); do
+    port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    endpoint="http://127.0.0.1:$port"
+    log="$(mktemp "${TMPDIR:-/tmp}/moto-$port.XXXXXX.log")"
+    "$venv/bin/python" "$root/infra/moto_serve.py" 127.0.0.1 "$port" >"$log" 2>&1 &
+    pids+=("$!")
+    logs+=("$log")
+    endpoints+=("$endpoint")
+done
+
+# Wait up to 20 s for each moto to answer.
+for i in "${!pids[@]}"; do
+    ready=""
+    for _ in $(seq 1 100); do
+        if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+            echo "with-moto: moto_server exited during start:" >&2
+            cat "${logs[$i]}" >&2
+            exit 1
+        fi
+        if "$venv/bin/python" - "${endpoints[$i]}" <<'PY' 2>/dev/null
 import sys, urllib.request
 urllib.request.urlopen(sys.argv[1] + "/moto-api/", timeout=1).read()
 PY
-    then
-        ready=1
-        break
+        then
+            ready=1
+            break
+        fi
+        sleep 0.2
+    done
+    if [ -z "$ready" ]; then
+        echo "with-moto: moto_server did not answer on ${endpoints[$i]} within 20 s:" >&2
+        cat "${logs[$i]}" >&2
+        exit 1
     fi
-    sleep 0.2
 done
-if [ -z "$ready" ]; then
-    echo "with-moto: moto_server did not answer on $endpoint within 20 s:" >&2
-    cat "$log" >&2
-    exit 1
-fi
 
+# One endpoint for the tests that need one; all of them for the harnesses that spread out.
+endpoint="${endpoints[0]}"
+export VENDFLEET_TEST_AWS_ENDPOINTS="${endpoints[*]}"
 export VENDFLEET_TEST_AWS_ENDPOINT="$endpoint"
 export AWS_ACCESS_KEY_ID=testing
 export AWS_SECRET_ACCESS_KEY=testing

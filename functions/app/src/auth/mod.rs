@@ -1,66 +1,23 @@
 //! Sign-in, tokens, the signed-in user's profile and self-service (registration, language).
 
-pub mod password;
+pub use crate::password;
 pub mod rate_limit;
 pub mod token;
 
 use crate::config::AuthSettings;
 use crate::error::{AppError, AppResult};
 use crate::ports::Clock;
-use crate::users::{Directory, Role, User};
+pub use crate::users::Principal;
+use crate::users::{Directory, User};
 use rate_limit::RateLimiter;
 use std::sync::Arc;
 use token::{TokenError, TokenKind, TokenSigner};
-use vendfleet_domain::{validation, FieldErrors, Grants, Language, MachineScope, Permission};
+use vendfleet_domain::{validation, FieldErrors, Language};
 
 /// The message for an unknown e-mail and a wrong password alike.
 pub const BAD_CREDENTIALS: &str = "Invalid e-mail or password";
 /// The message for a correct password on a deactivated account.
 pub const DEACTIVATED: &str = "This account is deactivated";
-
-/// The signed-in user with what they may do.
-#[derive(Debug, Clone)]
-pub struct Principal {
-    pub user: User,
-    pub role: Option<Role>,
-    pub grants: Grants,
-}
-
-impl Principal {
-    /// Builds the principal of `user` holding `role`.
-    pub fn new(user: User, role: Option<Role>) -> Self {
-        let grants = user.grants(role.as_ref());
-        Principal { user, role, grants }
-    }
-
-    /// Whether the user holds `p`.
-    pub fn can(&self, p: Permission) -> bool {
-        self.grants.has(p)
-    }
-
-    /// 403 unless the user holds `p`.
-    pub fn require(&self, p: Permission) -> AppResult<()> {
-        if self.can(p) {
-            Ok(())
-        } else {
-            Err(AppError::Forbidden(format!(
-                "You do not have permission to do this ({}).",
-                p.key()
-            )))
-        }
-    }
-
-    /// The machines the user may see.
-    pub fn machine_scope(&self) -> MachineScope {
-        self.user.machine_scope()
-    }
-
-    /// Whether the user administers access (users and roles) and sees every machine: who may
-    /// set the operator's policies and read the audit trail.
-    pub fn is_fleet_admin(&self) -> bool {
-        self.grants.is_access_admin() && self.machine_scope() == MachineScope::All
-    }
-}
 
 /// An access token with its refresh token.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,14 +1,12 @@
 //! Machines area: machines and their tags, planograms, stock and the refill log.
 
-mod index;
-mod model;
 mod service;
 
-pub use index::{MachineIndex, MachineRef};
-pub use model::{
+pub use crate::fleet::{
     Device, Machine, MachineTag, Peripherals, RefillEntry, SalesSource, Selection,
     SelectionPriceChange, SCHEMA,
 };
+pub use crate::fleet::{MachineIndex, MachineRef};
 pub(crate) use service::planogram::natural;
 pub(crate) use service::StockChange;
 pub use service::{

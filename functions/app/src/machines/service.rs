@@ -1,9 +1,9 @@
 //! The machines service: machines and tags, planograms, stock changes with their refill log,
 //! and the user's machine access scope on every call.
 
-use super::model::*;
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
+use crate::fleet::model::*;
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::ports::{query_all, Condition, Index, ItemStore, Query, SortKey, Write};
 use crate::products::ProductRef;

@@ -238,9 +238,10 @@ pub enum StoreError {
     Backend(String),
 }
 
-/// The item store.
+/// The item store. `Any`, so the records layer can tell its own snapshot-keeping store from an
+/// adapter without the ports knowing that layer.
 #[async_trait]
-pub trait ItemStore: Send + Sync {
+pub trait ItemStore: std::any::Any + Send + Sync {
     /// Reads one item.
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError>;
     /// Writes one item, if the condition holds.
@@ -261,11 +262,6 @@ pub trait ItemStore: Send + Sync {
     /// written with its table).
     fn index_lag(&self) -> std::time::Duration {
         std::time::Duration::ZERO
-    }
-    /// The catalogue snapshots kept beside this store, where its writes keep their version
-    /// (only [`crate::records::SnapshotStore`]'s; adapters have none).
-    fn snapshots(&self) -> Option<&crate::records::Snapshots> {
-        None
     }
 }
 

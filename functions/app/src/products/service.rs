@@ -112,7 +112,7 @@ pub struct ProductsService {
     products: Records<Product>,
     components: Records<Component>,
     tags: Records<ProductTag>,
-    machine_index: crate::machines::MachineIndex,
+    machine_index: crate::fleet::MachineIndex,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
 }
@@ -179,7 +179,7 @@ impl ProductsService {
             products: Records::new(store.clone()),
             components: Records::new(store.clone()),
             tags: Records::new(store.clone()),
-            machine_index: crate::machines::MachineIndex::new(store.clone()),
+            machine_index: crate::fleet::MachineIndex::new(store.clone()),
             store,
             clock,
         }

@@ -274,7 +274,9 @@ impl<T: Record> Records<T> {
     /// Every record of the kind, shared: the store's snapshot of the kind when it keeps one
     /// and nothing changed since (one version read), else read whole.
     pub async fn all_shared(&self) -> AppResult<Arc<Shared<T>>> {
-        match self.store.snapshots() {
+        let store: &dyn std::any::Any = self.store.as_ref();
+        let snapshots = store.downcast_ref::<SnapshotStore>().map(|s| &s.snapshots);
+        match snapshots {
             Some(s) if SNAPSHOT_KINDS.contains(&T::KIND) => {
                 s.all(self.store.as_ref(), || self.load()).await
             }

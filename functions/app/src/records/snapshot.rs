@@ -170,7 +170,7 @@ impl Snapshots {
 /// every write that changes a catalogue record, and the snapshots that version guards.
 pub struct SnapshotStore {
     inner: Arc<dyn ItemStore>,
-    snapshots: Snapshots,
+    pub(super) snapshots: Snapshots,
 }
 
 impl SnapshotStore {
@@ -259,9 +259,5 @@ impl ItemStore for SnapshotStore {
 
     fn index_lag(&self) -> Duration {
         self.inner.index_lag()
-    }
-
-    fn snapshots(&self) -> Option<&Snapshots> {
-        Some(&self.snapshots)
     }
 }

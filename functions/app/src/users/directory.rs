@@ -76,12 +76,12 @@ impl Directory {
     }
 
     /// The principal of `user`: the user with their role, as they stand now.
-    pub async fn principal(&self, user: User) -> AppResult<crate::auth::Principal> {
+    pub async fn principal(&self, user: User) -> AppResult<super::Principal> {
         let role = match &user.role_id {
             Some(id) => self.role(id).await?,
             None => None,
         };
-        Ok(crate::auth::Principal::new(user, role))
+        Ok(super::Principal::new(user, role))
     }
 
     /// One role by id, or 404.

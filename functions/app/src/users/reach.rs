@@ -3,7 +3,7 @@
 //! machine access lie within the caller's own, and grants only ids inside their own scope.
 
 use super::model::{Role, User};
-use crate::auth::Principal;
+use super::Principal;
 use crate::error::{AppError, AppResult};
 use async_trait::async_trait;
 use std::collections::HashMap;

@@ -4,9 +4,10 @@
 use super::directory::Directory;
 use super::model::{Role, User};
 use super::reach::{Reach, ScopeCatalogueSource};
-use crate::auth::{password, Principal};
+use super::Principal;
 use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
+use crate::password;
 use crate::ports::Clock;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;

@@ -513,21 +513,26 @@ async fn check_transaction_log(h: &Harness, token: &str, qs: &str, want: &Brute,
     assert_eq!(d["total"]["transactions"], expected.len(), "{qs}");
 }
 
-async fn reports_equal_the_ledger_recomputed(b: Backend) {
+/// A harness with the fleet of these tests (40 vends a machine), its ledgers and its machines.
+async fn fleet_with_ledgers(
+    b: Backend,
+) -> (
+    Harness,
+    Fleet,
+    Vec<(MachineFacts, Vec<VendFact>)>,
+    BTreeSet<String>,
+) {
     let h = Harness::on_store(b).await;
     let f = fleet(&h, 11, 40).await;
     let ledgers = ledgers(&h, &f).await;
     assert!(ledgers.iter().all(|(_, l)| l.len() == 40));
-    let today = h.app.calendar.today();
     let everyone: BTreeSet<String> = f.machines.iter().map(|m| m.id.clone()).collect();
-    let mut rng = StdRng::seed_from_u64(5);
-    for _ in 0..8 {
-        let q = random_query(&mut rng, &f, today);
-        check(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
-    }
-    // Every machine but one, asked for by id: the line chart and totals draw on the fleet's
-    // rollups less that machine's.
-    let unfiltered = |q: Q, machines: BTreeSet<String>| Q {
+    (h, f, ledgers, everyone)
+}
+
+/// `q` asking for `machines` by id, with no other filter.
+fn only_machines(q: Q, machines: BTreeSet<String>) -> Q {
+    Q {
         machines,
         locations: BTreeSet::new(),
         clients: BTreeSet::new(),
@@ -536,15 +541,39 @@ async fn reports_equal_the_ledger_recomputed(b: Backend) {
         products: BTreeSet::new(),
         product_tags: BTreeSet::new(),
         ..q
-    };
-    let mut most = everyone.clone();
-    let gone = most.pop_first().unwrap();
-    for _ in 0..2 {
-        let q = unfiltered(random_query(&mut rng, &f, today), most.clone());
+    }
+}
+
+async fn reports_equal_the_ledger_recomputed(b: Backend) {
+    let (h, f, ledgers, everyone) = fleet_with_ledgers(b).await;
+    let today = h.app.calendar.today();
+    let mut rng = StdRng::seed_from_u64(5);
+    for _ in 0..8 {
+        let q = random_query(&mut rng, &f, today);
         check(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
     }
-    // A user scoped to one location and one machine tag sees their machines' figures only,
-    // whatever they ask for.
+}
+
+/// Every machine but one, asked for by id: the line chart and totals draw on the fleet's
+/// rollups less that machine's.
+async fn the_fleet_less_one_machine_equals_the_ledger(b: Backend) {
+    let (h, f, ledgers, everyone) = fleet_with_ledgers(b).await;
+    let today = h.app.calendar.today();
+    let mut rng = StdRng::seed_from_u64(6);
+    let mut most = everyone.clone();
+    most.pop_first().unwrap();
+    for _ in 0..2 {
+        let q = only_machines(random_query(&mut rng, &f, today), most.clone());
+        check(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
+    }
+}
+
+/// A user scoped to one location and one machine tag sees their machines' figures only,
+/// whatever they ask for; asking for a machine outside the scope by id gives nothing of it.
+async fn a_scoped_user_sees_their_machines_figures_only(b: Backend) {
+    let (h, f, ledgers, everyone) = fleet_with_ledgers(b).await;
+    let today = h.app.calendar.today();
+    let mut rng = StdRng::seed_from_u64(7);
     let role = h.role(&f.admin, "Sales", &SALES_PERMISSIONS).await;
     let body = json!({"name": "Scoped", "email": "scoped@example.com", "password": "password-123",
                       "role_id": role, "location_ids": [f.locations[1]],
@@ -563,7 +592,6 @@ async fn reports_equal_the_ledger_recomputed(b: Backend) {
         let q = random_query(&mut rng, &f, today);
         check(&h, &scoped, &q, &f, &ledgers, &visible).await;
     }
-    // Asking for a machine outside the scope by id gives nothing of it.
     let outside = everyone.difference(&visible).next().unwrap().clone();
     let q = Q {
         machines: [outside.clone()].into(),
@@ -578,8 +606,15 @@ async fn reports_equal_the_ledger_recomputed(b: Backend) {
         .await;
     assert_eq!(r.json()["data"]["total"]["quantity"], 0);
     assert_eq!(r.json()["data"]["rows"], json!([]));
+}
 
-    // A machine deleted with its sales: no report counts them any more, the fleet's included.
+/// A machine deleted with its sales: no report counts them any more, the fleet's included.
+async fn a_deleted_machines_sales_leave_every_report(b: Backend) {
+    let (h, f, ledgers, everyone) = fleet_with_ledgers(b).await;
+    let today = h.app.calendar.today();
+    let mut rng = StdRng::seed_from_u64(8);
+    let mut most = everyone.clone();
+    let gone = most.pop_first().unwrap();
     let r = h
         .call(
             Method::DELETE,
@@ -590,7 +625,7 @@ async fn reports_equal_the_ledger_recomputed(b: Backend) {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
     for _ in 0..2 {
-        let q = unfiltered(random_query(&mut rng, &f, today), BTreeSet::new());
+        let q = only_machines(random_query(&mut rng, &f, today), BTreeSet::new());
         check(&h, &f.admin, &q, &f, &ledgers, &most).await;
     }
 }
@@ -1155,6 +1190,9 @@ on_both_stores!(
     the_dashboard_agrees_with_the_reports_and_the_scope,
     transaction_log_permissions_export_and_bad_input,
     reports_equal_the_ledger_recomputed,
+    the_fleet_less_one_machine_equals_the_ledger,
+    a_scoped_user_sees_their_machines_figures_only,
+    a_deleted_machines_sales_leave_every_report,
     presets_bad_input_and_permissions,
     local_days_months_and_daylight_saving
 );

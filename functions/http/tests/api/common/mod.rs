@@ -73,6 +73,20 @@ macro_rules! on_both_stores {
     };
 }
 
+/// A moto server for a new harness: `infra/with-moto.sh` starts several (moto serves DynamoDB
+/// one request at a time, on one core), and harnesses take them in turn.
+fn moto_endpoint() -> String {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let all = std::env::var("VENDFLEET_TEST_AWS_ENDPOINTS")
+        .or_else(|_| std::env::var("VENDFLEET_TEST_AWS_ENDPOINT"))
+        .expect(
+            "VENDFLEET_TEST_AWS_ENDPOINT is not set: run through infra/with-moto.sh or make test",
+        );
+    let all: Vec<&str> = all.split_whitespace().collect();
+    let i = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    all[i % all.len()].to_string()
+}
+
 /// The S3 client and bucket of a harness on AWS.
 type Bucket = Option<(vendfleet_adapters_aws::aws_sdk_s3::Client, String)>;
 
@@ -91,8 +105,7 @@ async fn adapters_for(
             None,
         ),
         Backend::Dynamo => {
-            let endpoint = std::env::var("VENDFLEET_TEST_AWS_ENDPOINT")
-                .expect("VENDFLEET_TEST_AWS_ENDPOINT is not set: run through infra/with-moto.sh or make test");
+            let endpoint = moto_endpoint();
             let sdk = vendfleet_adapters_aws::sdk_config(Some(&endpoint)).await;
             let client = vendfleet_adapters_aws::dynamodb_client(&sdk);
             let table = format!("http-{}", ulid::Ulid::new().to_string().to_lowercase());
