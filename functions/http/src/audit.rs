@@ -25,7 +25,7 @@ pub struct ExitDto {
     pub user_name: String,
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     /// The audit trail's query.
     pub struct ExitsQuery {
         page,

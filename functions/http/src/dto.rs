@@ -397,7 +397,7 @@ pub struct UserForm {
     pub version: Option<u64>,
 }
 
-crate::crud::from_fields! {
+crate::fields::from_fields! {
     UserForm => vendfleet_app::users::UserInput {
         name, email, password, role_id, active, language, access_all_modules, access_all_machines,
         client_ids, location_ids, machine_tag_ids, machine_ids, version;
@@ -464,7 +464,7 @@ pub struct RoleForm {
     pub version: Option<u64>,
 }
 
-crate::crud::from_fields! {
+crate::fields::from_fields! {
     RoleForm => vendfleet_app::users::RoleInput { name, modules, version }
 }
 
@@ -477,7 +477,7 @@ pub struct DeleteRolesRequest {
     pub role_ids: Vec<String>,
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     /// Paging, search and ordering of a list.
     pub struct ListQuery {
         /// Page number, from 1.
@@ -491,7 +491,7 @@ crate::crud::list_query! {
     }
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     /// The users list's query.
     pub struct UsersQuery => vendfleet_app::users::UserListParams {
         page,

@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod export;
 pub mod extract;
+pub mod fields;
 pub mod filters;
 pub mod generator;
 pub mod jobs;

@@ -166,59 +166,103 @@ fn is_standard(id: &str) -> bool {
 }
 
 pub(super) fn read_audit(bytes: &[u8], lines: &[Line<'_>], span: &Span) -> Result<Audit, DexError> {
-    let mut notes = Notes::default();
-    let mut audit = Audit {
-        line: lines[span.first].no,
-        ..Audit::default()
-    };
-    if span.text_before > 0 {
-        let before = if span.enveloped {
-            "DXS"
-        } else {
-            "the first segment"
-        };
-        notes.push(format!(
-            "{} of text before {before} ignored",
-            plural(span.text_before, "line")
-        ));
-    }
-    if !span.enveloped {
-        notes.push(format!(
-            "no DXS envelope: segments from line {} read as one audit",
-            audit.line
-        ));
-    }
-
-    let mut id4_seen = false;
-    let mut st: Option<usize> = None;
-    let mut first_data: Option<usize> = None;
-    let mut counted = 0usize;
-    let mut se: Option<(usize, Option<u64>, usize)> = None;
-    let mut g85: Option<(usize, Option<String>)> = None;
-    let mut current: Option<usize> = None;
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    let mut unknown: BTreeMap<String, usize> = BTreeMap::new();
-    let mut skipped = 0usize;
-    let mut endings = [0usize; 3];
-
+    let mut reader = Reader::new(lines, span);
     for (i, line) in lines
         .iter()
         .enumerate()
         .take(span.last + 1)
         .skip(span.first)
     {
+        reader.line(i, line)?;
+    }
+    Ok(reader.finish(bytes))
+}
+
+/// One audit being read: the audit so far, its notes, and what the envelope and the checksum
+/// need to know once every segment is read. One method per segment group.
+struct Reader<'l> {
+    lines: &'l [Line<'l>],
+    span: &'l Span,
+    notes: Notes,
+    audit: Audit,
+    id4_seen: bool,
+    /// The line index of `ST`.
+    st: Option<usize>,
+    /// The line index of the first segment other than `DXS`/`DXE`.
+    first_data: Option<usize>,
+    /// Segments from `ST` so far (for `SE01`).
+    counted: usize,
+    /// `SE`: its line number, the count it says, the count from `ST` to it.
+    se: Option<(usize, Option<u64>, usize)>,
+    /// `G85`: its line index and the checksum it says.
+    g85: Option<(usize, Option<String>)>,
+    /// The selection the last `PA1` opened.
+    current: Option<usize>,
+    by_id: HashMap<String, usize>,
+    unknown: BTreeMap<String, usize>,
+    /// Lines of text inside an audit with no envelope.
+    skipped: usize,
+    /// Line ends seen: CR LF, LF, CR.
+    endings: [usize; 3],
+}
+
+impl<'l> Reader<'l> {
+    fn new(lines: &'l [Line<'l>], span: &'l Span) -> Self {
+        let mut notes = Notes::default();
+        let line = lines[span.first].no;
+        if span.text_before > 0 {
+            let before = if span.enveloped {
+                "DXS"
+            } else {
+                "the first segment"
+            };
+            notes.push(format!(
+                "{} of text before {before} ignored",
+                plural(span.text_before, "line")
+            ));
+        }
+        if !span.enveloped {
+            notes.push(format!(
+                "no DXS envelope: segments from line {line} read as one audit"
+            ));
+        }
+        Reader {
+            lines,
+            span,
+            notes,
+            audit: Audit {
+                line,
+                ..Audit::default()
+            },
+            id4_seen: false,
+            st: None,
+            first_data: None,
+            counted: 0,
+            se: None,
+            g85: None,
+            current: None,
+            by_id: HashMap::new(),
+            unknown: BTreeMap::new(),
+            skipped: 0,
+            endings: [0; 3],
+        }
+    }
+
+    /// Line `i` of the file: a segment is read, junk skipped or refused.
+    fn line(&mut self, i: usize, line: &'l Line<'l>) -> Result<(), DexError> {
+        let span = self.span;
         let id = match &line.kind {
-            Kind::Blank => continue,
+            Kind::Blank => return Ok(()),
             Kind::Junk if !span.enveloped => {
-                skipped += 1;
-                continue;
+                self.skipped += 1;
+                return Ok(());
             }
             Kind::Junk if !span.closed && i == span.last => {
-                notes.push(format!(
+                self.notes.push(format!(
                     "line {}: cut off, not a whole segment: ignored",
                     line.no
                 ));
-                continue;
+                return Ok(());
             }
             Kind::Junk => {
                 return Err(DexError {
@@ -232,165 +276,187 @@ pub(super) fn read_audit(bytes: &[u8], lines: &[Line<'_>], span: &Span) -> Resul
             Kind::Segment(id) => id.as_str(),
         };
         match line.ending {
-            Ending::CrLf => endings[0] += 1,
-            Ending::Lf => endings[1] += 1,
-            Ending::Cr => endings[2] += 1,
+            Ending::CrLf => self.endings[0] += 1,
+            Ending::Lf => self.endings[1] += 1,
+            Ending::Cr => self.endings[2] += 1,
             Ending::None => {}
         }
-        if st.is_some() && se.is_none() {
-            counted += 1;
+        if self.st.is_some() && self.se.is_none() {
+            self.counted += 1;
         }
-        if first_data.is_none() && !matches!(id, "DXS" | "DXE") {
-            first_data = Some(i);
+        if self.first_data.is_none() && !matches!(id, "DXS" | "DXE") {
+            self.first_data = Some(i);
         }
         let seg = Seg::new(line, id);
         match id {
             "DXS" | "DXE" => {}
+            "ST" | "SE" | "G85" => self.envelope(i, &seg),
+            "ID1" | "ID4" => self.identity(&seg),
+            "PA1" => self.selection(seg),
+            "PA2" | "PA3" | "PA4" | "PA5" | "PA7" => self.selection_counters(&seg),
+            "VA1" | "VA2" | "VA3" | "CA2" | "CA3" | "CA4" | "CA10" | "CA15" | "CA17" | "DA2"
+            | "DB2" | "TA2" => self.money(&seg),
+            "EA3" => self.reads(&seg),
+            other if is_standard(other) => {}
+            other => *self.unknown.entry(other.to_owned()).or_default() += 1,
+        }
+        Ok(())
+    }
+
+    /// `ST`, `SE`, `G85`: where the checksum and the segment count start and end.
+    fn envelope(&mut self, i: usize, seg: &Seg<'_>) {
+        let notes = &mut self.notes;
+        match seg.id {
+            "ST" if self.st.is_some() => seg.warn(notes, "a second ST: ignored"),
             "ST" => {
-                if st.is_some() {
-                    seg.warn(&mut notes, "a second ST: ignored");
-                } else {
-                    st = Some(i);
-                    counted = 1;
-                }
+                self.st = Some(i);
+                self.counted = 1;
             }
-            "SE" => {
-                if se.is_some() {
-                    seg.warn(&mut notes, "repeated: ignored, the first one is kept");
-                } else {
-                    se = Some((line.no, seg.num(1, &mut notes), counted));
-                }
+            "SE" if self.se.is_some() => {
+                seg.warn(notes, "repeated: ignored, the first one is kept")
             }
-            "G85" => {
-                if g85.is_some() {
-                    seg.warn(&mut notes, "repeated: ignored, the first one is kept");
-                } else {
-                    g85 = Some((i, seg.text(1)));
-                }
-            }
-            "ID1" => once(&mut audit.machine, &seg, &mut notes, |_| Machine {
+            "SE" => self.se = Some((seg.line, seg.num(1, notes), self.counted)),
+            _ if self.g85.is_some() => seg.warn(notes, "repeated: ignored, the first one is kept"),
+            _ => self.g85 = Some((i, seg.text(1))),
+        }
+    }
+
+    /// `ID1` (the machine) and `ID4` (the money's scale and currency).
+    fn identity(&mut self, seg: &Seg<'_>) {
+        let (audit, notes) = (&mut self.audit, &mut self.notes);
+        if seg.id == "ID1" {
+            once(&mut audit.machine, seg, notes, |_| Machine {
                 serial: seg.text(1),
                 model: seg.text(2),
                 build: seg.text(3),
                 location: seg.text(4),
                 user_defined: seg.text(5),
                 asset_number: seg.text(6),
-            }),
-            "ID4" => {
-                if id4_seen {
-                    seg.warn(&mut notes, "repeated: ignored, the first one is kept");
-                    continue;
-                }
-                id4_seen = true;
-                audit.decimal_places = match seg.num(1, &mut notes) {
-                    Some(places) if places <= 9 => Some(places as u32),
-                    Some(places) => {
-                        seg.warn(&mut notes, format!("ID401 = {places} decimal places is not plausible: money scale comes from the machine's settings"));
-                        None
-                    }
-                    None => {
-                        seg.warn(&mut notes, "no decimal places in ID401: money scale comes from the machine's settings");
-                        None
-                    }
-                };
-                audit.currency_code = seg.text(2);
-                audit.currency_numeric = audit.currency_code.as_deref().and_then(iso_numeric);
+            });
+            return;
+        }
+        if self.id4_seen {
+            seg.warn(notes, "repeated: ignored, the first one is kept");
+            return;
+        }
+        self.id4_seen = true;
+        audit.decimal_places = match seg.num(1, notes) {
+            Some(places) if places <= 9 => Some(places as u32),
+            Some(places) => {
+                seg.warn(notes, format!("ID401 = {places} decimal places is not plausible: money scale comes from the machine's settings"));
+                None
             }
-            "PA1" => {
-                let mut seg = seg;
-                if seg.els.len() > 2 && seg.raw(1).is_none() && seg.raw(2).is_some() {
-                    seg.els.remove(1);
-                    seg.warn(
-                        &mut notes,
-                        "an empty element before the selection id: elements read shifted left by one",
-                    );
-                }
-                let id = seg.text(1).unwrap_or_default();
-                if id.is_empty() {
-                    seg.warn(&mut notes, "no selection id in PA101");
-                }
-                let selection = Selection {
-                    price_minor: seg.num(2, &mut notes),
-                    name: seg.text(3),
-                    capacity: seg.num(4, &mut notes),
-                    level: seg.num(8, &mut notes),
-                    id: id.clone(),
-                    ..Selection::default()
-                };
-                audit.selections.push(selection);
-                let index = audit.selections.len() - 1;
-                by_id.insert(id, index);
-                current = Some(index);
+            None => {
+                seg.warn(
+                    notes,
+                    "no decimal places in ID401: money scale comes from the machine's settings",
+                );
+                None
             }
-            "PA2" | "PA3" | "PA4" | "PA5" => {
-                let Some(index) = current else {
-                    seg.warn(&mut notes, "no PA1 before it: ignored");
-                    continue;
-                };
-                let selection = &mut audit.selections[index];
-                match id {
-                    "PA2" => once(&mut selection.sales, &seg, &mut notes, |n| {
-                        seg.count_first(n)
-                    }),
-                    "PA3" => once(&mut selection.test_vends, &seg, &mut notes, |n| {
-                        seg.count_first(n)
-                    }),
-                    "PA4" => once(&mut selection.free_vends, &seg, &mut notes, |n| {
-                        seg.count_first(n)
-                    }),
-                    _ => once(&mut selection.sold_out, &seg, &mut notes, |n| SoldOut {
-                        date: seg.text(1),
-                        time: seg.text(2),
-                        count: seg.num(3, n),
-                    }),
-                }
-            }
-            "PA7" => {
-                let named = seg.text(1);
-                let target = named.as_ref().and_then(|n| by_id.get(n).copied());
-                let index = match (target, current) {
-                    (Some(index), _) => index,
-                    (None, Some(index)) => {
-                        if let Some(named) = &named {
-                            seg.warn(
-                                &mut notes,
-                                format!(
-                                    "selection {named:?} has no PA1: read as selection {:?}",
-                                    audit.selections[index].id
-                                ),
-                            );
-                        }
-                        index
+        };
+        audit.currency_code = seg.text(2);
+        audit.currency_numeric = audit.currency_code.as_deref().and_then(iso_numeric);
+    }
+
+    /// `PA1`: a selection opens (the `PA2`–`PA7` after it are its own).
+    fn selection(&mut self, mut seg: Seg<'_>) {
+        let notes = &mut self.notes;
+        if seg.els.len() > 2 && seg.raw(1).is_none() && seg.raw(2).is_some() {
+            seg.els.remove(1);
+            seg.warn(
+                notes,
+                "an empty element before the selection id: elements read shifted left by one",
+            );
+        }
+        let id = seg.text(1).unwrap_or_default();
+        if id.is_empty() {
+            seg.warn(notes, "no selection id in PA101");
+        }
+        let selection = Selection {
+            price_minor: seg.num(2, notes),
+            name: seg.text(3),
+            capacity: seg.num(4, notes),
+            level: seg.num(8, notes),
+            id: id.clone(),
+            ..Selection::default()
+        };
+        self.audit.selections.push(selection);
+        let index = self.audit.selections.len() - 1;
+        self.by_id.insert(id, index);
+        self.current = Some(index);
+    }
+
+    /// `PA2`–`PA5` of the open selection; `PA7` of the selection it names (else the open one).
+    fn selection_counters(&mut self, seg: &Seg<'_>) {
+        let notes = &mut self.notes;
+        if seg.id == "PA7" {
+            let named = seg.text(1);
+            let target = named.as_ref().and_then(|n| self.by_id.get(n).copied());
+            let index = match (target, self.current) {
+                (Some(index), _) => index,
+                (None, Some(index)) => {
+                    if let Some(named) = &named {
+                        seg.warn(
+                            notes,
+                            format!(
+                                "selection {named:?} has no PA1: read as selection {:?}",
+                                self.audit.selections[index].id
+                            ),
+                        );
                     }
-                    (None, None) => {
-                        seg.warn(&mut notes, "no PA1 before it: ignored");
-                        continue;
-                    }
-                };
-                let sales = DeviceSales {
-                    device: seg.text(2),
-                    price_list: seg.num(3, &mut notes),
-                    price_minor: seg.num(4, &mut notes),
-                    vends_since_init: seg.num(5, &mut notes),
-                    value_since_init_minor: seg.num(6, &mut notes),
-                    vends_since_reset: seg.num(7, &mut notes),
-                    value_since_reset_minor: seg.num(8, &mut notes),
-                };
-                audit.selections[index].by_payment_device.push(sales);
-            }
-            "VA1" => once(&mut audit.paid_vends, &seg, &mut notes, |n| {
-                seg.value_first(n)
+                    index
+                }
+                (None, None) => {
+                    seg.warn(notes, "no PA1 before it: ignored");
+                    return;
+                }
+            };
+            let sales = DeviceSales {
+                device: seg.text(2),
+                price_list: seg.num(3, notes),
+                price_minor: seg.num(4, notes),
+                vends_since_init: seg.num(5, notes),
+                value_since_init_minor: seg.num(6, notes),
+                vends_since_reset: seg.num(7, notes),
+                value_since_reset_minor: seg.num(8, notes),
+            };
+            self.audit.selections[index].by_payment_device.push(sales);
+            return;
+        }
+        let Some(index) = self.current else {
+            seg.warn(notes, "no PA1 before it: ignored");
+            return;
+        };
+        let selection = &mut self.audit.selections[index];
+        match seg.id {
+            "PA2" => once(&mut selection.sales, seg, notes, |n| seg.count_first(n)),
+            "PA3" => once(&mut selection.test_vends, seg, notes, |n| {
+                seg.count_first(n)
             }),
-            "VA2" => once(&mut audit.test_vends, &seg, &mut notes, |n| {
-                seg.value_first(n)
+            "PA4" => once(&mut selection.free_vends, seg, notes, |n| {
+                seg.count_first(n)
             }),
-            "VA3" => once(&mut audit.free_vends, &seg, &mut notes, |n| {
-                seg.value_first(n)
+            _ => once(&mut selection.sold_out, seg, notes, |n| SoldOut {
+                date: seg.text(1),
+                time: seg.text(2),
+                count: seg.num(3, n),
             }),
-            "CA2" => once(&mut audit.cash_sales, &seg, &mut notes, |n| {
-                seg.value_first(n)
-            }),
-            "CA3" => once(&mut audit.cash_in, &seg, &mut notes, |n| CashIn {
+        }
+    }
+
+    /// The money: vends by kind (`VA`), cash (`CA`), cashless (`DA`, `DB`) and tokens (`TA`).
+    fn money(&mut self, seg: &Seg<'_>) {
+        let (audit, notes) = (&mut self.audit, &mut self.notes);
+        let value_first = |n: &mut Notes| seg.value_first(n);
+        match seg.id {
+            "VA1" => once(&mut audit.paid_vends, seg, notes, value_first),
+            "VA2" => once(&mut audit.test_vends, seg, notes, value_first),
+            "VA3" => once(&mut audit.free_vends, seg, notes, value_first),
+            "CA2" => once(&mut audit.cash_sales, seg, notes, value_first),
+            "DA2" => once(&mut audit.cashless1, seg, notes, value_first),
+            "DB2" => once(&mut audit.cashless2, seg, notes, value_first),
+            "TA2" => once(&mut audit.tokens, seg, notes, value_first),
+            "CA3" => once(&mut audit.cash_in, seg, notes, |n| CashIn {
                 since_reset_minor: seg.num(1, n),
                 to_box_since_reset_minor: seg.num(2, n),
                 to_tubes_since_reset_minor: seg.num(3, n),
@@ -400,58 +466,66 @@ pub(super) fn read_audit(bytes: &[u8], lines: &[Line<'_>], span: &Span) -> Resul
                 to_tubes_since_init_minor: seg.num(7, n),
                 bills_since_init_minor: seg.num(8, n),
             }),
-            "CA4" => once(&mut audit.cash_out, &seg, &mut notes, |n| CashOut {
+            "CA4" => once(&mut audit.cash_out, seg, notes, |n| CashOut {
                 change_since_reset_minor: seg.num(1, n),
                 manual_since_reset_minor: seg.num(2, n),
                 change_since_init_minor: seg.num(3, n),
                 manual_since_init_minor: seg.num(4, n),
             }),
-            "CA10" => once(&mut audit.manual_fill, &seg, &mut notes, |n| ManualFill {
+            "CA10" => once(&mut audit.manual_fill, seg, notes, |n| ManualFill {
                 value_since_reset_minor: seg.num(1, n),
                 value_since_init_minor: seg.num(2, n),
             }),
-            "CA15" => once(&mut audit.tube_contents, &seg, &mut notes, |n| {
-                TubeContents {
-                    value_minor: seg.num(1, n),
-                }
+            "CA15" => once(&mut audit.tube_contents, seg, notes, |n| TubeContents {
+                value_minor: seg.num(1, n),
             }),
-            "CA17" => {
+            _ => {
                 let tube = CoinTube {
-                    coin_type: seg.num(1, &mut notes),
-                    coin_value_minor: seg.num(2, &mut notes),
-                    coins: seg.num(3, &mut notes),
-                    coins_manually_filled: seg.num(4, &mut notes),
-                    coins_manually_dispensed: seg.num(5, &mut notes),
+                    coin_type: seg.num(1, notes),
+                    coin_value_minor: seg.num(2, notes),
+                    coins: seg.num(3, notes),
+                    coins_manually_filled: seg.num(4, notes),
+                    coins_manually_dispensed: seg.num(5, notes),
                 };
                 audit.coin_tubes.push(tube);
             }
-            "DA2" => once(&mut audit.cashless1, &seg, &mut notes, |n| {
-                seg.value_first(n)
-            }),
-            "DB2" => once(&mut audit.cashless2, &seg, &mut notes, |n| {
-                seg.value_first(n)
-            }),
-            "TA2" => once(&mut audit.tokens, &seg, &mut notes, |n| seg.value_first(n)),
-            "EA3" => once(&mut audit.reads, &seg, &mut notes, |n| Reads {
-                reads_with_reset: seg.num(1, n),
-                date: seg.text(2),
-                time: seg.text(3),
-                reader: seg.text(4),
-                last_date: seg.text(5),
-                last_time: seg.text(6),
-                last_reader: seg.text(7),
-                reads_since_init: seg.num(8, n),
-            }),
-            other if is_standard(other) => {}
-            other => *unknown.entry(other.to_owned()).or_default() += 1,
         }
     }
 
-    // The checksum: bytes from ST (or the first segment without one) up to G85's line.
-    if let Some((g85_index, written)) = &g85 {
-        let from = st.or(first_data).unwrap_or(*g85_index);
-        if st.is_none() {
-            notes.push("no ST segment: checksum counted from the first segment".into());
+    /// `EA3`: the reads of the machine's audit.
+    fn reads(&mut self, seg: &Seg<'_>) {
+        once(&mut self.audit.reads, seg, &mut self.notes, |n| Reads {
+            reads_with_reset: seg.num(1, n),
+            date: seg.text(2),
+            time: seg.text(3),
+            reader: seg.text(4),
+            last_date: seg.text(5),
+            last_time: seg.text(6),
+            last_reader: seg.text(7),
+            reads_since_init: seg.num(8, n),
+        });
+    }
+
+    /// Every segment read: the checksum, the envelope's and the figures' notes.
+    fn finish(mut self, bytes: &[u8]) -> Audit {
+        self.checksum(bytes);
+        self.envelope_notes();
+        self.figure_notes();
+        let mut audit = self.audit;
+        audit.warnings = self.notes.finish();
+        audit
+    }
+
+    /// The checksum: bytes from ST (or the first segment without one) up to G85's line.
+    fn checksum(&mut self, bytes: &[u8]) {
+        let Some((g85_index, written)) = &self.g85 else {
+            return;
+        };
+        let lines = self.lines;
+        let from = self.st.or(self.first_data).unwrap_or(*g85_index);
+        if self.st.is_none() {
+            self.notes
+                .push("no ST segment: checksum counted from the first segment".into());
         }
         let range = if from < *g85_index {
             &lines[from..*g85_index]
@@ -459,82 +533,86 @@ pub(super) fn read_audit(bytes: &[u8], lines: &[Line<'_>], span: &Span) -> Resul
             &lines[0..0]
         };
         let g85 = super::checksum::check(bytes, range, lines[*g85_index].no, written.as_deref());
-        audit.checksum = g85.checksum;
-        audit.checksum_line_ends = g85.line_ends;
-        notes.extend(g85.warning);
+        self.audit.checksum = g85.checksum;
+        self.audit.checksum_line_ends = g85.line_ends;
+        self.notes.extend(g85.warning);
     }
 
-    // The envelope.
-    audit.truncated = span.enveloped && !span.closed;
-    if audit.truncated {
-        let mut missing: Vec<&str> = Vec::new();
-        if se.is_none() {
-            missing.push("SE");
+    /// Truncation, the segment count, text around the audit, line ends.
+    fn envelope_notes(&mut self) {
+        let (span, notes) = (self.span, &mut self.notes);
+        self.audit.truncated = span.enveloped && !span.closed;
+        if self.audit.truncated {
+            let mut missing: Vec<&str> = Vec::new();
+            if self.se.is_none() {
+                missing.push("SE");
+            }
+            if self.g85.is_none() {
+                missing.push("G85");
+            }
+            missing.push("DXE");
+            notes.push(format!(
+                "truncated after line {} (no {}): kept what was read",
+                self.lines[span.last].no,
+                missing.join(", ")
+            ));
+        } else if self.se.is_none() {
+            notes.push("no SE segment".into());
         }
-        if g85.is_none() {
-            missing.push("G85");
+        if let Some((se_line, written, counted)) = self.se {
+            match (written, self.st) {
+                (Some(written), Some(_)) if written as usize != counted => notes.push(format!(
+                    "line {se_line}, SE: says {written} segments, ST to SE holds {counted}"
+                )),
+                (None, _) => notes.push(format!("line {se_line}, SE: no segment count")),
+                _ => {}
+            }
         }
-        missing.push("DXE");
-        notes.push(format!(
-            "truncated after line {} (no {}): kept what was read",
-            lines[span.last].no,
-            missing.join(", ")
-        ));
-    } else if se.is_none() {
-        notes.push("no SE segment".into());
-    }
-    if let Some((se_line, written, counted)) = se {
-        match (written, st) {
-            (Some(written), Some(_)) if written as usize != counted => notes.push(format!(
-                "line {se_line}, SE: says {written} segments, ST to SE holds {counted}"
-            )),
-            (None, _) => notes.push(format!("line {se_line}, SE: no segment count")),
-            _ => {}
+        if span.text_after > 0 {
+            notes.push(format!(
+                "{} of text after {} ignored",
+                plural(span.text_after, "line"),
+                if span.closed { "DXE" } else { "the audit" }
+            ));
         }
-    }
-    if span.text_after > 0 {
-        notes.push(format!(
-            "{} of text after {} ignored",
-            plural(span.text_after, "line"),
-            if span.closed { "DXE" } else { "the audit" }
-        ));
-    }
-    if skipped > 0 {
-        notes.push(format!(
-            "{} of text inside the audit ignored",
-            plural(skipped, "line")
-        ));
-    }
-    match endings {
-        [_, 0, 0] => {}
-        [0, _, 0] => notes.push("lines end in LF, not CR LF".into()),
-        [0, 0, _] => notes.push("lines end in CR, not CR LF".into()),
-        _ => notes.push("mixed line ends (CR LF, LF, CR)".into()),
+        if self.skipped > 0 {
+            notes.push(format!(
+                "{} of text inside the audit ignored",
+                plural(self.skipped, "line")
+            ));
+        }
+        match self.endings {
+            [_, 0, 0] => {}
+            [0, _, 0] => notes.push("lines end in LF, not CR LF".into()),
+            [0, 0, _] => notes.push("lines end in CR, not CR LF".into()),
+            _ => notes.push("mixed line ends (CR LF, LF, CR)".into()),
+        }
     }
 
-    // The figures.
-    if !id4_seen {
-        notes.push(NO_ID4.into());
+    /// No money scale, since-reset-only counters, unknown segments.
+    fn figure_notes(&mut self) {
+        let notes = &mut self.notes;
+        if !self.id4_seen {
+            notes.push(NO_ID4.into());
+        }
+        let reset_only = reset_only_segments(&self.audit);
+        if !reset_only.is_empty() {
+            notes.push(format!(
+                "since-init counters empty while since-reset ones are filled ({}): \
+                 sales must come from the since-reset figures",
+                reset_only.join(", ")
+            ));
+        }
+        if !self.unknown.is_empty() {
+            let total: usize = self.unknown.values().sum();
+            let ids: Vec<&str> = self.unknown.keys().take(10).map(String::as_str).collect();
+            notes.push(format!(
+                "{} ignored ({})",
+                plural(total, "unknown segment"),
+                ids.join(", ")
+            ));
+        }
     }
-    let reset_only = reset_only_segments(&audit);
-    if !reset_only.is_empty() {
-        notes.push(format!(
-            "since-init counters empty while since-reset ones are filled ({}): \
-             sales must come from the since-reset figures",
-            reset_only.join(", ")
-        ));
-    }
-    if !unknown.is_empty() {
-        let total: usize = unknown.values().sum();
-        let ids: Vec<&str> = unknown.keys().take(10).map(String::as_str).collect();
-        notes.push(format!(
-            "{} ignored ({})",
-            plural(total, "unknown segment"),
-            ids.join(", ")
-        ));
-    }
-    audit.warnings = notes.finish();
-    Ok(audit)
 }
 
 /// "1 line", "3 lines".

@@ -340,7 +340,7 @@ async fn columns(
     }))
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     /// The reports list's query.
     pub struct ReportsQuery {
         page,

@@ -42,7 +42,7 @@ async fn template_dto(s: &AppState, p: &Principal, t: ReportTemplate) -> Templat
     }
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     /// The templates list's query.
     pub struct TemplatesQuery {
         page,

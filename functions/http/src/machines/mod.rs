@@ -316,7 +316,7 @@ impl From<MachineForm> for MachineInput {
     }
 }
 
-crud::list_query! {
+fields::list_query! {
     /// The machines list's query.
     pub struct MachinesQuery => MachineListParams {
         page,

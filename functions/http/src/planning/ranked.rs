@@ -77,7 +77,7 @@ pub(super) fn ranked_dto(m: &MachinePlan, s: &PlanningSettings) -> RankedMachine
     }
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     pub struct RankedQuery {
         page,
         page_size,

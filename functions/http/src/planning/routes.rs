@@ -71,7 +71,7 @@ pub(super) fn route_dto(s: &AppState, r: &PlannedRoute) -> PlannedRouteDto {
     }
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     pub struct RoutesQuery {
         page,
         page_size,

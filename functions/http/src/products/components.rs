@@ -24,7 +24,7 @@ pub struct ComponentDto {
     pub version: u64,
 }
 
-crud::from_fields! {
+fields::from_fields! {
     Component => ComponentDto { id, name, unit, inactive, created_at, updated_at, version }
 }
 
@@ -45,11 +45,11 @@ pub struct ComponentForm {
     pub version: Option<u64>,
 }
 
-crud::from_fields! {
+fields::from_fields! {
     ComponentForm => ComponentInput { name, unit, version; or_default: inactive }
 }
 
-crud::list_query! {
+fields::list_query! {
     /// The components list's query.
     pub struct ComponentsQuery => ComponentListParams {
         page,

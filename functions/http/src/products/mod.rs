@@ -235,7 +235,7 @@ pub struct RecipeLineForm {
     pub quantity: Option<i64>,
 }
 
-crud::from_fields! {
+fields::from_fields! {
     RecipeLineForm => RecipeLineInput { component_id, quantity }
 }
 
@@ -305,7 +305,7 @@ impl From<ProductForm> for ProductInput {
     }
 }
 
-crud::list_query! {
+fields::list_query! {
     /// The products list's query.
     pub struct ProductsQuery => ProductListParams {
         page,

@@ -22,7 +22,7 @@ pub struct ProductTagDto {
     pub version: u64,
 }
 
-crud::from_fields! {
+fields::from_fields! {
     ProductTag => ProductTagDto { id, name, created_at, updated_at, version }
 }
 

@@ -335,7 +335,7 @@ async fn task_dto(s: &AppState, t: ScheduledTask) -> TaskDto {
     }
 }
 
-crate::crud::list_query! {
+crate::fields::list_query! {
     /// The tasks list's query.
     pub struct TasksQuery {
         page,
