@@ -1,7 +1,36 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/** The feature areas: every folder of `src/features/`. */
+const FEATURES = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * What a feature may import besides its own folder (docs/web.md, "Import boundaries"): the shared
+ * folders of `src/`. Everything else of `src/` (the router, the layouts, the settings, another
+ * feature) is out of bounds; what two features share moves into one of these.
+ */
+const SHARED = ['./api', './components', './auth', './locales', './test', './app/config.ts', './routes/paths.ts'];
+
+const featureBoundaries = [
+  {
+    target: './src/features',
+    from: './src',
+    except: ['./features', ...SHARED],
+    message: 'A feature imports only src/api, src/components, src/auth, src/locales, src/test, src/app/config and src/routes/paths (docs/web.md).',
+  },
+  ...FEATURES.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message: 'A feature never imports another feature: move what they share into src/components or src/api (docs/web.md).',
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'src/api/schema.d.ts'] },
@@ -12,6 +41,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: featureBoundaries }],
     },
   },
   {

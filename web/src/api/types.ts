@@ -107,37 +107,107 @@ export type OperatorSettings = Schemas['OperatorSettingsDto'];
 /** `PUT /api/settings/operator/`. */
 export type OperatorPolicyForm = Schemas['OperatorPolicyBody'];
 
-/**
- * One change of a product's default price. Written out because the OpenAPI document has a single
- * `PriceChangeDto` for the machines' selection prices and the products' prices (the machines' wins).
- */
-export interface PriceChange {
-  old_price_minor: number | null;
-  new_price_minor: number;
-  currency: string;
-  changed_by: { id: string; name: string };
-  changed_at: string;
-}
+// --- Route planning ---------------------------------------------------------------------------
 
+/** Why a machine needs a visit: counts of selections, its cash, its last reading. */
+export type PlanningSignals = Schemas['SignalsDto'];
+/** A row of `GET /api/route-planning/`, ranked by need (`need`: `now`, `soon` or `later`). */
+export type RankedMachine = Schemas['RankedMachineDto'];
+export type MapPoint = Schemas['PointDto'];
+/** A machine of `GET /api/route-planning/map/`. */
+export type MapMachine = Schemas['MapMachineDto'];
+/** Every machine of the scope and the depot. */
+export type PlanningMap = Schemas['MapDto'];
+/** A component of a composite product, in a picklist line or a total. */
+export type ComponentNeed = Schemas['ComponentNeedDto'];
+/** A selection of `GET /api/route-planning/machines/{id}/products/` (and a plan's picklist line). */
+export type SelectionNeed = Schemas['SelectionPlanDto'];
+/** `GET /api/route-planning/machines/{id}/machine-cash/`. */
+export type MachineCash = Schemas['MachineCashDto'];
+/** `POST /api/route-planning/generate-picklist/`. */
+export type PicklistRequest = Schemas['PicklistBody'];
+export type PlanStop = Schemas['PlanStopDto'];
+export type PlanRoute = Schemas['PlanRouteDto'];
+/** The plan: routes with their ordered stops, what could not be routed, and the picklist. */
+export type Plan = Schemas['PlanDto'];
+/** `POST /api/planned-routes/`: one route per employee, the machines in their stop order. */
+export type SaveRoutesRequest = Schemas['SaveRoutesBody'];
+/** `GET`/`PUT /api/route-planning/settings/`. */
+export type PlanningSettings = Schemas['SettingsDto'];
+
+// --- Planned routes ---------------------------------------------------------------------------
+
+/** A planned route: one employee's stops on a visit day (`status`, `route_type` as in `route-logic.ts`). */
+export type PlannedRoute = Schemas['PlannedRouteDto'];
+/** `GET /api/planned-routes/{id}/machines/`: a stop with its visit once booked. */
+export type RouteStop = Schemas['RouteMachineDto'];
+export type StopVisit = Schemas['VisitDto'];
+/** A line of a stop's picklist, with what the visit booked (and its money with `…/values/`). */
+export type PicklistLine = Schemas['RouteLineDto'];
+/** A stop's picklist (`…/machines/products/`, and the stops of `…/values/`). */
+export type StopPicklist = Schemas['StopPicklistDto'];
+/** `GET …/machines/products/values/`: the stops' picklists with their money, and the totals. */
+export type RouteValues = Schemas['RouteValuesDto'];
+/** `GET …/stocks/`: per product and per component, loaded, filled, removed and returned. */
+export type RouteStocks = Schemas['StocksDto'];
+export type StockLine = Schemas['StockRowDto'];
+/** `GET …/accuracy/`: the forecast against what the refiller found. */
+export type RouteAccuracy = Schemas['AccuracyDto'];
+export type AccuracyLine = Schemas['AccuracyRowDto'];
+export type RemovalReason = Schemas['RemovalReason'];
+/** `POST /api/machines/fill-from-route/`: a stop's visit, booked in one step. */
+export type FillFromRouteRequest = Schemas['FillFromRouteBody'];
+/** Its reply's `data`: `replayed` when the same `request_id` had been booked before. */
+export type BookedVisit = Schemas['BookedDto'];
+
+// --- Report generator and query scheduler -----------------------------------------------------
+
+/** A report the generator (and the scheduler) can produce: one of the report screens. */
+export type ReportModule = Schemas['Module'];
+export type ReportFormat = Schemas['FileFormat'];
+/** A chart in the file; only the sales overview takes one other than `none`. */
+export type ReportGraph = Schemas['Graph'];
+export type ReportVisibility = Schemas['Visibility'];
+export type ReportStatus = Schemas['ReportStatus'];
+export type UserRef = Schemas['UserRefDto'];
+/** A saved report definition. */
+export type ReportTemplate = Schemas['TemplateDto'];
+/** The query-string parameters of a module's report screen, as strings. */
+export type ReportParams = ReportTemplate['params'];
+/** What `POST templates/`, `PUT templates/{id}/` (with `version`), `POST generate/` and `POST preview/` take. */
+export type ReportTemplateForm = Schemas['TemplateBody'];
+/** `POST templates/{id}/copy/`: the copy's name (default: the original's). */
+export type CopyTemplateForm = Schemas['CopyTemplateBody'];
+/**
+ * A generated report. `available` false: the file covers machines beyond the caller's current
+ * access and its download is refused (`unavailable_reason` says why).
+ */
+export type Report = Schemas['ReportDto'];
+/** `POST preview/`: the first rows, cells already formatted as text. */
+export type ReportPreview = Schemas['PreviewDto'];
+export type TaskStatus = Schemas['TaskStatus'];
+/** A schedule's five cron fields, as typed. */
+export type Cron = Schemas['CronDto'];
+/** `POST /api/query-schedulers/` (and `PUT …/{id}/` with `version`). */
+export type TaskForm = Schemas['TaskBody'];
+/** A task's last run: its reports, one per distinct reach and language of its recipients. */
+export type LastRun = Schemas['LastRunDto'];
+/** `withheld`: the recipient may not receive the report (`error` says why). */
+export type DeliveryStatus = Schemas['DeliveryStatusDto'];
+/** What became of one recipient: the report and file sent (or withheld), and why not. */
+export type Delivery = Schemas['DeliveryDto'];
+/** A scheduled query. */
+export type Task = Schemas['TaskDto'];
+/** `GET next-runs/`: the next runs (UTC instants) and the schedule as EventBridge writes it. */
+export type NextRuns = Schemas['NextRunsDto'];
+
+/** One change of a product's default price. */
+export type PriceChange = Schemas['ProductPriceChangeDto'];
 /** A product with its price history. */
-export type ProductDetail = Product & { price_history: PriceChange[] };
-
-/**
- * A product tag. The server's OpenAPI document has one `TagDto` and one `TagForm` for both the
- * machines and the products areas (the machines' wins), so these two are written out here.
- */
-export interface ProductTag {
-  id: string;
-  name: string;
-  createdAt: string;
-  updated_at: string;
-  version: number;
-}
-
-export interface ProductTagForm {
-  name: string;
-  version?: number;
-}
+export type ProductDetail = Schemas['ProductDetailDto'];
+/** A product tag (the machines area has a `TagDto` of its own, see `MachineTag`). */
+export type ProductTag = Schemas['ProductTagDto'];
+export type ProductTagForm = Schemas['ProductTagForm'];
 
 /** A language code as the server sends it (en, fr, it). */
 export type LanguageCode = Schemas['SwitchLanguageRequest']['language'];

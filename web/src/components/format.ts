@@ -31,6 +31,11 @@ export function formatCount(value: number, language: string): string {
   return new Intl.NumberFormat(language).format(value);
 }
 
+/** "2 × Cup (pcs)" for each component of a composite product (a picklist line's or a total's). */
+export function componentsText(components: readonly { quantity: number; name: string; unit: string }[], language: string): string {
+  return components.map((component) => `${formatCount(component.quantity, language)} × ${component.name}${component.unit ? ` (${component.unit})` : ''}`).join(', ');
+}
+
 /** A distance in metres as kilometres with one decimal ("12.3 km", "12,3 km"). */
 export function formatKm(metres: number | null | undefined, language: string): string {
   if (metres === null || metres === undefined || !Number.isFinite(metres)) return '';

@@ -29,6 +29,25 @@ export type ReportControl = 'period' | 'value' | 'group_by' | 'grouping_period' 
 /** The sales overview's controls: every one but the employees. */
 export const SALES_CONTROLS: readonly ReportControl[] = ['period', 'group_by', 'grouping_period', 'value', ...FLEET_FILTERS, 'products', 'product_tags'];
 
+// The other report screens' controls, here so the report generator and the query scheduler make
+// reports of exactly the parameters each screen's address would hold.
+
+/** The encashment report's filters: the period, the fleet pickers and the employees who collected. */
+export const ENCASHMENT_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'employees'];
+
+export const TRANSACTION_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];
+
+export const REFILL_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];
+/** The refill log's pickers that take one id at a time: none, every picker takes several ids. */
+export const REFILL_SINGLE: readonly ListFilter[] = [];
+
+/** Stock is now: no period, only which machines and products. */
+export const INVENTORY_CONTROLS: readonly ReportControl[] = [...FLEET_FILTERS, 'products', 'product_tags'];
+
+/** The inventory report's tabs. */
+export const INVENTORY_TABS = ['products', 'components'] as const;
+export type InventoryTab = (typeof INVENTORY_TABS)[number];
+
 export interface ReportFilters extends Record<ListFilter, string[]> {
   period: Period;
   /** `YYYY-MM-DD`; only with the `custom` period. */

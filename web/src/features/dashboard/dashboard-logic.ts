@@ -2,7 +2,7 @@
 import type { AttentionMachine, AttentionReason, DashboardSpan } from '../../api/types';
 import { reportHref } from '../../components/report-filters/report-filter-state';
 import { paths } from '../../routes/paths';
-import type { KpiKey } from '../sales/sales-logic';
+import type { KpiKey } from '../../components/reports/sales-figures';
 
 /** The figures of the today and month cards, in order. */
 export const DASHBOARD_KPIS: readonly KpiKey[] = ['sales_minor', 'quantity', 'cash_minor', 'cashless_minor'];

@@ -5,7 +5,7 @@ import i18next from '../../locales/i18n';
 import { fakeApi, type Call } from '../../test/fake-api';
 import { renderRoutes, signedIn } from '../../test/render-app';
 import { data, filterRoutes, page, plain, type Routes } from '../../test/report-api';
-import type { PicklistLine, PlannedRoute, RouteStop } from './api/types';
+import type { PicklistLine, PlannedRoute, RouteStop, StopPicklist } from '../../api/types';
 import PlannedRoutePage from './pages/planned-route-page';
 import PlannedRoutesPage from './pages/planned-routes-page';
 
@@ -29,14 +29,20 @@ function plannedRoute(id: string, patch: Partial<PlannedRoute> = {}): PlannedRou
     distance_m: 12_300,
     duration_s: 4500,
     version: 2,
+    machines: [],
     stops: 2,
     visited: 0,
     ...patch,
   };
 }
 
+/** A local time of the visit day as the server sends it: an instant. */
+const at = (hours: number, minutes: number) => new Date(2026, 10, 24, hours, minutes).toISOString();
+
+const money = { currency: 'EUR', decimal_places: 2 };
+
 const stops: RouteStop[] = [
-  { order: 2, machine_id: 'm1', machine_name: 'Lobby snack', location_name: 'Hall A', latitude: 45.1, longitude: 9.1, arrival: '08:20', units: 42, visit: null },
+  { order: 2, machine_id: 'm1', machine_name: 'Lobby snack', location_name: 'Hall A', latitude: 45.1, longitude: 9.1, arrival: at(8, 20), distance_m: 3100, units: 42, visit: null, ...money },
   {
     order: 1,
     machine_id: 'm2',
@@ -44,9 +50,21 @@ const stops: RouteStop[] = [
     location_name: 'Gym',
     latitude: 45.2,
     longitude: 9.2,
-    arrival: '07:50',
+    arrival: at(7, 50),
+    distance_m: 4200,
     units: 12,
-    visit: { at: '2026-11-24T07:55:00Z', employee_name: 'Ann', filled: 11, removed: 1, cash_bag: 'B-17', collected_minor: 4_550 },
+    visit: {
+      at: '2026-11-24T07:55:00Z',
+      employee_id: 'u1',
+      employee_name: 'Ann',
+      request_id: 'q0',
+      filled: 11,
+      removed: 1,
+      cash_bag: 'B-17',
+      collected_minor: 4_550,
+      lines: [{ selection: 'B1', product_id: 'p-B1', product_name: 'Product B1', found: 9, filled: 11, removed: 1, removed_reason: 'expired', after: 19 }],
+    },
+    ...money,
   },
 ];
 
@@ -57,7 +75,9 @@ function line(selection: string, patch: Partial<PicklistLine> = {}): PicklistLin
     product_name: `Product ${selection}`,
     current: 5,
     max: 20,
+    velocity: 1.5,
     predicted_at_visit: 3,
+    need: 17,
     to_bring: 17,
     case_size: null,
     components: [],
@@ -69,10 +89,18 @@ function line(selection: string, patch: Partial<PicklistLine> = {}): PicklistLin
   };
 }
 
-const picklist = [
-  { machine_id: 'm1', lines: [line('A1'), line('A2', { predicted_at_visit: 0, to_bring: 12, max: 12 })] },
-  { machine_id: 'm2', lines: [line('B1', { found: 9, filled: 11, removed: 1, removed_reason: 'expired' })] },
+const picklist: StopPicklist[] = [
+  { machine_id: 'm1', machine_name: 'Lobby snack', order: 2, visited: false, lines: [line('A1'), line('A2', { predicted_at_visit: 0, need: 12, to_bring: 12, max: 12 })], ...money },
+  { machine_id: 'm2', machine_name: 'Gym drinks', order: 1, visited: true, lines: [line('B1', { found: 9, filled: 11, removed: 1, removed_reason: 'expired' })], ...money },
 ];
+
+/** `…/values/`: each line's price and money, the stops' sums, and the totals (per currency and of the first). */
+const valued = picklist.map((stop) => {
+  const lines = stop.lines.map((item) => ({ ...item, price_minor: 150, to_bring_value_minor: item.to_bring * 150, filled_value_minor: (item.filled ?? 0) * 150 }));
+  const sum = (field: 'to_bring_value_minor' | 'filled_value_minor') => lines.reduce((total, item) => total + item[field], 0);
+  return { ...stop, lines, to_bring_value_minor: sum('to_bring_value_minor'), filled_value_minor: sum('filled_value_minor') };
+});
+const totals = { currency: 'EUR', to_bring_value_minor: 6_900, filled_value_minor: 1_650 };
 
 function serve(routes: Routes = {}) {
   return fakeApi({
@@ -81,7 +109,7 @@ function serve(routes: Routes = {}) {
     'GET /api/planned-routes/r1/': data(plannedRoute('r1')),
     'GET /api/planned-routes/r1/machines/': data(stops),
     'GET /api/planned-routes/r1/machines/products/': data(picklist),
-    'GET /api/planned-routes/r1/machines/products/values/': data(picklist.map((stop) => ({ ...stop, lines: stop.lines.map((item) => ({ ...item, price_minor: 150, to_bring_value_minor: item.to_bring * 150, filled_value_minor: (item.filled ?? 0) * 150 })) }))),
+    'GET /api/planned-routes/r1/machines/products/values/': data({ stops: valued, totals, by_currency: [totals] }),
     ...routes,
   });
 }
@@ -176,7 +204,9 @@ describe('a planned route', SLOW, () => {
     const api = serve({
       'POST /api/machines/fill-from-route/': () => {
         attempts += 1;
-        return attempts === 1 ? { status: 503, body: { message: 'Service unavailable', errors: {} } } : { status: 200, body: { message: 'Visit booked', replayed: false } };
+        return attempts === 1
+          ? { status: 503, body: { message: 'Service unavailable', errors: {} } }
+          : { status: 200, body: { message: 'Stock filled from route successfully', data: { replayed: false, route: plannedRoute('r1'), visit: stops[1].visit } } };
       },
     });
     renderAt('/planning/planned-routes/r1', ALL);
@@ -220,6 +250,21 @@ describe('a planned route', SLOW, () => {
     });
     await waitFor(() => expect(screen.queryByTestId('visit-form')).toBeNull());
     expect(toasts.success).toHaveBeenCalledWith('Visit of Lobby snack booked');
+  });
+
+  it('says so when the server had booked the visit already (its reply’s `data.replayed`)', async () => {
+    serve({
+      'POST /api/machines/fill-from-route/': () => ({
+        status: 200,
+        body: { message: 'Stock filled from route successfully', data: { replayed: true, route: plannedRoute('r1'), visit: stops[1].visit } },
+      }),
+    });
+    renderAt('/planning/planned-routes/r1', ALL);
+    fireEvent.click(await screen.findByTestId('stop-book-m1'));
+    await screen.findByTestId('visit-form');
+    fireEvent.click(screen.getByTestId('visit-submit'));
+    await waitFor(() => expect(toasts.info).toHaveBeenCalledWith('The visit of Lobby snack was already booked'));
+    expect(toasts.success).not.toHaveBeenCalled();
   });
 
   it('opens a new request id for each opening of the form', async () => {

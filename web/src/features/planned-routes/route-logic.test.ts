@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemsOf } from '../../components/form/rules';
-import { readAccuracy, readStocks, readStopPicklists, readValueTotals, routeActions, statusMoves, toFillBody, visitSchema, visitValues } from './route-logic';
+import type { PicklistLine } from '../../api/types';
+import { accuracyRows, routeActions, statusMoves, toFillBody, visitSchema, visitValues } from './route-logic';
 
 const can = (...keys: string[]) => (key: string) => keys.includes(key);
 
@@ -25,42 +26,18 @@ describe('status moves', () => {
   });
 });
 
-describe('replies whose shape the contract leaves open', () => {
-  const line = { selection: 'A1', product_id: 'p1', product_name: 'Cookies', to_bring: 4, to_bring_value_minor: 600, filled_value_minor: 300 };
-
-  it('read stops with lines, or flat lines with their machine', () => {
-    expect(readStopPicklists([{ machine_id: 'm1', lines: [line] }])).toEqual([{ machine_id: 'm1', lines: [line] }]);
-    expect(readStopPicklists({ stops: [{ machine_id: 'm1', lines: [line] }] })[0].lines).toEqual([line]);
-    expect(readStopPicklists([{ ...line, machine_id: 'm1' }, { ...line, selection: 'A2', machine_id: 'm1' }, { ...line, machine_id: 'm2' }]).map((stop) => [stop.machine_id, stop.lines.length])).toEqual([
-      ['m1', 2],
-      ['m2', 1],
-    ]);
-  });
-
-  it('take the server’s money totals, else add the lines up', () => {
-    const stopsOf = readStopPicklists([{ machine_id: 'm1', lines: [line, line] }]);
-    expect(readValueTotals([], stopsOf, 'EUR')).toEqual({ to_bring_value_minor: 1200, filled_value_minor: 600, currency: 'EUR' });
-    expect(readValueTotals({ totals: { to_bring_value_minor: 5, filled_value_minor: 6, currency: 'CHF' } }, stopsOf, 'EUR')).toEqual({ to_bring_value_minor: 5, filled_value_minor: 6, currency: 'CHF' });
-  });
-
-  it('read the stock per product and component, returned being loaded − filled when absent', () => {
-    const stocks = readStocks({ products: [{ product_id: 'p1', product_name: 'Cookies', loaded: 24, filled: 20, removed: 1 }], components: [{ component_id: 'c1', name: 'Cup', loaded: 10, filled: 10, removed: 0, returned: 0 }] });
-    expect(stocks.products).toEqual([{ id: 'p1', name: 'Cookies', loaded: 24, filled: 20, removed: 1, returned: 4, unit: undefined }]);
-    expect(stocks.components[0].id).toBe('c1');
-    expect(readStocks([{ product_id: 'p1', product_name: 'Cookies', loaded: 1, filled: 1, removed: 0, returned: 0 }]).products).toHaveLength(1);
-  });
-
-  it('read the accuracy from flat or per-machine lines', () => {
-    expect(readAccuracy({ accuracy: null, lines: [] })).toEqual({ accuracy: null, lines: [] });
-    const nested = readAccuracy({ accuracy: 0.8, machines: [{ machine_id: 'm1', machine_name: 'Lobby', products: [{ product_id: 'p1', product_name: 'Cookies', predicted: 5, actual: 4, filled: 4, error: 1, abs_error: 1 }] }] });
-    expect(nested.accuracy).toBe(0.8);
-    expect(nested.lines[0]).toMatchObject({ machine_name: 'Lobby', product_name: 'Cookies', predicted: 5, actual: 4, abs_error: 1 });
+describe('the accuracy', () => {
+  it('gives each line an id of its own, a product in two selections of a machine included', () => {
+    const line = { machine_id: 'm1', machine_name: 'Lobby', product_id: 'p1', product_name: 'Cookies', predicted: 5, actual: 4, filled: 4, error: 1, abs_error: 1 };
+    const rows = accuracyRows([line, { ...line, predicted: 2 }]);
+    expect(rows.map((row) => row.id)).toEqual(['m1:p1:0', 'm1:p1:1']);
+    expect(rows[1]).toMatchObject({ machine_name: 'Lobby', product_name: 'Cookies', predicted: 2, actual: 4, abs_error: 1 });
   });
 });
 
 describe('the visit form', () => {
-  const lines = [
-    { selection: 'A1', product_id: 'p1', product_name: 'Cookies', current: 5, max: 20, predicted_at_visit: 3, to_bring: 17, case_size: null, components: [], found: null, filled: null, removed: null, removed_reason: null },
+  const lines: PicklistLine[] = [
+    { selection: 'A1', product_id: 'p1', product_name: 'Cookies', current: 5, max: 20, velocity: 1.5, predicted_at_visit: 3, need: 17, to_bring: 17, case_size: null, components: [], found: null, filled: null, removed: null, removed_reason: null },
   ];
 
   it('checks whole numbers, found within max, a reason for removals and the amount’s decimals', () => {

@@ -1,24 +1,36 @@
 // The planned routes' rules that need no screen: the status moves and who sees which action, the
-// readers of the replies whose shape the contract leaves open, and the visit form (values,
-// checks, request body).
+// accuracy's grid rows, and the visit form (values, checks, request body).
 import * as z from 'zod/mini';
 import type { FieldLimits } from '../../api/limits';
 import { addProblem, text, wholeNumber } from '../../components/form/rules';
 import { amountToMinor } from '../../components/money';
-import {
-  FINAL_STATUSES,
-  REMOVED_REASONS,
-  type Accuracy,
-  type AccuracyLine,
-  type FillFromRouteRequest,
-  type PicklistLine,
-  type PicklistValueTotals,
-  type PlannedRoute,
-  type RemovedReason,
-  type RouteStatus,
-  type StockLine,
-  type StopPicklist,
-} from './api/types';
+import type { AccuracyLine, FillFromRouteRequest, PicklistLine, PlannedRoute, RemovalReason } from '../../api/types';
+
+/** A route's `status`; no move leads out of the final ones, and the route cannot be changed then. */
+export const ROUTE_STATUSES = ['planned', 'in_progress', 'done', 'cancelled', 'expired'] as const;
+export type RouteStatus = (typeof ROUTE_STATUSES)[number];
+export const FINAL_STATUSES: readonly string[] = ['done', 'cancelled', 'expired'] satisfies readonly RouteStatus[];
+
+/** A route's `route_type`. */
+export const ROUTE_TYPES = ['refill', 'cash_collection', 'refill_and_collection'] as const;
+export type RouteType = (typeof ROUTE_TYPES)[number];
+
+export const REMOVED_REASONS = ['expired', 'damaged', 'other'] as const satisfies readonly RemovalReason[];
+
+/** The status this web knows, or null for another. */
+export function routeStatus(value: string): RouteStatus | null {
+  return ROUTE_STATUSES.find((status) => status === value) ?? null;
+}
+
+/** The route type this web knows, or null for another. */
+export function routeType(value: string): RouteType | null {
+  return ROUTE_TYPES.find((type) => type === value) ?? null;
+}
+
+/** The removal reason this web knows, or null for another. */
+export function removalReason(value: string | null | undefined): RemovalReason | null {
+  return REMOVED_REASONS.find((reason) => reason === value) ?? null;
+}
 
 export type Can = (key: string) => boolean;
 
@@ -26,12 +38,12 @@ export type Can = (key: string) => boolean;
 export type StatusMove = 'start' | 'finish' | 'cancel';
 export const MOVE_TARGET: Record<StatusMove, RouteStatus> = { start: 'in_progress', finish: 'done', cancel: 'cancelled' };
 
-export function isFinal(status: RouteStatus): boolean {
+export function isFinal(status: string): boolean {
   return FINAL_STATUSES.includes(status);
 }
 
 /** The moves the contract allows from a status: planned → in progress → done; planned or in progress → cancelled. */
-export function statusMoves(status: RouteStatus): StatusMove[] {
+export function statusMoves(status: string): StatusMove[] {
   if (status === 'planned') return ['start', 'cancel'];
   if (status === 'in_progress') return ['finish', 'cancel'];
   return [];
@@ -52,103 +64,9 @@ export function routeActions(can: Can, route: Pick<PlannedRoute, 'status' | 'emp
   };
 }
 
-type Loose = Record<string, unknown>;
-const record = (value: unknown): Loose => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Loose) : {});
-const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-
-/**
- * The stops' picklists of `…/machines/products/` (and `…/values/`): a list of stops each with its
- * `lines`, the same under `stops` or `machines`, or flat lines carrying their `machine_id`.
- */
-export function readStopPicklists(data: unknown): StopPicklist[] {
-  const body = record(data);
-  const items = Array.isArray(data) ? data : array(body.stops ?? body.machines ?? body.lines);
-  const out: StopPicklist[] = [];
-  for (const raw of items) {
-    const item = record(raw);
-    if (Array.isArray(item.lines)) {
-      out.push({ ...(item as unknown as StopPicklist), machine_id: str(item.machine_id), lines: item.lines as PicklistLine[] });
-      continue;
-    }
-    const machineId = str(item.machine_id);
-    let stop = out.find((candidate) => candidate.machine_id === machineId);
-    if (!stop) {
-      stop = { machine_id: machineId, machine_name: str(item.machine_name) || undefined, lines: [] };
-      out.push(stop);
-    }
-    stop.lines.push(item as unknown as PicklistLine);
-  }
-  return out;
-}
-
-/** The picklist's money in all: the server's totals when it sends them, else the lines added up. */
-export function readValueTotals(data: unknown, stops: StopPicklist[], fallbackCurrency: string): PicklistValueTotals {
-  const totals = record(record(data).totals);
-  const lines = stops.flatMap((stop) => stop.lines);
-  const sum = (field: 'to_bring_value_minor' | 'filled_value_minor') => lines.reduce((total, line) => total + (num(line[field]) ?? 0), 0);
-  const currency = str(totals.currency) || str(record(data).currency) || stops.find((stop) => stop.currency)?.currency || fallbackCurrency;
-  return {
-    to_bring_value_minor: num(totals.to_bring_value_minor) ?? sum('to_bring_value_minor'),
-    filled_value_minor: num(totals.filled_value_minor) ?? sum('filled_value_minor'),
-    currency,
-  };
-}
-
-function stockLine(raw: unknown, kind: 'product' | 'component'): StockLine {
-  const item = record(raw);
-  const id = str(kind === 'product' ? (item.product_id ?? item.id) : (item.component_id ?? item.id));
-  const loaded = num(item.loaded) ?? 0;
-  const filled = num(item.filled) ?? 0;
-  return {
-    id,
-    name: str(kind === 'product' ? (item.product_name ?? item.name) : (item.name ?? item.component_name)),
-    loaded,
-    filled,
-    removed: num(item.removed) ?? 0,
-    returned: num(item.returned) ?? loaded - filled,
-    unit: str(item.unit) || undefined,
-  };
-}
-
-/** `…/stocks/`: per product, and per component (a list alone is the products). */
-export function readStocks(data: unknown): { products: StockLine[]; components: StockLine[] } {
-  const body = record(data);
-  const products = Array.isArray(data) ? data : array(body.products);
-  return { products: products.map((item) => stockLine(item, 'product')), components: array(body.components).map((item) => stockLine(item, 'component')) };
-}
-
-function accuracyLine(raw: unknown, machine: Loose = {}): AccuracyLine {
-  const item = record(raw);
-  const machineId = str(item.machine_id ?? machine.machine_id);
-  const productId = str(item.product_id);
-  return {
-    id: `${machineId}:${productId}:${str(item.selection)}`,
-    machine_id: machineId,
-    machine_name: str(item.machine_name ?? machine.machine_name),
-    product_id: productId,
-    product_name: str(item.product_name),
-    predicted: num(item.predicted ?? item.predicted_need ?? item.to_bring) ?? 0,
-    actual: num(item.actual ?? item.actual_need),
-    filled: num(item.filled),
-    error: num(item.error),
-    abs_error: num(item.abs_error),
-  };
-}
-
-/**
- * `…/accuracy/`: the route's accuracy and its lines; flat lines (`lines`, `rows`, `products`) or
- * lines under each machine (`machines[].products` or `.lines`).
- */
-export function readAccuracy(data: unknown): Accuracy {
-  const body = record(data);
-  const flat = array(body.lines ?? body.rows ?? body.products ?? (Array.isArray(data) ? data : []));
-  const nested = array(body.machines).flatMap((raw) => {
-    const machine = record(raw);
-    return array(machine.products ?? machine.lines).map((line) => accuracyLine(line, machine));
-  });
-  return { accuracy: num(body.accuracy), lines: [...flat.map((line) => accuracyLine(line)), ...nested] };
+/** The accuracy's lines with an id each for the grid (a machine may hold a product in two selections). */
+export function accuracyRows(lines: readonly AccuracyLine[]): (AccuracyLine & { id: string })[] {
+  return lines.map((line, index) => ({ ...line, id: `${line.machine_id}:${line.product_id}:${index}` }));
 }
 
 /** One selection of the visit form, as typed. */
@@ -160,7 +78,7 @@ export interface VisitLineValues {
   filled: string;
   removed: string;
   /** '' until something is removed. */
-  removed_reason: '' | RemovedReason;
+  removed_reason: '' | RemovalReason;
 }
 
 export interface VisitValues {
@@ -177,7 +95,7 @@ export interface VisitValues {
 export function visitValues(lines: readonly PicklistLine[]): VisitValues {
   return {
     lines: lines.map((line) => {
-      const found = Math.min(line.max, Math.max(0, Math.floor(line.predicted_at_visit ?? line.current ?? 0)));
+      const found = Math.min(line.max, Math.max(0, Math.floor(line.predicted_at_visit)));
       return {
         selection: line.selection,
         product_name: line.product_name,

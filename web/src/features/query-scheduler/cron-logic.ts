@@ -4,7 +4,7 @@
 import cronstrue from 'cronstrue';
 import 'cronstrue/locales/fr';
 import 'cronstrue/locales/it';
-import type { Cron } from './api/types';
+import type { Cron } from '../../api/types';
 
 export const CRON_FIELDS = ['minute', 'hour', 'day_of_month', 'month', 'day_of_week'] as const;
 export type CronField = (typeof CRON_FIELDS)[number];

@@ -6,7 +6,7 @@ import { fakeApi, type Call } from '../../test/fake-api';
 import { renderRoutes, signedIn } from '../../test/render-app';
 import { data, filterRoutes, page, plain, type Routes } from '../../test/report-api';
 import type { OperatorSettings } from '../../api/types';
-import type { Task } from './api/types';
+import type { Task } from '../../api/types';
 import QueryEditPage from './pages/query-edit-page';
 import QuerySchedulerPage from './pages/query-scheduler-page';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { problemsOf } from '../../components/form/rules';
-import type { Template } from '../report-generator/api/types';
+import type { ReportTemplate } from '../../api/types';
 import { cronExpression, cronOfPreset, describeCron, formatInZone, parseTime, presetOf, timeText } from './cron-logic';
 import { ApiError } from '../../api/client';
 import {
@@ -114,14 +114,22 @@ describe('a scheduled query’s form', () => {
   });
 
   it('takes a template’s definition when one is chosen', () => {
-    const template = {
+    const template: ReportTemplate = {
       id: 't1',
+      name: 'Weekly cash',
       module: 'encashment',
       params: { period: 'previous_week', machines: 'm1' },
       format: 'csv',
       graph: 'none',
       columns: ['date'],
-    } as unknown as Template;
+      visibility: 'public',
+      created_by: { id: 'u1', name: 'Ann' },
+      created_at: '2026-11-20T10:00:00Z',
+      updated_at: '2026-11-20T10:00:00Z',
+      version: 1,
+      editable: false,
+      copyable: true,
+    };
     const body = toTaskInput(withTemplate(values, template));
     expect(body).toMatchObject({ template_id: 't1', params: { period: 'previous_week', machines: 'm1' }, format: 'csv', columns: ['date'] });
     expect(withTemplate(withTemplate(values, template), null).template_id).toBe('');

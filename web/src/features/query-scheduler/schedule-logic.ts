@@ -4,12 +4,12 @@ import * as z from 'zod/mini';
 import type { $RefinementCtx, $ZodType } from 'zod/v4/core';
 import { ApiError, isApiError } from '../../api/client';
 import { addProblem, text } from '../../components/form/rules';
-import { definitionShape } from '../report-generator/components/report-form-values';
-import type { Module, Template } from '../report-generator/api/types';
-import { definitionBody, emptyDefinition, type DefinitionValues } from '../report-generator/report-logic';
-import type { Cron, Task, TaskInput, TaskStatus } from './api/types';
-import { TASK_STATUSES } from './api/types';
+import type { Cron, ReportModule, ReportTemplate, Task, TaskForm, TaskStatus } from '../../api/types';
+import { definitionBody, emptyDefinition, type DefinitionValues } from '../../components/report-definition/definition-logic';
+import { definitionShape } from '../../components/report-definition/definition-values';
 import { CRON_FIELDS, DEFAULT_CRON, trimmedCron } from './cron-logic';
+
+export const TASK_STATUSES = ['active', 'paused'] as const satisfies readonly TaskStatus[];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -32,7 +32,7 @@ export function browserTimeZone(): string {
   }
 }
 
-export function emptyScheduleValues(module: Module, timeZone = browserTimeZone()): ScheduleFormValues {
+export function emptyScheduleValues(module: ReportModule, timeZone = browserTimeZone()): ScheduleFormValues {
   return {
     name: '',
     template_id: '',
@@ -56,12 +56,12 @@ export function valuesFromTask(task: Task): ScheduleFormValues {
     cron: { ...task.cron },
     time_zone: task.time_zone,
     status: task.status,
-    recipients: { user_ids: [...task.recipients.user_ids], emails: [...task.recipients.emails] },
+    recipients: { user_ids: [...(task.recipients.user_ids ?? [])], emails: [...(task.recipients.emails ?? [])] },
   };
 }
 
 /** The form's values once a template is chosen: its definition (the query runs the template's). */
-export function withTemplate(values: ScheduleFormValues, template: Template | null): ScheduleFormValues {
+export function withTemplate(values: ScheduleFormValues, template: ReportTemplate | null): ScheduleFormValues {
   if (!template) return { ...values, template_id: '' };
   return { ...values, template_id: template.id, params: { ...template.params }, format: template.format, graph: template.graph, columns: [...template.columns] };
 }
@@ -112,8 +112,8 @@ export function scheduleSchema(zones?: readonly string[]): $ZodType<ScheduleForm
 }
 
 /** `POST /api/query-schedulers/`, or `PUT …/{id}/` with the version read. */
-export function toTaskInput(values: ScheduleFormValues, version?: number): TaskInput {
-  const body: TaskInput = {
+export function toTaskInput(values: ScheduleFormValues, version?: number): TaskForm {
+  const body: TaskForm = {
     name: values.name.trim(),
     template_id: values.template_id || null,
     ...definitionBody(values),

@@ -5,7 +5,7 @@ import i18next from '../../locales/i18n';
 import { fakeApi, type Call } from '../../test/fake-api';
 import { renderRoutes, signedIn } from '../../test/render-app';
 import { data, filterRoutes, page, type Routes } from '../../test/report-api';
-import type { Report, Template } from './api/types';
+import type { Report, ReportTemplate } from '../../api/types';
 import ReportEditPage from './pages/report-edit-page';
 import ReportGeneratorPage from './pages/report-generator-page';
 
@@ -42,7 +42,7 @@ function report(id: string, patch: Partial<Report> = {}): Report {
   };
 }
 
-function template(id: string, patch: Partial<Template> = {}): Template {
+function template(id: string, patch: Partial<ReportTemplate> = {}): ReportTemplate {
   return {
     id,
     name: `Template ${id}`,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { problemsOf } from '../../components/form/rules';
-import type { Plan, PlanningSettings, RankedMachine } from './api/types';
+import type { Plan, PlanningSettings, PlanningSignals } from '../../api/types';
 import {
   defaultVisitDate,
   EMPTY_OPTIONS,
@@ -9,7 +9,6 @@ import {
   machinesNeedingVisit,
   mergeSelection,
   optionProblems,
-  readMap,
   routeLine,
   saveBody,
   signalChips,
@@ -80,32 +79,35 @@ describe('the default visit date', () => {
   });
 });
 
-const signals: RankedMachine['signals'] = {
+const signals: PlanningSignals = {
   sold_out: 0,
   low: 0,
   empty_at_visit: 0,
   expiring: 0,
   min_days_to_empty: null,
+  min_days_to_low: null,
   cash_box_minor: null,
-  auto_collect_minor: null,
+  auto_collect_minor: 10_000,
+  cash_due: false,
   last_reading_at: null,
   last_reading_hours: null,
   held_audits: 0,
 };
 
 describe('the ranked list', () => {
-  it('says why a machine needs a visit, counts or plain signals', () => {
+  it('says why a machine needs a visit, with the count of selections of each signal', () => {
     expect(signalChips({ signals })).toEqual([]);
-    const chips = signalChips({ signals: { ...signals, sold_out: 2, low: true, expiring: 1, held_audits: 1, cash_box_minor: 12_000, auto_collect_minor: 10_000, min_days_to_empty: 1.5 } });
+    const chips = signalChips({ signals: { ...signals, sold_out: 2, low: 3, expiring: 1, held_audits: 1, cash_box_minor: 12_000, cash_due: true, min_days_to_empty: 1.5 } });
     expect(chips.map((chip) => chip.key)).toEqual(['soldOut', 'low', 'expiring', 'heldAudits', 'cashCollect', 'daysToEmpty']);
     expect(chips[0]).toEqual({ key: 'soldOut', count: 2, severity: 'error' });
-    expect(chips[1]).toEqual({ key: 'low', count: null, severity: 'warning' });
-    expect(signalChips({ signals: { ...signals, cash_box_minor: 9_999, auto_collect_minor: 10_000 } })).toEqual([]);
+    expect(chips[1]).toEqual({ key: 'low', count: 3, severity: 'warning' });
+    // The server says whether the cash is due (never while the collection amount is 0).
+    expect(signalChips({ signals: { ...signals, cash_box_minor: 12_000, cash_due: false } })).toEqual([]);
     expect(signalChips({ signals: { ...signals, sold_out: 1, min_days_to_empty: 0 } }).map((chip) => chip.key)).toEqual(['soldOut']);
   });
 
   it('selects every machine needing a visit from the map, all pages at once', () => {
-    const pin = (id: string, need: 'now' | 'soon' | 'later') => ({ id, name: id, latitude: 45, longitude: 9, need, offline: false });
+    const pin = (id: string, need: 'now' | 'soon' | 'later') => ({ id, name: id, latitude: 45, longitude: 9, need, offline: false, units_to_bring: 0 });
     expect(machinesNeedingVisit([pin('a', 'later'), pin('b', 'now'), pin('c', 'soon')])).toEqual(['b', 'c']);
   });
 
@@ -117,12 +119,6 @@ describe('the ranked list', () => {
     expect(mergeSelection(['x'], { type: 'exclude', ids: new Set() }, rows)).toEqual(['x', 'a', 'b']);
   });
 
-  it('reads the map with its depot where either reply shape puts it', () => {
-    const machine = { id: 'm1', name: 'A', latitude: 45, longitude: 9, need: 'now', offline: false };
-    expect(readMap({ data: [machine], depot: { latitude: 45.1, longitude: 9.1 } })).toEqual({ machines: [machine], depot: { latitude: 45.1, longitude: 9.1 } });
-    expect(readMap({ data: { machines: [machine], depot: { latitude: null, longitude: null } } })).toEqual({ machines: [machine], depot: null });
-    expect(readMap(null)).toEqual({ machines: [], depot: null });
-  });
 });
 
 const plan: Plan = {
@@ -132,18 +128,18 @@ const plan: Plan = {
       employee_id: 'u1',
       employee_name: 'Ann',
       stops: [
-        { machine_id: 'm3', machine_name: 'C', latitude: 45.2, longitude: 9.2, arrival: '08:00', departure: '08:10', distance_m: 1200, units: 10 },
-        { machine_id: 'm1', machine_name: 'A', latitude: 45.1, longitude: 9.1, arrival: '08:30', departure: '08:40', distance_m: 3400, units: 5 },
+        { machine_id: 'm3', machine_name: 'C', latitude: 45.2, longitude: 9.2, arrival: '2026-11-24T07:00:00Z', departure: '2026-11-24T07:10:00Z', distance_m: 1200, units: 10 },
+        { machine_id: 'm1', machine_name: 'A', latitude: 45.1, longitude: 9.1, arrival: '2026-11-24T07:30:00Z', departure: '2026-11-24T07:40:00Z', distance_m: 3400, units: 5 },
       ],
       distance_m: 9000,
       duration_s: 5400,
-      start: '07:30',
-      end: '09:00',
+      start: '2026-11-24T06:30:00Z',
+      end: '2026-11-24T08:00:00Z',
       units: 15,
     },
     { employee_id: 'u2', employee_name: 'Bo', stops: [], distance_m: 0, duration_s: 0, start: null, end: null, units: 0 },
   ],
-  unassigned: [{ machine_id: 'm9', reason: 'no_coordinates' }],
+  unassigned: [{ machine_id: 'm9', machine_name: 'I', reason: 'no_coordinates' }],
   picklist: [],
   totals: [],
 };

@@ -2,18 +2,26 @@
 // visit, the signals of a ranked machine, the requests it sends and the routes it draws.
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { selectedIds } from '../../components/grid';
-import type {
-  GenerateRequest,
-  MapMachine,
-  NeedLevel,
-  Plan,
-  PlanningMap,
-  PlanRoute,
-  Point,
-  RankedMachine,
-  RouteType,
-  SaveRoutesRequest,
-} from './api/types';
+import type { MapMachine, MapPoint, PicklistRequest, Plan, PlanRoute, RankedMachine, SaveRoutesRequest } from '../../api/types';
+
+/** How urgently a machine needs a visit (the server's `need`); `offline` is a signal beside it. */
+export const NEED_LEVELS = ['now', 'soon', 'later'] as const;
+export type NeedLevel = (typeof NEED_LEVELS)[number];
+
+/** The need level of a machine, or null for one this web does not know. */
+export function needLevel(need: string): NeedLevel | null {
+  return NEED_LEVELS.find((level) => level === need) ?? null;
+}
+
+/** `need=` of the ranked list: every machine, or those needing a visit. */
+export type NeedFilter = 'all' | 'visit';
+
+/** Why a machine could not be routed (the plan's `unassigned[].reason`). */
+export const UNASSIGNED_REASONS = ['no_coordinates', 'capacity', 'shift'] as const;
+
+/** What a saved route is for (`route_type`). */
+export const ROUTE_TYPES = ['refill', 'cash_collection', 'refill_and_collection'] as const;
+export type RouteType = (typeof ROUTE_TYPES)[number];
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -40,63 +48,40 @@ export function isDay(value: string): boolean {
 }
 
 /** The need levels `need=visit` stands for: due now, or due before the horizon ends. */
-export const NEEDS_VISIT: readonly NeedLevel[] = ['now', 'soon'];
+export const NEEDS_VISIT: readonly string[] = ['now', 'soon'] satisfies readonly NeedLevel[];
 
 /** The machines of the map that need a visit (every page of the list), in the map's order. */
 export function machinesNeedingVisit(machines: readonly MapMachine[]): string[] {
   return machines.filter((machine) => NEEDS_VISIT.includes(machine.need)).map((machine) => machine.id);
 }
 
-/**
- * The map reply's machines and depot. The contract names them without saying where the depot
- * sits: `{data: [...], depot}` and `{data: {machines, depot}}` are both read.
- */
-export function readMap(reply: unknown): PlanningMap {
-  const body = (reply && typeof reply === 'object' ? reply : {}) as { data?: unknown; depot?: unknown };
-  const data = body.data as { machines?: unknown; depot?: unknown } | unknown[] | undefined;
-  const machines = Array.isArray(data) ? data : Array.isArray(data?.machines) ? data.machines : [];
-  const depot = (Array.isArray(data) ? body.depot : (data?.depot ?? body.depot)) as Point | null | undefined;
-  return { machines: machines as MapMachine[], depot: hasPoint(depot) ? depot : null };
-}
-
-export function hasPoint(point: Partial<Point> | null | undefined): point is { latitude: number; longitude: number } {
+/** A point with both coordinates (a machine without them is not on the map). */
+export function hasPoint<T extends { latitude?: number | null; longitude?: number | null }>(point: T | null | undefined): point is T & MapPoint {
   return typeof point?.latitude === 'number' && typeof point?.longitude === 'number' && Number.isFinite(point.latitude) && Number.isFinite(point.longitude);
 }
 
 /** A chip of a ranked machine: what it says and, for counts, how many selections. */
 export type SignalChip =
-  | { key: 'soldOut' | 'low' | 'emptyAtVisit' | 'expiring' | 'heldAudits'; count: number | null; severity: 'error' | 'warning' }
+  | { key: 'soldOut' | 'low' | 'emptyAtVisit' | 'expiring' | 'heldAudits'; count: number; severity: 'error' | 'warning' }
   | { key: 'cashCollect'; severity: 'error' }
   | { key: 'daysToEmpty'; days: number; severity: 'warning' | 'default' };
-
-/** How many selections a signal counts: a number as it is, `true` as "some" (null), none as 0. */
-function counted(value: number | boolean | null | undefined): number | null {
-  if (value === true) return null;
-  return typeof value === 'number' && value > 0 ? value : 0;
-}
 
 /** The chips that explain a machine's need, most urgent first. */
 export function signalChips(row: Pick<RankedMachine, 'signals'>): SignalChip[] {
   const { signals } = row;
   const chips: SignalChip[] = [];
-  const add = (key: 'soldOut' | 'low' | 'emptyAtVisit' | 'expiring' | 'heldAudits', value: number | boolean | null | undefined, severity: 'error' | 'warning') => {
-    const count = counted(value);
-    if (count !== 0) chips.push({ key, count, severity });
+  const add = (key: 'soldOut' | 'low' | 'emptyAtVisit' | 'expiring' | 'heldAudits', count: number, severity: 'error' | 'warning') => {
+    if (count > 0) chips.push({ key, count, severity });
   };
   add('soldOut', signals.sold_out, 'error');
   add('emptyAtVisit', signals.empty_at_visit, 'error');
   add('low', signals.low, 'warning');
   add('expiring', signals.expiring, 'warning');
   add('heldAudits', signals.held_audits, 'warning');
-  if (isCashDue(signals)) chips.push({ key: 'cashCollect', severity: 'error' });
+  if (signals.cash_due) chips.push({ key: 'cashCollect', severity: 'error' });
   // Zero days is already told by "sold out".
   if (typeof signals.min_days_to_empty === 'number' && signals.min_days_to_empty > 0) chips.push({ key: 'daysToEmpty', days: signals.min_days_to_empty, severity: signals.min_days_to_empty <= 2 ? 'warning' : 'default' });
   return chips;
-}
-
-/** The cash box has reached the amount that calls for a collection. */
-export function isCashDue(signals: Pick<RankedMachine['signals'], 'cash_box_minor' | 'auto_collect_minor'>): boolean {
-  return typeof signals.cash_box_minor === 'number' && typeof signals.auto_collect_minor === 'number' && signals.cash_box_minor >= signals.auto_collect_minor;
 }
 
 /**
@@ -139,8 +124,8 @@ export function optionProblems(options: GenerateOptions): Partial<Record<keyof G
 }
 
 /** `POST generate-picklist/`: the chosen machines, refillers and the settings given for this plan only. */
-export function generateBody(visitDate: string, machineIds: readonly string[], employeeIds: readonly string[], options: GenerateOptions): GenerateRequest {
-  const body: GenerateRequest = { visit_date: visitDate, machine_ids: [...machineIds], employee_ids: [...employeeIds] };
+export function generateBody(visitDate: string, machineIds: readonly string[], employeeIds: readonly string[], options: GenerateOptions): PicklistRequest {
+  const body: PicklistRequest = { visit_date: visitDate, machine_ids: [...machineIds], employee_ids: [...employeeIds] };
   if (options.van_capacity.trim()) body.van_capacity = Number(options.van_capacity.trim());
   if (options.shift_start.trim()) body.shift_start = options.shift_start.trim();
   if (options.shift_end.trim()) body.shift_end = options.shift_end.trim();
@@ -169,8 +154,8 @@ export function routeColor(index: number): string {
 }
 
 /** The line a route draws: from the depot, through its stops in order, back to the depot. */
-export function routeLine(route: Pick<PlanRoute, 'stops'>, depot: Point | null): [number, number][] {
-  const points: [number, number][] = route.stops.filter(hasPoint).map((stop) => [stop.latitude as number, stop.longitude as number]);
+export function routeLine(route: Pick<PlanRoute, 'stops'>, depot: MapPoint | null | undefined): [number, number][] {
+  const points: [number, number][] = route.stops.filter(hasPoint).map((stop) => [stop.latitude, stop.longitude]);
   if (points.length === 0 || !hasPoint(depot)) return points;
   const home: [number, number] = [depot.latitude, depot.longitude];
   return [home, ...points, home];

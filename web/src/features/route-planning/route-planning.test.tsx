@@ -5,7 +5,7 @@ import i18next from '../../locales/i18n';
 import { fakeApi, type Call } from '../../test/fake-api';
 import { renderRoutes, signedIn } from '../../test/render-app';
 import { data, page, plain, type Routes } from '../../test/report-api';
-import type { MapMachine, Plan, PlanRoute, RankedMachine } from './api/types';
+import type { MapMachine, Plan, PlanningSignals, PlanRoute, RankedMachine } from '../../api/types';
 import RoutePlanningPage from './pages/route-planning-page';
 
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
@@ -29,14 +29,19 @@ const LIST = 'planning.route_planning.list';
 const GENERATE = 'planning.route_planning.generate_picklist';
 const CHANGE = 'planning.route_planning.change_employee';
 
-const quiet: RankedMachine['signals'] = {
+/** A local time of the visit day as the server sends it: an instant. */
+const at = (hours: number, minutes: number) => new Date(2026, 10, 24, hours, minutes).toISOString();
+
+const quiet: PlanningSignals = {
   sold_out: 0,
   low: 0,
   empty_at_visit: 0,
   expiring: 0,
   min_days_to_empty: null,
+  min_days_to_low: null,
   cash_box_minor: 2_000,
   auto_collect_minor: 10_000,
+  cash_due: false,
   last_reading_at: '2026-11-23T10:00:00Z',
   last_reading_hours: 3,
   held_audits: 0,
@@ -52,20 +57,22 @@ function machine(id: string, name: string, patch: Partial<RankedMachine> = {}): 
     longitude: 9.1,
     need: 'later',
     offline: false,
-    visit_by: null,
+    visit_by: '2026-11-30',
     signals: quiet,
     units_to_bring: 0,
+    currency: 'EUR',
+    decimal_places: 2,
     ...patch,
   };
 }
 
 const ranked = [
-  machine('m1', 'Lobby snack', { need: 'now', units_to_bring: 42, visit_by: '2026-11-24', signals: { ...quiet, sold_out: 2, cash_box_minor: 12_500, min_days_to_empty: 0 } }),
-  machine('m2', 'Gym drinks', { need: 'soon', offline: true, units_to_bring: 12, signals: { ...quiet, low: 1, min_days_to_empty: 1.5 } }),
+  machine('m1', 'Lobby snack', { need: 'now', units_to_bring: 42, visit_by: '2026-11-24', signals: { ...quiet, sold_out: 2, cash_box_minor: 12_500, cash_due: true, min_days_to_empty: 0 } }),
+  machine('m2', 'Gym drinks', { need: 'soon', offline: true, units_to_bring: 12, visit_by: '2026-11-25', signals: { ...quiet, low: 1, min_days_to_empty: 1.5 } }),
   machine('m3', 'Office coffee', { need: 'later', units_to_bring: 3 }),
 ];
 
-const pins: MapMachine[] = ranked.map(({ id, name, latitude, longitude, need, offline }) => ({ id, name, latitude, longitude, need, offline }));
+const pins: MapMachine[] = ranked.map(({ id, name, latitude, longitude, need, offline, units_to_bring }) => ({ id, name, latitude, longitude, need, offline, units_to_bring }));
 
 const plan: Plan = {
   visit_date: '2026-11-24',
@@ -74,20 +81,21 @@ const plan: Plan = {
       employee_id: 'u1',
       employee_name: 'Ann',
       stops: [
-        { machine_id: 'm2', machine_name: 'Gym drinks', latitude: 45.2, longitude: 9.2, arrival: '07:50', departure: '08:00', distance_m: 4200, units: 12 },
-        { machine_id: 'm1', machine_name: 'Lobby snack', latitude: 45.1, longitude: 9.1, arrival: '08:20', departure: '08:30', distance_m: 3100, units: 42 },
+        { machine_id: 'm2', machine_name: 'Gym drinks', latitude: 45.2, longitude: 9.2, arrival: at(7, 50), departure: at(8, 0), distance_m: 4200, units: 12 },
+        { machine_id: 'm1', machine_name: 'Lobby snack', latitude: 45.1, longitude: 9.1, arrival: at(8, 20), departure: at(8, 30), distance_m: 3100, units: 42 },
       ],
       distance_m: 12_300,
       duration_s: 4500,
-      start: '07:30',
-      end: '08:45',
+      start: at(7, 30),
+      end: at(8, 45),
       units: 54,
     },
   ],
-  unassigned: [{ machine_id: 'm3', reason: 'shift' }],
+  unassigned: [{ machine_id: 'm3', machine_name: 'Office coffee', reason: 'shift' }],
   picklist: [
     {
       machine_id: 'm1',
+      machine_name: 'Lobby snack',
       lines: [
         {
           selection: 'A1',
@@ -100,7 +108,9 @@ const plan: Plan = {
           velocity_by_weekday: [3, 4, 4, 3, 5, 2, 1],
           days_to_empty: 0.6,
           predicted_at_visit: 0,
+          need: 18,
           to_bring: 24,
+          price_minor: 150,
           expiry_date: null,
           components: [],
         },
@@ -113,7 +123,7 @@ const plan: Plan = {
 function serve(routes: Routes = {}) {
   return fakeApi({
     'GET /api/route-planning/': page(ranked),
-    'GET /api/route-planning/map/': () => ({ status: 200, body: { data: pins, depot: { latitude: 45, longitude: 9 } } }),
+    'GET /api/route-planning/map/': data({ machines: pins, depot: { latitude: 45, longitude: 9 } }),
     'POST /api/route-planning/generate-picklist/': data(plan),
     'POST /api/planned-routes/': () => ({ status: 201, body: { message: 'Planned routes created', data: [] } }),
     ...routes,
@@ -268,11 +278,12 @@ describe('route planning', SLOW, () => {
       'GET /api/route-planning/machines/m1/products/': data(plan.picklist[0].lines),
       'GET /api/route-planning/machines/m1/machine-cash/': data({
         currency: 'EUR',
+        decimal_places: 2,
         cash_box_minor: 12_500,
         bill_stacker_minor: 5_000,
         tubes_minor: 1_250,
         read_at: '2026-11-23T10:00:00Z',
-        last_collection: { at: '2026-11-20T09:00:00Z', collected_minor: 30_000, employee_name: 'Marco Bianchi' },
+        last_collection: { at: '2026-11-20T09:00:00Z', bag_no: 'B-3', collected_minor: 30_000, employee_name: 'Marco Bianchi' },
         expected_cash_minor: 12_000,
         auto_collect_minor: 10_000,
         collect: true,

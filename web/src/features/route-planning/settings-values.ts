@@ -5,7 +5,7 @@ import type { FieldLimits } from '../../api/limits';
 import { addProblem, decimal, text, wholeNumber } from '../../components/form/rules';
 import { amountToMinor, currencyDecimals, minorToAmount, REPORT_CURRENCY } from '../../components/money';
 import { parseDecimal } from '../../components/validation';
-import type { PlanningSettings } from './api/types';
+import type { PlanningSettings } from '../../api/types';
 
 const need = (minimum?: number, maximum?: number): FieldLimits => ({ required: true, minimum, maximum });
 const optional = (minimum?: number, maximum?: number): FieldLimits => ({ required: false, minimum, maximum });
@@ -53,13 +53,13 @@ export function valuesFromSettings(settings: PlanningSettings): SettingsValues {
   return {
     low_share_pct: shown(settings.low_share_pct),
     expiry_days: shown(settings.expiry_days),
-    auto_collect: minorToAmount(settings.auto_collect_minor ?? 0, DECIMALS),
+    auto_collect: minorToAmount(settings.auto_collect_minor, DECIMALS),
     stale_hours: shown(settings.stale_hours),
     velocity_days: shown(settings.velocity_days),
     horizon_days: shown(settings.horizon_days),
     van_capacity: shown(settings.van_capacity),
-    shift_start: (settings.shift_start ?? '').slice(0, 5),
-    shift_end: (settings.shift_end ?? '').slice(0, 5),
+    shift_start: settings.shift_start.slice(0, 5),
+    shift_end: settings.shift_end.slice(0, 5),
     service_minutes: shown(settings.service_minutes),
     road_factor: shown(settings.road_factor),
     speed_kmh: shown(settings.speed_kmh),

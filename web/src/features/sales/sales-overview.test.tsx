@@ -6,7 +6,7 @@ import i18next from '../../locales/i18n';
 import type { Profile, SalesFigures, SalesTotalTable } from '../../api/types';
 import { AuthContext, type AuthContextValue } from '../../auth/context';
 import { fakeApi } from '../../test/fake-api';
-import { changeOf, formatChange } from './sales-logic';
+import { changeOf, formatChange } from '../../components/reports/sales-figures';
 import SalesOverviewPage from './pages/sales-overview-page';
 
 // The charts are drawn by their own chunk; here only whether the screen asks for them counts.

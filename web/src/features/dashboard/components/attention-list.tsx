@@ -12,7 +12,8 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import type { AttentionFinding, AttentionMachine } from '../../../api/types';
-import { formatCount, formatEuros } from '../../sales/sales-logic';
+import { formatCount } from '../../../components/format';
+import { formatEuros } from '../../../components/reports/sales-figures';
 import { attentionSummary, dashboardLinks, REASON_COLOR } from '../dashboard-logic';
 
 /** A finding with its amount, in the user's language ("Sold out: 3 selections", "Cash box: €250.00"). */

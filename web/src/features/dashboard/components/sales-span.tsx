@@ -3,8 +3,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { DashboardSpan } from '../../../api/types';
 import type { I18nKey } from '../../../locales/keys';
-import { KpiCards } from '../../sales/components/kpi-cards';
-import { formatPeriodDate, isEmptySpan } from '../../sales/sales-logic';
+import { formatPeriodDate } from '../../../components/format';
+import { KpiCards } from '../../../components/reports/kpi-cards';
+import { isEmptySpan } from '../../../components/reports/sales-figures';
 import { DASHBOARD_KPIS } from '../dashboard-logic';
 
 const KPI_SIZE = { xs: 12, sm: 6, md: 3 } as const;

@@ -13,7 +13,8 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { DashboardTop } from '../../../api/types';
 import type { I18nKey } from '../../../locales/keys';
-import { formatCount, formatEuros } from '../../sales/sales-logic';
+import { formatCount } from '../../../components/format';
+import { formatEuros } from '../../../components/reports/sales-figures';
 
 interface TopListProps {
   title: I18nKey;

@@ -3,13 +3,9 @@ import { requestExport } from '../../../api/download';
 import { useReportData, useReportList } from '../../../api/report-queries';
 import type { Encashment, EncashmentTotals } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import { FLEET_FILTERS, type ReportControl } from '../../../components/report-filters/report-filter-state';
 import type { ListParams } from '../../../components/server-list/use-list-state';
 
 const base = '/api/encashments/';
-
-/** The encashment report's filters: the period, the fleet pickers and the employees who collected. */
-export const ENCASHMENT_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'employees'];
 
 /** One page of the period's collections, newest first. */
 export function useEncashments(query: Query, list: ListParams) {

@@ -1,8 +1,8 @@
 import { useReportPermission } from '../../../auth/use-permission';
 import { ExportMenu } from '../../../components/export-menu';
-import { useReportFilters } from '../../../components/report-filters/report-filter-state';
+import { ENCASHMENT_CONTROLS, useReportFilters } from '../../../components/report-filters/report-filter-state';
 import { ReportScreen } from '../../../components/reports/report-screen';
-import { ENCASHMENT_CONTROLS, exportEncashments } from '../api/encashment';
+import { exportEncashments } from '../api/encashment';
 import { EncashmentList } from '../components/encashment-list';
 import { EncashmentTotals } from '../components/encashment-totals';
 

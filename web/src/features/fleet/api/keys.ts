@@ -39,13 +39,8 @@ export const modelKeys = {
 /** Filter lists live under `filters` so every screen using them (the user form too) refreshes together. */
 export const fleetFilterKeys = {
   all: ['filters'] as const,
-  /** Same key as the user form's scope pickers, so both share one cache entry. */
-  clients: ['filters', 'scope', 'clients'] as const,
-  locations: ['filters', 'scope', 'locations'] as const,
   locationTypes: ['filters', 'locations', 'types'] as const,
-  regions: ['filters', 'regions'] as const,
   timeZones: ['filters', 'timezones'] as const,
-  employees: ['filters', 'employees'] as const,
   modelTypes: ['filters', 'models', 'types'] as const,
   manufacturers: ['filters', 'models', 'manufacturers'] as const,
 };

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
 import { OptionInput, useServerForm } from '../../../components/form';
 import { BulkDialog, type BulkAction } from '../../../components/form/form-dialog';
-import { useEmployeeOptions } from '../api/filters';
+import { useEmployeeOptions } from '../../../api/filter-options';
 import { useChangeRefiller } from '../api/locations';
 
 /** The new refiller; '' = none. */

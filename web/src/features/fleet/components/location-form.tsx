@@ -13,7 +13,8 @@ import type { Location } from '../../../api/types';
 import { Form, FormAlerts, FreeSoloInput, OptionInput, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
-import { useClientOptions, useEmployeeOptions, useLocationTypes, useRegions, useTimeZones } from '../api/filters';
+import { useClientOptions, useEmployeeOptions, useRegions } from '../../../api/filter-options';
+import { useLocationTypes, useTimeZones } from '../api/filters';
 import { useCreateLocation, useUpdateLocation } from '../api/locations';
 import { LOCATION_ERROR_ALIASES, locationSchema, toLocationForm, type LocationFormValues } from './location-form-values';
 

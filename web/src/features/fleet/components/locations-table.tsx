@@ -13,7 +13,8 @@ import { FilterSelect } from '../../../components/fields';
 import { ServerList, type ListSelection } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { paths } from '../../../routes/paths';
-import { useClientOptions, useLocationTypes, useRegions } from '../api/filters';
+import { useClientOptions, useRegions } from '../../../api/filter-options';
+import { useLocationTypes } from '../api/filters';
 import { exportLocations, useDeleteLocation, useLocations } from '../api/locations';
 import { ChangeRefillerDialog } from './change-refiller-dialog';
 

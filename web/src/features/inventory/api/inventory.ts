@@ -5,14 +5,8 @@ import { reportKeys, useReportList } from '../../../api/report-queries';
 import { expectData } from '../../../api/replies';
 import type { ComponentStock, ProductStock, SelectionStock } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import { FLEET_FILTERS, type ReportControl } from '../../../components/report-filters/report-filter-state';
+import type { InventoryTab } from '../../../components/report-filters/report-filter-state';
 import type { ListParams } from '../../../components/server-list/use-list-state';
-
-/** Stock is now: no period, only which machines and products. */
-export const INVENTORY_CONTROLS: readonly ReportControl[] = [...FLEET_FILTERS, 'products', 'product_tags'];
-
-export const INVENTORY_TABS = ['products', 'components'] as const;
-export type InventoryTab = (typeof INVENTORY_TABS)[number];
 
 const productId = (row: ProductStock) => row.product_id;
 const componentId = (row: ComponentStock) => row.component_id;

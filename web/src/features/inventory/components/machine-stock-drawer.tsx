@@ -9,7 +9,7 @@ import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportDrawer } from '../../../components/reports/report-drawer';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import { useMachineOptions } from '../../machines/api/filters';
+import { useMachineOptions } from '../../../api/filter-options';
 import { useMachineStock } from '../api/inventory';
 import { ExpiryCell, FillCell, SelectionState } from './stock-cells';
 

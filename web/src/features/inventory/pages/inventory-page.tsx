@@ -8,10 +8,10 @@ import Tabs from '@mui/material/Tabs';
 import StoreIcon from '@mui/icons-material/StorefrontOutlined';
 import { useReportPermission } from '../../../auth/use-permission';
 import { ExportMenu } from '../../../components/export-menu';
-import { useReportFilters } from '../../../components/report-filters/report-filter-state';
+import { INVENTORY_CONTROLS, INVENTORY_TABS, useReportFilters, type InventoryTab } from '../../../components/report-filters/report-filter-state';
 import { ReportScreen } from '../../../components/reports/report-screen';
 import { withChanges } from '../../../components/server-list/use-list-state';
-import { exportInventory, INVENTORY_CONTROLS, INVENTORY_TABS, type InventoryTab } from '../api/inventory';
+import { exportInventory } from '../api/inventory';
 import { MachineStockDrawer } from '../components/machine-stock-drawer';
 import { ComponentStockTable, ProductStockTable } from '../components/stock-tables';
 

@@ -12,9 +12,5 @@ function optionList(queryKey: readonly string[], path: string, enabled = true) {
   };
 }
 
-export const useLocationOptions = (enabled = true) => useQuery(optionList(machineFilterKeys.locations, '/api/filters/locations/', enabled));
-export const useMachineOptions = (enabled = true) => useQuery(optionList(machineFilterKeys.machines, '/api/filters/machines/', enabled));
-export const useMachineTagOptions = (enabled = true) => useQuery(optionList(machineFilterKeys.tags, '/api/filters/machines/tags/', enabled));
+// The machine models' list; the lists other areas pick from too are in `api/filter-options.ts`.
 export const useModelOptions = () => useQuery(optionList(machineFilterKeys.models, '/api/filters/machines/models/'));
-/** The active products (the planogram's product picker). */
-export const useProductOptions = (enabled = true) => useQuery(optionList(machineFilterKeys.products, '/api/filters/products/', enabled));

@@ -34,9 +34,5 @@ export const refillKeys = {
 /** Filter lists live under `filters`, shared with the user form's scope pickers where they overlap. */
 export const machineFilterKeys = {
   all: ['filters'] as const,
-  locations: ['filters', 'scope', 'locations'] as const,
-  machines: ['filters', 'scope', 'machines'] as const,
-  tags: ['filters', 'scope', 'machineTags'] as const,
   models: ['filters', 'models'] as const,
-  products: ['filters', 'products'] as const,
 };

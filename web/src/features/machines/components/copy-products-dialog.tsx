@@ -6,7 +6,7 @@ import type { Machine } from '../../../api/types';
 import { OptionInput, useServerForm } from '../../../components/form';
 import { BulkDialog, type BulkAction } from '../../../components/form/form-dialog';
 import { text } from '../../../components/form/rules';
-import { useMachineOptions } from '../api/filters';
+import { useMachineOptions } from '../../../api/filter-options';
 import { useCopyProducts } from '../api/machines';
 
 const limits = limitsOf('CopyProductsRequest');

@@ -25,7 +25,8 @@ import {
 } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
-import { useLocationOptions, useMachineTagOptions, useModelOptions } from '../api/filters';
+import { useLocationOptions, useMachineTagOptions } from '../../../api/filter-options';
+import { useModelOptions } from '../api/filters';
 import { useCreateMachine, useUpdateMachine } from '../api/machines';
 import {
   CONNECTION_METHODS,

@@ -6,7 +6,7 @@ import type { Machine } from '../../../api/types';
 import { MultiOptionInput, useServerForm } from '../../../components/form';
 import { BulkDialog, type BulkAction } from '../../../components/form/form-dialog';
 import { ids } from '../../../components/form/rules';
-import { useMachineTagOptions } from '../api/filters';
+import { useMachineTagOptions } from '../../../api/filter-options';
 import { useManageMachineTags } from '../api/machines';
 
 const limits = limitsOf('ManageTagsRequest');

@@ -31,7 +31,7 @@ import { amountToMinor, formatMoney } from '../../../components/money';
 import { fieldMessages } from '../../../components/server-errors';
 import { actionsWidth, CHECKBOX_WIDTH, fitColumns, HEADER_SX, useWidth } from '../../../components/server-list/column-widths';
 import { toast } from '../../../components/snackbar';
-import { useProductOptions } from '../api/filters';
+import { useProductOptions } from '../../../api/filter-options';
 import { useDeleteSelections, usePlanogram, useRestock, useSaveSelection, useSetStock } from '../api/planogram';
 import { ProductEditCell, TextEditCell } from './planogram-cells';
 import {

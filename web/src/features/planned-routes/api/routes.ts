@@ -2,11 +2,22 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../../api/client';
 import { requestExport } from '../../../api/download';
 import { expectData, expectItem, expectList, expectReply } from '../../../api/replies';
-import type { ItemReply, ListReply, Option } from '../../../api/types';
+import type {
+  BookedVisit,
+  FillFromRouteRequest,
+  ItemReply,
+  ListReply,
+  Option,
+  PlannedRoute,
+  RouteAccuracy,
+  RouteStocks,
+  RouteStop,
+  RouteValues,
+  StopPicklist,
+} from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import { readAccuracy, readStocks, readStopPicklists } from '../route-logic';
+import type { RouteStatus } from '../route-logic';
 import { routeKeys, type RouteListParams } from './keys';
-import type { FillFromRouteReply, FillFromRouteRequest, PlannedRoute, RouteStatus, RouteStop } from './types';
 
 const base = '/api/planned-routes/';
 const one = (id: string) => `${base}${encodeURIComponent(id)}/`;
@@ -42,7 +53,7 @@ export function useRouteStops(id: string) {
 export function useRoutePicklist(id: string, enabled = true) {
   return useQuery({
     queryKey: routeKeys.part(id, 'products'),
-    queryFn: async () => readStopPicklists(expectData(await api.get<{ data: unknown }>(`${one(id)}machines/products/`))),
+    queryFn: async () => expectData(await api.get<{ data: StopPicklist[] }>(`${one(id)}machines/products/`)),
     enabled,
     staleTime: 0,
   });
@@ -52,10 +63,7 @@ export function useRoutePicklist(id: string, enabled = true) {
 export function useRoutePicklistValues(id: string, enabled = true) {
   return useQuery({
     queryKey: routeKeys.part(id, 'values'),
-    queryFn: async () => {
-      const data = expectData(await api.get<{ data: unknown }>(`${one(id)}machines/products/values/`));
-      return { data, stops: readStopPicklists(data) };
-    },
+    queryFn: async () => expectData(await api.get<{ data: RouteValues }>(`${one(id)}machines/products/values/`)),
     enabled,
     staleTime: 0,
   });
@@ -65,7 +73,7 @@ export function useRoutePicklistValues(id: string, enabled = true) {
 export function useRouteStocks(id: string) {
   return useQuery({
     queryKey: routeKeys.part(id, 'stocks'),
-    queryFn: async () => readStocks(expectData(await api.get<{ data: unknown }>(`${one(id)}stocks/`))),
+    queryFn: async () => expectData(await api.get<{ data: RouteStocks }>(`${one(id)}stocks/`)),
     staleTime: 0,
   });
 }
@@ -74,7 +82,7 @@ export function useRouteStocks(id: string) {
 export function useRouteAccuracy(id: string) {
   return useQuery({
     queryKey: routeKeys.part(id, 'accuracy'),
-    queryFn: async () => readAccuracy(expectData(await api.get<{ data: unknown }>(`${one(id)}accuracy/`))),
+    queryFn: async () => expectData(await api.get<{ data: RouteAccuracy }>(`${one(id)}accuracy/`)),
     staleTime: 0,
   });
 }
@@ -129,7 +137,7 @@ export function useDeleteRoute() {
 export function useRemoveStop(id: string) {
   const invalidate = useInvalidateRoute(id);
   return useMutation({
-    mutationFn: async (machineId: string) => api.del<unknown>(`${one(id)}machines/${encodeURIComponent(machineId)}/`),
+    mutationFn: async (machineId: string) => api.del<ItemReply<PlannedRoute>>(`${one(id)}machines/${encodeURIComponent(machineId)}/`),
     onSuccess: invalidate,
   });
 }
@@ -139,7 +147,7 @@ export function useFillFromRoute(routeId: string) {
   const invalidate = useInvalidateRoute(routeId);
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: FillFromRouteRequest) => expectReply(await api.post<FillFromRouteReply>('/api/machines/fill-from-route/', body)),
+    mutationFn: async (body: FillFromRouteRequest) => expectData(await api.post<ItemReply<BookedVisit>>('/api/machines/fill-from-route/', body)),
     onSuccess: () => Promise.all([invalidate(), client.invalidateQueries({ queryKey: ['route-planning'] })]),
   });
 }

@@ -11,7 +11,7 @@ import { isApiError } from '../../../api/client';
 import { OptionPicker } from '../../../components/fields';
 import { toast } from '../../../components/snackbar';
 import { useChangeRouteEmployee, useEmployeeOptions } from '../api/routes';
-import type { PlannedRoute } from '../api/types';
+import type { PlannedRoute } from '../../../api/types';
 import { refusalText } from './refusal';
 
 /** Hands the route to another active employee; the server refuses one who cannot reach every machine (400). */

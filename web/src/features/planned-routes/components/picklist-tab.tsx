@@ -8,19 +8,14 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { formatCount } from '../../../components/format';
-import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
+import type { PicklistLine } from '../../../api/types';
+import { componentsText, formatCount } from '../../../components/format';
+import { formatMoney } from '../../../components/money';
 import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { StatCards } from '../../../components/reports/stat-cards';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useRoutePicklist, useRoutePicklistValues, useRouteStops } from '../api/routes';
-import { REMOVED_REASONS, type PicklistLine, type RecipeComponent } from '../api/types';
-import { readValueTotals } from '../route-logic';
-
-/** "2 × Cup (pcs)" for each component of a composite product. */
-export function componentsText(components: RecipeComponent[] | undefined, language: string): string {
-  return (components ?? []).map((component) => `${formatCount(component.quantity, language)} × ${component.name}${component.unit ? ` (${component.unit})` : ''}`).join(', ');
-}
+import { removalReason } from '../route-logic';
 
 const figure = (value: number | null | undefined, language: string) => (typeof value === 'number' ? formatCount(value, language) : NO_FIGURE);
 
@@ -33,17 +28,16 @@ export function PicklistTab({ routeId }: { routeId: string }) {
   const values = useRoutePicklistValues(routeId);
   if (picklist.isError) return <RetryAlert testId="route-picklist-error" onRetry={() => void picklist.refetch()}>{t('plannedRoutes.picklistFailed')}</RetryAlert>;
 
-  const order = new Map((stops.data ?? []).map((stop) => [stop.machine_id, stop]));
-  const lists = [...(picklist.data ?? [])].sort((a, b) => (order.get(a.machine_id)?.order ?? a.order ?? 0) - (order.get(b.machine_id)?.order ?? b.order ?? 0));
+  const locations = new Map((stops.data ?? []).map((stop) => [stop.machine_id, stop.location_name]));
+  const lists = [...(picklist.data ?? [])].sort((a, b) => a.order - b.order);
   const valued = values.data?.stops ?? [];
-  const totals = values.data ? readValueTotals(values.data.data, valued, REPORT_CURRENCY) : null;
+  const totals = values.data?.totals ?? null;
   const valueOf = (machineId: string, selection: string): PicklistLine | undefined =>
     valued.find((stop) => stop.machine_id === machineId)?.lines.find((line) => line.selection === selection);
-  const currencyOf = (machineId: string) => valued.find((stop) => stop.machine_id === machineId)?.currency ?? totals?.currency ?? REPORT_CURRENCY;
   const money = (minor: number | null | undefined, currency: string) => (typeof minor === 'number' ? formatMoney(minor, currency, language) : NO_FIGURE);
-  const reason = (value: string | null) => {
-    const known = REMOVED_REASONS.find((item) => item === value);
-    return known ? t(`plannedRoutes.reasons.${known}`) : (value ?? '');
+  const reason = (value: string) => {
+    const known = removalReason(value);
+    return known ? t(`plannedRoutes.reasons.${known}`) : value;
   };
 
   return (
@@ -64,13 +58,12 @@ export function PicklistTab({ routeId }: { routeId: string }) {
       ) : null}
       {picklist.isLoading ? <Box sx={{ color: 'text.secondary' }}>{t('app.loading')}</Box> : null}
       {lists.map((stop) => {
-        const known = order.get(stop.machine_id);
-        const currency = currencyOf(stop.machine_id);
+        const currency = stop.currency;
         return (
           <Card key={stop.machine_id} data-testid={`route-picklist-${stop.machine_id}`}>
             <CardHeader
-              title={`${known?.order ?? stop.order ?? ''}. ${known?.machine_name ?? stop.machine_name ?? stop.machine_id}`}
-              subheader={known?.location_name ?? undefined}
+              title={`${stop.order}. ${stop.machine_name}`}
+              subheader={locations.get(stop.machine_id) ?? undefined}
               slotProps={{ title: { variant: 'subtitle1' } }}
             />
             <Box sx={{ overflowX: 'auto' }}>

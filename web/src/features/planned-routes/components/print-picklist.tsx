@@ -1,9 +1,9 @@
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import GlobalStyles from '@mui/material/GlobalStyles';
-import { formatClock, formatCount, formatDate } from '../../../components/format';
-import type { PlannedRoute, RouteStop, StopPicklist } from '../api/types';
-import { componentsText } from './picklist-tab';
+import type { PlannedRoute, RouteStop, StopPicklist } from '../../../api/types';
+import { componentsText, formatClock, formatCount, formatDate } from '../../../components/format';
+import { routeType } from '../route-logic';
 
 /** Printing shows this view alone: the app (and its dialogs and snackbars) is hidden on paper. */
 const PRINT_CLASS = 'vf-print';
@@ -39,6 +39,7 @@ export function PrintPicklist({ route, stops, picklists }: PrintPicklistProps) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const linesOf = (machineId: string) => picklists.find((stop) => stop.machine_id === machineId)?.lines ?? [];
+  const type = routeType(route.route_type);
   const totals = new Map<string, { name: string; quantity: number }>();
   for (const stop of picklists) {
     for (const line of stop.lines) {
@@ -52,7 +53,7 @@ export function PrintPicklist({ route, stops, picklists }: PrintPicklistProps) {
       <GlobalStyles styles={PRINT_STYLES} />
       <div className={PRINT_CLASS} data-testid="print-picklist">
         <h1>{t('plannedRoutes.print.title', { name: route.name })}</h1>
-        <p>{[formatDate(route.visit_date, language), route.employee_name, t(`plannedRoutes.routeTypes.${route.route_type}`)].filter(Boolean).join(' · ')}</p>
+        <p>{[formatDate(route.visit_date, language), route.employee_name, type ? t(`plannedRoutes.routeTypes.${type}`) : route.route_type].filter(Boolean).join(' · ')}</p>
         {stops.map((stop) => (
           <section key={stop.machine_id}>
             <h2>
@@ -77,7 +78,7 @@ export function PrintPicklist({ route, stops, picklists }: PrintPicklistProps) {
                     <td>{line.selection}</td>
                     <td>
                       {line.product_name}
-                      {line.components?.length ? <div>{componentsText(line.components, language)}</div> : null}
+                      {line.components.length ? <div>{componentsText(line.components, language)}</div> : null}
                     </td>
                     <td className="num">{formatCount(line.to_bring, language)}</td>
                     <td className="blank" />

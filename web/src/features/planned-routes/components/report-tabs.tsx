@@ -4,15 +4,17 @@ import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Stack from '@mui/material/Stack';
 import { formatDecimal, formatShare } from '../../../components/format';
-import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
+import type { AccuracyLine, RouteStop, StockLine } from '../../../api/types';
+import { formatMoney } from '../../../components/money';
 import { NO_FIGURE, reportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { StatCards } from '../../../components/reports/stat-cards';
 import { SummaryTable } from '../../../components/reports/summary-table';
 import { useRouteAccuracy, useRouteStocks, useRouteStops } from '../api/routes';
-import type { AccuracyLine, RouteStop, StockLine } from '../api/types';
+import { accuracyRows } from '../route-logic';
 
 type VisitRow = RouteStop & { id: string };
+type AccuracyRow = AccuracyLine & { id: string };
 
 /** Who visited each stop and when, what they filled and removed, the cash bag and the cash collected. */
 export function VisitReportTab({ routeId }: { routeId: string }) {
@@ -26,7 +28,7 @@ export function VisitReportTab({ routeId }: { routeId: string }) {
   const columns: GridColDef<VisitRow>[] = [
     col.count('order', '#', { minWidth: 50, flex: 0.2 }),
     col.text('machine_name', t('plannedRoutes.machine'), { minWidth: 150, flex: 1.2 }),
-    { field: 'who', headerName: t('plannedRoutes.who'), minWidth: 120, flex: 1, valueGetter: (_value, row) => (row.visit ? (row.visit.employee_name ?? NO_FIGURE) : t('plannedRoutes.notVisited')) },
+    { field: 'who', headerName: t('plannedRoutes.who'), minWidth: 120, flex: 1, valueGetter: (_value, row) => (row.visit ? row.visit.employee_name : t('plannedRoutes.notVisited')) },
     col.dateTime('when', t('plannedRoutes.when'), { valueGetter: (_value, row) => row.visit?.at ?? null }),
     col.count('filled', t('plannedRoutes.filled'), { valueGetter: (_value, row) => row.visit?.filled ?? null }),
     col.count('removed', t('plannedRoutes.removed'), { valueGetter: (_value, row) => row.visit?.removed ?? null }),
@@ -37,7 +39,7 @@ export function VisitReportTab({ routeId }: { routeId: string }) {
       type: 'number',
       minWidth: 110,
       valueGetter: (_value, row) => row.visit?.collected_minor ?? null,
-      valueFormatter: (value: number | null, row) => (typeof value === 'number' ? formatMoney(value, row.currency ?? REPORT_CURRENCY, language) : NO_FIGURE),
+      valueFormatter: (value: number | null, row) => (typeof value === 'number' ? formatMoney(value, row.currency, language) : NO_FIGURE),
     },
   ];
   return (
@@ -100,9 +102,9 @@ export function AccuracyTab({ routeId }: { routeId: string }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const accuracy = useRouteAccuracy(routeId);
-  const col = reportColumns<AccuracyLine>(language);
+  const col = reportColumns<AccuracyRow>(language);
   if (accuracy.isError) return <ReportFailure query={accuracy} testId="route-accuracy-error" text={t('plannedRoutes.accuracyFailed')} />;
-  const columns: GridColDef<AccuracyLine>[] = [
+  const columns: GridColDef<AccuracyRow>[] = [
     col.text('machine_name', t('plannedRoutes.machine'), { minWidth: 140 }),
     col.text('product_name', t('plannedRoutes.product'), { minWidth: 150, flex: 1.5 }),
     col.count('predicted', t('plannedRoutes.predictedNeed')),
@@ -130,7 +132,7 @@ export function AccuracyTab({ routeId }: { routeId: string }) {
       <SummaryTable
         testId="route-accuracy-lines"
         title={t('plannedRoutes.accuracyLines')}
-        rows={accuracy.data?.lines ?? []}
+        rows={accuracyRows(accuracy.data?.lines ?? [])}
         columns={columns}
         loading={accuracy.isFetching}
         noRowsLabel={t('plannedRoutes.noAccuracy')}

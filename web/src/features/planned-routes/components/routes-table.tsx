@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import type { PlannedRoute } from '../../../api/types';
 import { FilterSelect } from '../../../components/fields';
 import { formatClock, formatCount, formatDate, formatDateTime, formatKm } from '../../../components/format';
 import { NO_FIGURE } from '../../../components/reports/report-columns';
@@ -12,7 +13,7 @@ import { ServerList } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { paths } from '../../../routes/paths';
 import { useEmployeeOptions, usePlannedRoutes } from '../api/routes';
-import { ROUTE_STATUSES, ROUTE_TYPES, type PlannedRoute } from '../api/types';
+import { ROUTE_STATUSES, routeType } from '../route-logic';
 import { StatusChip } from './status-chip';
 
 const FILTERS = ['status', 'employee', 'date_from', 'date_to'] as const;
@@ -41,7 +42,7 @@ export function RoutesTable() {
   const routes = usePlannedRoutes({ page, page_size, search, ...list.filters });
   const employees = useEmployeeOptions();
   const typeLabel = (type: string) => {
-    const known = ROUTE_TYPES.find((item) => item === type);
+    const known = routeType(type);
     return known ? t(`plannedRoutes.routeTypes.${known}`) : type;
   };
 
@@ -68,7 +69,7 @@ export function RoutesTable() {
       minWidth: 70,
       flex: 0.5,
       sortable: false,
-      valueGetter: (_value, row) => `${formatCount(row.visited ?? 0, language)} / ${formatCount(row.stops ?? row.machines?.length ?? 0, language)}`,
+      valueGetter: (_value, row) => `${formatCount(row.visited, language)} / ${formatCount(row.stops, language)}`,
     },
     { field: 'distance_m', headerName: t('plannedRoutes.distance'), minWidth: 75, flex: 0.5, valueFormatter: (value: number | null) => formatKm(value, language) || NO_FIGURE },
     { field: 'status', headerName: t('common.status'), minWidth: 100, flex: 0.7, renderCell: ({ row }) => <StatusChip status={row.status} /> },

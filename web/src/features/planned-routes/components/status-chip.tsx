@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
-import type { RouteStatus } from '../api/types';
+import { routeStatus, type RouteStatus } from '../route-logic';
 
 const COLOR: Record<RouteStatus, 'info' | 'warning' | 'success' | 'default' | 'error'> = {
   planned: 'info',
@@ -11,15 +11,15 @@ const COLOR: Record<RouteStatus, 'info' | 'warning' | 'success' | 'default' | 'e
 };
 
 /** A route's status: planned, in progress, done, cancelled or expired. */
-export function StatusChip({ status }: { status: RouteStatus }) {
+export function StatusChip({ status }: { status: string }) {
   const { t } = useTranslation();
-  const known = status in COLOR;
+  const known = routeStatus(status);
   return (
     <Chip
       size="small"
       variant={status === 'cancelled' || status === 'expired' ? 'outlined' : 'filled'}
-      color={known ? COLOR[status] : 'default'}
-      label={known ? t(`plannedRoutes.statuses.${status}`) : status}
+      color={known ? COLOR[known] : 'default'}
+      label={known ? t(`plannedRoutes.statuses.${known}`) : status}
       data-testid="route-status"
       data-status={status}
     />

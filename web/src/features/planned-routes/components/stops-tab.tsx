@@ -20,7 +20,7 @@ import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { RetryAlert } from '../../../components/retry-alert';
 import { toast } from '../../../components/snackbar';
 import { useRemoveStop, useRouteStops } from '../api/routes';
-import type { RouteStop } from '../api/types';
+import type { RouteStop } from '../../../api/types';
 import { refusalText } from './refusal';
 
 interface StopsTabProps {
@@ -95,7 +95,7 @@ export function StopsTab({ routeId, canRemove, canBook, onBook }: StopsTabProps)
                     <Chip
                       size="small"
                       color="success"
-                      label={t('plannedRoutes.visitedBy', { at: formatDateTime(stop.visit.at, language), employee: stop.visit.employee_name ?? NO_FIGURE })}
+                      label={t('plannedRoutes.visitedBy', { at: formatDateTime(stop.visit.at, language), employee: stop.visit.employee_name })}
                     />
                   ) : (
                     <Chip size="small" variant="outlined" label={t('plannedRoutes.notVisited')} />

@@ -12,11 +12,11 @@ import { useTheme } from '@mui/material/styles';
 import { Form, FormAlerts, SelectInput, TextInput, useServerForm } from '../../../components/form';
 import { FormDialogActions } from '../../../components/form/form-dialog';
 import { formatCount } from '../../../components/format';
-import { currencyDecimals, REPORT_CURRENCY } from '../../../components/money';
+import type { PicklistLine, RouteStop } from '../../../api/types';
+import { currencyDecimals } from '../../../components/money';
 import { toast } from '../../../components/snackbar';
 import { useFillFromRoute } from '../api/routes';
-import { REMOVED_REASONS, type PicklistLine, type RouteStop } from '../api/types';
-import { toFillBody, VISIT_ALIASES, visitSchema, visitValues, type VisitValues } from '../route-logic';
+import { REMOVED_REASONS, toFillBody, VISIT_ALIASES, visitSchema, visitValues, type VisitValues } from '../route-logic';
 
 /** A fresh id for one opening of the form: a retry sends it again, so the server books the visit once. */
 export function newRequestId(): string {
@@ -88,7 +88,7 @@ export function VisitFormDialog({ routeId, stop, lines, onClose }: VisitFormDial
   const theme = useTheme();
   const tablet = useMediaQuery(theme.breakpoints.down('md'));
   const [requestId] = useState(newRequestId);
-  const currency = stop.currency ?? REPORT_CURRENCY;
+  const currency = stop.currency;
   const decimals = currencyDecimals(currency);
   const schema = useMemo(() => visitSchema(decimals), [decimals]);
   const form = useServerForm({ schema, defaultValues: visitValues(lines), aliases: VISIT_ALIASES });
@@ -97,8 +97,8 @@ export function VisitFormDialog({ routeId, stop, lines, onClose }: VisitFormDial
 
   const submit = form.submitWith(
     async (values) => {
-      const reply = await fill.mutateAsync(toFillBody(values, { routeId, machineId: stop.machine_id, requestId }, decimals));
-      if (reply.replayed) toast.info(t('plannedRoutes.visitForm.replayed', { machine: stop.machine_name }));
+      const booked = await fill.mutateAsync(toFillBody(values, { routeId, machineId: stop.machine_id, requestId }, decimals));
+      if (booked.replayed) toast.info(t('plannedRoutes.visitForm.replayed', { machine: stop.machine_name }));
       else toast.success(t('plannedRoutes.visitForm.booked', { machine: stop.machine_name }));
       onClose();
     },

@@ -29,7 +29,7 @@ import { ScreenHeader } from '../../../components/screen-header';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import { exportRoute, useChangeRouteStatus, useDeleteRoute, usePlannedRoute, useRoutePicklist, useRouteStops } from '../api/routes';
-import type { PlannedRoute, RouteStop } from '../api/types';
+import type { PlannedRoute, RouteStop } from '../../../api/types';
 import { ChangeEmployeeDialog } from '../components/change-employee-dialog';
 import { PicklistTab } from '../components/picklist-tab';
 import { PrintPicklist } from '../components/print-picklist';
@@ -38,7 +38,7 @@ import { AccuracyTab, StockTab, VisitReportTab } from '../components/report-tabs
 import { StatusChip } from '../components/status-chip';
 import { StopsTab } from '../components/stops-tab';
 import { VisitFormDialog } from '../components/visit-form-dialog';
-import { MOVE_TARGET, routeActions, type StatusMove } from '../route-logic';
+import { MOVE_TARGET, routeActions, routeType, type StatusMove } from '../route-logic';
 
 const TABS = ['stops', 'picklist', 'visits', 'stock', 'accuracy'] as const;
 type TabName = (typeof TABS)[number];
@@ -48,9 +48,10 @@ const MOVE_ICON: Record<StatusMove, ReactNode> = { start: <PlayIcon />, finish: 
 function Facts({ route }: { route: PlannedRoute }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
+  const type = routeType(route.route_type);
   const facts: [string, string, ReactNode][] = [
     ['status', t('common.status'), <StatusChip key="status" status={route.status} />],
-    ['type', t('plannedRoutes.routeType'), t(`plannedRoutes.routeTypes.${route.route_type}`)],
+    ['type', t('plannedRoutes.routeType'), type ? t(`plannedRoutes.routeTypes.${type}`) : route.route_type],
     ['visit-date', t('plannedRoutes.visitDate'), formatDate(route.visit_date, language)],
     ['employee', t('plannedRoutes.employee'), route.employee_name],
     ['distance', t('plannedRoutes.distance'), formatKm(route.distance_m, language) || NO_FIGURE],

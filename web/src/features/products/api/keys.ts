@@ -26,8 +26,5 @@ export const productKeys = {
 
 export const productFilterKeys = {
   all: ['filters'] as const,
-  /** Shared with the planogram's product picker. */
-  products: ['filters', 'products'] as const,
-  tags: ['filters', 'products', 'tags'] as const,
   components: ['filters', 'products', 'components'] as const,
 };

@@ -41,7 +41,6 @@ function optionList(queryKey: readonly string[], path: string) {
   };
 }
 
-export const useProductTagOptions = (enabled = true) => useQuery({ ...optionList(productFilterKeys.tags, '/api/filters/products/tags/'), enabled });
 export const useComponentOptions = () => useQuery(optionList(productFilterKeys.components, '/api/filters/products/components/'));
 
 // ---------- products and composite products ----------

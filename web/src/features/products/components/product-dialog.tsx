@@ -14,7 +14,8 @@ import { MultiOptionInput, SwitchInput, TextInput, useServerForm } from '../../.
 import { FormDialog } from '../../../components/form/form-dialog';
 import { formatDateTime } from '../../../components/format';
 import { formatMoney } from '../../../components/money';
-import { useProductDetail, useProductTagOptions, useSaveProduct } from '../api/products';
+import { useProductTagOptions } from '../../../api/filter-options';
+import { useProductDetail, useSaveProduct } from '../api/products';
 import { RecipeLines } from './recipe-dialog';
 import {
   emptyProductValues,

@@ -10,7 +10,8 @@ import { formatPercent } from '../../../components/percent';
 import { StatusChip, TagChips } from '../../../components/server-list/cells';
 import { ServerList, type RowAction } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
-import { exportProducts, useDeleteProduct, useProducts, useProductTagOptions } from '../api/products';
+import { useProductTagOptions } from '../../../api/filter-options';
+import { exportProducts, useDeleteProduct, useProducts } from '../api/products';
 
 const SORTABLE = { name: 'name', price_minor: 'price_minor', vat_bps: 'vat_bps' };
 const FILTERS = ['tag', 'inactive'] as const;

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { expectData } from '../../../api/replies';
 import type { Option } from '../../../api/types';
-import { keyLabels } from '../../report-generator/api/filters';
+import { keyLabels } from '../../../components/report-definition/definition-api';
+import type { KeyLabel } from '../../../components/report-definition/definition-logic';
 import { schedulerKeys } from './keys';
-import type { KeyLabel } from './types';
 
 /** The modules a query can run, labelled in the user's language. */
 export function useSchedulerModules() {

@@ -1,5 +1,5 @@
 import type { ListParams } from '../../../components/server-list/use-list-state';
-import type { Cron } from './types';
+import type { Cron } from '../../../api/types';
 
 export interface TaskListParams extends ListParams {
   status: string;

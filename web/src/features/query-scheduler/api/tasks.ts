@@ -1,10 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { expectData, expectItem, expectList, expectReply } from '../../../api/replies';
-import type { ItemReply, ListReply } from '../../../api/types';
-import type { ActionReply } from '../../report-generator/api/types';
+import type { Cron, ItemReply, ListReply, NextRuns, Report, Task, TaskForm, TaskStatus } from '../../../api/types';
 import { schedulerKeys, type TaskListParams } from './keys';
-import type { Cron, NextRuns, Report, Task, TaskInput, TaskStatus } from './types';
 
 const base = '/api/query-schedulers/';
 const one = (id: string) => `${base}${encodeURIComponent(id)}/`;
@@ -34,7 +32,7 @@ function useInvalidateTasks() {
 export function useCreateTask() {
   const invalidate = useInvalidateTasks();
   return useMutation({
-    mutationFn: async (input: TaskInput) => expectReply(await api.post<ActionReply<Task>>(base, input)),
+    mutationFn: async (input: TaskForm) => expectReply(await api.post<ItemReply<Task>>(base, input)),
     onSuccess: invalidate,
   });
 }
@@ -43,7 +41,7 @@ export function useCreateTask() {
 export function useUpdateTask(id: string) {
   const invalidate = useInvalidateTasks();
   return useMutation({
-    mutationFn: async (input: TaskInput) => expectReply(await api.put<ActionReply<Task>>(one(id), input)),
+    mutationFn: async (input: TaskForm) => expectReply(await api.put<ItemReply<Task>>(one(id), input)),
     onSuccess: invalidate,
   });
 }
@@ -61,7 +59,7 @@ export function useChangeTaskStatus() {
   const invalidate = useInvalidateTasks();
   return useMutation({
     mutationFn: async ({ id, status }: { id: string; status: TaskStatus }) =>
-      expectReply(await api.post<ActionReply<Task>>(`${one(id)}change-status/`, { status })),
+      expectReply(await api.post<ItemReply<Task>>(`${one(id)}change-status/`, { status })),
     onSuccess: invalidate,
   });
 }
@@ -70,7 +68,7 @@ export function useChangeTaskStatus() {
 export function useSendNow() {
   const invalidate = useInvalidateTasks();
   return useMutation({
-    mutationFn: async (id: string) => expectReply(await api.post<ActionReply<Report>>(`${one(id)}send-now/`, {})),
+    mutationFn: async (id: string) => expectReply(await api.post<ItemReply<Report>>(`${one(id)}send-now/`, {})),
     onSuccess: invalidate,
   });
 }

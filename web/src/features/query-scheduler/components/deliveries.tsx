@@ -10,7 +10,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { DeliveryStatus, Task } from '../api/types';
+import type { DeliveryStatus, Task } from '../../../api/types';
 import { formatInZone } from '../cron-logic';
 
 const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;

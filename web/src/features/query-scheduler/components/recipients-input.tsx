@@ -10,7 +10,7 @@ import { useOperatorSettings } from '../../../api/operator-settings';
 import type { Option } from '../../../api/types';
 import { optionOf } from '../../../components/fields';
 import { useFieldMessage } from '../../../components/form';
-import { useGroupMessage } from '../../report-generator/components/form-messages';
+import { useGroupMessage } from '../../../components/report-definition/form-messages';
 import { useRecipientUsers } from '../api/filters';
 import { cleanEmails, mailAllowed, splitEmails, type ScheduleFormValues } from '../schedule-logic';
 

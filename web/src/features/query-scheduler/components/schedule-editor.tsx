@@ -24,9 +24,9 @@ import { formatDuration } from '../../../components/format';
 import { fieldMessages } from '../../../components/server-errors';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { isApiError } from '../../../api/client';
+import type { Cron } from '../../../api/types';
 import { useTimeZones } from '../api/filters';
 import { useNextRuns } from '../api/tasks';
-import type { Cron } from '../api/types';
 import {
   CRON_FIELDS,
   cronOfPreset,

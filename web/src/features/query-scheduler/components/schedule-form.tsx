@@ -17,13 +17,12 @@ import { useReportPermission } from '../../../auth/use-permission';
 import { Form, FormAlerts, TextInput, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
-import { useTemplates } from '../../report-generator/api/templates';
-import type { Module, Template } from '../../report-generator/api/types';
-import { DefinitionFilters, FileOptions, ModuleSelect } from '../../report-generator/components/definition-fields';
-import { withGroupedErrors } from '../../report-generator/components/server-fields';
+import type { ReportModule, ReportTemplate, Task } from '../../../api/types';
+import { useTemplates } from '../../../components/report-definition/definition-api';
+import { DefinitionFilters, FileOptions, ModuleSelect } from '../../../components/report-definition/definition-fields';
+import { withGroupedErrors } from '../../../components/report-definition/server-fields';
 import { useSchedulerModules, useSchedulerPeriods, useTimeZones } from '../api/filters';
 import { useCreateTask, useUpdateTask } from '../api/tasks';
-import type { Task } from '../api/types';
 import { joinScheduleErrors, scheduleSchema, SCHEDULE_ALIASES, toTaskInput, withTemplate, type ScheduleFormValues } from '../schedule-logic';
 import { Deliveries } from './deliveries';
 import { RecipientsInput } from './recipients-input';
@@ -52,7 +51,7 @@ function StatusInput() {
 }
 
 /** A template of the module, or the query's own filters; a template brings its definition. */
-function TemplateInput({ module, templates }: { module: Module; templates: Template[] }) {
+function TemplateInput({ module, templates }: { module: ReportModule; templates: ReportTemplate[] }) {
   const { t } = useTranslation();
   const { getValues, setValue } = useFormContext<ScheduleFormValues>();
   const chosen = useWatch<ScheduleFormValues, 'template_id'>({ name: 'template_id' });
@@ -88,7 +87,7 @@ function TemplateInput({ module, templates }: { module: Module; templates: Templ
 }
 
 /** What the query's report holds: a template's definition, or its own filters and file options. */
-function ReportDefinition({ module }: { module: Module }) {
+function ReportDefinition({ module }: { module: ReportModule }) {
   const { t } = useTranslation();
   const allowed = useReportPermission('report_generator');
   const canTemplates = allowed('templates_list');
@@ -120,7 +119,7 @@ function ReportDefinition({ module }: { module: Module }) {
 }
 
 interface Props {
-  module: Module;
+  module: ReportModule;
   initial: ScheduleFormValues;
   task?: Task;
 }

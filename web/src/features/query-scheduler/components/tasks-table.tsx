@@ -15,12 +15,12 @@ import { ServerList, type RowAction } from '../../../components/server-list/serv
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
-import { useModuleLabel } from '../../report-generator/components/module-label';
+import type { Task } from '../../../api/types';
+import { useModuleLabel } from '../../../components/report-definition/module-label';
 import { useSchedulerModules } from '../api/filters';
 import { useChangeTaskStatus, useDeleteTask, useSendNow, useTasks } from '../api/tasks';
-import { TASK_STATUSES, type Task } from '../api/types';
 import { cronExpression, describeCron, formatInZone } from '../cron-logic';
-import { refusalReason, taskActions } from '../schedule-logic';
+import { refusalReason, TASK_STATUSES, taskActions } from '../schedule-logic';
 
 const SORTABLE = { name: 'name', next_run: 'next_run', created_at: 'created_at' };
 const FILTERS = ['status', 'module'] as const;
@@ -148,7 +148,7 @@ export function TasksTable() {
       sortable: false,
       renderCell: ({ row }) => <StatusCell task={row} canChange={allowed.pauseResume} onChange={(active) => void setActive(row, active)} />,
     },
-    { field: 'created_by', headerName: t('queryScheduler.createdBy'), minWidth: 90, flex: 0.6, valueGetter: (_value, row) => row.created_by?.name ?? '' },
+    { field: 'created_by', headerName: t('queryScheduler.createdBy'), minWidth: 90, flex: 0.6, valueGetter: (_value, row) => row.created_by.name },
   ];
 
   const actions: RowAction<Task>[] = [];

@@ -7,7 +7,7 @@ import { LoadingScreen } from '../../../components/loading-screen';
 import { RetryAlert } from '../../../components/retry-alert';
 import { ScreenHeader } from '../../../components/screen-header';
 import { paths } from '../../../routes/paths';
-import { isModule } from '../../report-generator/report-logic';
+import { isModule } from '../../../components/report-definition/definition-logic';
 import { useTask } from '../api/tasks';
 import { ScheduleForm } from '../components/schedule-form';
 import { emptyScheduleValues, valuesFromTask } from '../schedule-logic';

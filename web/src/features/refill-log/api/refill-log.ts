@@ -7,14 +7,10 @@ import { reportKeys, useReportData, useReportList } from '../../../api/report-qu
 import { expectData } from '../../../api/replies';
 import type { PeriodPreset, ProductRefills, Refill } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import { FLEET_FILTERS, reportQuery, type ListFilter, type ReportControl, type ReportFilters } from '../../../components/report-filters/report-filter-state';
+import { REFILL_CONTROLS, reportQuery, type ReportFilters } from '../../../components/report-filters/report-filter-state';
 import type { ListParams } from '../../../components/server-list/use-list-state';
 
 const base = '/api/refills/';
-
-export const REFILL_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];
-/** Every picker takes several ids. */
-export const REFILL_SINGLE: readonly ListFilter[] = [];
 
 /** The refill endpoints' parameters for the filters, and the period's first and last day. */
 export type RefillQuery = { query: Query; from: string; to: string };

@@ -5,10 +5,10 @@ import { useReportPermission } from '../../../auth/use-permission';
 import { ExportMenu } from '../../../components/export-menu';
 import { formatPeriodDate } from '../../../components/format';
 import { usePeriodPresets } from '../../../components/report-filters/report-filter-api';
-import { useReportFilters } from '../../../components/report-filters/report-filter-state';
+import { REFILL_CONTROLS, REFILL_SINGLE, useReportFilters } from '../../../components/report-filters/report-filter-state';
 import { ReportScreen } from '../../../components/reports/report-screen';
 import { RetryAlert } from '../../../components/retry-alert';
-import { exportRefills, REFILL_CONTROLS, REFILL_SINGLE, refillQuery } from '../api/refill-log';
+import { exportRefills, refillQuery } from '../api/refill-log';
 import { RefillList } from '../components/refill-list';
 import { RefillTotals } from '../components/refill-totals';
 

@@ -2,10 +2,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
 import { expectData, expectList, expectReply } from '../../../api/replies';
-import type { ListReply } from '../../../api/types';
-import { pollInterval } from '../report-logic';
+import type { ItemReply, ListReply, Report, ReportPreview } from '../../../api/types';
+import { pollInterval, type GenerateInput } from '../report-logic';
 import { generatorKeys, type ReportListParams } from './keys';
-import type { ActionReply, GenerateInput, Preview, Report } from './types';
 
 const base = '/api/reports/generator/';
 
@@ -27,7 +26,7 @@ export function useReports(params: ReportListParams, enabled = true) {
 export function useGenerateReport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (input: GenerateInput) => expectReply(await api.post<ActionReply<Report>>(`${base}generate/`, input)),
+    mutationFn: async (input: GenerateInput) => expectReply(await api.post<ItemReply<Report>>(`${base}generate/`, input)),
     onSuccess: () => client.invalidateQueries({ queryKey: generatorKeys.reports }),
   });
 }
@@ -37,7 +36,7 @@ export function useChangeReportStatus() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, status }: { id: string; status: 'archived' | 'active' }) =>
-      expectReply(await api.post<ActionReply<Report>>(`${base}reports/${encodeURIComponent(id)}/change-status/`, { status })),
+      expectReply(await api.post<ItemReply<Report>>(`${base}reports/${encodeURIComponent(id)}/change-status/`, { status })),
     onSuccess: () => client.invalidateQueries({ queryKey: generatorKeys.reports }),
   });
 }
@@ -66,7 +65,7 @@ export async function downloadReport(report: Pick<Report, 'id' | 'file_name'>): 
 export function usePreview(input: GenerateInput | null) {
   return useQuery({
     queryKey: generatorKeys.preview(input),
-    queryFn: async () => expectData(await api.post<{ data: Preview }>(`${base}preview/`, input)),
+    queryFn: async () => expectData(await api.post<{ data: ReportPreview }>(`${base}preview/`, input)),
     enabled: input !== null,
     placeholderData: keepPreviousData,
     staleTime: 30_000,

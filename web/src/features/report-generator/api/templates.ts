@@ -1,27 +1,16 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
-import { expectItem, expectList, expectReply } from '../../../api/replies';
-import type { ItemReply, ListReply } from '../../../api/types';
-import { generatorKeys, type TemplateListParams } from './keys';
-import type { ActionReply, CopyTemplateInput, Report, Template, TemplateInput } from './types';
+import { expectItem, expectReply } from '../../../api/replies';
+import type { CopyTemplateForm, ItemReply, Report, ReportTemplate, ReportTemplateForm } from '../../../api/types';
+import { generatorKeys } from './keys';
 
 const base = '/api/reports/generator/templates/';
 const one = (id: string) => `${base}${encodeURIComponent(id)}/`;
 
-/** One page of the templates the caller may see (public ones and their own). */
-export function useTemplates(params: TemplateListParams, enabled = true) {
-  return useQuery({
-    queryKey: generatorKeys.templateList(params),
-    queryFn: async () => expectList(await api.get<ListReply<Template>>(base, { query: { ...params } })),
-    placeholderData: keepPreviousData,
-    enabled,
-  });
-}
-
 export function useTemplate(id: string | undefined) {
   return useQuery({
     queryKey: generatorKeys.template(id ?? ''),
-    queryFn: async () => expectItem(await api.get<ItemReply<Template>>(one(id ?? ''))).data,
+    queryFn: async () => expectItem(await api.get<ItemReply<ReportTemplate>>(one(id ?? ''))).data,
     enabled: Boolean(id),
     staleTime: 0,
   });
@@ -35,7 +24,7 @@ function useInvalidateTemplates() {
 export function useCreateTemplate() {
   const invalidate = useInvalidateTemplates();
   return useMutation({
-    mutationFn: async (input: TemplateInput) => expectReply(await api.post<ActionReply<Template>>(base, input)),
+    mutationFn: async (input: ReportTemplateForm) => expectReply(await api.post<ItemReply<ReportTemplate>>(base, input)),
     onSuccess: invalidate,
   });
 }
@@ -44,7 +33,7 @@ export function useCreateTemplate() {
 export function useUpdateTemplate(id: string) {
   const invalidate = useInvalidateTemplates();
   return useMutation({
-    mutationFn: async (input: TemplateInput) => expectReply(await api.put<ActionReply<Template>>(one(id), input)),
+    mutationFn: async (input: ReportTemplateForm) => expectReply(await api.put<ItemReply<ReportTemplate>>(one(id), input)),
     onSuccess: invalidate,
   });
 }
@@ -64,8 +53,8 @@ export function useDeleteTemplate() {
 export function useCopyTemplate() {
   const invalidate = useInvalidateTemplates();
   return useMutation({
-    mutationFn: async ({ id, input }: { id: string; input: CopyTemplateInput }) =>
-      expectItem(await api.post<ActionReply<Template>>(`${one(id)}copy/`, input)),
+    mutationFn: async ({ id, input }: { id: string; input: CopyTemplateForm }) =>
+      expectItem(await api.post<ItemReply<ReportTemplate>>(`${one(id)}copy/`, input)),
     onSuccess: invalidate,
   });
 }
@@ -74,7 +63,7 @@ export function useCopyTemplate() {
 export function useRunTemplate() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (id: string) => expectReply(await api.post<ActionReply<Report>>(`${one(id)}generate/`, {})),
+    mutationFn: async (id: string) => expectReply(await api.post<ItemReply<Report>>(`${one(id)}generate/`, {})),
     onSuccess: () => client.invalidateQueries({ queryKey: generatorKeys.reports }),
   });
 }

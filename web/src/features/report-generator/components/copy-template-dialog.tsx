@@ -9,7 +9,7 @@ import { FormDialog } from '../../../components/form/form-dialog';
 import { text } from '../../../components/form/rules';
 import { paths } from '../../../routes/paths';
 import { useCopyTemplate } from '../api/templates';
-import type { CopyTemplateInput, Template } from '../api/types';
+import type { CopyTemplateForm, ReportTemplate } from '../../../api/types';
 
 export interface CopyValues {
   name: string;
@@ -21,7 +21,7 @@ export function copySchema(): $ZodType<CopyValues, CopyValues> {
 }
 
 /** `POST templates/{id}/copy/`: the name trimmed. */
-export function toCopyInput(values: CopyValues): CopyTemplateInput {
+export function toCopyInput(values: CopyValues): CopyTemplateForm {
   return { name: values.name.trim() };
 }
 
@@ -29,7 +29,7 @@ export function toCopyInput(values: CopyValues): CopyTemplateInput {
  * "Save as": copies another user's template into a private one of the caller's, under the name
  * given (the original's to start with), then opens the copy to be changed.
  */
-export function CopyTemplateDialog({ template, onClose }: { template: Pick<Template, 'id' | 'name'>; onClose: () => void }) {
+export function CopyTemplateDialog({ template, onClose }: { template: Pick<ReportTemplate, 'id' | 'name'>; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const copy = useCopyTemplate();

@@ -22,14 +22,15 @@ import { Form, FormAlerts, TextInput, useFieldMessage, useServerForm } from '../
 import { toast } from '../../../components/snackbar';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { paths } from '../../../routes/paths';
-import { useGeneratorModules } from '../api/filters';
+import type { ReportTemplate, ReportVisibility } from '../../../api/types';
+import { useGeneratorModules } from '../../../components/report-definition/definition-api';
+import { DefinitionFilters, FileOptions, ModuleSelect } from '../../../components/report-definition/definition-fields';
+import { paramsProblem, VISIBILITIES } from '../../../components/report-definition/definition-logic';
+import { withGroupedErrors } from '../../../components/report-definition/server-fields';
 import { useGenerateReport } from '../api/reports';
 import { useCreateTemplate, useUpdateTemplate } from '../api/templates';
-import { VISIBILITIES, type GenerateInput, type Template, type Visibility } from '../api/types';
-import { paramsProblem, templateActions, toGenerateInput, toTemplateInput, type ReportFormValues } from '../report-logic';
+import { templateActions, toGenerateInput, toTemplateInput, type GenerateInput, type ReportFormValues } from '../report-logic';
 import { CopyTemplateDialog } from './copy-template-dialog';
-import { DefinitionFilters, FileOptions, ModuleSelect } from './definition-fields';
-import { withGroupedErrors } from './server-fields';
 import { reportSchema } from './report-form-values';
 import { ReportPreview } from './report-preview';
 
@@ -48,7 +49,7 @@ function VisibilityInput() {
   return (
     <FormControl error={Boolean(message)} sx={{ gridColumn: { md: '1 / -1' } }}>
       <FormLabel id="report-visibility-label">{t('reportGenerator.visibilityTitle')}</FormLabel>
-      <RadioGroup row aria-labelledby="report-visibility-label" name="visibility" value={field.value} onChange={(event) => field.onChange(event.target.value as Visibility)}>
+      <RadioGroup row aria-labelledby="report-visibility-label" name="visibility" value={field.value} onChange={(event) => field.onChange(event.target.value as ReportVisibility)}>
         {VISIBILITIES.map((visibility) => (
           <FormControlLabel
             key={visibility}
@@ -84,7 +85,7 @@ function Preview() {
 interface Props {
   initial: ReportFormValues;
   /** The template being edited; none for a new report. */
-  template?: Template;
+  template?: ReportTemplate;
 }
 
 /**

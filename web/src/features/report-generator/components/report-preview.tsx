@@ -14,7 +14,7 @@ import { formatCount } from '../../../components/format';
 import { failureText } from '../../../components/server-errors';
 import { RetryAlert } from '../../../components/retry-alert';
 import { usePreview } from '../api/reports';
-import type { GenerateInput } from '../api/types';
+import type { GenerateInput } from '../report-logic';
 
 interface Props {
   /** The definition to show the first rows of; null while it cannot be asked about (no module, a custom period without dates). */

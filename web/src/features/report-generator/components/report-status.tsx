@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { Report } from '../api/types';
+import type { Report } from '../../../api/types';
 import { isPreparing } from '../report-logic';
 
 const COLOR = { queued: 'default', running: 'info', done: 'success', failed: 'error' } as const;

@@ -15,9 +15,9 @@ import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
 import { useReportPermission } from '../../../auth/use-permission';
 import { downloadReport, useChangeReportStatus, useDeleteReport, useReports } from '../api/reports';
-import type { Report } from '../api/types';
+import type { Report } from '../../../api/types';
+import { useModuleLabel } from '../../../components/report-definition/module-label';
 import { downloadRefusal, reportActions } from '../report-logic';
-import { useModuleLabel } from './module-label';
 import { ReportStatus } from './report-status';
 
 const SORTABLE = { name: 'name', created_at: 'created_at' };
@@ -107,7 +107,7 @@ export function ReportsTable() {
     { field: 'status', headerName: t('reportGenerator.statusTitle'), minWidth: 150, flex: 0.8, renderCell: ({ row }) => <ReportStatus report={row} /> },
     { field: 'created_at', headerName: t('reportGenerator.createdAt'), minWidth: 150, valueFormatter: (value: string) => formatDateTime(value, language) },
     { field: 'visibility', headerName: t('reportGenerator.visibilityTitle'), minWidth: 90, renderCell: ({ row }) => <VisibilityChip visibility={row.visibility} /> },
-    { field: 'requested_by', headerName: t('reportGenerator.requestedBy'), minWidth: 110, valueGetter: (_value, row) => row.requested_by?.name ?? '' },
+    { field: 'requested_by', headerName: t('reportGenerator.requestedBy'), minWidth: 110, valueGetter: (_value, row) => row.requested_by.name },
   ];
 
   // The active reports can be archived, the archived ones restored: each view has the one it needs.

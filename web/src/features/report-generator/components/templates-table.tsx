@@ -12,12 +12,12 @@ import { ServerList, type RowAction } from '../../../components/server-list/serv
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
-import { useGeneratorModules } from '../api/filters';
-import { useDeleteTemplate, useRunTemplate, useTemplates } from '../api/templates';
-import type { Template } from '../api/types';
+import type { ReportTemplate } from '../../../api/types';
+import { useGeneratorModules, useTemplates } from '../../../components/report-definition/definition-api';
+import { useModuleLabel } from '../../../components/report-definition/module-label';
+import { useDeleteTemplate, useRunTemplate } from '../api/templates';
 import { templateActions } from '../report-logic';
 import { CopyTemplateDialog } from './copy-template-dialog';
-import { useModuleLabel } from './module-label';
 import { VisibilityChip } from './reports-table';
 
 const SORTABLE = { name: 'name', created_at: 'created_at' };
@@ -38,9 +38,9 @@ export function TemplatesTable({ onRun }: { onRun: () => void }) {
   const moduleLabel = useModuleLabel();
   const run = useRunTemplate();
   const remove = useDeleteTemplate();
-  const [copying, setCopying] = useState<Template | null>(null);
+  const [copying, setCopying] = useState<ReportTemplate | null>(null);
 
-  const runTemplate = async (template: Template) => {
+  const runTemplate = async (template: ReportTemplate) => {
     try {
       await run.mutateAsync(template.id);
       toast.success(t('reportGenerator.queued', { name: template.name }));
@@ -50,16 +50,16 @@ export function TemplatesTable({ onRun }: { onRun: () => void }) {
     }
   };
 
-  const columns: GridColDef<Template>[] = [
+  const columns: GridColDef<ReportTemplate>[] = [
     { field: 'name', headerName: t('reportGenerator.name'), flex: 1.2, minWidth: 160 },
     { field: 'module', headerName: t('reportGenerator.module'), minWidth: 120, valueGetter: (_value, row) => moduleLabel(row.module) },
     { field: 'visibility', headerName: t('reportGenerator.visibilityTitle'), minWidth: 90, renderCell: ({ row }) => <VisibilityChip visibility={row.visibility} /> },
-    { field: 'created_by', headerName: t('reportGenerator.createdBy'), minWidth: 110, valueGetter: (_value, row) => row.created_by?.name ?? '' },
+    { field: 'created_by', headerName: t('reportGenerator.createdBy'), minWidth: 110, valueGetter: (_value, row) => row.created_by.name },
     { field: 'created_at', headerName: t('reportGenerator.createdAt'), minWidth: 130, valueFormatter: (value: string) => formatDateTime(value, i18n.language) },
   ];
 
   // Only the actions the user has a key for take room in the Actions column.
-  const actions: RowAction<Template>[] = [];
+  const actions: RowAction<ReportTemplate>[] = [];
   if (allowed('run')) {
     actions.push({ label: t('reportGenerator.run'), icon: <RunIcon fontSize="small" />, show: (row) => templateActions(allowed, row).run, onClick: (row) => void runTemplate(row) });
   }

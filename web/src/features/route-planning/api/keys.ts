@@ -1,4 +1,4 @@
-import type { NeedFilter } from './types';
+import type { NeedFilter } from '../planning-logic';
 
 export interface RankedListParams {
   visit_date: string;

@@ -1,10 +1,25 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { expectData, expectList, expectReply } from '../../../api/replies';
-import type { ListReply, Option, User } from '../../../api/types';
-import { readMap } from '../planning-logic';
+import type {
+  ItemReply,
+  ListReply,
+  MachineCash,
+  Option,
+  PicklistRequest,
+  Plan,
+  PlannedRoute,
+  PlanningMap,
+  PlanningSettings,
+  RankedMachine,
+  SaveRoutesRequest,
+  SelectionNeed,
+  User,
+} from '../../../api/types';
 import { planningKeys, type RankedListParams } from './keys';
-import type { GenerateRequest, MachineCash, Plan, PlanningSettings, RankedMachine, Refiller, SaveRoutesRequest, SelectionNeed } from './types';
+
+/** Someone who can drive a route. */
+export type Refiller = Pick<Option, 'id' | 'name'>;
 
 const base = '/api/route-planning/';
 const machine = (id: string) => `${base}machines/${encodeURIComponent(id)}/`;
@@ -22,7 +37,7 @@ export function useRankedMachines(params: RankedListParams) {
 export function usePlanningMap(visitDate: string) {
   return useQuery({
     queryKey: planningKeys.map(visitDate),
-    queryFn: async () => readMap(await api.get<unknown>(`${base}map/`, { query: { visit_date: visitDate } })),
+    queryFn: async () => expectData(await api.get<{ data: PlanningMap }>(`${base}map/`, { query: { visit_date: visitDate } })),
     placeholderData: keepPreviousData,
   });
 }
@@ -76,7 +91,7 @@ export function useRefillers(canListUsers: boolean, enabled: boolean) {
 /** Plans the routes: the stops of each refiller in order, what could not be routed, and the picklist. */
 export function useGeneratePicklist() {
   return useMutation({
-    mutationFn: async (body: GenerateRequest) => expectData(await api.post<{ data: Plan }>(`${base}generate-picklist/`, body)),
+    mutationFn: async (body: PicklistRequest) => expectData(await api.post<{ data: Plan }>(`${base}generate-picklist/`, body)),
   });
 }
 
@@ -84,7 +99,7 @@ export function useGeneratePicklist() {
 export function useSavePlannedRoutes() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: SaveRoutesRequest) => expectReply(await api.post<{ message?: string; data?: unknown }>('/api/planned-routes/', body)),
+    mutationFn: async (body: SaveRoutesRequest) => expectReply(await api.post<ItemReply<PlannedRoute[]>>('/api/planned-routes/', body)),
     onSuccess: () => client.invalidateQueries({ queryKey: planningKeys.plannedRoutes }),
   });
 }
@@ -103,7 +118,7 @@ export function usePlanningSettings(enabled: boolean) {
 export function useSavePlanningSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: PlanningSettings) => expectReply(await api.put<{ message?: string; data?: PlanningSettings }>(`${base}settings/`, body)),
+    mutationFn: async (body: PlanningSettings) => expectReply(await api.put<ItemReply<PlanningSettings>>(`${base}settings/`, body)),
     onSuccess: () => client.invalidateQueries({ queryKey: planningKeys.all }),
   });
 }

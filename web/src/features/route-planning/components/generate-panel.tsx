@@ -14,8 +14,8 @@ import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import { isApiError } from '../../../api/client';
 import { useAuth } from '../../../auth/context';
 import { usePermission } from '../../../auth/use-permission';
-import { useGeneratePicklist, useRefillers } from '../api/planning';
-import type { Plan, Refiller } from '../api/types';
+import type { Plan } from '../../../api/types';
+import { useGeneratePicklist, useRefillers, type Refiller } from '../api/planning';
 import { EMPTY_OPTIONS, generateBody, optionProblems, type GenerateOptions } from '../planning-logic';
 
 /** The server's reason for a refused request (a field's messages, else its message), or `fallback`. */

@@ -12,13 +12,12 @@ import { ReportDrawer } from '../../../components/reports/report-drawer';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
 import { useMachineCash, useMachineNeeds } from '../api/planning';
-import type { MachineCash, SelectionNeed } from '../api/types';
+import type { MachineCash, SelectionNeed } from '../../../api/types';
 import { NeedChips } from './need-chip';
-import type { NeedLevel } from '../api/types';
 
 interface MachineDrawerProps {
   /** The machine to show; none: closed. */
-  machine: { id: string; name: string; location_name?: string | null; need?: NeedLevel; offline?: boolean } | null;
+  machine: { id: string; name: string; location_name?: string | null; need?: string; offline?: boolean } | null;
   visitDate: string;
   onClose: () => void;
 }

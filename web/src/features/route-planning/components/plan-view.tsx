@@ -22,13 +22,13 @@ import Typography from '@mui/material/Typography';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import { usePermission } from '../../../auth/use-permission';
-import { formatClock, formatCount, formatDate, formatDuration, formatKm } from '../../../components/format';
+import type { Plan, PlanRoute, SelectionNeed } from '../../../api/types';
+import { componentsText, formatClock, formatCount, formatDate, formatDuration, formatKm } from '../../../components/format';
 import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import { useSavePlannedRoutes } from '../api/planning';
-import { ROUTE_TYPES, UNASSIGNED_REASONS, type Plan, type PlanRoute, type RecipeComponent, type RouteType, type SelectionNeed } from '../api/types';
-import { routeColor, saveBody } from '../planning-logic';
+import { ROUTE_TYPES, routeColor, saveBody, UNASSIGNED_REASONS, type RouteType } from '../planning-logic';
 import { refusal } from './generate-panel';
 
 const cellSx = { whiteSpace: 'nowrap' } as const;
@@ -39,11 +39,6 @@ function ScrollTable({ children, testId }: { children: ReactNode; testId?: strin
       <Table size="small">{children}</Table>
     </Box>
   );
-}
-
-/** "2 × Cup (pcs)" for each component of a composite product. */
-export function componentsText(components: RecipeComponent[] | undefined, language: string): string {
-  return (components ?? []).map((component) => `${formatCount(component.quantity, language)} × ${component.name}${component.unit ? ` (${component.unit})` : ''}`).join(', ');
 }
 
 function RouteCard({ route, index }: { route: PlanRoute; index: number }) {
@@ -138,14 +133,8 @@ function PicklistLines({ lines }: { lines: SelectionNeed[] }) {
   );
 }
 
-interface PlanViewProps {
-  plan: Plan;
-  /** Machine names by id (the plan's unassigned and picklist name machines by id only). */
-  names: Map<string, string>;
-}
-
 /** The generated plan: each refiller's stops in order, what could not be routed and why, the picklist per machine and in total; then save. */
-export function PlanView({ plan, names }: PlanViewProps) {
+export function PlanView({ plan }: { plan: Plan }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const navigate = useNavigate();
@@ -154,7 +143,6 @@ export function PlanView({ plan, names }: PlanViewProps) {
   const [routeType, setRouteType] = useState<RouteType>('refill');
   const [name, setName] = useState('');
   const stops = plan.routes.reduce((sum, route) => sum + route.stops.length, 0);
-  const nameOf = (id: string) => names.get(id) ?? plan.routes.flatMap((route) => route.stops).find((stop) => stop.machine_id === id)?.machine_name ?? id;
   const reasonLabel = (reason: string) => {
     const known = UNASSIGNED_REASONS.find((item) => item === reason);
     return known ? t(`routePlanning.reasons.${known}`) : reason;
@@ -186,7 +174,7 @@ export function PlanView({ plan, names }: PlanViewProps) {
           <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
             {plan.unassigned.map((item) => (
               <li key={item.machine_id}>
-                {nameOf(item.machine_id)}: {reasonLabel(item.reason)}
+                {item.machine_name}: {reasonLabel(item.reason)}
               </li>
             ))}
           </Box>
@@ -204,7 +192,7 @@ export function PlanView({ plan, names }: PlanViewProps) {
               <Accordion key={machine.machine_id} disableGutters variant="outlined" data-testid={`plan-picklist-${machine.machine_id}`}>
                 <AccordionSummary expandIcon={<ExpandMoreIcon />}>
                   <Typography variant="subtitle2">
-                    {nameOf(machine.machine_id)} ·{' '}
+                    {machine.machine_name} ·{' '}
                     {t('routePlanning.unitsCount', {
                       count: machine.lines.reduce((sum, line) => sum + line.to_bring, 0),
                       units: formatCount(machine.lines.reduce((sum, line) => sum + line.to_bring, 0), language),

@@ -10,8 +10,8 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { runtimeConfig } from '../../../app/config';
-import type { MapMachine, NeedLevel, PlanRoute, Point } from '../api/types';
-import { hasPoint, routeColor, routeLine } from '../planning-logic';
+import type { MapMachine, MapPoint, PlanRoute } from '../../../api/types';
+import { hasPoint, needLevel, routeColor, routeLine, type NeedLevel } from '../planning-logic';
 
 /** Where the map looks before it knows any machine (western Europe). */
 const HOME: [number, number] = [46.5, 6];
@@ -19,7 +19,7 @@ const OFFLINE = '#919eab';
 
 interface PlanningMapProps {
   machines: MapMachine[];
-  depot: Point | null;
+  depot: MapPoint | null;
   routes: PlanRoute[];
   selected: string[];
   onMachineClick: (id: string) => void;
@@ -50,7 +50,7 @@ export function PlanningMap({ machines, depot, routes, selected, onMachineClick,
   const { mapTileUrl, mapTileAttribution } = runtimeConfig();
   const placed = machines.filter(hasPoint);
   const points = useMemo<[number, number][]>(() => {
-    const list: [number, number][] = machines.filter(hasPoint).map((machine) => [machine.latitude as number, machine.longitude as number]);
+    const list: [number, number][] = machines.filter(hasPoint).map((machine) => [machine.latitude, machine.longitude]);
     if (hasPoint(depot)) list.push([depot.latitude, depot.longitude]);
     return list;
   }, [machines, depot]);
@@ -79,22 +79,23 @@ export function PlanningMap({ machines, depot, routes, selected, onMachineClick,
         {placed.map((machine) => {
           const chosen = selected.includes(machine.id);
           const stop = stopOf.get(machine.id);
+          const level = needLevel(machine.need);
           return (
             <CircleMarker
               key={machine.id}
-              center={[machine.latitude as number, machine.longitude as number]}
+              center={[machine.latitude, machine.longitude]}
               radius={chosen ? 10 : 7}
               pathOptions={{
                 color: machine.offline ? OFFLINE : chosen ? theme.palette.grey[900] : theme.palette.common.white,
                 weight: machine.offline || chosen ? 3 : 1.5,
-                fillColor: colors[machine.need] ?? OFFLINE,
+                fillColor: level ? colors[level] : OFFLINE,
                 fillOpacity: 0.9,
               }}
               eventHandlers={{ click: () => onMachineClick(machine.id) }}
             >
               <Tooltip>
                 {stop ? `${stop.order}. ` : ''}
-                {machine.name} · {t(`routePlanning.needs.${machine.need}`)}
+                {machine.name} · {level ? t(`routePlanning.needs.${level}`) : machine.need}
                 {machine.offline ? ` · ${t('routePlanning.offline')}` : ''}
               </Tooltip>
             </CircleMarker>

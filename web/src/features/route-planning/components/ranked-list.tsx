@@ -6,12 +6,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { ListReply } from '../../../api/types';
+import type { ListReply, RankedMachine } from '../../../api/types';
 import { formatCount, formatDate } from '../../../components/format';
 import { PAGE_SIZES } from '../../../components/grid';
 import { useGridLocaleText } from '../../../components/grid-locale';
 import { HEADER_SX } from '../../../components/server-list/column-widths';
-import type { RankedMachine } from '../api/types';
 import { mergeSelection } from '../planning-logic';
 import { NeedChips } from './need-chip';
 import { SignalChips } from './signal-chips';
@@ -82,7 +81,7 @@ export function RankedList({ query, page, pageSize, onPage, selected, onSelect, 
       sortable: false,
       renderCell: ({ row }) => (
         <Box sx={{ py: 1, textAlign: 'right', width: 1 }}>
-          <Typography variant="body2">{typeof row.units_to_bring === 'number' ? formatCount(row.units_to_bring, language) : '—'}</Typography>
+          <Typography variant="body2">{formatCount(row.units_to_bring, language)}</Typography>
           {row.visit_by ? (
             <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }}>
               {t('routePlanning.visitBy', { date: formatDate(row.visit_by, language) })}

@@ -11,7 +11,7 @@ import { FormDialog } from '../../../components/form/form-dialog';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { REPORT_CURRENCY } from '../../../components/money';
 import { usePlanningSettings, useSavePlanningSettings } from '../api/planning';
-import type { PlanningSettings } from '../api/types';
+import type { PlanningSettings } from '../../../api/types';
 import { SETTINGS_ALIASES, settingsSchema, toSettingsBody, valuesFromSettings, type SettingsValues } from '../settings-values';
 import { refusal } from './generate-panel';
 
@@ -38,7 +38,7 @@ function SettingsForm({ settings, onClose }: { settings: PlanningSettings; onClo
   return (
     <FormDialog
       form={form}
-      save={(values) => save.mutateAsync(toSettingsBody(values, settings.version))}
+      save={(values) => save.mutateAsync(toSettingsBody(values, settings.version ?? 0))}
       success={t('routePlanning.settingsSaved')}
       failure={t('routePlanning.settingsFailed')}
       onClose={onClose}

@@ -3,8 +3,8 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { formatDecimal } from '../../../components/format';
-import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
-import type { RankedMachine } from '../api/types';
+import { formatMoney } from '../../../components/money';
+import type { RankedMachine } from '../../../api/types';
 import { signalChips, type SignalChip } from '../planning-logic';
 
 /** Why a machine needs a visit: a chip per signal, then its cash against the collection amount and the age of its last reading. */
@@ -14,17 +14,12 @@ export function SignalChips({ row }: { row: RankedMachine }) {
   const label = (chip: SignalChip) => {
     if (chip.key === 'cashCollect') return t('routePlanning.signals.cashCollect');
     if (chip.key === 'daysToEmpty') return t('routePlanning.signals.daysToEmpty', { days: formatDecimal(chip.days, language) });
-    return chip.count === null ? t(`routePlanning.signals.${chip.key}`) : t(`routePlanning.signalCounts.${chip.key}`, { count: chip.count });
+    return t(`routePlanning.signalCounts.${chip.key}`, { count: chip.count });
   };
   const { signals } = row;
-  const currency = row.currency ?? REPORT_CURRENCY;
-  const money = (minor: number) => formatMoney(minor, currency, language);
+  const money = (minor: number) => formatMoney(minor, row.currency, language);
   const facts = [
-    typeof signals.cash_box_minor === 'number'
-      ? typeof signals.auto_collect_minor === 'number'
-        ? t('routePlanning.cashAgainst', { cash: money(signals.cash_box_minor), threshold: money(signals.auto_collect_minor) })
-        : t('routePlanning.cash', { cash: money(signals.cash_box_minor) })
-      : null,
+    typeof signals.cash_box_minor === 'number' ? t('routePlanning.cashAgainst', { cash: money(signals.cash_box_minor), threshold: money(signals.auto_collect_minor) }) : null,
     typeof signals.last_reading_hours === 'number'
       ? t('routePlanning.lastReading', { hours: formatDecimal(signals.last_reading_hours, language, 0) })
       : t('routePlanning.neverRead'),

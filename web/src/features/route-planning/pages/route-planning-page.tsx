@@ -16,14 +16,14 @@ import { SearchField } from '../../../components/fields';
 import { ScreenHeader } from '../../../components/screen-header';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { usePlanningMap, useRankedMachines } from '../api/planning';
-import type { NeedFilter, Plan, RankedMachine } from '../api/types';
+import type { Plan, RankedMachine } from '../../../api/types';
 import { GeneratePanel } from '../components/generate-panel';
 import { MachineDrawer } from '../components/machine-drawer';
 import { MapLegend, PlanningMap } from '../components/planning-map';
 import { PlanView } from '../components/plan-view';
 import { RankedList } from '../components/ranked-list';
 import { SettingsDialog } from '../components/settings-dialog';
-import { defaultVisitDate, hasPoint, isDay, machinesNeedingVisit } from '../planning-logic';
+import { defaultVisitDate, hasPoint, isDay, machinesNeedingVisit, type NeedFilter } from '../planning-logic';
 
 const FILTERS = ['need', 'visit_date'] as const;
 /** Side by side from this width; below it (a tablet) the map stacks above the list. */
@@ -55,12 +55,6 @@ export default function RoutePlanningPage() {
   }
 
   const machines = useMemo(() => map.data?.machines ?? [], [map.data]);
-  const names = useMemo(() => {
-    const out = new Map<string, string>();
-    for (const machine of machines) out.set(machine.id, machine.name);
-    for (const row of ranked.data?.data ?? []) out.set(row.id, row.name);
-    return out;
-  }, [machines, ranked.data]);
   const needing = machinesNeedingVisit(machines);
   const unplaced = machines.filter((machine) => !hasPoint(machine)).length;
 
@@ -164,7 +158,7 @@ export default function RoutePlanningPage() {
         </Box>
 
         {canGenerate ? <GeneratePanel visitDate={visitDate} machineIds={selected} onPlan={setPlan} /> : null}
-        {plan ? <PlanView plan={plan} names={names} /> : null}
+        {plan ? <PlanView plan={plan} /> : null}
       </Stack>
       <MachineDrawer machine={open} visitDate={visitDate} onClose={() => setOpen(null)} />
       {settingsOpen ? <SettingsDialog onClose={() => setSettingsOpen(false)} /> : null}

@@ -9,7 +9,8 @@ import type { GroupingPeriod, ReportValue } from '../../../components/report-fil
 import { ServerList } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { exportSalesDetail, useSalesColumns, useSalesDetail } from '../api/sales';
-import { formatPeriodDate, formatValue } from '../sales-logic';
+import { formatPeriodDate } from '../../../components/format';
+import { formatValue } from '../../../components/reports/sales-figures';
 import { NO_GROUP_ID } from './total-table';
 
 const SORTABLE = { name: 'name', total: 'total' };

@@ -14,7 +14,8 @@ import type { SalesBar, SalesLineChart } from '../../../api/types';
 import type { GroupingPeriod, ReportValue } from '../../../components/report-filters/report-filter-state';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useSalesBarChart, useSalesLineChart } from '../api/sales';
-import { formatPeriodDate, formatValue, SALES_CURRENCY } from '../sales-logic';
+import { formatPeriodDate } from '../../../components/format';
+import { formatValue, SALES_CURRENCY } from '../../../components/reports/sales-figures';
 
 const LINE_HEIGHT = 320;
 const BAR_ROW = 28;

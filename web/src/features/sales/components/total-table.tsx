@@ -5,8 +5,8 @@ import type { SalesRow } from '../../../api/types';
 import type { ReportValue } from '../../../components/report-filters/report-filter-state';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import type { KpiKey } from '../sales-logic';
-import { ChangeBadge } from './kpi-cards';
+import { ChangeBadge } from '../../../components/reports/kpi-cards';
+import type { KpiKey } from '../../../components/reports/sales-figures';
 
 /** The row id of the sales of no group (the server's id is empty). */
 export const NO_GROUP_ID = '__none__';

@@ -8,9 +8,10 @@ import { EmptyReport, ReportFailure } from '../../../components/reports/report-n
 import { ReportScreen } from '../../../components/reports/report-screen';
 import { useSalesTotals } from '../api/sales';
 import { DetailTable } from '../components/detail-table';
-import { KpiCards } from '../components/kpi-cards';
+import { KpiCards } from '../../../components/reports/kpi-cards';
 import { TotalTable } from '../components/total-table';
-import { formatPeriodDate, isEmptySpan } from '../sales-logic';
+import { formatPeriodDate } from '../../../components/format';
+import { isEmptySpan } from '../../../components/reports/sales-figures';
 
 // The charts library is large: it loads with the charts, after the figures.
 const SalesCharts = lazy(() => import('../components/sales-charts'));

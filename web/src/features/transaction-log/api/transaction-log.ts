@@ -5,12 +5,9 @@ import { requestExport } from '../../../api/download';
 import { useReportData, useReportList } from '../../../api/report-queries';
 import type { Transaction, TransactionTotals } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import { FLEET_FILTERS, type ReportControl } from '../../../components/report-filters/report-filter-state';
 import type { ListParams } from '../../../components/server-list/use-list-state';
 
 const base = '/api/transaction-logs/';
-
-export const TRANSACTION_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];
 
 /** One page of the log. */
 export function useTransactions(query: Query, list: ListParams) {

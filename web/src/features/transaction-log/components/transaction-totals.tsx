@@ -3,7 +3,7 @@ import Typography from '@mui/material/Typography';
 import type { Query } from '../../../api/client';
 import { formatPeriodDate } from '../../../components/format';
 import { EmptyReport, ReportFailure } from '../../../components/reports/report-notices';
-import { KpiCards, SALES_KPIS, type KpiFigure } from '../../sales/components/kpi-cards';
+import { KpiCards, SALES_KPIS, type KpiFigure } from '../../../components/reports/kpi-cards';
 import type { TransactionFigures } from '../../../api/types';
 import { useTransactionTotals } from '../api/transaction-log';
 

@@ -1,8 +1,8 @@
 import { useReportPermission } from '../../../auth/use-permission';
 import { ExportMenu } from '../../../components/export-menu';
-import { useReportFilters } from '../../../components/report-filters/report-filter-state';
+import { TRANSACTION_CONTROLS, useReportFilters } from '../../../components/report-filters/report-filter-state';
 import { ReportScreen } from '../../../components/reports/report-screen';
-import { exportTransactions, TRANSACTION_CONTROLS } from '../api/transaction-log';
+import { exportTransactions } from '../api/transaction-log';
 import { TransactionList } from '../components/transaction-list';
 import { TransactionTotals } from '../components/transaction-totals';
 

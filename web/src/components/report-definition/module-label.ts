@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useGeneratorModules } from '../api/filters';
-import { isModule } from '../report-logic';
+import { useGeneratorModules } from './definition-api';
+import { isModule } from './definition-logic';
 
 /**
  * A module's name: the server's label in the user's language (the generator's modules, or

@@ -1,5 +1,5 @@
-import { ApiError, isApiError } from '../../../api/client';
-import { PARAM_NAMES } from '../report-logic';
+import { ApiError, isApiError } from '../../api/client';
+import { PARAM_NAMES } from './definition-logic';
 
 /**
  * The server's field errors of a definition, grouped where the form shows them: every filter's

@@ -9,8 +9,8 @@ import Typography from '@mui/material/Typography';
 import TrendingDownIcon from '@mui/icons-material/TrendingDown';
 import TrendingFlatIcon from '@mui/icons-material/TrendingFlat';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
-import type { I18nKey } from '../../../locales/keys';
-import { changeOf, formatChange, formatFigure, KPIS, type KpiKey, type Trend } from '../sales-logic';
+import type { I18nKey } from '../../locales/keys';
+import { changeOf, formatChange, formatFigure, KPIS, type KpiKey, type Trend } from './sales-figures';
 
 const TITLES: Record<KpiKey, I18nKey> = {
   sales_minor: 'sales.kpiSales',

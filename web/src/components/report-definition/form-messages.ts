@@ -1,6 +1,6 @@
 import { useFormState } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { problemText } from '../../../components/form';
+import { problemText } from '../form';
 
 /** The first message in an error tree (a field's own, or one of its parts'), skipping the DOM refs. */
 export function firstMessage(node: unknown): string | undefined {

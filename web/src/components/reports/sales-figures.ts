@@ -1,11 +1,10 @@
-// Figures of the sales overview: the KPI cards' change against the span before, and the
-// formatting of money (minor units, EUR), quantities and period labels in the user's language.
+// Sales figures (the sales overview's, the dashboard's, the transaction log's totals): the KPI
+// cards' change against the span before, and the formatting of money (minor units, EUR) and
+// quantities in the user's language.
 import type { SalesFigures } from '../../api/types';
-import type { ReportValue } from '../../components/report-filters/report-filter-state';
-import { formatCount } from '../../components/format';
-import { formatMoney, REPORT_CURRENCY } from '../../components/money';
-
-export { formatCount, formatPeriodDate } from '../../components/format';
+import { formatCount } from '../format';
+import { formatMoney, REPORT_CURRENCY } from '../money';
+import type { ReportValue } from '../report-filters/report-filter-state';
 
 /** The machines' currency: the sales API sums amounts in minor units of euros. */
 export const SALES_CURRENCY = REPORT_CURRENCY;

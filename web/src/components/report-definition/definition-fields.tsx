@@ -14,16 +14,17 @@ import Chip from '@mui/material/Chip';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { SelectInput, useFieldMessage } from '../../../components/form';
-import { ReportFilterBar } from '../../../components/report-filters/report-filter-bar';
-import { DEFAULT_REPORT_FILTERS, reportQuery, type ReportFilterState, type ReportFilters } from '../../../components/report-filters/report-filter-state';
-import { useModuleColumns } from '../api/filters';
-import { FORMATS, GRAPHS, type ColumnOption, type Module, type Params } from '../api/types';
+import type { ReportModule, ReportParams } from '../../api/types';
+import { SelectInput, useFieldMessage } from '../form';
+import { ReportFilterBar } from '../report-filters/report-filter-bar';
+import { DEFAULT_REPORT_FILTERS, INVENTORY_TABS, reportQuery, type ReportFilterState, type ReportFilters } from '../report-filters/report-filter-state';
+import { useModuleColumns } from './definition-api';
 import {
   defaultParams,
   filtersOf,
+  FORMATS,
+  GRAPHS,
   hasPeriod,
-  INVENTORY_TABS,
   inServerOrder,
   MODULE_CONTROLS,
   MODULE_SINGLE,
@@ -31,7 +32,8 @@ import {
   paramsProblem,
   takesGraph,
   type DefinitionValues,
-} from '../report-logic';
+  type KeyLabel,
+} from './definition-logic';
 import { useGroupMessage } from './form-messages';
 
 /** A relative period of a schedule (`yesterday`, `previous_week`, …) with its label. */
@@ -56,7 +58,7 @@ export function ModuleSelect({ modules, loading, locked, schedule = false }: Mod
   const { setValue, clearErrors } = useFormContext<DefinitionValues>();
   const { field } = useController<DefinitionValues, 'module'>({ name: 'module' });
   const message = useFieldMessage('module');
-  const choose = (next: Module) => {
+  const choose = (next: ReportModule) => {
     field.onChange(next);
     setValue('params', defaultParams(next, schedule), { shouldDirty: true });
     setValue('columns', [], { shouldDirty: true });
@@ -73,7 +75,7 @@ export function ModuleSelect({ modules, loading, locked, schedule = false }: Mod
       label={t('reportGenerator.module')}
       value={field.value}
       disabled={locked}
-      onChange={(event) => choose(event.target.value as Module)}
+      onChange={(event) => choose(event.target.value as ReportModule)}
       onBlur={field.onBlur}
       inputRef={field.ref}
       error={Boolean(message)}
@@ -91,7 +93,7 @@ export function ModuleSelect({ modules, loading, locked, schedule = false }: Mod
 }
 
 /** The filter bar's state over the form's `params` (instead of the URL of a report screen). */
-function useParamsFilterState(module: Module, params: Params, setParams: (params: Params) => void, schedule: boolean): ReportFilterState {
+function useParamsFilterState(module: ReportModule, params: ReportParams, setParams: (params: ReportParams) => void, schedule: boolean): ReportFilterState {
   const controls = useMemo(() => (schedule ? MODULE_CONTROLS[module].filter((control) => control !== 'period') : MODULE_CONTROLS[module]), [module, schedule]);
   const filters = useMemo(() => filtersOf(params), [params]);
   const options = { tab: params.tab, period: schedule ? params.period : undefined };
@@ -142,11 +144,11 @@ export function DefinitionFilters({ periods }: FiltersProps) {
 }
 
 interface FilterBarProps {
-  module: Module;
-  params: Params;
+  module: ReportModule;
+  params: ReportParams;
   periods?: PeriodChoice[];
   message?: string;
-  setParams: (params: Params) => void;
+  setParams: (params: ReportParams) => void;
 }
 
 function DefinitionFilterBar({ module, params, periods, message, setParams }: FilterBarProps) {
@@ -207,7 +209,7 @@ function DefinitionFilterBar({ module, params, periods, message, setParams }: Fi
 }
 
 /** The columns to keep (none chosen: all), in the server's order; fixed for the sales overview. */
-function ColumnsInput({ module }: { module: Module }) {
+function ColumnsInput({ module }: { module: ReportModule }) {
   const { t } = useTranslation();
   const columns = useModuleColumns(module);
   const { field } = useController<DefinitionValues, 'columns'>({ name: 'columns' });
@@ -221,7 +223,7 @@ function ColumnsInput({ module }: { module: Module }) {
       </Box>
     );
   }
-  const chosen: ColumnOption[] = (field.value ?? []).map((key) => offered.find((column) => column.key === key) ?? { key, label: key });
+  const chosen: KeyLabel[] = (field.value ?? []).map((key) => offered.find((column) => column.key === key) ?? { key, label: key });
   return (
     <Autocomplete
       multiple
