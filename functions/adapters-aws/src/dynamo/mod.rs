@@ -257,6 +257,19 @@ pub(crate) fn from_attrs(mut attrs: Attrs) -> Result<Item, StoreError> {
     })
 }
 
+/// Before each round of a batch call: waits (`backoff`) from the second on, and fails with
+/// `exhausted` after [`BATCH_ROUNDS`] retries.
+async fn next_round(round: &mut u32, exhausted: &str) -> Result<(), StoreError> {
+    if *round > 0 {
+        if *round > BATCH_ROUNDS {
+            return Err(StoreError::Backend(exhausted.into()));
+        }
+        backoff(*round).await;
+    }
+    *round += 1;
+    Ok(())
+}
+
 /// Waits before the `round`th retry of unprocessed batch entries (exponential, capped).
 async fn backoff(round: u32) {
     let ms = 25u64 << round.min(6);
@@ -535,15 +548,11 @@ impl ItemStore for DynamoItemStore {
             let mut pending = HashMap::from([(self.table.clone(), request)]);
             let mut round = 0;
             while !pending.is_empty() {
-                if round > 0 {
-                    if round > BATCH_ROUNDS {
-                        return Err(StoreError::Backend(
-                            "BatchGetItem: keys still unprocessed after retries".into(),
-                        ));
-                    }
-                    backoff(round).await;
-                }
-                round += 1;
+                next_round(
+                    &mut round,
+                    "BatchGetItem: keys still unprocessed after retries",
+                )
+                .await?;
                 let out = self
                     .client
                     .batch_get_item()
@@ -590,15 +599,11 @@ impl ItemStore for DynamoItemStore {
             let mut pending = HashMap::from([(self.table.clone(), chunk.to_vec())]);
             let mut round = 0;
             while !pending.is_empty() {
-                if round > 0 {
-                    if round > BATCH_ROUNDS {
-                        return Err(StoreError::Backend(
-                            "BatchWriteItem: items still unprocessed after retries".into(),
-                        ));
-                    }
-                    backoff(round).await;
-                }
-                round += 1;
+                next_round(
+                    &mut round,
+                    "BatchWriteItem: items still unprocessed after retries",
+                )
+                .await?;
                 let out = self
                     .client
                     .batch_write_item()

@@ -1,0 +1,243 @@
+//! The sales store on SQLite: typed tables in the same database file as the item store, so one
+//! commit — receipts, ledger rows, the four machine rollups, the fleet's four, the machines
+//! with vends and the item writes — is one transaction.
+
+use crate::db::Database;
+use crate::packed;
+use crate::store::apply_write;
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+mod read;
+mod write;
+
+use read::*;
+use vendfleet_app::ports::sales::{
+    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, StoredReceipt,
+};
+use vendfleet_app::ports::StoreError;
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::sales::{day_from_number, day_number, Figures, Month, VendFact};
+use write::*;
+
+/// The sales store on the embedded database.
+#[derive(Debug, Clone)]
+pub struct SqliteSalesStore {
+    db: Database,
+}
+
+impl SqliteSalesStore {
+    /// A sales store on `db` (migrations already applied by [`Database::open`]).
+    pub fn new(db: Database) -> Self {
+        SqliteSalesStore { db }
+    }
+
+    /// [`read_rollups`] of each query on one read connection, in one hop to the blocking pool
+    /// (none for no machine or an empty range).
+    async fn rollups_read(
+        &self,
+        queries: &[RollupQuery],
+        summed: bool,
+    ) -> Result<Vec<Vec<RollupRow>>, StoreError> {
+        let empty = |q: &RollupQuery| q.machine_ids.is_empty() || q.from > q.to;
+        if queries.iter().all(empty) {
+            return Ok(vec![Vec::new(); queries.len()]);
+        }
+        let queries = queries.to_vec();
+        self.db
+            .read(move |c| {
+                queries
+                    .iter()
+                    .map(|q| {
+                        if empty(q) {
+                            Ok(Vec::new())
+                        } else {
+                            read_rollups(c, q, summed)
+                        }
+                    })
+                    .collect()
+            })
+            .await
+            .map_err(backend)?
+    }
+
+    /// The one answer of [`SqliteSalesStore::rollups_read`] of one query.
+    async fn rollups_read_one(
+        &self,
+        query: &RollupQuery,
+        summed: bool,
+    ) -> Result<Vec<RollupRow>, StoreError> {
+        let mut answers = self
+            .rollups_read(std::slice::from_ref(query), summed)
+            .await?;
+        Ok(answers.pop().unwrap_or_default())
+    }
+}
+
+fn backend(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+#[async_trait]
+impl SalesStore for SqliteSalesStore {
+    fn commit_limit(&self) -> usize {
+        usize::MAX
+    }
+
+    fn cost(&self, commit: &Commit) -> usize {
+        commit.receipts.len() + commit.vends.len() + commit.writes.len()
+    }
+
+    async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+        if commit.is_empty() {
+            return Ok(());
+        }
+        self.db
+            .write(move |c| write_commit(c, &commit))
+            .await
+            .map_err(backend)?
+    }
+
+    async fn receipts(
+        &self,
+        machine_id: &str,
+        event_ids: &[String],
+    ) -> Result<HashMap<String, StoredReceipt>, StoreError> {
+        if event_ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let machine_id = machine_id.to_string();
+        let ids = event_ids.to_vec();
+        self.db
+            .read(move |c| {
+                let mut stmt = c
+                    .prepare_cached(
+                        "SELECT fingerprint, payload, received_at FROM event_receipts \
+                         WHERE machine_id = ?1 AND event_id = ?2",
+                    )
+                    .map_err(backend)?;
+                let mut found = HashMap::new();
+                for id in ids {
+                    let row = stmt
+                        .query_row(params![machine_id, id], |r| {
+                            Ok((
+                                r.get::<_, Option<String>>(0)?,
+                                r.get::<_, Option<String>>(1)?,
+                                r.get::<_, i64>(2)?,
+                            ))
+                        })
+                        .optional()
+                        .map_err(backend)?;
+                    if let Some((fingerprint, payload, received_at)) = row {
+                        found.insert(
+                            id,
+                            StoredReceipt {
+                                fingerprint,
+                                payload,
+                                received_at: DateTime::from_timestamp_millis(received_at)
+                                    .unwrap_or_default(),
+                            },
+                        );
+                    }
+                }
+                Ok(found)
+            })
+            .await
+            .map_err(backend)?
+    }
+
+    async fn ledger(
+        &self,
+        machine_id: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        self.ledger_of(&[machine_id.to_string()], from, to).await
+    }
+
+    async fn ledger_of(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        if machine_ids.is_empty() || from > to {
+            return Ok(Vec::new());
+        }
+        let machines = serde_json::to_string(machine_ids).map_err(backend)?;
+        let (from, to) = (day_number(from), day_number(to));
+        self.db
+            .read(move |c| read_ledger(c, &machines, from, to))
+            .await
+            .map_err(backend)?
+    }
+
+    /// One query: each machine's day from the primary key (faster than the day index, whose
+    /// rows lie apart), the sales of the products asked, ordered and sliced by SQLite.
+    async fn sales_page(
+        &self,
+        machine_ids: &[String],
+        day: NaiveDate,
+        products: Option<&BTreeSet<String>>,
+        skip: usize,
+        take: usize,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        if machine_ids.is_empty() || take == 0 {
+            return Ok(Vec::new());
+        }
+        let machines = serde_json::to_string(machine_ids).map_err(backend)?;
+        let products = products
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(backend)?;
+        let day = day_number(day);
+        let sale = class_code(VendClass::Sale);
+        let (take, skip) = (
+            i64::try_from(take).unwrap_or(i64::MAX),
+            i64::try_from(skip).unwrap_or(i64::MAX),
+        );
+        self.db
+            .read(move |c| {
+                read_vends(
+                    c,
+                    "NOT INDEXED WHERE day = ?1 AND machine_id IN (SELECT value FROM json_each(?2)) \
+                     AND class = ?3 \
+                     AND (?4 IS NULL OR product_id IN (SELECT value FROM json_each(?4))) \
+                     ORDER BY at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6",
+                    params![day, machines, sale, products, take, skip],
+                )
+            })
+            .await
+            .map_err(backend)?
+    }
+
+    async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        self.rollups_read_one(query, false).await
+    }
+
+    async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        self.rollups_read_one(query, true).await
+    }
+
+    async fn rollups_many(
+        &self,
+        queries: &[RollupQuery],
+        summed: bool,
+    ) -> Result<Vec<Vec<RollupRow>>, StoreError> {
+        self.rollups_read(queries, summed).await
+    }
+
+    async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
+        if query.from > query.to {
+            return Ok(Some(FleetRollups::default()));
+        }
+        let query = query.clone();
+        self.db
+            .read(move |c| read_fleet(c, &query))
+            .await
+            .map_err(backend)?
+    }
+}
