@@ -134,7 +134,7 @@ pub struct DetailPaging {
     pub ordering: Option<String>,
 }
 
-fields::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
+crate::fields::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
 
 async fn report(s: &AppState, p: &Principal, q: SalesQuery) -> ApiResult<SalesReport> {
     Ok(s.app.sales.report(p, &q.into()).await?)

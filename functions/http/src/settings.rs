@@ -65,7 +65,7 @@ pub struct ClientDto {
     pub version: u64,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     Client => ClientDto {
         id, name, contact_name, email, phone, commission_bps, created_at, updated_at, version
     }
@@ -94,7 +94,7 @@ pub struct ClientForm {
     pub version: Option<u64>,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     ClientForm => ClientInput {
         name, commission_bps, version;
         or_default: contact_name, email, phone
@@ -256,14 +256,14 @@ pub struct LocationForm {
     pub version: Option<u64>,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     LocationForm => LocationInput {
         name, client_id, refiller_id, latitude, longitude, time_zone, version;
         or_default: address, location_type, region
     }
 }
 
-fields::list_query! {
+crate::fields::list_query! {
     /// The locations list's query.
     pub struct LocationsQuery => LocationListParams {
         page,
@@ -427,7 +427,7 @@ pub struct ModelDto {
     pub version: u64,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     MachineModel => ModelDto { id, name, model_type, manufacturer, created_at, updated_at, version }
 }
 
@@ -448,11 +448,11 @@ pub struct ModelForm {
     pub version: Option<u64>,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     ModelForm => ModelInput { name, model_type, manufacturer, version }
 }
 
-fields::list_query! {
+crate::fields::list_query! {
     /// The models list's query.
     pub struct ModelsQuery {
         page,

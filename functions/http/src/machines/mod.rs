@@ -316,7 +316,7 @@ impl From<MachineForm> for MachineInput {
     }
 }
 
-fields::list_query! {
+crate::fields::list_query! {
     /// The machines list's query.
     pub struct MachinesQuery => MachineListParams {
         page,

@@ -24,7 +24,7 @@ pub struct ComponentDto {
     pub version: u64,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     Component => ComponentDto { id, name, unit, inactive, created_at, updated_at, version }
 }
 
@@ -45,11 +45,11 @@ pub struct ComponentForm {
     pub version: Option<u64>,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     ComponentForm => ComponentInput { name, unit, version; or_default: inactive }
 }
 
-fields::list_query! {
+crate::fields::list_query! {
     /// The components list's query.
     pub struct ComponentsQuery => ComponentListParams {
         page,

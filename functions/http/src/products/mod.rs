@@ -235,7 +235,7 @@ pub struct RecipeLineForm {
     pub quantity: Option<i64>,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     RecipeLineForm => RecipeLineInput { component_id, quantity }
 }
 
@@ -305,7 +305,7 @@ impl From<ProductForm> for ProductInput {
     }
 }
 
-fields::list_query! {
+crate::fields::list_query! {
     /// The products list's query.
     pub struct ProductsQuery => ProductListParams {
         page,

@@ -22,7 +22,7 @@ pub struct ProductTagDto {
     pub version: u64,
 }
 
-fields::from_fields! {
+crate::fields::from_fields! {
     ProductTag => ProductTagDto { id, name, created_at, updated_at, version }
 }
 
