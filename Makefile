@@ -11,8 +11,8 @@ CARGO ?= cargo
 
 ## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
 run: web
-	$(CARGO) build --profile local -p vendfleet-local
-	./target/local/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist --demo
+	$(CARGO) build --profile first-start -p vendfleet-local
+	./target/first-start/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist --demo
 
 ## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit tests, API fuzzing, browser tests)
 test: rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e
