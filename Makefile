@@ -7,7 +7,7 @@ DATA ?= data
 PORT ?= 8080
 CARGO ?= cargo
 
-.PHONY: run test bench web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
+.PHONY: run test bench bin web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
 
 ## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
 run: web
@@ -41,27 +41,30 @@ web: web-deps
 web-checks: web-deps
 	cd web && npm run lint && npm run typecheck && npm test && npm run build
 
+## bin: the debug `vendfleet` as `cargo test --workspace` builds it (the workspace's features), so the
+## checks after the Rust tests reuse that binary instead of building another with other features
+## (after rust-tests this takes a second).
+bin:
+	$(CARGO) test --workspace --no-run -q
+
 ## The web's API types come from the server's OpenAPI document: the committed copy must match.
-openapi-check:
-	$(CARGO) build -p vendfleet-local
+openapi-check: bin
 	./target/debug/vendfleet openapi > target/openapi.json
 	diff -u web/openapi.json target/openapi.json || { echo "web/openapi.json is stale: run 'make openapi'"; exit 1; }
 
 ## fuzz-api: schemathesis over /api/openapi.json against a running `vendfleet serve` (about 2.5 minutes; infra/fuzz-api.sh)
-fuzz-api:
-	CARGO=$(CARGO) infra/fuzz-api.sh
+fuzz-api: bin
+	VENDFLEET_BIN=target/debug/vendfleet CARGO=$(CARGO) infra/fuzz-api.sh
 
 .PHONY: openapi
-openapi:
-	$(CARGO) build -p vendfleet-local
+openapi: bin
 	./target/debug/vendfleet openapi > web/openapi.json
 	cd web && npm run gen:api
 
 chromium:
 	command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
-e2e: chromium web
-	$(CARGO) build -p vendfleet-local
+e2e: chromium web bin
 	cd web && VENDFLEET_BIN=../target/debug/vendfleet npm run e2e
 
 ## bench: performance figures (medians), never timed tests. The reports part seeds a

@@ -17,7 +17,8 @@
 #
 # Environment: FUZZ_MAX_EXAMPLES (per operation, default 30), FUZZ_TIMEOUT (hard limit of each
 # schemathesis run in seconds, default 480; the whole run takes about 2.5 minutes on 2 idle
-# cores), FUZZ_SEED (repeat a run's generation), CARGO.
+# cores), FUZZ_SEED (repeat a run's generation), VENDFLEET_BIN (a built binary; otherwise the
+# debug one is built), CARGO.
 # Extra arguments go to `schemathesis run` (e.g. --include-path-regex '^/api/users/').
 # Replaying a failure: the report prints a curl command for each.
 set -euo pipefail
@@ -32,8 +33,13 @@ run_timeout="${FUZZ_TIMEOUT:-480}"
 ensure_venv schemathesis requirements-schemathesis.txt schemathesis
 
 cd "$root"
-"$cargo" build -p vendfleet-local
-bin="$root/target/debug/vendfleet"
+# `make fuzz-api` passes the binary `cargo test --workspace` built; alone, build one.
+if [ -n "${VENDFLEET_BIN:-}" ]; then
+    bin="$(realpath "$VENDFLEET_BIN")"
+else
+    "$cargo" build -p vendfleet-local
+    bin="$root/target/debug/vendfleet"
+fi
 
 data="$(mktemp -d "${TMPDIR:-/tmp}/vendfleet-fuzz.XXXXXX")"
 log="$data/serve.log"
