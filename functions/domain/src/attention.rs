@@ -29,8 +29,9 @@ pub struct MachineFacts {
     pub held_audits: usize,
 }
 
-/// Why a machine needs attention.
+/// Why a machine needs attention (the dashboard).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AttentionReason))]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// No event for [`STALE_HOURS`] (or never).

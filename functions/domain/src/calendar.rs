@@ -218,48 +218,29 @@ mod tests {
 
     #[test]
     fn presets_use_the_local_day() {
-        // Sunday 2026-03-01: its week began on Monday 23 February.
+        // (preset, the operator's today, the range it means). Sunday 2026-03-01: its week began
+        // on Monday 23 February; 2024 is a leap year.
+        #[rustfmt::skip]
+        let cases = [
+            (Period::Yesterday, "2026-03-01", "2026-02-28", "2026-02-28"),
+            (Period::CurrentWeek, "2026-03-01", "2026-02-23", "2026-03-01"),
+            (Period::PreviousWeek, "2026-03-02", "2026-02-23", "2026-03-01"),
+            (Period::CurrentMonth, "2026-03-01", "2026-03-01", "2026-03-01"),
+            (Period::PreviousMonth, "2026-03-01", "2026-02-01", "2026-02-28"),
+            (Period::CurrentAndPreviousMonth, "2024-03-31", "2024-02-01", "2024-03-31"),
+            (Period::PreviousMonth, "2024-03-31", "2024-02-01", "2024-02-29"),
+            (Period::PreviousMonth, "2027-01-15", "2026-12-01", "2026-12-31"),
+            (Period::CurrentYear, "2026-12-31", "2026-01-01", "2026-12-31"),
+            (Period::PreviousYear, "2027-01-01", "2026-01-01", "2026-12-31"),
+        ];
+        for (period, today, from, to) in cases {
+            assert_eq!(
+                period.range(d(today)),
+                Some((d(from), d(to))),
+                "{period:?} on {today}"
+            );
+        }
         let today = d("2026-03-01");
-        assert_eq!(
-            Period::Yesterday.range(today),
-            Some((d("2026-02-28"), d("2026-02-28")))
-        );
-        assert_eq!(
-            Period::CurrentWeek.range(today),
-            Some((d("2026-02-23"), d("2026-03-01")))
-        );
-        assert_eq!(
-            Period::PreviousWeek.range(d("2026-03-02")),
-            Some((d("2026-02-23"), d("2026-03-01")))
-        );
-        assert_eq!(
-            Period::CurrentMonth.range(today),
-            Some((d("2026-03-01"), d("2026-03-01")))
-        );
-        assert_eq!(
-            Period::PreviousMonth.range(today),
-            Some((d("2026-02-01"), d("2026-02-28")))
-        );
-        assert_eq!(
-            Period::CurrentAndPreviousMonth.range(d("2024-03-31")),
-            Some((d("2024-02-01"), d("2024-03-31")))
-        );
-        assert_eq!(
-            Period::PreviousMonth.range(d("2024-03-31")),
-            Some((d("2024-02-01"), d("2024-02-29")))
-        );
-        assert_eq!(
-            Period::PreviousMonth.range(d("2027-01-15")),
-            Some((d("2026-12-01"), d("2026-12-31")))
-        );
-        assert_eq!(
-            Period::CurrentYear.range(d("2026-12-31")),
-            Some((d("2026-01-01"), d("2026-12-31")))
-        );
-        assert_eq!(
-            Period::PreviousYear.range(d("2027-01-01")),
-            Some((d("2026-01-01"), d("2026-12-31")))
-        );
         assert_eq!(Period::Custom.range(today), None);
         for p in Period::ALL {
             assert_eq!(Period::from_key(p.key()), Some(p));

@@ -33,8 +33,9 @@ macro_rules! catalogue {
         $(
             group $gkey:literal $gnames:expr => {
                 $(
-                    area $akey:literal $anames:expr => {
-                        $( $variant:ident = $pkey:literal $pnames:expr ),+ $(,)?
+                    area $akey:literal $anames:expr =>
+                        $( crud($list:ident, $new:ident, $edit:ident, $delete:ident) )? {
+                        $( $variant:ident = $pkey:literal $pnames:expr ),* $(,)?
                     }
                 )+
             }
@@ -43,33 +44,48 @@ macro_rules! catalogue {
         /// One permission code. `key()` is the stable key stored in roles and sent to the web.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Permission {
-            $( $( $( $variant, )+ )+ )+
+            $( $( $( $list, $new, $edit, $delete, )? $( $variant, )* )+ )+
         }
 
         impl Permission {
             /// Every permission, in catalogue order.
-            pub const ALL: &'static [Permission] = &[ $( $( $( Permission::$variant, )+ )+ )+ ];
+            pub const ALL: &'static [Permission] = &[
+                $( $( $( Permission::$list, Permission::$new, Permission::$edit, Permission::$delete, )?
+                      $( Permission::$variant, )* )+ )+
+            ];
 
             /// The stable key, e.g. `settings.users.list`.
             pub fn key(self) -> &'static str {
                 match self {
-                    $( $( $( Permission::$variant => concat!($gkey, ".", $akey, ".", $pkey), )+ )+ )+
+                    $( $( $(
+                        Permission::$list => concat!($gkey, ".", $akey, ".list"),
+                        Permission::$new => concat!($gkey, ".", $akey, ".new"),
+                        Permission::$edit => concat!($gkey, ".", $akey, ".edit"),
+                        Permission::$delete => concat!($gkey, ".", $akey, ".delete"),
+                    )? $( Permission::$variant => concat!($gkey, ".", $akey, ".", $pkey), )* )+ )+
                 }
             }
 
             /// The display name of the permission itself (e.g. "List").
             pub fn names(self) -> Names {
                 match self {
-                    $( $( $( Permission::$variant => $pnames, )+ )+ )+
+                    $( $( $(
+                        Permission::$list => LIST,
+                        Permission::$new => NEW,
+                        Permission::$edit => EDIT,
+                        Permission::$delete => DELETE,
+                    )? $( Permission::$variant => $pnames, )* )+ )+
                 }
             }
 
             /// Parses a stable key.
             pub fn from_key(key: &str) -> Option<Permission> {
-                match key {
-                    $( $( $( concat!($gkey, ".", $akey, ".", $pkey) => Some(Permission::$variant), )+ )+ )+
-                    _ => None,
-                }
+                static BY_KEY: std::sync::OnceLock<std::collections::HashMap<&'static str, Permission>> =
+                    std::sync::OnceLock::new();
+                BY_KEY
+                    .get_or_init(|| Permission::ALL.iter().map(|p| (p.key(), *p)).collect())
+                    .get(key)
+                    .copied()
             }
         }
 
@@ -84,7 +100,10 @@ macro_rules! catalogue {
                             Area {
                                 key: concat!($gkey, ".", $akey),
                                 names: $anames,
-                                permissions: &[ $( Permission::$variant, )+ ],
+                                permissions: &[
+                                    $( Permission::$list, Permission::$new, Permission::$edit, Permission::$delete, )?
+                                    $( Permission::$variant, )*
+                                ],
                             },
                         )+
                     ],
@@ -173,48 +192,20 @@ catalogue! {
         }
     }
     group "settings" n("Settings", "Paramètres", "Impostazioni") => {
-        area "users" n("Users", "Utilisateurs", "Utenti") => {
-            UsersList = "list" LIST,
-            UsersNew = "new" NEW,
-            UsersEdit = "edit" EDIT,
-            UsersDelete = "delete" DELETE,
+        area "users" n("Users", "Utilisateurs", "Utenti") => crud(UsersList, UsersNew, UsersEdit, UsersDelete) {
             UsersExport = "export" EXPORT,
         }
-        area "roles" n("Roles", "Rôles", "Ruoli") => {
-            RolesList = "list" LIST,
-            RolesNew = "new" NEW,
-            RolesEdit = "edit" EDIT,
-            RolesDelete = "delete" DELETE,
-        }
+        area "roles" n("Roles", "Rôles", "Ruoli") => crud(RolesList, RolesNew, RolesEdit, RolesDelete) {}
         area "machine_access" n("Machine access", "Accès aux machines", "Accesso alle macchine") => {
             AllMachinesAccessProvider = "all_machines" n("Grant access to all machines", "Accorder l'accès à toutes les machines", "Concedi accesso a tutte le macchine"),
             AllMachineTagsAccessProvider = "all_machine_tags" n("Grant access to all machine tags", "Accorder l'accès à toutes les étiquettes", "Concedi accesso a tutti i tag"),
         }
-        area "clients" n("Clients", "Clients", "Clienti") => {
-            ClientsList = "list" LIST,
-            ClientsNew = "new" NEW,
-            ClientsEdit = "edit" EDIT,
-            ClientsDelete = "delete" DELETE,
-        }
-        area "locations" n("Locations", "Emplacements", "Ubicazioni") => {
-            LocationsList = "list" LIST,
-            LocationsNew = "new" NEW,
-            LocationsEdit = "edit" EDIT,
-            LocationsDelete = "delete" DELETE,
+        area "clients" n("Clients", "Clients", "Clienti") => crud(ClientsList, ClientsNew, ClientsEdit, ClientsDelete) {}
+        area "locations" n("Locations", "Emplacements", "Ubicazioni") => crud(LocationsList, LocationsNew, LocationsEdit, LocationsDelete) {
             LocationsExport = "export" EXPORT,
         }
-        area "query_scheduler" n("Query scheduler", "Planificateur de requêtes", "Pianificatore query") => {
-            QuerySchedulerList = "list" LIST,
-            QuerySchedulerNew = "new" NEW,
-            QuerySchedulerEdit = "edit" EDIT,
-            QuerySchedulerDelete = "delete" DELETE,
-        }
-        area "models" n("Machine models", "Modèles de machines", "Modelli di macchine") => {
-            ModelsList = "list" LIST,
-            ModelsNew = "new" NEW,
-            ModelsEdit = "edit" EDIT,
-            ModelsDelete = "delete" DELETE,
-        }
+        area "query_scheduler" n("Query scheduler", "Planificateur de requêtes", "Pianificatore query") => crud(QuerySchedulerList, QuerySchedulerNew, QuerySchedulerEdit, QuerySchedulerDelete) {}
+        area "models" n("Machine models", "Modèles de machines", "Modelli di macchine") => crud(ModelsList, ModelsNew, ModelsEdit, ModelsDelete) {}
         area "machines" n("Machines", "Machines", "Macchine") => {
             MachinesList = "list" LIST,
             MachinesNew = "new" NEW,
@@ -229,30 +220,10 @@ catalogue! {
             MachinesReadEvaDts = "read_eva_dts" n("Read EVA-DTS", "Lire l'EVA-DTS", "Leggi EVA-DTS"),
             MachinesCollectCash = "collect_cash" n("Collect cash", "Collecter l'argent", "Raccogli contanti"),
         }
-        area "products" n("Products", "Produits", "Prodotti") => {
-            ProductsList = "list" LIST,
-            ProductsNew = "new" NEW,
-            ProductsEdit = "edit" EDIT,
-            ProductsDelete = "delete" DELETE,
-        }
-        area "components" n("Components", "Composants", "Componenti") => {
-            ComponentsList = "list" LIST,
-            ComponentsNew = "new" NEW,
-            ComponentsEdit = "edit" EDIT,
-            ComponentsDelete = "delete" DELETE,
-        }
-        area "composite_products" n("Composite products", "Produits composés", "Prodotti composti") => {
-            CompositeProductsList = "list" LIST,
-            CompositeProductsNew = "new" NEW,
-            CompositeProductsEdit = "edit" EDIT,
-            CompositeProductsDelete = "delete" DELETE,
-        }
-        area "product_tags" n("Product tags", "Étiquettes de produits", "Tag prodotti") => {
-            ProductTagsList = "list" LIST,
-            ProductTagsNew = "new" NEW,
-            ProductTagsEdit = "edit" EDIT,
-            ProductTagsDelete = "delete" DELETE,
-        }
+        area "products" n("Products", "Produits", "Prodotti") => crud(ProductsList, ProductsNew, ProductsEdit, ProductsDelete) {}
+        area "components" n("Components", "Composants", "Componenti") => crud(ComponentsList, ComponentsNew, ComponentsEdit, ComponentsDelete) {}
+        area "composite_products" n("Composite products", "Produits composés", "Prodotti composti") => crud(CompositeProductsList, CompositeProductsNew, CompositeProductsEdit, CompositeProductsDelete) {}
+        area "product_tags" n("Product tags", "Étiquettes de produits", "Tag prodotti") => crud(ProductTagsList, ProductTagsNew, ProductTagsEdit, ProductTagsDelete) {}
     }
 }
 

@@ -38,17 +38,8 @@ pub enum Flag {
     False,
 }
 
-/// Why a machine needs attention (the dashboard).
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AttentionReason {
-    Offline,
-    SoldOut,
-    Low,
-    Expiring,
-    CashBoxFull,
-    HeldAudits,
-}
+/// Why a machine needs attention (the dashboard): the domain's reasons.
+pub use vendfleet_domain::attention::Reason as AttentionReason;
 
 /// A tab of the inventory.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]

@@ -30,6 +30,22 @@ pub(super) fn condition_expr(condition: Condition) -> Expr {
     }
 }
 
+/// Sets an optional condition on any DynamoDB request or transaction-item builder (they share the
+/// three setters but no trait).
+macro_rules! with_condition {
+    ($builder:expr, $condition:expr) => {{
+        let (expression, names, values) = match $condition.map(condition_expr) {
+            None => (None, None, None),
+            Some(e) => (Some(e.expression), opt_map(e.names), opt_map(e.values)),
+        };
+        $builder
+            .set_condition_expression(expression)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+    }};
+}
+pub(super) use with_condition;
+
 pub(super) fn opt_map<K, V>(m: HashMap<K, V>) -> Option<HashMap<K, V>> {
     (!m.is_empty()).then_some(m)
 }

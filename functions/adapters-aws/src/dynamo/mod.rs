@@ -276,35 +276,38 @@ async fn backoff(round: u32) {
     tokio::time::sleep(Duration::from_millis(ms.min(1_000))).await;
 }
 
+/// A conditional request's answer: a failed condition is `ConditionFailed`; the request types
+/// share the check but no trait.
+macro_rules! conditional_result {
+    ($result:expr) => {
+        match $result {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(StoreError::ConditionFailed { index: 0 })
+            }
+            Err(e) => Err(backend(e)),
+        }
+    };
+}
+
 pub(crate) fn transact_item(write: Write, table: &str) -> Result<TransactWriteItem, StoreError> {
     let built = |e: aws_sdk_dynamodb::error::BuildError| StoreError::Backend(cause(&e));
     let item = match write {
         Write::Put { item, condition } => {
-            let cond = condition.map(condition_expr);
             let put = Put::builder()
                 .table_name(table)
-                .set_item(Some(to_attrs(&item)?))
-                .set_condition_expression(cond.as_ref().map(|c| c.expression.clone()))
-                .set_expression_attribute_names(
-                    cond.as_ref().and_then(|c| opt_map(c.names.clone())),
-                )
-                .set_expression_attribute_values(cond.and_then(|c| opt_map(c.values)))
-                .build()
-                .map_err(built)?;
+                .set_item(Some(to_attrs(&item)?));
+            let put = with_condition!(put, condition).build().map_err(built)?;
             TransactWriteItem::builder().put(put).build()
         }
         Write::Delete { key, condition } => {
-            let cond = condition.map(condition_expr);
             let delete = Delete::builder()
                 .table_name(table)
-                .set_key(Some(key_attrs(&key)?))
-                .set_condition_expression(cond.as_ref().map(|c| c.expression.clone()))
-                .set_expression_attribute_names(
-                    cond.as_ref().and_then(|c| opt_map(c.names.clone())),
-                )
-                .set_expression_attribute_values(cond.and_then(|c| opt_map(c.values)))
-                .build()
-                .map_err(built)?;
+                .set_key(Some(key_attrs(&key)?));
+            let delete = with_condition!(delete, condition).build().map_err(built)?;
             TransactWriteItem::builder().delete(delete).build()
         }
         Write::Check { key, condition } => {
@@ -391,51 +394,23 @@ impl ItemStore for DynamoItemStore {
     }
 
     async fn put(&self, item: Item, condition: Option<Condition>) -> Result<(), StoreError> {
-        let cond = condition.map(condition_expr);
-        let result = self
+        let put = self
             .client
             .put_item()
             .table_name(&self.table)
-            .set_item(Some(to_attrs(&item)?))
-            .set_condition_expression(cond.as_ref().map(|c| c.expression.clone()))
-            .set_expression_attribute_names(cond.as_ref().and_then(|c| opt_map(c.names.clone())))
-            .set_expression_attribute_values(cond.and_then(|c| opt_map(c.values)))
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(StoreError::ConditionFailed { index: 0 })
-            }
-            Err(e) => Err(backend(e)),
-        }
+            .set_item(Some(to_attrs(&item)?));
+        let result = with_condition!(put, condition).send().await;
+        conditional_result!(result)
     }
 
     async fn delete(&self, key: &Key, condition: Option<Condition>) -> Result<(), StoreError> {
-        let cond = condition.map(condition_expr);
-        let result = self
+        let delete = self
             .client
             .delete_item()
             .table_name(&self.table)
-            .set_key(Some(key_attrs(key)?))
-            .set_condition_expression(cond.as_ref().map(|c| c.expression.clone()))
-            .set_expression_attribute_names(cond.as_ref().and_then(|c| opt_map(c.names.clone())))
-            .set_expression_attribute_values(cond.and_then(|c| opt_map(c.values)))
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(StoreError::ConditionFailed { index: 0 })
-            }
-            Err(e) => Err(backend(e)),
-        }
+            .set_key(Some(key_attrs(key)?));
+        let result = with_condition!(delete, condition).send().await;
+        conditional_result!(result)
     }
 
     async fn query(&self, query: Query) -> Result<Page, StoreError> {

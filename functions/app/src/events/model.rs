@@ -159,8 +159,9 @@ impl Encashment {
 }
 
 /// How an audit read's difference from the previous read counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = AuditStateDto)]
 pub enum AuditState {
     /// The machine's first read: the baseline, nothing to count.
     Baseline,

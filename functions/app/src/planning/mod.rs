@@ -156,7 +156,7 @@ impl PlanningService {
         match self.store.get(&PlanningSettings::key()).await? {
             Some(item) => {
                 let mut s: PlanningSettings = item.to_value()?;
-                s.version = item.version;
+                s.version = Some(item.version);
                 Ok(s)
             }
             None => Ok(PlanningSettings::default()),
@@ -174,7 +174,6 @@ impl PlanningService {
         &self,
         p: &Principal,
         input: &PlanningSettings,
-        version: Option<u64>,
     ) -> AppResult<PlanningSettings> {
         p.require(Permission::RoutePlanningGeneratePicklist)?;
         if !matches!(p.machine_scope(), MachineScope::All) {
@@ -185,19 +184,19 @@ impl PlanningService {
         }
         let mut next = input.clone();
         next.check()?;
-        let current = self.settings().await?;
-        if version.is_some_and(|v| v != current.version) {
+        let current = self.settings().await?.version.unwrap_or(0);
+        if input.version.is_some_and(|v| v != current) {
             return Err(AppError::stale());
         }
         next.updated_at = Some(self.calendar.now());
-        next.version = current.version + 1;
-        let condition = if current.version == 0 {
+        next.version = Some(current + 1);
+        let condition = if current == 0 {
             crate::ports::Condition::NotExists
         } else {
-            crate::ports::Condition::VersionIs(current.version)
+            crate::ports::Condition::VersionIs(current)
         };
         let item = crate::ports::Item::from_value(PlanningSettings::key(), &next)?
-            .with_version(next.version);
+            .with_version(current + 1);
         self.store.put(item, Some(condition)).await?;
         Ok(next)
     }

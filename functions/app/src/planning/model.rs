@@ -14,30 +14,36 @@ use vendfleet_domain::FieldErrors;
 pub const SCHEMA: u32 = 1;
 
 /// The operator's planning settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Stored as one item, and the API's `SettingsDto` as it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = SettingsDto)]
 pub struct PlanningSettings {
+    /// A selection below this share of its max (percent) is low.
     pub low_share_pct: u32,
     pub expiry_days: i64,
+    /// Cash box amount (minor units) at which a machine should be collected.
     pub auto_collect_minor: i64,
     pub stale_hours: i64,
     pub horizon_days: i64,
-    /// Days of sales the velocities average (up to yesterday).
+    /// Days of sales the velocities average (7–91).
     pub velocity_days: i64,
-    /// Units one van carries.
     pub van_capacity: i64,
-    /// "HH:MM", the operator's zone.
+    /// HH:MM in the operator's zone.
     pub shift_start: String,
     pub shift_end: String,
     pub service_minutes: i64,
-    /// Road distance over straight-line distance.
     pub road_factor: f64,
     pub speed_kmh: f64,
     pub depot_latitude: Option<f64>,
     pub depot_longitude: Option<f64>,
+    /// Ignored on writes.
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
-    #[serde(skip)]
-    pub version: u64,
+    /// The version the form was loaded with (0 before the first save).
+    // Read from the item's version, not from its stored body.
+    #[serde(default)]
+    pub version: Option<u64>,
 }
 
 impl Default for PlanningSettings {
@@ -59,7 +65,7 @@ impl Default for PlanningSettings {
             depot_latitude: None,
             depot_longitude: None,
             updated_at: None,
-            version: 0,
+            version: Some(0),
         }
     }
 }

@@ -24,35 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(upload_audit))
 }
 
-/// How a read's difference counts.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AuditStateDto {
-    Baseline,
-    Counted,
-    Held,
-    Accepted,
-    Rejected,
-    Reconcile,
-    Late,
-    Superseded,
-}
-
-impl From<AuditState> for AuditStateDto {
-    fn from(s: AuditState) -> Self {
-        match s {
-            AuditState::Baseline => AuditStateDto::Baseline,
-            AuditState::Counted => AuditStateDto::Counted,
-            AuditState::Held => AuditStateDto::Held,
-            AuditState::Accepted => AuditStateDto::Accepted,
-            AuditState::Rejected => AuditStateDto::Rejected,
-            AuditState::Reconcile => AuditStateDto::Reconcile,
-            AuditState::Late => AuditStateDto::Late,
-            AuditState::Superseded => AuditStateDto::Superseded,
-        }
-    }
-}
-
 /// What one selection books between a read and its baseline: paid vends and value split into
 /// cash and cashless, and free and test vends (stock only).
 #[derive(Debug, Serialize, ToSchema)]
@@ -193,7 +164,7 @@ pub struct AuditReadDto {
     pub id: String,
     pub at: DateTime<Utc>,
     pub local_date: NaiveDate,
-    pub state: AuditStateDto,
+    pub state: AuditState,
     /// The baseline read its difference is taken from.
     pub previous_id: Option<String>,
     /// ok, bad or absent (the file's G85 checksum).
@@ -232,7 +203,7 @@ impl From<AuditEntry> for AuditReadDto {
             id: r.id,
             at: r.at,
             local_date: r.local_date,
-            state: r.state.into(),
+            state: r.state,
             previous_id: r.previous_id,
             checksum: serde_json::to_value(r.audit.checksum)
                 .ok()

@@ -230,15 +230,7 @@ async fn fill_stock(
     a: Authorized<perm::MachinesEditStock>,
     Json(r): Json<SelectionsRequest>,
 ) -> ApiResult<axum::Json<MessageData<Vec<SelectionDto>>>> {
-    let v = s
-        .app
-        .machines
-        .restock(a.principal(), &r.machine_id, &r.selections, true)
-        .await?;
-    Ok(updated(
-        "Stock filled successfully",
-        v.into_iter().map(Into::into).collect(),
-    ))
+    restock(&s, a.principal(), &r, true).await
 }
 
 /// Empties selections (all when none are named); every change goes to the refill log.
@@ -249,14 +241,28 @@ async fn empty_stock(
     a: Authorized<perm::MachinesEditStock>,
     Json(r): Json<SelectionsRequest>,
 ) -> ApiResult<axum::Json<MessageData<Vec<SelectionDto>>>> {
+    restock(&s, a.principal(), &r, false).await
+}
+
+/// Fills (`fill`) or empties the named selections, all when none are named.
+async fn restock(
+    s: &AppState,
+    p: &vendfleet_app::users::Principal,
+    r: &SelectionsRequest,
+    fill: bool,
+) -> ApiResult<axum::Json<MessageData<Vec<SelectionDto>>>> {
     let v = s
         .app
         .machines
-        .restock(a.principal(), &r.machine_id, &r.selections, false)
-        .await?;
+        .restock(p, &r.machine_id, &r.selections, fill);
+    let message = if fill {
+        "Stock filled successfully"
+    } else {
+        "Stock emptied successfully"
+    };
     Ok(updated(
-        "Stock emptied successfully",
-        v.into_iter().map(Into::into).collect(),
+        message,
+        v.await?.into_iter().map(Into::into).collect(),
     ))
 }
 
