@@ -63,6 +63,10 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // One process runs file after file: no new process, jsdom and dependency imports a file (most
+    // of the time of a file with few tests). src/test/setup.ts gives each file fresh modules of src/
+    // and an empty <head>, as in a process of its own.
+    isolate: false,
     // Screens with the data grid take seconds to mount on a busy 2-core machine (CI builds Rust
     // beside them): a slow test is not a failing one.
     testTimeout: 20_000,

@@ -11,6 +11,13 @@ export const reportKeys = {
   read: (path: string, query: Query) => ['reports', path, query] as const,
 };
 
+/** A report's list endpoint: where its pages are, and the id of a row that has none of its own. */
+export interface ReportListSource<R> {
+  path: string;
+  /** A module-level function: the grid needs a stable id per row. */
+  idOf?: (row: R) => string;
+}
+
 /**
  * One page of a report's list (`query` holds its filters, `page` and `page_size`). Rows without
  * an `id` get one from `idOf` (a module-level function: the grid needs a stable id per row).

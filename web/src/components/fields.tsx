@@ -4,6 +4,7 @@ import Autocomplete from '@mui/material/Autocomplete';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import type { SxProps, Theme } from '@mui/material/styles';
 import SearchIcon from '@mui/icons-material/Search';
 import { isApiError } from '../api/client';
 import type { Option } from '../api/types';
@@ -41,8 +42,20 @@ interface FilterSelectProps {
   testId: string;
 }
 
-/** A list filter: "All …" or one value (id + name options, or plain texts). */
-export function FilterSelect({ label, allLabel, value, options, onChange, testId }: FilterSelectProps) {
+interface SmallSelectProps {
+  label: string;
+  value: unknown;
+  /** The chosen item's `value`. */
+  onChange: (value: unknown) => void;
+  /** The `data-testid` of what shows the choice (the element a test opens the list with). */
+  testId: string;
+  helperText?: ReactNode;
+  sx?: SxProps<Theme>;
+  children: ReactNode;
+}
+
+/** A small select of a toolbar or a settings card; its items are the children. */
+function SmallSelect({ label, value, onChange, testId, helperText, sx, children }: SmallSelectProps) {
   return (
     <TextField
       select
@@ -50,9 +63,52 @@ export function FilterSelect({ label, allLabel, value, options, onChange, testId
       label={label}
       value={value}
       onChange={(event) => onChange(event.target.value)}
-      sx={{ minWidth: 180 }}
+      helperText={helperText}
+      sx={sx}
       slotProps={{ select: { SelectDisplayProps: { 'data-testid': testId } as object } }}
     >
+      {children}
+    </TextField>
+  );
+}
+
+interface ChoiceFieldProps<T extends string | number> {
+  label: string;
+  /** The current choice (one of `choices`). */
+  value: string | number;
+  /** The fixed list to choose from, in its order. */
+  choices: readonly T[];
+  /** What a choice says. */
+  labelOf: (choice: T) => ReactNode;
+  onChange: (choice: T) => void;
+  /** `data-testid` of the select; with `choiceTestIds`, `${testId}-${choice}` of each choice too. */
+  testId: string;
+  choiceTestIds?: boolean;
+  helperText?: ReactNode;
+  sx?: SxProps<Theme>;
+}
+
+/** One of a fixed list of choices (a schedule's repeat, a route's type). */
+export function ChoiceField<T extends string | number>({ choices, labelOf, onChange, choiceTestIds, ...select }: ChoiceFieldProps<T>) {
+  const choose = (value: unknown) => {
+    const choice = choices.find((item) => String(item) === String(value));
+    if (choice !== undefined) onChange(choice);
+  };
+  return (
+    <SmallSelect {...select} onChange={choose}>
+      {choices.map((choice) => (
+        <MenuItem key={choice} value={choice} data-testid={choiceTestIds ? `${select.testId}-${choice}` : undefined}>
+          {labelOf(choice)}
+        </MenuItem>
+      ))}
+    </SmallSelect>
+  );
+}
+
+/** A list filter: "All …" or one value (id + name options, or plain texts). */
+export function FilterSelect({ label, allLabel, value, options, onChange, testId }: FilterSelectProps) {
+  return (
+    <SmallSelect label={label} value={value} onChange={(next) => onChange(String(next))} testId={testId} sx={{ minWidth: 180 }}>
       <MenuItem value="">{allLabel}</MenuItem>
       {options.map((option) =>
         typeof option === 'string' ? (
@@ -69,7 +125,7 @@ export function FilterSelect({ label, allLabel, value, options, onChange, testId
       {value && !options.some((option) => (typeof option === 'string' ? option : option.id) === value) ? (
         <MenuItem value={value}>{value}</MenuItem>
       ) : null}
-    </TextField>
+    </SmallSelect>
   );
 }
 

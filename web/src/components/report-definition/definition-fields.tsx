@@ -14,6 +14,7 @@ import Chip from '@mui/material/Chip';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { ChoiceField } from '../fields';
 import type { ReportModule, ReportParams } from '../../api/types';
 import { SelectInput, useFieldMessage } from '../form';
 import { ReportFilterBar } from '../report-filters/report-filter-bar';
@@ -180,20 +181,14 @@ function DefinitionFilterBar({ module, params, periods, message, setParams }: Fi
             </TextField>
           ) : null}
           {module === 'inventory' ? (
-            <TextField
-              select
-              size="small"
+            <ChoiceField
               label={t('reportGenerator.inventoryTab')}
               value={params.tab ?? 'products'}
-              onChange={(event) => setParams({ ...params, tab: event.target.value })}
-              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'report-inventory-tab' } as object } }}
-            >
-              {INVENTORY_TABS.map((tab) => (
-                <MenuItem key={tab} value={tab}>
-                  {t(`reportGenerator.inventoryTabs.${tab}`)}
-                </MenuItem>
-              ))}
-            </TextField>
+              choices={INVENTORY_TABS}
+              labelOf={(tab) => t(`reportGenerator.inventoryTabs.${tab}`)}
+              onChange={(tab) => setParams({ ...params, tab })}
+              testId="report-inventory-tab"
+            />
           ) : null}
         </Card>
       ) : null}

@@ -2,11 +2,9 @@
 // and the fleet, product and employee pickers, each shown when the screen's controls name it
 // (`useReportFilters(controls)`). Its state is the URL's query string.
 import { useTranslation } from 'react-i18next';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
@@ -16,6 +14,7 @@ import type { Option } from '../../api/types';
 import type { I18nKey } from '../../locales/keys';
 import { useClientOptions, useEmployeeOptions, useLocationOptions, useMachineOptions, useMachineTagOptions, useProductOptions, useProductTagOptions, useRegions } from '../../api/filter-options';
 import { optionOf } from '../fields';
+import { OptionChipsInput } from '../option-chips-input';
 import { formatPeriodDate } from '../format';
 import { usePeriodPresets, useReportChoices, type CHOICE_ENDPOINTS } from './report-filter-api';
 import {
@@ -80,33 +79,18 @@ function MultiPicker({ label, value, options, loading, single, onChange, testId 
   const { t } = useTranslation();
   const chosen = value.map((id) => optionOf(id, options));
   return (
-    <Autocomplete
-      multiple
-      size="small"
-      limitTags={1}
+    <OptionChipsInput
+      compact
       options={options}
       value={chosen}
       loading={loading}
-      disableCloseOnSelect={!single}
+      closeOnSelect={single}
+      onChange={(next) => onChange((single ? next.slice(-1) : next).map((option) => option.id))}
       noOptionsText={t('reports.noOptions')}
-      getOptionLabel={(option) => option.name}
-      isOptionEqualToValue={(option, selected) => option.id === selected.id}
-      onChange={(_event, next) => onChange((single ? next.slice(-1) : next).map((option) => option.id))}
-      renderValue={(selected, getItemProps) =>
-        selected.map((option, index) => {
-          const { key, ...itemProps } = getItemProps({ index });
-          return <Chip key={key} size="small" label={option.name} {...itemProps} />;
-        })
-      }
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label={label}
-          placeholder={value.length === 0 ? t('reports.all') : undefined}
-          helperText={single ? t('reports.oneAtATime') : undefined}
-          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': testId } }}
-        />
-      )}
+      label={label}
+      placeholder={value.length === 0 ? t('reports.all') : undefined}
+      helperText={single ? t('reports.oneAtATime') : undefined}
+      testId={testId}
     />
   );
 }

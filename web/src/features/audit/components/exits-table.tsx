@@ -5,9 +5,10 @@ import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { FilterSelect, OptionPicker } from '../../../components/fields';
+import { OptionPicker } from '../../../components/fields';
 import { formatCount, formatDateTime } from '../../../components/format';
 import { ServerList } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { useExits } from '../api/exits';
 import { useAuditUsers } from '../api/filters';
@@ -143,6 +144,7 @@ export function ExitsTable() {
   ];
 
   const problemText = problem ? t(`auditTrail.spanProblems.${problem}`) : undefined;
+  const kinds = EXIT_KINDS.map((kind) => ({ id: kind, name: t(`auditTrail.kinds.${kind}`) }));
 
   return (
     <ServerList
@@ -156,14 +158,7 @@ export function ExitsTable() {
       autoRowHeight
       filters={
         <>
-          <FilterSelect
-            label={t('auditTrail.how')}
-            allLabel={t('auditTrail.allKinds')}
-            value={list.filters.kind}
-            options={EXIT_KINDS.map((kind) => ({ id: kind, name: t(`auditTrail.kinds.${kind}`) }))}
-            onChange={(value) => list.setFilter('kind', value)}
-            testId="audit-kind-filter"
-          />
+          <ListFilter list={list} filter="kind" label={t('auditTrail.how')} allLabel={t('auditTrail.allKinds')} options={kinds} testId="audit-kind-filter" />
           <Box sx={{ minWidth: 200 }}>
             <OptionPicker
               name="user_id"

@@ -4,15 +4,12 @@ import type { Query } from '../../../api/client';
 import type { Encashment } from '../../../api/types';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportList } from '../../../components/reports/report-list';
-import { useListState } from '../../../components/server-list/use-list-state';
-import { useEncashments } from '../api/encashment';
+import { encashmentList } from '../api/encashment';
 import { OverShort } from './over-short';
 
 /** Every collection of the period, newest first, with what was expected and the over or short. */
 export function EncashmentList({ query }: { query: Query }) {
   const { t, i18n } = useTranslation();
-  const list = useListState();
-  const encashments = useEncashments(query, list.params);
   const col = reportColumns<Encashment>(i18n.language);
   const money = (field: keyof Encashment, title: string) => col.money(field, title, { currency: (row) => row.currency });
   const columns: GridColDef<Encashment>[] = [
@@ -52,8 +49,8 @@ export function EncashmentList({ query }: { query: Query }) {
     <ReportList
       title={t('encashment.collections')}
       name="encashment-list"
-      list={list}
-      query={encashments}
+      source={encashmentList}
+      query={query}
       columns={columns}
       noRowsLabel={t('encashment.noCollections')}
     />

@@ -3,14 +3,12 @@ import { useController } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import TextField from '@mui/material/TextField';
 import type { Location } from '../../../api/types';
-import { Form, FormAlerts, FreeSoloInput, OptionInput, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, FormFooter, FreeSoloInput, OptionInput, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import { useClientOptions, useEmployeeOptions, useRegions } from '../../../api/filter-options';
@@ -119,14 +117,7 @@ export function LocationForm({ initial, location }: Props) {
           <TimeZoneInput zones={zones.data ?? []} loading={zones.isLoading} />
         </CardContent>
       </Card>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.locationManagement)}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} data-testid="location-submit">
-          {creating ? t('locations.newLocation') : t('common.saveChanges')}
-        </Button>
-      </Box>
+      <FormFooter cancelTo={paths.settings.locationManagement} submitLabel={creating ? t('locations.newLocation') : t('common.saveChanges')} testId="location-submit" />
     </Form>
   );
 }

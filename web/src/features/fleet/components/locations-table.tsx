@@ -9,8 +9,8 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import type { Location } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { ServerList, type ListSelection } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { paths } from '../../../routes/paths';
 import { useClientOptions, useRegions } from '../../../api/filter-options';
@@ -107,30 +107,9 @@ export function LocationsTable() {
       toolbar={changeRefiller}
       filters={
         <>
-          <FilterSelect
-            label={t('locations.client')}
-            allLabel={t('locations.allClients')}
-            value={list.filters.client}
-            options={clients.data ?? []}
-            onChange={(value) => list.setFilter('client', value)}
-            testId="locations-client-filter"
-          />
-          <FilterSelect
-            label={t('locations.type')}
-            allLabel={t('locations.allTypes')}
-            value={list.filters.type}
-            options={types.data ?? []}
-            onChange={(value) => list.setFilter('type', value)}
-            testId="locations-type-filter"
-          />
-          <FilterSelect
-            label={t('locations.region')}
-            allLabel={t('locations.allRegions')}
-            value={list.filters.region}
-            options={regions.data ?? []}
-            onChange={(value) => list.setFilter('region', value)}
-            testId="locations-region-filter"
-          />
+          <ListFilter list={list} filter="client" label={t('locations.client')} allLabel={t('locations.allClients')} options={clients.data ?? []} testId="locations-client-filter" />
+          <ListFilter list={list} filter="type" label={t('locations.type')} allLabel={t('locations.allTypes')} options={types.data ?? []} testId="locations-type-filter" />
+          <ListFilter list={list} filter="region" label={t('locations.region')} allLabel={t('locations.allRegions')} options={regions.data ?? []} testId="locations-region-filter" />
         </>
       }
       onExport={can('settings.locations.export') ? (format) => exportLocations(format, list.exportParams) : undefined}

@@ -1,11 +1,9 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import type { MachineModel } from '../../../api/types';
-import { Form, FormAlerts, FreeSoloInput, TextInput, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, FormFooter, FreeSoloInput, TextInput, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import { useManufacturers, useModelTypes } from '../api/filters';
@@ -57,14 +55,7 @@ export function ModelForm({ initial, model }: Props) {
           />
         </CardContent>
       </Card>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.modelManagement)}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} data-testid="model-submit">
-          {creating ? t('models.newModel') : t('common.saveChanges')}
-        </Button>
-      </Box>
+      <FormFooter cancelTo={paths.settings.modelManagement} submitLabel={creating ? t('models.newModel') : t('common.saveChanges')} testId="model-submit" />
     </Form>
   );
 }

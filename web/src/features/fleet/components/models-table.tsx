@@ -4,9 +4,9 @@ import type { GridColDef } from '@mui/x-data-grid';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import type { MachineModel } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { formatDate } from '../../../components/format';
 import { ServerList } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { paths } from '../../../routes/paths';
 import { useManufacturers, useModelTypes } from '../api/filters';
@@ -49,22 +49,8 @@ export function ModelsTable() {
       rowLabel={(row) => row.name}
       filters={
         <>
-          <FilterSelect
-            label={t('models.type')}
-            allLabel={t('models.allTypes')}
-            value={list.filters.type}
-            options={types.data ?? []}
-            onChange={(value) => list.setFilter('type', value)}
-            testId="models-type-filter"
-          />
-          <FilterSelect
-            label={t('models.manufacturer')}
-            allLabel={t('models.allManufacturers')}
-            value={list.filters.manufacturer}
-            options={manufacturers.data ?? []}
-            onChange={(value) => list.setFilter('manufacturer', value)}
-            testId="models-manufacturer-filter"
-          />
+          <ListFilter list={list} filter="type" label={t('models.type')} allLabel={t('models.allTypes')} options={types.data ?? []} testId="models-type-filter" />
+          <ListFilter list={list} filter="manufacturer" label={t('models.manufacturer')} allLabel={t('models.allManufacturers')} options={manufacturers.data ?? []} testId="models-manufacturer-filter" />
         </>
       }
       actions={

@@ -1,26 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, type Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
-import { reportKeys, useReportList } from '../../../api/report-queries';
+import { reportKeys, type ReportListSource } from '../../../api/report-queries';
 import { expectData } from '../../../api/replies';
 import type { ComponentStock, ProductStock, SelectionStock } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
 import type { InventoryTab } from '../../../components/report-filters/report-filter-state';
-import type { ListParams } from '../../../components/server-list/use-list-state';
 
-const productId = (row: ProductStock) => row.product_id;
-const componentId = (row: ComponentStock) => row.component_id;
-const pageOf = (query: Query, list: ListParams): Query => ({ ...query, page: list.page, page_size: list.page_size, search: list.search || undefined });
+/** The stock by product in the chosen machines, most units first, a page at a time; `search` by name. */
+export const productStock: ReportListSource<ProductStock> = { path: '/api/inventories/', idOf: (row) => row.product_id };
 
-/** One page of the stock by product in the chosen machines, most units first; `search` by name. */
-export function useProductStock(query: Query, list: ListParams) {
-  return useReportList<ProductStock>('/api/inventories/', pageOf(query, list), true, productId);
-}
-
-/** One page of the stock by component (what the composite products consume). */
-export function useComponentStock(query: Query, list: ListParams) {
-  return useReportList<ComponentStock>('/api/inventories/components/', pageOf(query, list), true, componentId);
-}
+/** The stock by component (what the composite products consume), a page at a time; `search` by name. */
+export const componentStock: ReportListSource<ComponentStock> = { path: '/api/inventories/components/', idOf: (row) => row.component_id };
 
 /** One machine's selections, expiring soonest first. */
 export function useMachineStock(machineId: string | null) {

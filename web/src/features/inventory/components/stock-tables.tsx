@@ -4,8 +4,7 @@ import type { Query } from '../../../api/client';
 import type { ComponentStock, ProductStock } from '../../../api/types';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportList } from '../../../components/reports/report-list';
-import { useListState } from '../../../components/server-list/use-list-state';
-import { useComponentStock, useProductStock } from '../api/inventory';
+import { componentStock, productStock } from '../api/inventory';
 import { AlertCount, ExpiryCell, FillCell } from './stock-cells';
 
 type ProductRow = ProductStock & { id: string };
@@ -14,8 +13,6 @@ type ComponentRow = ComponentStock & { id: string };
 /** The stock of each product in the chosen machines: units, value, fill, selections to visit, soonest expiry. */
 export function ProductStockTable({ query }: { query: Query }) {
   const { t, i18n } = useTranslation();
-  const list = useListState();
-  const stock = useProductStock(query, list.params);
   const col = reportColumns<ProductRow>(i18n.language);
   const columns: GridColDef<ProductRow>[] = [
     // How much and what needs a visit first (the columns a 1280 px screen shows), then the rest.
@@ -35,8 +32,8 @@ export function ProductStockTable({ query }: { query: Query }) {
     <ReportList
       title={t('inventory.byProduct')}
       name="inventory-products"
-      list={list}
-      query={stock}
+      source={productStock}
+      query={query}
       columns={columns}
       noRowsLabel={t('inventory.noStock')}
       searchable
@@ -47,8 +44,6 @@ export function ProductStockTable({ query }: { query: Query }) {
 /** The stock of each component (cups, grams of coffee…) in the chosen machines. */
 export function ComponentStockTable({ query }: { query: Query }) {
   const { t, i18n } = useTranslation();
-  const list = useListState();
-  const stock = useComponentStock(query, list.params);
   const col = reportColumns<ComponentRow>(i18n.language);
   const columns: GridColDef<ComponentRow>[] = [
     col.text('name', t('inventory.component'), { minWidth: 180, flex: 2 }),
@@ -60,8 +55,8 @@ export function ComponentStockTable({ query }: { query: Query }) {
     <ReportList
       title={t('inventory.byComponent')}
       name="inventory-components"
-      list={list}
-      query={stock}
+      source={componentStock}
+      query={query}
       columns={columns}
       noRowsLabel={t('inventory.noStock')}
       searchable

@@ -3,7 +3,6 @@ import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
@@ -14,6 +13,7 @@ import type { Machine } from '../../../api/types';
 import {
   Form,
   FormAlerts,
+  FormFooter,
   FreeSoloInput,
   MultiOptionInput,
   OptionInput,
@@ -185,16 +185,7 @@ export function MachineForm({ initial, machine }: Props) {
           ))}
         </CardContent>
       </Card>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        {creating ? (
-          <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.machineManagement)}>
-            {t('common.cancel')}
-          </Button>
-        ) : null}
-        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} data-testid="machine-submit">
-          {creating ? t('machines.newMachine') : t('common.saveChanges')}
-        </Button>
-      </Box>
+      <FormFooter cancelTo={creating ? paths.settings.machineManagement : undefined} submitLabel={creating ? t('machines.newMachine') : t('common.saveChanges')} testId="machine-submit" />
       {created?.webhook_secret ? (
         <SecretDialog
           secret={created.webhook_secret}

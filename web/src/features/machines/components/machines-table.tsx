@@ -11,10 +11,10 @@ import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import TagIcon from '@mui/icons-material/LocalOfferOutlined';
 import type { Machine } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { formatDate } from '../../../components/format';
 import { StatusChip, TagChips } from '../../../components/server-list/cells';
 import { ServerList, type ListSelection } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { paths } from '../../../routes/paths';
 import { useLocationOptions, useMachineTagOptions } from '../../../api/filter-options';
@@ -130,6 +130,11 @@ export function MachinesTable() {
     );
   };
 
+  const statuses = [
+    { id: 'active', name: t('common.active') },
+    { id: 'inactive', name: t('common.inactive') },
+  ];
+
   return (
     <ServerList
       name="machines"
@@ -144,41 +149,10 @@ export function MachinesTable() {
       toolbar={bulkActions}
       filters={
         <>
-          <FilterSelect
-            label={t('machines.location')}
-            allLabel={t('machines.allLocations')}
-            value={list.filters.location}
-            options={locations.data ?? []}
-            onChange={(value) => list.setFilter('location', value)}
-            testId="machines-location-filter"
-          />
-          <FilterSelect
-            label={t('machines.model')}
-            allLabel={t('machines.allModels')}
-            value={list.filters.model}
-            options={models.data ?? []}
-            onChange={(value) => list.setFilter('model', value)}
-            testId="machines-model-filter"
-          />
-          <FilterSelect
-            label={t('machines.tags')}
-            allLabel={t('machines.allTags')}
-            value={list.filters.tag}
-            options={tags.data ?? []}
-            onChange={(value) => list.setFilter('tag', value)}
-            testId="machines-tag-filter"
-          />
-          <FilterSelect
-            label={t('common.status')}
-            allLabel={t('machines.allStatuses')}
-            value={status}
-            options={[
-              { id: 'active', name: t('common.active') },
-              { id: 'inactive', name: t('common.inactive') },
-            ]}
-            onChange={(value) => list.setFilter('status', value)}
-            testId="machines-status-filter"
-          />
+          <ListFilter list={list} filter="location" label={t('machines.location')} allLabel={t('machines.allLocations')} options={locations.data ?? []} testId="machines-location-filter" />
+          <ListFilter list={list} filter="model" label={t('machines.model')} allLabel={t('machines.allModels')} options={models.data ?? []} testId="machines-model-filter" />
+          <ListFilter list={list} filter="tag" label={t('machines.tags')} allLabel={t('machines.allTags')} options={tags.data ?? []} testId="machines-tag-filter" />
+          <ListFilter list={list} filter="status" value={status} label={t('common.status')} allLabel={t('machines.allStatuses')} options={statuses} testId="machines-status-filter" />
         </>
       }
       onExport={can('settings.machines.export') ? (format) => exportMachines(format, { ...list.exportParams, status }) : undefined}

@@ -1,10 +1,7 @@
-import { useState } from 'react';
 import { useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import Autocomplete from '@mui/material/Autocomplete';
-import Chip from '@mui/material/Chip';
-import TextField from '@mui/material/TextField';
 import { useFieldMessage } from '../../../components/form';
+import { TypedChipsInput } from '../../../components/typed-chips-input';
 import { addDomains, isMailDomain, type PolicyValues } from '../policy-logic';
 
 /**
@@ -16,59 +13,28 @@ export function DomainsInput({ disabled }: { disabled: boolean }) {
   const { t } = useTranslation();
   const { field } = useController<PolicyValues, 'mail_domains'>({ name: 'mail_domains' });
   const message = useFieldMessage('mail_domains');
-  const [typed, setTyped] = useState('');
   const domains: string[] = field.value ?? [];
-  const addTyped = (text: string) => {
-    const next = addDomains(domains, text);
-    if (next.length !== domains.length) field.onChange(next);
-    setTyped('');
+  const add = (current: string[], text: string) => {
+    const next = addDomains(current, text);
+    return next.length !== current.length ? next : null;
   };
 
   return (
-    <Autocomplete
-      multiple
-      freeSolo
-      disabled={disabled}
-      options={[] as string[]}
+    <TypedChipsInput
       value={domains}
-      inputValue={typed}
-      onInputChange={(_event, next, reason) => {
-        if (reason === 'reset') return;
-        // A separator typed or pasted ends a domain.
-        if (/[\s,;]/.test(next)) addTyped(next);
-        else setTyped(next);
-      }}
-      onChange={(_event, next) => {
-        field.onChange(next.reduce<string[]>((all, item) => addDomains(all, item), []));
-        setTyped('');
-      }}
-      onBlur={() => {
-        addTyped(typed);
-        field.onBlur();
-      }}
-      renderValue={(selected, getItemProps) =>
-        selected.map((domain, index) => {
-          const { key, ...itemProps } = getItemProps({ index });
-          const valid = isMailDomain(domain);
-          return <Chip key={key} size="small" color={valid ? 'default' : 'error'} variant={valid ? 'filled' : 'outlined'} label={domain} {...itemProps} />;
-        })
-      }
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          name="mail_domains"
-          inputRef={field.ref}
-          label={t('dataPolicy.mailDomains')}
-          placeholder={domains.length === 0 && !disabled ? t('dataPolicy.mailDomainsPlaceholder') : undefined}
-          error={Boolean(message)}
-          helperText={message ?? (domains.length === 0 ? t('dataPolicy.usersOnly') : t('dataPolicy.mailDomainsHint'))}
-          slotProps={{
-            ...params.slotProps,
-            htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'policy-domains', spellCheck: false },
-            formHelperText: { 'data-testid': 'policy-domains-message' } as object,
-          }}
-        />
-      )}
+      onChange={field.onChange}
+      add={add}
+      chip={(domain) => (isMailDomain(domain) ? { color: 'default', variant: 'filled' } : { color: 'error', variant: 'outlined' })}
+      name="mail_domains"
+      inputRef={field.ref}
+      label={t('dataPolicy.mailDomains')}
+      placeholder={domains.length === 0 && !disabled ? t('dataPolicy.mailDomainsPlaceholder') : undefined}
+      error={Boolean(message)}
+      helperText={message ?? (domains.length === 0 ? t('dataPolicy.usersOnly') : t('dataPolicy.mailDomainsHint'))}
+      testId="policy-domains"
+      htmlInput={{ spellCheck: false }}
+      disabled={disabled}
+      onBlur={field.onBlur}
     />
   );
 }

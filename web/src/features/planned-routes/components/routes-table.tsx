@@ -6,10 +6,10 @@ import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { PlannedRoute } from '../../../api/types';
-import { FilterSelect } from '../../../components/fields';
 import { formatClock, formatCount, formatDate, formatDateTime, formatKm } from '../../../components/format';
 import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { ServerList } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { paths } from '../../../routes/paths';
 import { useEmployeeOptions, usePlannedRoutes } from '../api/routes';
@@ -86,6 +86,8 @@ export function RoutesTable() {
     />
   );
 
+  const statuses = ROUTE_STATUSES.map((status) => ({ id: status, name: t(`plannedRoutes.statuses.${status}`) }));
+
   return (
     <ServerList
       name="planned-routes"
@@ -99,22 +101,8 @@ export function RoutesTable() {
       onRowClick={(row) => navigate(paths.planning.plannedRoute(row.id))}
       filters={
         <>
-          <FilterSelect
-            label={t('common.status')}
-            allLabel={t('plannedRoutes.allStatuses')}
-            value={list.filters.status}
-            options={ROUTE_STATUSES.map((status) => ({ id: status, name: t(`plannedRoutes.statuses.${status}`) }))}
-            onChange={(value) => list.setFilter('status', value)}
-            testId="planned-routes-status-filter"
-          />
-          <FilterSelect
-            label={t('plannedRoutes.employee')}
-            allLabel={t('plannedRoutes.allEmployees')}
-            value={list.filters.employee}
-            options={employees.data ?? []}
-            onChange={(value) => list.setFilter('employee', value)}
-            testId="planned-routes-employee-filter"
-          />
+          <ListFilter list={list} filter="status" label={t('common.status')} allLabel={t('plannedRoutes.allStatuses')} options={statuses} testId="planned-routes-status-filter" />
+          <ListFilter list={list} filter="employee" label={t('plannedRoutes.employee')} allLabel={t('plannedRoutes.allEmployees')} options={employees.data ?? []} testId="planned-routes-employee-filter" />
           {dateFilter('date_from', t('plannedRoutes.dateFrom'))}
           {dateFilter('date_to', t('plannedRoutes.dateTo'))}
         </>

@@ -4,11 +4,11 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import RecipeIcon from '@mui/icons-material/ReceiptLongOutlined';
 import type { Product } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { formatMoney } from '../../../components/money';
 import { formatPercent } from '../../../components/percent';
 import { StatusChip, TagChips } from '../../../components/server-list/cells';
 import { ServerList, type RowAction } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { useProductTagOptions } from '../../../api/filter-options';
 import { exportProducts, useDeleteProduct, useProducts } from '../api/products';
@@ -80,6 +80,11 @@ export function ProductsTable({ composite, onEdit, onRecipe }: Props) {
   if (composite && onRecipe && canEdit) actions.push({ label: t('products.editRecipe'), icon: <RecipeIcon fontSize="small" />, onClick: onRecipe });
   if (canEdit) actions.push({ label: t('common.edit'), icon: <EditIcon fontSize="small" />, onClick: onEdit });
 
+  const statuses = [
+    { id: 'false', name: t('common.active') },
+    { id: 'true', name: t('common.inactive') },
+  ];
+
   return (
     <ServerList
       name={composite ? 'composites' : 'products'}
@@ -92,25 +97,8 @@ export function ProductsTable({ composite, onEdit, onRecipe }: Props) {
       autoRowHeight
       filters={
         <>
-          <FilterSelect
-            label={t('products.tags')}
-            allLabel={t('products.allTags')}
-            value={list.filters.tag}
-            options={tags.data ?? []}
-            onChange={(value) => list.setFilter('tag', value)}
-            testId={`${composite ? 'composites' : 'products'}-tag-filter`}
-          />
-          <FilterSelect
-            label={t('common.status')}
-            allLabel={t('products.allStatuses')}
-            value={list.filters.inactive}
-            options={[
-              { id: 'false', name: t('common.active') },
-              { id: 'true', name: t('common.inactive') },
-            ]}
-            onChange={(value) => list.setFilter('inactive', value)}
-            testId={`${composite ? 'composites' : 'products'}-status-filter`}
-          />
+          <ListFilter list={list} filter="tag" label={t('products.tags')} allLabel={t('products.allTags')} options={tags.data ?? []} testId={`${composite ? 'composites' : 'products'}-tag-filter`} />
+          <ListFilter list={list} filter="inactive" label={t('common.status')} allLabel={t('products.allStatuses')} options={statuses} testId={`${composite ? 'composites' : 'products'}-status-filter`} />
         </>
       }
       onExport={can('settings.products.list') ? (format) => exportProducts(format, composite, list.exportParams) : undefined}

@@ -15,8 +15,8 @@ import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { ChoiceField } from '../../../components/fields';
 import Typography from '@mui/material/Typography';
 import { useOperatorSettings } from '../../../api/operator-settings';
 import { useFieldMessage } from '../../../components/form';
@@ -123,35 +123,25 @@ function PresetInputs({ cron, onCron }: { cron: Cron; onCron: (cron: Cron) => vo
 
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: kind === 'weekly' ? '2fr 1fr 1fr' : '2fr 1fr' } }}>
-      <TextField
-        select
-        size="small"
+      <ChoiceField
         label={t('queryScheduler.repeat')}
         value={kind}
-        onChange={(event) => choose(event.target.value as PresetKind)}
-        slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'schedule-preset' } as object } }}
-      >
-        {PRESET_KINDS.map((option) => (
-          <MenuItem key={option} value={option} data-testid={`schedule-preset-${option}`}>
-            {t(`queryScheduler.presets.${option}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        choices={PRESET_KINDS}
+        labelOf={(option) => t(`queryScheduler.presets.${option}`)}
+        onChange={choose}
+        testId="schedule-preset"
+        choiceTestIds
+      />
       {kind === 'weekly' && detected.kind === 'weekly' ? (
-        <TextField
-          select
-          size="small"
+        <ChoiceField
           label={t('queryScheduler.weekday')}
           value={weekday}
-          onChange={(event) => onCron(cronOfPreset({ ...detected, weekday: Number(event.target.value) }))}
-          slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'schedule-weekday' } as object } }}
-        >
-          {WEEKDAYS.map((day) => (
-            <MenuItem key={day} value={day} data-testid={`schedule-weekday-${day}`}>
-              {dayName(day, i18n.language)}
-            </MenuItem>
-          ))}
-        </TextField>
+          choices={WEEKDAYS}
+          labelOf={(day) => dayName(day, i18n.language)}
+          onChange={(day) => onCron(cronOfPreset({ ...detected, weekday: day }))}
+          testId="schedule-weekday"
+          choiceTestIds
+        />
       ) : null}
       {kind !== 'custom' && detected.kind !== 'custom' ? (
         <TextField

@@ -4,8 +4,6 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
@@ -14,7 +12,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useReportPermission } from '../../../auth/use-permission';
-import { Form, FormAlerts, TextInput, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, FormFooter, TextInput, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import type { ReportModule, ReportTemplate, Task } from '../../../api/types';
@@ -175,14 +173,7 @@ export function ScheduleForm({ module, initial, task }: Props) {
       </Card>
       <ScheduleEditor />
       {task ? <Deliveries task={task} /> : null}
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.queryScheduler)}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} data-testid="schedule-submit">
-          {task ? t('common.saveChanges') : t('queryScheduler.createQuery')}
-        </Button>
-      </Box>
+      <FormFooter cancelTo={paths.settings.queryScheduler} submitLabel={task ? t('common.saveChanges') : t('queryScheduler.createQuery')} testId="schedule-submit" />
     </Form>
   );
 }

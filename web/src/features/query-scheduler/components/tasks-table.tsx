@@ -10,8 +10,8 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import WarningIcon from '@mui/icons-material/WarningAmberOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import { usePermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { ServerList, type RowAction } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
@@ -157,6 +157,9 @@ export function TasksTable() {
     actions.push({ label: t('common.edit'), icon: <EditIcon fontSize="small" />, onClick: (row) => navigate(paths.settings.editQuery(row.module, row.id)) });
   }
 
+  const statuses = TASK_STATUSES.map((status) => ({ id: status, name: t(`queryScheduler.statuses.${status}`) }));
+  const moduleOptions = (modules.data ?? []).map((option) => ({ id: option.key, name: option.label }));
+
   return (
     <ServerList
       name="query-schedulers"
@@ -169,22 +172,8 @@ export function TasksTable() {
       autoRowHeight
       filters={
         <>
-          <FilterSelect
-            label={t('common.status')}
-            allLabel={t('queryScheduler.allStatuses')}
-            value={list.filters.status}
-            options={TASK_STATUSES.map((status) => ({ id: status, name: t(`queryScheduler.statuses.${status}`) }))}
-            onChange={(value) => list.setFilter('status', value)}
-            testId="query-schedulers-status-filter"
-          />
-          <FilterSelect
-            label={t('queryScheduler.module')}
-            allLabel={t('queryScheduler.allModules')}
-            value={list.filters.module}
-            options={(modules.data ?? []).map((option) => ({ id: option.key, name: option.label }))}
-            onChange={(value) => list.setFilter('module', value)}
-            testId="query-schedulers-module-filter"
-          />
+          <ListFilter list={list} filter="status" label={t('common.status')} allLabel={t('queryScheduler.allStatuses')} options={statuses} testId="query-schedulers-status-filter" />
+          <ListFilter list={list} filter="module" label={t('queryScheduler.module')} allLabel={t('queryScheduler.allModules')} options={moduleOptions} testId="query-schedulers-module-filter" />
         </>
       }
       actions={actions}

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { isApiError } from '../../../api/client';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { RetryAlert } from '../../../components/retry-alert';
+import { LoadedView } from '../../../components/loaded-view';
 import { ScreenHeader } from '../../../components/screen-header';
 import { paths } from '../../../routes/paths';
 import { isModule } from '../../../components/report-definition/definition-logic';
@@ -20,18 +19,13 @@ export default function QueryEditPage() {
 
   let body;
   if (queryId) {
-    if (task.data) {
-      // The task's own module wins over the address's.
-      body = <ScheduleForm key={`${task.data.id}:${task.data.version}`} module={task.data.module} task={task.data} initial={valuesFromTask(task.data)} />;
-    } else if (task.isError) {
-      body = (
-        <RetryAlert testId="query-error" onRetry={() => void task.refetch()}>
-          {isApiError(task.error) && task.error.status === 404 ? t('queryScheduler.notFound') : t('queryScheduler.loadFailed')}
-        </RetryAlert>
-      );
-    } else {
-      body = <LoadingScreen inline />;
-    }
+    const failure = isApiError(task.error) && task.error.status === 404 ? t('queryScheduler.notFound') : t('queryScheduler.loadFailed');
+    body = (
+      <LoadedView query={task} errorTestId="query-error" errorText={failure}>
+        {/* The task's own module wins over the address's. */}
+        {(data) => <ScheduleForm key={`${data.id}:${data.version}`} module={data.module} task={data} initial={valuesFromTask(data)} />}
+      </LoadedView>
+    );
   } else if (isModule(module)) {
     body = <ScheduleForm key={module} module={module} initial={emptyScheduleValues(module)} />;
   } else {

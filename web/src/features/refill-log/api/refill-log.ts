@@ -3,12 +3,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, type Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
-import { reportKeys, useReportData, useReportList } from '../../../api/report-queries';
+import { reportKeys, useReportData, type ReportListSource } from '../../../api/report-queries';
 import { expectData } from '../../../api/replies';
 import type { PeriodPreset, ProductRefills, Refill } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
 import { REFILL_CONTROLS, reportQuery, type ReportFilters } from '../../../components/report-filters/report-filter-state';
-import type { ListParams } from '../../../components/server-list/use-list-state';
 
 const base = '/api/refills/';
 
@@ -27,10 +26,8 @@ export function refillQuery(filters: ReportFilters, presets: PeriodPreset[] | un
   return { query: reportQuery(filters, REFILL_CONTROLS), from, to };
 }
 
-/** One page of the refill log, newest first. */
-export function useRefillLog(query: Query, list: ListParams) {
-  return useReportList<Refill>(base, { ...query, page: list.page, page_size: list.page_size }, true);
-}
+/** The refill log, newest first, a page at a time. */
+export const refillList: ReportListSource<Refill> = { path: base };
 
 /** What the period's refills added and removed of each product (largest net first). */
 export function useRefillTotals(query: Query) {

@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Chip from '@mui/material/Chip';
-import Link from '@mui/material/Link';
 import type { Query } from '../../../api/client';
 import type { Refill } from '../../../api/types';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportList } from '../../../components/reports/report-list';
-import { useListState } from '../../../components/server-list/use-list-state';
-import { useRefillLog } from '../api/refill-log';
+import { RowOpenLink } from '../../../components/server-list/cells';
+import { refillList } from '../api/refill-log';
 import { RefillVisitDrawer } from './refill-visit-drawer';
 
 const SOURCES = ['manual', 'fill-stock', 'empty-stock', 'copy-products', 'machine'] as const;
@@ -16,8 +15,6 @@ const SOURCES = ['manual', 'fill-stock', 'empty-stock', 'copy-products', 'machin
 /** Every stock change of the period (by refillers and reported by machines), newest first; a line opens its visit. */
 export function RefillList({ query }: { query: Query }) {
   const { t, i18n } = useTranslation();
-  const list = useListState();
-  const refills = useRefillLog(query, list.params);
   const [visit, setVisit] = useState<Refill | null>(null);
   const col = reportColumns<Refill>(i18n.language);
   const sourceLabel = (source: string) => {
@@ -34,20 +31,9 @@ export function RefillList({ query }: { query: Query }) {
       flex: 1.5,
       // The keyboard's way to the visit (a click anywhere on the row opens it too).
       renderCell: ({ row }) => (
-        <Link
-          component="button"
-          type="button"
-          underline="hover"
-          color="inherit"
-          aria-label={t('refillLog.openVisit', { product: row.product_name })}
-          onClick={(event) => {
-            event.stopPropagation();
-            setVisit(row);
-          }}
-          sx={{ textAlign: 'left', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-        >
+        <RowOpenLink label={t('refillLog.openVisit', { product: row.product_name })} onOpen={() => setVisit(row)} ellipsis>
           {row.product_name}
-        </Link>
+        </RowOpenLink>
       ),
     }),
     col.count('amount_added', t('refillLog.added')),
@@ -61,8 +47,8 @@ export function RefillList({ query }: { query: Query }) {
       <ReportList
         title={t('refillLog.detail')}
         name="refill-list"
-        list={list}
-        query={refills}
+        source={refillList}
+        query={query}
         columns={columns}
         noRowsLabel={t('refillLog.noRefills')}
         onRowClick={setVisit}

@@ -2,13 +2,12 @@ import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ArchiveIcon from '@mui/icons-material/ArchiveOutlined';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import UnarchiveIcon from '@mui/icons-material/UnarchiveOutlined';
+import { ChoiceField } from '../../../components/fields';
 import { formatCount, formatDateTime } from '../../../components/format';
 import { ServerList, type RowAction } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
@@ -22,6 +21,7 @@ import { ReportStatus } from './report-status';
 
 const SORTABLE = { name: 'name', created_at: 'created_at' };
 const FILTERS = ['archived'] as const;
+const SHOWN = ['active', 'archived'] as const;
 
 /** Public or private, as a small chip. */
 export function VisibilityChip({ visibility }: { visibility: 'public' | 'private' }) {
@@ -148,18 +148,15 @@ export function ReportsTable() {
       rowLabel={(row) => row.name}
       autoRowHeight
       filters={
-        <TextField
-          select
-          size="small"
+        <ChoiceField
           label={t('reportGenerator.show')}
           value={archived ? 'archived' : 'active'}
-          onChange={(event) => list.setFilter('archived', event.target.value === 'archived' ? 'true' : '')}
+          choices={SHOWN}
+          labelOf={(shown) => (shown === 'archived' ? t('reportGenerator.archivedReports') : t('reportGenerator.activeReports'))}
+          onChange={(shown) => list.setFilter('archived', shown === 'archived' ? 'true' : '')}
+          testId="reports-archived-filter"
           sx={{ minWidth: 160 }}
-          slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'reports-archived-filter' } as object } }}
-        >
-          <MenuItem value="active">{t('reportGenerator.activeReports')}</MenuItem>
-          <MenuItem value="archived">{t('reportGenerator.archivedReports')}</MenuItem>
-        </TextField>
+        />
       }
       actions={actions}
       deletion={

@@ -6,9 +6,9 @@ import CopyIcon from '@mui/icons-material/ContentCopyOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import RunIcon from '@mui/icons-material/PlayArrowOutlined';
 import { useReportPermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { formatDateTime } from '../../../components/format';
 import { ServerList, type RowAction } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
@@ -82,6 +82,8 @@ export function TemplatesTable({ onRun }: { onRun: () => void }) {
     });
   }
 
+  const moduleOptions = (modules.data ?? []).map((option) => ({ id: option.key, name: option.label }));
+
   return (
     <>
       <ServerList
@@ -93,14 +95,7 @@ export function TemplatesTable({ onRun }: { onRun: () => void }) {
         noRowsLabel={t('reportGenerator.noTemplates')}
         rowLabel={(row) => row.name}
         filters={
-          <FilterSelect
-            label={t('reportGenerator.module')}
-            allLabel={t('reportGenerator.allModules')}
-            value={list.filters.module}
-            options={(modules.data ?? []).map((option) => ({ id: option.key, name: option.label }))}
-            onChange={(value) => list.setFilter('module', value)}
-            testId="templates-module-filter"
-          />
+          <ListFilter list={list} filter="module" label={t('reportGenerator.module')} allLabel={t('reportGenerator.allModules')} options={moduleOptions} testId="templates-module-filter" />
         }
         actions={actions}
         deletion={

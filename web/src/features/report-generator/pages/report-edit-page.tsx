@@ -1,8 +1,7 @@
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../api/client';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { RetryAlert } from '../../../components/retry-alert';
+import { LoadedView } from '../../../components/loaded-view';
 import { ScreenHeader } from '../../../components/screen-header';
 import { useTemplate } from '../api/templates';
 import { ReportForm } from '../components/report-form';
@@ -14,25 +13,18 @@ export default function ReportEditPage() {
   const { templateId } = useParams();
   const template = useTemplate(templateId);
 
-  let body;
-  if (!templateId) {
-    body = <ReportForm initial={emptyReportValues()} />;
-  } else if (template.data) {
-    body = <ReportForm key={`${template.data.id}:${template.data.version}`} template={template.data} initial={valuesFromTemplate(template.data)} />;
-  } else if (template.isError) {
-    body = (
-      <RetryAlert testId="template-error" onRetry={() => void template.refetch()}>
-        {isApiError(template.error) && template.error.status === 404 ? t('reportGenerator.templateNotFound') : t('reportGenerator.templateFailed')}
-      </RetryAlert>
-    );
-  } else {
-    body = <LoadingScreen inline />;
-  }
+  const failure = isApiError(template.error) && template.error.status === 404 ? t('reportGenerator.templateNotFound') : t('reportGenerator.templateFailed');
 
   return (
     <>
       <ScreenHeader />
-      {body}
+      {templateId ? (
+        <LoadedView query={template} errorTestId="template-error" errorText={failure}>
+          {(data) => <ReportForm key={`${data.id}:${data.version}`} template={data} initial={valuesFromTemplate(data)} />}
+        </LoadedView>
+      ) : (
+        <ReportForm initial={emptyReportValues()} />
+      )}
     </>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -14,6 +13,7 @@ import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import { isApiError } from '../../../api/client';
 import { useAuth } from '../../../auth/context';
 import { usePermission } from '../../../auth/use-permission';
+import { OptionChipsInput } from '../../../components/option-chips-input';
 import type { Plan } from '../../../api/types';
 import { useGeneratePicklist, useRefillers, type Refiller } from '../api/planning';
 import { EMPTY_OPTIONS, generateBody, optionProblems, type GenerateOptions } from '../planning-logic';
@@ -79,31 +79,16 @@ export function GeneratePanel({ visitDate, machineIds, onPlan }: GeneratePanelPr
       <CardHeader title={t('routePlanning.generateTitle')} subheader={t('routePlanning.chosenMachines', { count: machineIds.length })} />
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
         {others ? (
-          <Autocomplete
-            multiple
+          <OptionChipsInput
             options={refillers.data ?? []}
             value={chosen}
             loading={refillers.isLoading}
-            disableCloseOnSelect
+            onChange={setChosen}
             noOptionsText={t('routePlanning.noRefillers')}
-            getOptionLabel={(option) => option.name}
-            isOptionEqualToValue={(option, value) => option.id === value.id}
-            onChange={(_event, next) => setChosen(next)}
-            renderValue={(selected, getItemProps) =>
-              selected.map((option, index) => {
-                const { key, ...itemProps } = getItemProps({ index });
-                return <Chip key={key} size="small" label={option.name} {...itemProps} />;
-              })
-            }
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label={t('routePlanning.refillers')}
-                helperText={refillers.isError ? t('routePlanning.refillersFailed') : t('routePlanning.refillersHint')}
-                error={refillers.isError}
-                slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'planning-refillers' } }}
-              />
-            )}
+            label={t('routePlanning.refillers')}
+            helperText={refillers.isError ? t('routePlanning.refillersFailed') : t('routePlanning.refillersHint')}
+            error={refillers.isError}
+            testId="planning-refillers"
           />
         ) : (
           <Box>

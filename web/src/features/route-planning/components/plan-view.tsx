@@ -10,7 +10,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -23,6 +22,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import { usePermission } from '../../../auth/use-permission';
 import type { Plan, PlanRoute, SelectionNeed } from '../../../api/types';
+import { ChoiceField } from '../../../components/fields';
 import { componentsText, formatClock, formatCount, formatDate, formatDuration, formatKm } from '../../../components/format';
 import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { toast } from '../../../components/snackbar';
@@ -234,21 +234,15 @@ export function PlanView({ plan }: { plan: Plan }) {
         <Card data-testid="plan-save-panel">
           <CardHeader title={t('routePlanning.saveTitle')} subheader={t('routePlanning.saveHint', { count: plan.routes.filter((route) => route.stops.length > 0).length, stops })} />
           <CardContent sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-            <TextField
-              select
-              size="small"
+            <ChoiceField
               label={t('routePlanning.routeType')}
               value={routeType}
-              onChange={(event) => setRouteType(event.target.value as RouteType)}
+              choices={ROUTE_TYPES}
+              labelOf={(type) => t(`routePlanning.routeTypes.${type}`)}
+              onChange={setRouteType}
+              testId="plan-route-type"
               sx={{ minWidth: 220 }}
-              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'plan-route-type' } as object } }}
-            >
-              {ROUTE_TYPES.map((type) => (
-                <MenuItem key={type} value={type}>
-                  {t(`routePlanning.routeTypes.${type}`)}
-                </MenuItem>
-              ))}
-            </TextField>
+            />
             <TextField
               size="small"
               label={t('routePlanning.routeName')}

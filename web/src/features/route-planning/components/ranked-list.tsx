@@ -4,12 +4,12 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { ListReply, RankedMachine } from '../../../api/types';
 import { formatCount, formatDate } from '../../../components/format';
 import { PAGE_SIZES } from '../../../components/grid';
 import { useGridLocaleText } from '../../../components/grid-locale';
+import { RowOpenLink } from '../../../components/server-list/cells';
 import { HEADER_SX } from '../../../components/server-list/column-widths';
 import { mergeSelection } from '../planning-logic';
 import { NeedChips } from './need-chip';
@@ -47,21 +47,9 @@ export function RankedList({ query, page, pageSize, onPage, selected, onSelect, 
       sortable: false,
       renderCell: ({ row }) => (
         <Box sx={{ py: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 0.5, alignItems: 'flex-start' }}>
-          <Link
-            component="button"
-            type="button"
-            underline="hover"
-            color="inherit"
-            variant="subtitle2"
-            aria-label={t('routePlanning.openMachine', { machine: row.name })}
-            onClick={(event) => {
-              event.stopPropagation();
-              onOpen(row);
-            }}
-            sx={{ textAlign: 'left' }}
-          >
+          <RowOpenLink label={t('routePlanning.openMachine', { machine: row.name })} onOpen={() => onOpen(row)} variant="subtitle2">
             {row.name}
-          </Link>
+          </RowOpenLink>
           {row.location_name ? (
             <Typography variant="caption" sx={{ color: 'text.secondary' }}>
               {row.location_name}

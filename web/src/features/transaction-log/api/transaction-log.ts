@@ -2,17 +2,14 @@
 // rows: the grid asks for one page at a time), its totals against the span before, and its export.
 import type { Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
-import { useReportData, useReportList } from '../../../api/report-queries';
+import { useReportData, type ReportListSource } from '../../../api/report-queries';
 import type { Transaction, TransactionTotals } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-import type { ListParams } from '../../../components/server-list/use-list-state';
 
 const base = '/api/transaction-logs/';
 
-/** One page of the log. */
-export function useTransactions(query: Query, list: ListParams) {
-  return useReportList<Transaction>(base, { ...query, page: list.page, page_size: list.page_size }, true);
-}
+/** The log, a page at a time. */
+export const transactionList: ReportListSource<Transaction> = { path: base };
 
 /** The span's totals and the span before's. */
 export function useTransactionTotals(query: Query) {

@@ -4,15 +4,12 @@ import Chip from '@mui/material/Chip';
 import type { Query } from '../../../api/client';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportList } from '../../../components/reports/report-list';
-import { useListState } from '../../../components/server-list/use-list-state';
 import type { Transaction } from '../../../api/types';
-import { useTransactions } from '../api/transaction-log';
+import { transactionList } from '../api/transaction-log';
 
 /** Every vend of the span, newest first, one server page at a time. */
 export function TransactionList({ query }: { query: Query }) {
   const { t, i18n } = useTranslation();
-  const list = useListState();
-  const transactions = useTransactions(query, list.params);
   const col = reportColumns<Transaction>(i18n.language);
   const columns: GridColDef<Transaction>[] = [
     col.dateTime('at', t('transactionLog.at')),
@@ -36,8 +33,8 @@ export function TransactionList({ query }: { query: Query }) {
     <ReportList
       title={t('transactionLog.detail')}
       name="transaction-list"
-      list={list}
-      query={transactions}
+      source={transactionList}
+      query={query}
       columns={columns}
       noRowsLabel={t('transactionLog.noTransactions')}
     />

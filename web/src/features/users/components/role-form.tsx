@@ -3,14 +3,12 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import { limitsOf } from '../../../api/limits';
 import type { PermissionNode, Role } from '../../../api/types';
-import { Form, FormAlerts, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, FormFooter, TextInput, useFieldMessage, useServerForm } from '../../../components/form';
 import { text } from '../../../components/form/rules';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { replyMessage } from '../../../components/server-list/server-list';
@@ -96,14 +94,7 @@ export function RoleForm({ role, catalogue, catalogueFailed }: Props) {
           <Permissions role={role} catalogue={catalogue} catalogueFailed={catalogueFailed} />
         </CardContent>
       </Card>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        <Button variant="outlined" color="inherit" onClick={() => navigate(`${paths.settings.userManagement}?tab=roles`)}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={readOnly} data-testid="role-submit">
-          {creating ? t('users.newRole') : t('common.saveChanges')}
-        </Button>
-      </Box>
+      <FormFooter cancelTo={`${paths.settings.userManagement}?tab=roles`} submitLabel={creating ? t('users.newRole') : t('common.saveChanges')} disabled={readOnly} testId="role-submit" />
     </Form>
   );
 }

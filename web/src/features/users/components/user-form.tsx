@@ -4,14 +4,13 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import type { User } from '../../../api/types';
-import { Form, FormAlerts, FreeSoloInput, SelectInput, SwitchInput, TextInput, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, FormFooter, FreeSoloInput, SelectInput, SwitchInput, TextInput, useServerForm } from '../../../components/form';
 import { toast } from '../../../components/snackbar';
 import { LANGUAGES } from '../../../locales/i18n';
 import { paths } from '../../../routes/paths';
@@ -131,14 +130,7 @@ export function UserForm({ initial, user }: Props) {
           <AccessScope />
         </CardContent>
       </Card>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        <Button variant="outlined" color="inherit" onClick={() => navigate(paths.settings.userManagement)}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={readOnly} data-testid="user-submit">
-          {creating ? t('users.newUser') : t('common.saveChanges')}
-        </Button>
-      </Box>
+      <FormFooter cancelTo={paths.settings.userManagement} submitLabel={creating ? t('users.newUser') : t('common.saveChanges')} disabled={readOnly} testId="user-submit" />
     </Form>
   );
 }

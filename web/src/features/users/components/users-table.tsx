@@ -7,9 +7,9 @@ import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import type { User } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
-import { FilterSelect } from '../../../components/fields';
 import { formatDate, formatDateTime } from '../../../components/format';
 import { replyMessage, ServerList } from '../../../components/server-list/server-list';
+import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
@@ -100,6 +100,11 @@ export function UsersTable() {
     },
   ];
 
+  const statuses = [
+    { id: 'active', name: t('common.active') },
+    { id: 'inactive', name: t('common.inactive') },
+  ];
+
   return (
     <ServerList
       name="users"
@@ -112,25 +117,8 @@ export function UsersTable() {
       autoRowHeight
       filters={
         <>
-          <FilterSelect
-            label={t('users.role')}
-            allLabel={t('users.allRoles')}
-            value={list.filters.role}
-            options={roles.data ?? []}
-            onChange={(value) => list.setFilter('role', value)}
-            testId="users-role-filter"
-          />
-          <FilterSelect
-            label={t('users.status')}
-            allLabel={t('users.allStatuses')}
-            value={status}
-            options={[
-              { id: 'active', name: t('common.active') },
-              { id: 'inactive', name: t('common.inactive') },
-            ]}
-            onChange={(value) => list.setFilter('status', value)}
-            testId="users-status-filter"
-          />
+          <ListFilter list={list} filter="role" label={t('users.role')} allLabel={t('users.allRoles')} options={roles.data ?? []} testId="users-role-filter" />
+          <ListFilter list={list} filter="status" value={status} label={t('users.status')} allLabel={t('users.allStatuses')} options={statuses} testId="users-status-filter" />
         </>
       }
       onExport={can('settings.users.export') ? (format) => exportUsers(format, { ...list.exportParams, status }) : undefined}
