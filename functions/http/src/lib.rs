@@ -3,7 +3,6 @@
 
 pub mod audit;
 pub mod auth;
-pub mod chart;
 pub mod contract;
 pub mod crud;
 pub mod dto;
