@@ -3,7 +3,6 @@
 
 use crate::dto::Data;
 use crate::error::{ApiResult, ErrorBody};
-use vendfleet_render::ExportJob;
 use crate::extract::{Authorized, SignedIn};
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -13,6 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::jobs::{Claimed, JobRecord, JobStatus};
 use vendfleet_app::{App, AppError, AppResult};
+use vendfleet_render::ExportJob;
 
 /// Deliveries of a job before it is marked failed.
 pub const MAX_ATTEMPTS: u32 = 3;

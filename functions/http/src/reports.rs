@@ -5,8 +5,7 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::Answer as _;
-use crate::export::Format;
+use crate::export::{Answer as _, Format};
 use crate::extract::{reports_perm as perm, Authorized, Query};
 use crate::sales::SalesQuery;
 use crate::state::AppState;

@@ -5,8 +5,7 @@
 use crate::crud;
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::Answer as _;
-use crate::export::Format;
+use crate::export::{Answer as _, Format};
 use crate::extract::{sales_perm as perm, Authorized, Query, SignedIn};
 use crate::reply::tr;
 use crate::state::AppState;
