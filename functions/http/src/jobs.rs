@@ -3,7 +3,6 @@
 
 use crate::dto::Data;
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::ExportJob;
 use crate::extract::{Authorized, SignedIn};
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -13,6 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::jobs::{Claimed, JobRecord, JobStatus};
 use vendfleet_app::{App, AppError, AppResult};
+use vendfleet_render::ExportJob;
 
 /// Deliveries of a job before it is marked failed.
 pub const MAX_ATTEMPTS: u32 = 3;
@@ -98,7 +98,12 @@ pub async fn run(app: &App, mut claimed: Claimed) -> AppResult<JobRecord> {
         let bytes = tokio::task::spawn_blocking(move || job.render())
             .await
             .map_err(|e| AppError::Internal(format!("export job: {e}")))?
-            .map_err(|e| AppError::Internal(format!("export job: {}", e.body.message)))?;
+            .map_err(|e| {
+                AppError::Internal(format!(
+                    "export job: {}",
+                    crate::error::ApiError::from(e).body.message
+                ))
+            })?;
         app.jobs.progress(&mut claimed, 90).await?;
         Ok(bytes)
     }
@@ -128,7 +133,7 @@ pub async fn handle(app: &App, delivery: vendfleet_app::ports::Job) -> AppResult
     }
     if delivery.payload.contains("\"report_id\"") {
         if let Some(c) = app.generator.start(delivery).await? {
-            crate::generator::run::run(app, c).await?;
+            vendfleet_render::generator::run::run(app, c).await?;
         }
         return Ok(());
     }

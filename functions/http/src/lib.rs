@@ -3,7 +3,6 @@
 
 pub mod audit;
 pub mod auth;
-pub mod chart;
 pub mod contract;
 pub mod crud;
 pub mod dto;
@@ -69,93 +68,77 @@ pub enum Area {
     Planning,
 }
 
-/// How an area is served: its OpenAPI tag, its routes, and the option lists it adds under
-/// `/api/filters/` (served by the filters function).
+/// How an area is served: its OpenAPI tag and its routes.
 struct AreaSpec {
     area: Area,
     tag: &'static str,
     routes: fn() -> OpenApiRouter<AppState>,
-    filters: fn() -> OpenApiRouter<AppState>,
 }
 
-fn no_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-}
-
-/// The one place that registers an area. A new area adds its line here, its Lambda binary in
-/// `functions/lambdas/src/bin/` and its function in `template.yaml` (docs/architecture.md).
+/// The one place that registers an area (with its option lists in [`FILTERS`] and, when it has a
+/// Lambda function of its own, its [`served`] entry). A new area adds its line here, its Lambda
+/// binary in `functions/lambdas/src/bin/` and its function in `template.yaml`
+/// (docs/architecture.md).
 const AREAS: &[AreaSpec] = &[
     AreaSpec {
         area: Area::Auth,
         tag: "auth",
         routes: auth::router,
-        filters: no_routes,
     },
     AreaSpec {
         area: Area::Users,
         tag: "users",
         routes: users::router,
-        filters: filters::users_router,
     },
     AreaSpec {
         area: Area::Settings,
         tag: "settings",
         routes: settings_routes,
-        filters: settings_filters,
     },
     AreaSpec {
         area: Area::Machines,
         tag: "machines",
         routes: machines_routes,
-        filters: machines::filters_router,
     },
     AreaSpec {
         area: Area::Products,
         tag: "products",
         routes: products::router,
-        filters: products::filters_router,
     },
     AreaSpec {
         area: Area::Sales,
         tag: "sales",
         routes: sales::router,
-        filters: sales::filters_router,
     },
     AreaSpec {
         area: Area::Reports,
         tag: "reports",
         routes: reports_routes,
-        filters: generator::filters_router,
     },
     AreaSpec {
         area: Area::Planning,
         tag: "planning",
         routes: planning::router,
-        filters: no_routes,
     },
     AreaSpec {
         area: Area::Events,
         tag: "machine-events",
         routes: events::router,
-        filters: no_routes,
     },
     AreaSpec {
         area: Area::Jobs,
         tag: "jobs",
         routes: jobs::router,
-        filters: no_routes,
     },
     AreaSpec {
         area: Area::Audit,
         tag: "audit",
         routes: audit::router,
-        filters: no_routes,
     },
     AreaSpec {
         area: Area::Filters,
         tag: "filters",
         routes: every_filter,
-        filters: no_routes,
     },
 ];
 
@@ -179,11 +162,22 @@ fn reports_routes() -> OpenApiRouter<AppState> {
     reports::router().merge(generator::router())
 }
 
+/// The option lists each area adds under `/api/filters/` (served by the filters function). A
+/// table of their own, apart from [`AREAS`], so that the filters function links no other handler.
+const FILTERS: &[fn() -> OpenApiRouter<AppState>] = &[
+    filters::users_router,
+    settings_filters,
+    machines::filters_router,
+    products::filters_router,
+    sales::filters_router,
+    generator::filters_router,
+];
+
 /// Every area's option lists.
 fn every_filter() -> OpenApiRouter<AppState> {
-    AREAS
+    FILTERS
         .iter()
-        .fold(OpenApiRouter::new(), |r, a| r.merge((a.filters)()))
+        .fold(OpenApiRouter::new(), |r, f| r.merge(f()))
 }
 
 /// Every route of every area.
@@ -194,20 +188,70 @@ fn every_route() -> OpenApiRouter<AppState> {
 }
 
 fn area_router(area: Area) -> OpenApiRouter<AppState> {
-    let routes = |area: Area| {
-        AREAS
+    match Served::of(area) {
+        Some(s) => (s.routes)(),
+        None => AREAS
             .iter()
             .find(|a| a.area == area)
             .map(|a| (a.routes)())
-            .unwrap_or_default()
+            .unwrap_or_default(),
+    }
+}
+
+/// The users function's routes: background jobs' status and the audit trail have no function of
+/// their own, the users function answers them.
+fn users_function() -> OpenApiRouter<AppState> {
+    users::router().merge(jobs::router()).merge(audit::router())
+}
+
+/// An area as its Lambda function serves it. A binary names its entry of [`served`], so it links
+/// that area's handlers only ([`area`] and [`router`] reach every area's through [`AREAS`]), and
+/// only the users function serves the OpenAPI document (`GET /api/openapi.json` is routed there),
+/// which names every handler.
+#[derive(Clone, Copy)]
+pub struct Served {
+    pub area: Area,
+    routes: fn() -> OpenApiRouter<AppState>,
+    document: Option<fn() -> utoipa::openapi::OpenApi>,
+}
+
+/// The areas with a Lambda function of their own.
+pub mod served {
+    use super::*;
+
+    pub const AUTH: Served = Served::new(Area::Auth, auth::router);
+    pub const USERS: Served = Served {
+        area: Area::Users,
+        routes: users_function,
+        document: Some(openapi),
     };
-    match area {
-        // Background jobs' status and the audit trail have no function of their own: the users
-        // function answers them.
-        Area::Users => routes(Area::Users)
-            .merge(routes(Area::Jobs))
-            .merge(routes(Area::Audit)),
-        other => routes(other),
+    pub const SETTINGS: Served = Served::new(Area::Settings, settings_routes);
+    pub const FILTERS: Served = Served::new(Area::Filters, every_filter);
+    pub const MACHINES: Served = Served::new(Area::Machines, machines_routes);
+    pub const PRODUCTS: Served = Served::new(Area::Products, products::router);
+    pub const SALES: Served = Served::new(Area::Sales, sales::router);
+    pub const REPORTS: Served = Served::new(Area::Reports, reports_routes);
+    pub const PLANNING: Served = Served::new(Area::Planning, planning::router);
+    pub const EVENTS: Served = Served::new(Area::Events, events::router);
+
+    /// Every one (tests and the document; a binary names its own).
+    pub const ALL: &[Served] = &[
+        AUTH, USERS, SETTINGS, FILTERS, MACHINES, PRODUCTS, SALES, REPORTS, PLANNING, EVENTS,
+    ];
+}
+
+impl Served {
+    const fn new(area: Area, routes: fn() -> OpenApiRouter<AppState>) -> Self {
+        Served {
+            area,
+            routes,
+            document: None,
+        }
+    }
+
+    /// The entry of an area with a function of its own.
+    pub fn of(area: Area) -> Option<Served> {
+        served::ALL.iter().find(|s| s.area == area).copied()
     }
 }
 
@@ -221,7 +265,9 @@ pub fn area_operations(area: Area) -> Vec<(String, String)> {
     if area == Area::Events {
         ops.push(("POST".into(), events::WEBHOOK_PATH.into()));
     }
-    ops.push(("GET".into(), "/api/openapi.json".into()));
+    if Served::of(area).is_some_and(|s| s.document.is_some()) {
+        ops.push(("GET".into(), "/api/openapi.json".into()));
+    }
     ops
 }
 
@@ -278,19 +324,27 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     doc
 }
 
-async fn openapi_json() -> impl IntoResponse {
-    axum::Json(openapi())
-}
-
 async fn api_not_found() -> impl IntoResponse {
     error::ApiError::new(StatusCode::NOT_FOUND, "No such endpoint")
 }
 
-fn finish(router: OpenApiRouter<AppState>, state: AppState) -> Router {
-    let (router, _) = router.split_for_parts();
+/// The router with `/api/openapi.json` (when given the document), the body limits and the JSON
+/// errors. The document comes as a function pointer, so a router without it links no handler of
+/// another area.
+fn finish(
+    router: OpenApiRouter<AppState>,
+    state: AppState,
+    document: Option<fn() -> utoipa::openapi::OpenApi>,
+) -> Router {
+    let (mut router, _) = router.split_for_parts();
+    if let Some(doc) = document {
+        router = router.route(
+            "/api/openapi.json",
+            axum::routing::get(move || async move { axum::Json(doc()) }),
+        );
+    }
     traced(
         router
-            .route("/api/openapi.json", axum::routing::get(openapi_json))
             // Every endpoint, those that take no body too, refuses one over the limit (413).
             .layer(tower_http::limit::RequestBodyLimitLayer::new(
                 extract::MAX_BODY_BYTES,
@@ -332,12 +386,22 @@ pub fn traced(router: Router) -> Router {
 
 /// The router of every area (the embedded server).
 pub fn router(state: AppState) -> Router {
-    finish(all_areas(), state)
+    finish(all_areas(), state, Some(openapi))
 }
 
-/// The router of one area (one Lambda); unknown paths answer a JSON 404.
+/// The router of one area as its function serves it ([`serve`]); an area without a function of
+/// its own alone. Unknown paths answer a JSON 404.
 pub fn area(area: Area, state: AppState) -> Router {
-    finish(area_router(area), state).fallback(api_not_found)
+    match Served::of(area) {
+        Some(s) => serve(s, state),
+        None => finish(area_router(area), state, None).fallback(api_not_found),
+    }
+}
+
+/// The router one Lambda function serves: its area, and the OpenAPI document for the users
+/// function; unknown paths answer a JSON 404.
+pub fn serve(s: Served, state: AppState) -> Router {
+    finish((s.routes)(), state, s.document).fallback(api_not_found)
 }
 
 /// The JSON 404 for unknown API paths, for binaries that add their own fallback.

@@ -3,7 +3,6 @@
 use crate::dto::{Data, Message, MessageData, OptionDto};
 use axum::http::StatusCode;
 use axum::Json;
-use vendfleet_domain::Language;
 
 /// A 201 with the spec's `{message, data}`.
 pub type Created<T> = (StatusCode, Json<MessageData<T>>);
@@ -39,11 +38,4 @@ pub fn values(v: Vec<String>) -> Json<Data<Vec<String>>> {
 }
 
 /// One of three texts by language (export headers and sheet names).
-pub fn tr(lang: Language, en: &str, fr: &str, it: &str) -> String {
-    match lang {
-        Language::En => en,
-        Language::Fr => fr,
-        Language::It => it,
-    }
-    .to_string()
-}
+pub use vendfleet_render::tr;

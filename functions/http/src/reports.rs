@@ -5,9 +5,8 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{col, titles, Cell, Column, Format, Table};
+use crate::export::{Answer as _, Format};
 use crate::extract::{reports_perm as perm, Authorized, Query};
-use crate::reply::tr;
 use crate::sales::SalesQuery;
 use crate::state::AppState;
 use axum::extract::State;
@@ -16,10 +15,12 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::generator::Module;
 use vendfleet_app::listing::{page_of, paging, ListPage, ListParams};
 use vendfleet_app::reports::{
     CollectionRow, ComponentStock, EncashmentParams, OverShort, ProductStock,
 };
+use vendfleet_render::ReportParams;
 
 /// The reports area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -223,105 +224,20 @@ async fn export_encashments(
 ) -> ApiResult<Response> {
     let format = Format::parse(x.format.as_deref())?;
     let lang = a.principal().user.language;
-    encashment_table(&s.app, a.principal(), q, e)
+    let params = ReportParams {
+        sales: q.into(),
+        list: ListParams {
+            page: e.page,
+            page_size: e.page_size,
+            ..ListParams::default()
+        },
+        employees: e.employees,
+        ..ReportParams::default()
+    };
+    crate::export::report_table(&s, a.principal(), Module::Encashment, &params)
         .await?
         .answer(&s, a.requester(), format, "encashment", lang)
         .await
-}
-
-/// The encashment report's columns.
-pub(crate) const ENCASHMENT_COLUMNS: [Column; 16] = [
-    col("date", "Date", "Date", "Data"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Ubicazione"),
-    col("bag_no", "Bag no", "N° de sac", "N. sacchetto"),
-    col("employee", "Employee", "Employé", "Dipendente"),
-    col("cash_box", "Cash box", "Caisse", "Cassa"),
-    col("bill_stacker", "Bill stacker", "Billets", "Banconote"),
-    col(
-        "collected",
-        "Cash collected",
-        "Espèces collectées",
-        "Contanti raccolti",
-    ),
-    col(
-        "tubes",
-        "Value of tubes",
-        "Valeur des tubes",
-        "Valore dei tubi",
-    ),
-    col(
-        "ejected",
-        "Ejected coins",
-        "Pièces éjectées",
-        "Monete espulse",
-    ),
-    col(
-        "refilled_coins",
-        "Refilled coins",
-        "Pièces rechargées",
-        "Monete ricaricate",
-    ),
-    col("taken", "Taken", "Encaissé", "Incassato"),
-    col("expected", "Expected", "Attendu", "Previsto"),
-    col("over_short", "Over/short", "Écart", "Differenza"),
-    col(
-        "counted",
-        "Counted (audit)",
-        "Compté (audit)",
-        "Contato (audit)",
-    ),
-    col(
-        "counted_over_short",
-        "Over/short (audit)",
-        "Écart (audit)",
-        "Differenza (audit)",
-    ),
-];
-
-/// The encashment report of a query as a table (every collection; paging ignored).
-pub(crate) async fn encashment_table(
-    app: &vendfleet_app::App,
-    p: &vendfleet_app::auth::Principal,
-    q: SalesQuery,
-    e: EncashmentQuery,
-) -> ApiResult<Table> {
-    let lang = p.user.language;
-    let rows = app.reports.all_encashments(p, &params(q, e)).await?;
-    let table_rows = rows
-        .into_iter()
-        .map(|c| {
-            let money = |minor: i64| Cell::Money {
-                minor,
-                exponent: 2,
-                currency: c.row.currency.clone(),
-            };
-            let maybe = |v: Option<i64>| v.map_or(Cell::Empty, money);
-            vec![
-                c.row.at.into(),
-                c.row.machine_name.clone().into(),
-                c.row.location_name.clone().unwrap_or_default().into(),
-                c.row.bag_no.clone().into(),
-                c.row.employee_name.clone().unwrap_or_default().into(),
-                money(c.row.cash_box_minor),
-                money(c.row.bill_stacker_minor),
-                money(c.row.collected_minor),
-                money(c.row.tubes_minor),
-                money(c.row.ejected_minor),
-                money(c.row.refilled_coins_minor),
-                maybe(c.taken_minor),
-                maybe(c.expected_minor),
-                maybe(c.over_short_minor),
-                maybe(c.counted_minor),
-                maybe(c.counted_over_short_minor),
-            ]
-        })
-        .collect();
-    Ok(Table {
-        sheet: tr(lang, "Encashment", "Encaissement", "Incasso"),
-        header: titles(lang, &ENCASHMENT_COLUMNS),
-        rows: table_rows,
-    })
 }
 
 /// The inventory lists' paging and search (by name).
@@ -530,113 +446,13 @@ async fn export_inventory(
     let format = Format::parse(x.format.as_deref())?;
     let p = a.principal();
     let lang = p.user.language;
-    let table = inventory_table(&s.app, p, q, tab.tab.as_deref()).await?;
-    table
+    let params = ReportParams {
+        sales: q.into(),
+        tab: tab.tab,
+        ..ReportParams::default()
+    };
+    crate::export::report_table(&s, p, Module::Inventory, &params)
+        .await?
         .answer(&s, a.requester(), format, "inventory", lang)
         .await
-}
-
-/// The inventory's product tab columns.
-pub(crate) const PRODUCT_STOCK_COLUMNS: [Column; 8] = [
-    col("product", "Product", "Produit", "Prodotto"),
-    col("quantity", "Quantity", "Quantité", "Quantità"),
-    col("value", "Value", "Valeur", "Valore"),
-    col("capacity", "Capacity", "Capacité", "Capacità"),
-    col("machines", "Machines", "Machines", "Macchine"),
-    col("sold_out", "Sold out", "Épuisées", "Esaurite"),
-    col("low", "Low", "Basses", "Basse"),
-    col(
-        "next_expiry",
-        "Next expiry",
-        "Prochaine péremption",
-        "Prossima scadenza",
-    ),
-];
-
-/// The inventory's component tab columns.
-pub(crate) const COMPONENT_STOCK_COLUMNS: [Column; 4] = [
-    col("component", "Component", "Composant", "Componente"),
-    col("unit", "Unit", "Unité", "Unità"),
-    col("quantity", "Quantity", "Quantité", "Quantità"),
-    col("machines", "Machines", "Machines", "Macchine"),
-];
-
-/// Whether an inventory `tab` is the component one (400 for an unknown tab).
-pub(crate) fn component_tab(tab: Option<&str>) -> ApiResult<bool> {
-    match tab.map(str::trim).unwrap_or("products") {
-        "products" | "" => Ok(false),
-        "components" => Ok(true),
-        _ => Err(vendfleet_app::AppError::invalid_field(
-            "tab",
-            "Choose one of: products, components.",
-        )
-        .into()),
-    }
-}
-
-/// The inventory's product or component tab as a table (needs that tab's export permission).
-pub(crate) async fn inventory_table(
-    app: &vendfleet_app::App,
-    p: &vendfleet_app::auth::Principal,
-    q: SalesQuery,
-    tab: Option<&str>,
-) -> ApiResult<Table> {
-    use vendfleet_domain::Permission;
-    let lang = p.user.language;
-    let components = component_tab(tab)?;
-    let needs = if components {
-        Permission::InventoryComponentsExport
-    } else {
-        Permission::InventoryProductsExport
-    };
-    if !p.can(needs) {
-        return Err(crate::error::ApiError::new(
-            axum::http::StatusCode::FORBIDDEN,
-            format!("You need the permission {}", needs.key()),
-        ));
-    }
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    Ok(if components {
-        let rows = app.reports.component_stock(p, &q.into()).await?;
-        Table {
-            sheet: t("Components", "Composants", "Componenti"),
-            header: titles(lang, &COMPONENT_STOCK_COLUMNS),
-            rows: rows
-                .into_iter()
-                .map(|r| {
-                    vec![
-                        r.name.into(),
-                        r.unit.into(),
-                        r.quantity.into(),
-                        (r.machines as i64).into(),
-                    ]
-                })
-                .collect(),
-        }
-    } else {
-        let rows = app.reports.product_stock(p, &q.into()).await?;
-        Table {
-            sheet: t("Products", "Produits", "Prodotti"),
-            header: titles(lang, &PRODUCT_STOCK_COLUMNS),
-            rows: rows
-                .into_iter()
-                .map(|r| {
-                    vec![
-                        r.name.into(),
-                        r.quantity.into(),
-                        Cell::Money {
-                            minor: r.value_minor,
-                            exponent: 2,
-                            currency: "EUR".into(),
-                        },
-                        r.capacity.into(),
-                        (r.machines as i64).into(),
-                        (r.sold_out as i64).into(),
-                        (r.low as i64).into(),
-                        r.next_expiry.map_or(Cell::Empty, Cell::Date),
-                    ]
-                })
-                .collect(),
-        }
-    })
 }

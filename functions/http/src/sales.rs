@@ -5,7 +5,7 @@
 use crate::crud;
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Cell, Format, Table};
+use crate::export::{Answer as _, Format};
 use crate::extract::{sales_perm as perm, Authorized, Query, SignedIn};
 use crate::reply::tr;
 use crate::state::AppState;
@@ -17,12 +17,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::dashboard::{SpanFigures, Top};
+use vendfleet_app::generator::Module;
 use vendfleet_app::listing::ListParams;
 use vendfleet_app::sales::{SalesParams, SalesReport};
 use vendfleet_domain::attention::Reason;
 use vendfleet_domain::report::{Choice, GroupBy, Grouping, Value};
 use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Language;
+use vendfleet_render::tables::sales::{bucket_label, group_label, total_label, BAR_GROUPS};
+use vendfleet_render::ReportParams;
 
 /// The sales area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -239,26 +242,6 @@ pub struct ColumnDto {
     pub date: Option<NaiveDate>,
 }
 
-fn group_label(lang: Language, g: GroupBy) -> String {
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    match g {
-        GroupBy::Machine => t("Machine", "Machine", "Macchina"),
-        GroupBy::Location => t("Location", "Emplacement", "Ubicazione"),
-        GroupBy::Client => t("Client", "Client", "Cliente"),
-        GroupBy::Product => t("Product", "Produit", "Prodotto"),
-        GroupBy::ProductTag => t("Product tag", "Étiquette de produit", "Tag prodotto"),
-        GroupBy::MachineTag => t("Machine tag", "Étiquette de machine", "Tag macchina"),
-    }
-}
-
-fn bucket_label(g: Grouping, d: NaiveDate) -> String {
-    match g {
-        Grouping::Day => d.format("%Y-%m-%d").to_string(),
-        Grouping::Week => d.format("%G-W%V").to_string(),
-        Grouping::Month => d.format("%Y-%m").to_string(),
-    }
-}
-
 fn columns(r: &SalesReport, lang: Language) -> Vec<ColumnDto> {
     let mut out = vec![ColumnDto {
         field: "name".into(),
@@ -274,7 +257,7 @@ fn columns(r: &SalesReport, lang: Language) -> Vec<ColumnDto> {
     }));
     out.push(ColumnDto {
         field: "total".into(),
-        header_name: tr(lang, "Total", "Total", "Totale"),
+        header_name: total_label(lang),
         kind: "total".into(),
         date: None,
     });
@@ -377,54 +360,15 @@ async fn detail_export(
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let lang = a.principal().user.language;
-    let (table, _) = overview_table(&s.app, a.principal(), q, pg).await?;
-    table
+    let params = ReportParams {
+        sales: q.into(),
+        list: pg.into(),
+        ..ReportParams::default()
+    };
+    crate::export::report_table(&s, a.principal(), Module::SalesOverview, &params)
+        .await?
         .answer(&s, a.requester(), format, "sales-overview", lang)
         .await
-}
-
-/// A money or quantity cell of a report showing `value`.
-pub(crate) fn value_cell(value: Value, v: i64) -> Cell {
-    if value == Value::Quantity {
-        Cell::Int(v)
-    } else {
-        Cell::Money {
-            minor: v,
-            exponent: 2,
-            currency: "EUR".into(),
-        }
-    }
-}
-
-/// The detail table of a query as a table (every row; the search and ordering of `pg`), with
-/// the report it comes from.
-pub(crate) async fn overview_table(
-    app: &vendfleet_app::App,
-    p: &Principal,
-    q: SalesQuery,
-    pg: DetailPaging,
-) -> ApiResult<(Table, SalesReport)> {
-    let lang = p.user.language;
-    let r = app.sales.report(p, &q.into()).await?;
-    let (rows, _) = r.detail_rows(&pg.into())?;
-    let value = r.query.value;
-    let table = Table {
-        sheet: tr(lang, "Sales", "Ventes", "Vendite"),
-        header: columns(&r, lang)
-            .into_iter()
-            .map(|c| c.header_name)
-            .collect(),
-        rows: rows
-            .into_iter()
-            .map(|row| {
-                let mut cells = vec![Cell::Text(row.name)];
-                cells.extend(row.values.into_iter().map(|v| value_cell(value, v)));
-                cells.push(value_cell(value, row.total));
-                cells
-            })
-            .collect(),
-    };
-    Ok((table, r))
 }
 
 /// The chosen value over time: one point a period of the span, and the span before, period by
@@ -471,9 +415,6 @@ async fn line_chart(
         },
     }))
 }
-
-/// Groups shown one by one on the bar chart; the rest are summed as "others".
-pub const BAR_GROUPS: usize = 20;
 
 /// One bar: a group's value over the span and over the span before.
 #[derive(Debug, Serialize, ToSchema)]

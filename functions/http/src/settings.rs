@@ -3,7 +3,7 @@
 use crate::crud;
 use crate::dto::{Data, ListQuery, ListReply, Message, MessageData};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Format, Table};
+use crate::export::{Answer as _, Format, Table};
 use crate::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
 use crate::reply::{tr, updated, values};
 use crate::state::AppState;

@@ -4,9 +4,8 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{col, titles, Cell, Column, Format, Table};
+use crate::export::{Answer as _, Format};
 use crate::extract::{reports_perm as perm, Authorized, Query};
-use crate::reply::tr;
 use crate::sales::{SalesFiguresDto, SalesQuery};
 use crate::state::AppState;
 use axum::extract::State;
@@ -15,12 +14,14 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::generator::Module;
 use vendfleet_app::listing::ListParams;
 use vendfleet_app::sales::Transaction;
 use vendfleet_domain::events::Payment;
+use vendfleet_render::ReportParams;
 
 /// The most rows one export file holds.
-pub const MAX_EXPORT_ROWS: usize = 200_000;
+pub use vendfleet_render::tables::transactions::MAX_EXPORT_ROWS;
 
 /// The transaction log's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -186,60 +187,12 @@ async fn export_transactions(
 ) -> ApiResult<Response> {
     let format = Format::parse(x.format.as_deref())?;
     let lang = a.principal().user.language;
-    let rows = s
-        .app
-        .sales
-        .all_transactions(a.principal(), &q.into(), MAX_EXPORT_ROWS)
-        .await?;
-    Table {
-        sheet: sheet_name(lang),
-        header: titles(lang, &COLUMNS),
-        rows: rows.into_iter().map(|r| cells(r, lang)).collect(),
-    }
-    .answer(&s, a.requester(), format, "transaction-log", lang)
-    .await
-}
-
-/// The log's columns.
-pub(crate) const COLUMNS: [Column; 8] = [
-    col("date_time", "Date and time", "Date et heure", "Data e ora"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Ubicazione"),
-    col("selection", "Selection", "Sélection", "Selezione"),
-    col("product", "Product", "Produit", "Prodotto"),
-    col("quantity", "Quantity", "Quantité", "Quantità"),
-    col("revenue", "Revenue", "Chiffre d'affaires", "Ricavo"),
-    col(
-        "payment_method",
-        "Payment method",
-        "Moyen de paiement",
-        "Metodo di pagamento",
-    ),
-];
-
-/// The log's sheet name.
-pub(crate) fn sheet_name(lang: vendfleet_domain::Language) -> String {
-    tr(lang, "Transactions", "Transactions", "Transazioni")
-}
-
-/// A sale as the cells of [`COLUMNS`].
-pub(crate) fn cells(r: Transaction, lang: vendfleet_domain::Language) -> Vec<Cell> {
-    let payment = match r.payment {
-        Payment::Cash => tr(lang, "Cash", "Espèces", "Contanti"),
-        Payment::Cashless => tr(lang, "Cashless", "Sans espèces", "Senza contanti"),
+    let params = ReportParams {
+        sales: q.into(),
+        ..ReportParams::default()
     };
-    vec![
-        r.at.into(),
-        r.machine_name.into(),
-        r.location_name.unwrap_or_default().into(),
-        r.selection.into(),
-        r.product_name.into(),
-        Cell::Int(i64::from(r.quantity)),
-        Cell::Money {
-            minor: r.revenue_minor,
-            exponent: 2,
-            currency: r.currency,
-        },
-        payment.into(),
-    ]
+    crate::export::report_table(&s, a.principal(), Module::TransactionLog, &params)
+        .await?
+        .answer(&s, a.requester(), format, "transaction-log", lang)
+        .await
 }

@@ -3,7 +3,7 @@
 use crate::crud;
 use crate::dto::*;
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Format, Table};
+use crate::export::{Answer as _, Format, Table};
 use crate::extract::{perm, Authorized, Json, Query};
 use crate::reply::tr;
 use crate::state::AppState;

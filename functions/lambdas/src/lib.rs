@@ -13,7 +13,7 @@ use vendfleet_adapters_aws::{AwsAdapters, AwsConfig};
 use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
 use vendfleet_app::ports::SystemClock;
 use vendfleet_app::App;
-use vendfleet_http::{AppState, Area, ClientAddr};
+use vendfleet_http::{AppState, Area, ClientAddr, Served};
 
 /// Errors of start-up.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -155,10 +155,14 @@ pub fn area_of(binary: &str) -> Option<Area> {
         .map(|(_, area)| *area)
 }
 
-/// The router one Lambda serves.
+/// The router one Lambda serves (by its area: tests; a binary names its [`Served`]).
 pub fn service(area: Area, app: App) -> Router {
-    let router =
-        vendfleet_http::area(area, AppState::new(app)).layer(middleware::from_fn(client_addr));
+    lambda_router(vendfleet_http::area(area, AppState::new(app)))
+}
+
+/// An area's router with the client address and the trailing `/` put back.
+fn lambda_router(router: Router) -> Router {
+    let router = router.layer(middleware::from_fn(client_addr));
     // The path is restored before the area's router matches it (a layer on that router would
     // run after routing).
     Router::new().fallback_service(tower::util::MapRequest::new(
@@ -179,15 +183,21 @@ fn init_logs() {
 }
 
 /// The body of every API Lambda binary: logs, adapters from the environment, then serve the
-/// area [`API_FUNCTIONS`] gives the binary (`env!("CARGO_BIN_NAME")`).
-pub async fn run(binary: &str) -> Result<(), lambda_http::Error> {
+/// binary's area, `served` (`vendfleet_http::served::AUTH` …), which must be the one
+/// [`API_FUNCTIONS`] gives the binary (`env!("CARGO_BIN_NAME")`). Naming its area links the
+/// binary with that area's handlers only.
+pub async fn run(binary: &str, served: Served) -> Result<(), lambda_http::Error> {
     let area = area_of(binary).ok_or_else(|| format!("{binary} is not an API function"))?;
+    if area != served.area {
+        return Err(format!("{binary} serves {area:?}, not {:?}", served.area).into());
+    }
     init_logs();
     let config = AwsConfig::from_env()?;
     let sdk = vendfleet_adapters_aws::sdk_config(config.endpoint_url.as_deref()).await;
     let adapters = AwsAdapters::new(&config, &sdk);
     let secret = jwt_secret(&sdk).await?;
-    lambda_http::run(service(area, app(&adapters, secret)?)).await
+    let state = AppState::new(app(&adapters, secret)?);
+    lambda_http::run(lambda_router(vendfleet_http::serve(served, state))).await
 }
 
 /// Applies one SQS batch of queued machine events; answers the ids of the messages that failed

@@ -1,9 +1,7 @@
 //! The report generator's API (`/api/reports/generator/`): templates, ad-hoc and templated
 //! generation on the background worker, the reports list with progress, downloads, archiving.
 
-pub mod run;
 mod templates;
-pub mod writer;
 
 use templates::*;
 
@@ -29,6 +27,7 @@ use vendfleet_app::listing::ListParams;
 use vendfleet_domain::reach::Reach;
 use vendfleet_domain::report::Choice;
 use vendfleet_domain::Language;
+use vendfleet_render::generator as render;
 
 /// The generator's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -295,8 +294,8 @@ async fn preview(
         .map_err(vendfleet_app::AppError::from)?;
     let spec = spec.expect("checked");
     vendfleet_app::generator::require_module(p, spec.module)?;
-    run::check_params(&s.app, &spec)?;
-    let (header, rows, total_rows) = run::preview(&s.app, p, &spec).await?;
+    render::check_params(&s.app, &spec)?;
+    let (header, rows, total_rows) = render::preview(&s.app, p, &spec).await?;
     Ok(axum::Json(Data {
         data: PreviewDto {
             header,
@@ -328,7 +327,7 @@ async fn columns(
     let module = vendfleet_app::generator::Module::from_key(&q.module)
         .ok_or_else(|| vendfleet_app::AppError::invalid_field("module", "Not a report module."))?;
     let lang = a.principal().user.language;
-    let columns = run::module_columns(module, q.tab.as_deref())?;
+    let columns = render::module_columns(module, q.tab.as_deref())?;
     Ok(axum::Json(Data {
         data: columns
             .iter()

@@ -88,7 +88,7 @@ pub(super) async fn checked(s: &AppState, body: &TemplateBody) -> ApiResult<()> 
         errors
             .into_result()
             .map_err(vendfleet_app::AppError::from)?;
-        run::check_params(&s.app, &spec)?;
+        render::check_params(&s.app, &spec)?;
     }
     Ok(())
 }

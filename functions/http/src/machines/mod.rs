@@ -5,7 +5,7 @@
 use crate::crud;
 use crate::dto::{Data, ListReply, Message, MessageData, OptionDto, Pagination};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Cell, Format, Table};
+use crate::export::{Answer as _, Format, Table};
 use crate::extract::{machines_perm as perm, Authorized, Json, Query, SignedIn};
 use crate::reply::{tr, updated};
 use crate::state::AppState;

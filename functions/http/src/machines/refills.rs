@@ -1,8 +1,9 @@
 //! The refill log (every stock change, by users and by machines).
 
 use super::*;
-use crate::export::{col, titles, Column};
 use crate::sales::FiltersQuery;
+use vendfleet_app::generator::Module;
+use vendfleet_render::ReportParams;
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -185,61 +186,19 @@ async fn export_refills(
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let lang = a.principal().user.language;
-    refill_table(&s.app, a.principal(), q, shared)
+    let params = ReportParams {
+        sales: shared.into(),
+        refills: RefillListParams {
+            machine: q.machine,
+            location: q.location,
+            from: q.from,
+            to: q.to,
+            ..RefillListParams::default()
+        },
+        ..ReportParams::default()
+    };
+    crate::export::report_table(&s, a.principal(), Module::RefillLog, &params)
         .await?
         .answer(&s, a.requester(), format, "refill-log", lang)
         .await
-}
-
-/// The refill log's columns.
-pub(crate) const REFILL_COLUMNS: [Column; 10] = [
-    col("date", "Date", "Date", "Data"),
-    col("local_day", "Local day", "Jour local", "Giorno locale"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Ubicazione"),
-    col("employee", "Employee", "Employé", "Dipendente"),
-    col("source", "Source", "Source", "Origine"),
-    col("selection", "Selection", "Sélection", "Selezione"),
-    col("product", "Product", "Produit", "Prodotto"),
-    col("added", "Added", "Ajouté", "Aggiunto"),
-    col("removed", "Removed", "Retiré", "Rimosso"),
-];
-
-/// The refill log of a query as a table (every line; paging ignored).
-pub(crate) async fn refill_table(
-    app: &vendfleet_app::App,
-    p: &vendfleet_app::auth::Principal,
-    q: RefillsQuery,
-    shared: FiltersQuery,
-) -> ApiResult<Table> {
-    let lang = p.user.language;
-    let params = refill_params(app, p, q, shared).await?;
-    let (entries, _) = app.machines.refill_entries(p, &params).await?;
-    let rows = entries
-        .into_iter()
-        .map(|e| {
-            vec![
-                e.at.into(),
-                Cell::Date(e.local_date),
-                e.machine_name.into(),
-                e.location_name.unwrap_or_default().into(),
-                e.employee_name.into(),
-                e.source.into(),
-                e.selection.into(),
-                e.product_name.into(),
-                e.added.into(),
-                e.removed.into(),
-            ]
-        })
-        .collect();
-    Ok(Table {
-        sheet: tr(
-            lang,
-            "Refill log",
-            "Journal des réassorts",
-            "Registro rifornimenti",
-        ),
-        header: titles(lang, &REFILL_COLUMNS),
-        rows,
-    })
 }

@@ -4,9 +4,9 @@
 
 use crate::dto::{Data, ListReply, MessageData};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{col, titles, Cell, Column, Format, Table};
+use crate::export::Format;
 use crate::extract::{planning_perm as perm, Authorized, Json, Query};
-use crate::reply::{created, tr, updated};
+use crate::reply::{created, updated};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

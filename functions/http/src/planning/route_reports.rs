@@ -1,6 +1,7 @@
 //! What a planned route needs and did: picklists, values, stocks, forecast accuracy, the export.
 
 use super::*;
+use crate::export::Answer as _;
 
 /// A picklist line of a route's stop, with what the visit booked.
 #[derive(Debug, Serialize, ToSchema)]
@@ -319,68 +320,6 @@ pub(super) async fn route_accuracy(
     }))
 }
 
-pub(super) const ROUTE_COLUMNS: [Column; 13] = [
-    col("order", "Stop", "Arrêt", "Fermata"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Posizione"),
-    col("arrival", "Arrival", "Arrivée", "Arrivo"),
-    col("selection", "Selection", "Sélection", "Selezione"),
-    col("product", "Product", "Produit", "Prodotto"),
-    col("current", "Stock", "Stock", "Scorta"),
-    col(
-        "predicted",
-        "Predicted at visit",
-        "Prévu à la visite",
-        "Previsto alla visita",
-    ),
-    col("to_bring", "To bring", "À apporter", "Da portare"),
-    col("found", "Found", "Trouvé", "Trovato"),
-    col("filled", "Filled", "Rempli", "Riempito"),
-    col("removed", "Removed", "Retiré", "Rimosso"),
-    col("reason", "Reason", "Motif", "Motivo"),
-];
-
-pub(super) async fn route_table(
-    app: &vendfleet_app::App,
-    p: &vendfleet_app::auth::Principal,
-    id: &str,
-) -> ApiResult<Table> {
-    let lang = p.user.language;
-    let (route, stops) = app.planning.route_with_stops(p, id).await?;
-    let mut rows = Vec::new();
-    for pl in stop_picklists(&route, &stops, false) {
-        let summary = route
-            .stops
-            .iter()
-            .find(|s| s.stop.machine_id == pl.machine_id);
-        for l in pl.lines {
-            rows.push(vec![
-                Cell::Int(pl.order as i64),
-                pl.machine_name.clone().into(),
-                summary
-                    .and_then(|s| s.stop.location_name.clone())
-                    .unwrap_or_default()
-                    .into(),
-                summary.and_then(|s| s.stop.arrival).into(),
-                l.selection.into(),
-                l.product_name.into(),
-                l.current.into(),
-                l.predicted_at_visit.into(),
-                l.to_bring.into(),
-                l.found.into(),
-                l.filled.into(),
-                l.removed.into(),
-                l.removed_reason.unwrap_or_default().into(),
-            ]);
-        }
-    }
-    Ok(Table {
-        sheet: tr(lang, "Route", "Tournée", "Percorso"),
-        header: titles(lang, &ROUTE_COLUMNS),
-        rows,
-    })
-}
-
 #[utoipa::path(get, path = "/api/planned-routes/{id}/export/", tag = "planning", security(("bearer" = [])),
     params(("id" = String, Path), crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
@@ -393,7 +332,7 @@ pub(super) async fn route_export(
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let lang = a.principal().user.language;
-    route_table(&s.app, a.principal(), &id)
+    vendfleet_render::tables::routes::route_table(&s.app, a.principal(), &id)
         .await?
         .answer(&s, a.requester(), format, "planned-route", lang)
         .await

@@ -21,10 +21,6 @@ use vendfleet_domain::reach::Reach;
 use vendfleet_domain::schedule::CronFields;
 use vendfleet_domain::{Language, Period};
 
-pub mod mail;
-
-pub use mail::{deliver, MAX_ATTACHMENT_BYTES};
-
 /// The scheduler's routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -393,7 +389,7 @@ fn check_definition(s: &AppState, body: &TaskBody) -> ApiResult<()> {
     let input = body.clone().input();
     if let Some(spec) = vendfleet_app::generator::check_spec(&input.spec, &mut errors) {
         if errors.is_empty() {
-            crate::generator::run::check_params(&s.app, &spec)?;
+            vendfleet_render::generator::check_params(&s.app, &spec)?;
         }
     }
     Ok(())

@@ -2,5 +2,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    vendfleet_lambdas::run(env!("CARGO_BIN_NAME")).await
+    vendfleet_lambdas::run(env!("CARGO_BIN_NAME"), vendfleet_http::served::REPORTS).await
 }

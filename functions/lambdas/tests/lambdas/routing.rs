@@ -340,7 +340,7 @@ fn every_operation_reaches_the_function_of_its_area_and_no_other_path_does() {
     }
 
     // Each binary's operations, and every operation once (GET /api/openapi.json is served by
-    // all of them).
+    // the users function).
     let served: BTreeMap<&str, Vec<(String, String)>> = API_FUNCTIONS
         .iter()
         .map(|(binary, area)| (*binary, vendfleet_http::area_operations(*area)))

@@ -3,25 +3,23 @@
 //! chart. A large XLSX is written in constant-memory mode (each row goes to disk as it comes)
 //! and continues on a new sheet when one is full.
 
-use crate::error::ApiError;
-use crate::export::{
-    defuse, end_sheet, start_sheet, write_cell, xlsx_error, Cell, CsvDialect, XlsxFormats,
-};
+use crate::cell::{defuse, Cell, CsvDialect};
+use crate::xlsx::{end_sheet, start_sheet, write_cell, xlsx_error, XlsxFormats};
 use rust_xlsxwriter::{Chart, ChartType, Workbook};
 use std::io::{BufWriter, Write};
 use vendfleet_app::generator::{FileFormat, Graph};
-use vendfleet_app::AppError;
+use vendfleet_app::{AppError, AppResult};
 use vendfleet_domain::Language;
 
 /// Data rows of one XLSX sheet (Excel's limit is 1,048,576 rows, the header included).
 pub const XLSX_SHEET_ROWS: u32 = 1_048_575;
 
-fn io_error(e: std::io::Error) -> ApiError {
-    AppError::Internal(format!("report file: {e}")).into()
+fn io_error(e: std::io::Error) -> AppError {
+    AppError::Internal(format!("report file: {e}"))
 }
 
-fn csv_error(e: csv::Error) -> ApiError {
-    AppError::Internal(format!("csv: {e}")).into()
+fn csv_error(e: csv::Error) -> AppError {
+    AppError::Internal(format!("csv: {e}"))
 }
 
 enum Sink {
@@ -56,7 +54,7 @@ impl ReportWriter {
         sheet_name: &str,
         header: Vec<String>,
         large: bool,
-    ) -> Result<Self, ApiError> {
+    ) -> AppResult<Self> {
         let file = tempfile::NamedTempFile::new().map_err(io_error)?;
         let dialect = CsvDialect::of(lang);
         let sink = match format {
@@ -92,7 +90,7 @@ impl ReportWriter {
     }
 
     /// Starts a new XLSX sheet (a CSV has one table: nothing happens).
-    pub fn add_sheet(&mut self, name: String, header: Vec<String>) -> Result<(), ApiError> {
+    pub fn add_sheet(&mut self, name: String, header: Vec<String>) -> AppResult<()> {
         let Sink::Xlsx(book) = &mut self.sink else {
             return Ok(());
         };
@@ -118,7 +116,7 @@ impl ReportWriter {
     }
 
     /// Writes one row, keeping the cells at `keep` when given.
-    pub fn row(&mut self, cells: &[Cell], keep: Option<&[usize]>) -> Result<(), ApiError> {
+    pub fn row(&mut self, cells: &[Cell], keep: Option<&[usize]>) -> AppResult<()> {
         let picked: Vec<&Cell>;
         let cells: Vec<&Cell> = match keep {
             Some(k) => {
@@ -160,7 +158,7 @@ impl ReportWriter {
         row: u32,
         rows: u32,
         last_column: u16,
-    ) -> Result<(), ApiError> {
+    ) -> AppResult<()> {
         let Sink::Xlsx(book) = &mut self.sink else {
             return Ok(());
         };
@@ -196,7 +194,7 @@ impl ReportWriter {
     }
 
     /// Closes the file: its path (removed when dropped) and the data rows written.
-    pub fn finish(mut self) -> Result<(tempfile::TempPath, u64), ApiError> {
+    pub fn finish(mut self) -> AppResult<(tempfile::TempPath, u64)> {
         match self.sink {
             Sink::Csv(w) => {
                 let mut out = (*w)

@@ -2,7 +2,8 @@
 //! language (headline figures against the period before, the chart, the file), sent to the
 //! recipients its file was cut for, each outcome recorded on the task and in the audit trail.
 
-use crate::reply::tr;
+use crate::params::ReportParams;
+use crate::tr;
 use vendfleet_app::generator::{GeneratedReport, Module, ReportStatus};
 use vendfleet_app::ports::mail::TASK_TAG;
 use vendfleet_app::ports::{Attachment, Mail};
@@ -60,13 +61,8 @@ async fn headline(
     if matches!(r.spec.module, Module::RefillLog | Module::Inventory) {
         return Vec::new();
     }
-    let Ok(text) = serde_urlencoded::to_string(&r.spec.params) else {
-        return Vec::new();
-    };
-    let Ok(q) = serde_urlencoded::from_str::<crate::sales::SalesQuery>(&text) else {
-        return Vec::new();
-    };
-    let Ok(report) = app.sales.totals(owner, &q.into()).await else {
+    let q = ReportParams::from_map(&r.spec.params).sales;
+    let Ok(report) = app.sales.totals(owner, &q).await else {
         return Vec::new();
     };
     let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
@@ -209,9 +205,8 @@ async fn chart(
     if r.spec.graph == Graph::None || r.spec.module != Module::SalesOverview {
         return None;
     }
-    let text = serde_urlencoded::to_string(&r.spec.params).ok()?;
-    let q: crate::sales::SalesQuery = serde_urlencoded::from_str(&text).ok()?;
-    let report = app.sales.report(owner, &q.into()).await.ok()?;
+    let q = ReportParams::from_map(&r.spec.params).sales;
+    let report = app.sales.report(owner, &q).await.ok()?;
     let value = report.query.value;
     let png = match r.spec.graph {
         Graph::Line => {
@@ -235,7 +230,7 @@ async fn chart(
             let groups: Vec<i64> = report
                 .ranked_groups()
                 .into_iter()
-                .take(crate::sales::BAR_GROUPS)
+                .take(crate::tables::sales::BAR_GROUPS)
                 .map(|g| report.current.groups.get(g).map_or(0, |f| value.of(f)))
                 .collect();
             crate::chart::png(crate::chart::Series::Bars(&groups))
