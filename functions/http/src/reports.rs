@@ -5,7 +5,6 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Format};
 use crate::extract::{reports_perm as perm, Authorized, Query};
 use crate::sales::SalesQuery;
 use crate::state::AppState;
@@ -222,8 +221,6 @@ async fn export_encashments(
     Query(e): Query<EncashmentQuery>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(x.format.as_deref())?;
-    let lang = a.principal().user.language;
     let params = ReportParams {
         sales: q.into(),
         list: ListParams {
@@ -234,10 +231,15 @@ async fn export_encashments(
         employees: e.employees,
         ..ReportParams::default()
     };
-    crate::export::report_table(&s, a.principal(), Module::Encashment, &params)
-        .await?
-        .answer(&s, a.requester(), format, "encashment", lang)
-        .await
+    crate::export::report(
+        &s,
+        a.requester(),
+        Module::Encashment,
+        &params,
+        x,
+        "encashment",
+    )
+    .await
 }
 
 /// The inventory lists' paging and search (by name).
@@ -443,16 +445,18 @@ async fn export_inventory(
     Query(tab): Query<InventoryTab>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(x.format.as_deref())?;
-    let p = a.principal();
-    let lang = p.user.language;
     let params = ReportParams {
         sales: q.into(),
         tab: tab.tab,
         ..ReportParams::default()
     };
-    crate::export::report_table(&s, p, Module::Inventory, &params)
-        .await?
-        .answer(&s, a.requester(), format, "inventory", lang)
-        .await
+    crate::export::report(
+        &s,
+        a.requester(),
+        Module::Inventory,
+        &params,
+        x,
+        "inventory",
+    )
+    .await
 }

@@ -5,7 +5,6 @@
 use crate::crud;
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Format};
 use crate::extract::{sales_perm as perm, Authorized, Query, SignedIn};
 use crate::reply::tr;
 use crate::state::AppState;
@@ -358,17 +357,20 @@ async fn detail_export(
     Query(pg): Query<DetailPaging>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(e.format.as_deref())?;
-    let lang = a.principal().user.language;
     let params = ReportParams {
         sales: q.into(),
         list: pg.into(),
         ..ReportParams::default()
     };
-    crate::export::report_table(&s, a.principal(), Module::SalesOverview, &params)
-        .await?
-        .answer(&s, a.requester(), format, "sales-overview", lang)
-        .await
+    crate::export::report(
+        &s,
+        a.requester(),
+        Module::SalesOverview,
+        &params,
+        e,
+        "sales-overview",
+    )
+    .await
 }
 
 /// The chosen value over time: one point a period of the span, and the span before, period by

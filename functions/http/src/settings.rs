@@ -3,7 +3,7 @@
 use crate::crud;
 use crate::dto::{Data, ListQuery, ListReply, Message, MessageData};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Format, Table};
+use crate::export::{Format, Table};
 use crate::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
 use crate::reply::{tr, updated, values};
 use crate::state::AppState;
@@ -402,13 +402,12 @@ async fn export_locations(
             ]
         })
         .collect();
-    Table {
+    let table = Table {
         sheet: t("Locations", "Emplacements", "Ubicazioni"),
         header,
         rows,
-    }
-    .answer(&s, a.requester(), format, "locations", lang)
-    .await
+    };
+    crate::export::answer(table, &s, a.requester(), format, "locations").await
 }
 
 // ---------- machine models ----------

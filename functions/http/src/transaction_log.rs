@@ -4,7 +4,6 @@
 
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Format};
 use crate::extract::{reports_perm as perm, Authorized, Query};
 use crate::sales::{SalesFiguresDto, SalesQuery};
 use crate::state::AppState;
@@ -185,14 +184,17 @@ async fn export_transactions(
     Query(q): Query<SalesQuery>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(x.format.as_deref())?;
-    let lang = a.principal().user.language;
     let params = ReportParams {
         sales: q.into(),
         ..ReportParams::default()
     };
-    crate::export::report_table(&s, a.principal(), Module::TransactionLog, &params)
-        .await?
-        .answer(&s, a.requester(), format, "transaction-log", lang)
-        .await
+    crate::export::report(
+        &s,
+        a.requester(),
+        Module::TransactionLog,
+        &params,
+        x,
+        "transaction-log",
+    )
+    .await
 }

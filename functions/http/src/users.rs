@@ -3,7 +3,7 @@
 use crate::crud;
 use crate::dto::*;
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Format, Table};
+use crate::export::{Format, Table};
 use crate::extract::{perm, Authorized, Json, Query};
 use crate::reply::tr;
 use crate::state::AppState;
@@ -165,13 +165,12 @@ async fn export_users(
             ]
         })
         .collect();
-    Table {
+    let table = Table {
         sheet: t("Users", "Utilisateurs", "Utenti"),
         header,
         rows,
-    }
-    .answer(&s, a.requester(), format, "users", lang)
-    .await
+    };
+    crate::export::answer(table, &s, a.requester(), format, "users").await
 }
 
 crud::list! {

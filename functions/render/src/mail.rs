@@ -3,6 +3,7 @@
 //! recipients its file was cut for, each outcome recorded on the task and in the audit trail.
 
 use crate::params::ReportParams;
+use crate::tables::sales::headlines;
 use crate::tr;
 use vendfleet_app::generator::{GeneratedReport, Module, ReportStatus};
 use vendfleet_app::ports::mail::TASK_TAG;
@@ -65,34 +66,20 @@ async fn headline(
     let Ok(report) = app.sales.totals(owner, &q).await else {
         return Vec::new();
     };
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
     let (c, p) = (&report.current.total, &report.previous.total);
-    vec![
-        (
-            t("Sales", "Ventes", "Vendite"),
-            amount(lang, c.revenue_minor, true),
-            amount(lang, p.revenue_minor, true),
-            change(c.revenue_minor, p.revenue_minor),
-        ),
-        (
-            t("Quantity", "Quantité", "Quantità"),
-            amount(lang, c.quantity, false),
-            amount(lang, p.quantity, false),
-            change(c.quantity, p.quantity),
-        ),
-        (
-            t("Cash", "Espèces", "Contanti"),
-            amount(lang, c.cash_minor, true),
-            amount(lang, p.cash_minor, true),
-            change(c.cash_minor, p.cash_minor),
-        ),
-        (
-            t("Cashless", "Sans espèces", "Senza contanti"),
-            amount(lang, c.cashless_minor, true),
-            amount(lang, p.cashless_minor, true),
-            change(c.cashless_minor, p.cashless_minor),
-        ),
-    ]
+    headlines(lang, false)
+        .into_iter()
+        .map(|h| {
+            let (now, before) = ((h.of)(c), (h.of)(p));
+            let (m, n, b) = (h.money, now, before);
+            (
+                h.label,
+                amount(lang, n, m),
+                amount(lang, b, m),
+                change(n, b),
+            )
+        })
+        .collect()
 }
 
 fn escape(s: &str) -> String {

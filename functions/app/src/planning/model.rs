@@ -485,4 +485,13 @@ impl RouteStop {
         s.version = item.version;
         Ok(s)
     }
+
+    /// The visit's lines by selection (empty before the visit).
+    pub fn visited_lines(&self) -> std::collections::HashMap<&str, &VisitLine> {
+        self.visit
+            .iter()
+            .flat_map(|v| v.lines.iter())
+            .map(|l| (l.selection.as_str(), l))
+            .collect()
+    }
 }

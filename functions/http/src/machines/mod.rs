@@ -5,7 +5,7 @@
 use crate::crud;
 use crate::dto::{Data, ListReply, Message, MessageData, OptionDto, Pagination};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Format, Table};
+use crate::export::{Format, Table};
 use crate::extract::{machines_perm as perm, Authorized, Json, Query, SignedIn};
 use crate::reply::{tr, updated};
 use crate::state::AppState;
@@ -451,13 +451,12 @@ async fn export_machines(
             ]
         })
         .collect();
-    Table {
+    let table = Table {
         sheet: t("Machines", "Machines", "Macchine"),
         header,
         rows,
-    }
-    .answer(&s, a.requester(), format, "machines", lang)
-    .await
+    };
+    crate::export::answer(table, &s, a.requester(), format, "machines").await
 }
 
 /// The machine overview (spec section 3); telemetry fields are null until events arrive.

@@ -184,8 +184,6 @@ async fn export_refills(
     Query(shared): Query<FiltersQuery>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
-    let format = Format::parse(e.format.as_deref())?;
-    let lang = a.principal().user.language;
     let params = ReportParams {
         sales: shared.into(),
         refills: RefillListParams {
@@ -197,8 +195,13 @@ async fn export_refills(
         },
         ..ReportParams::default()
     };
-    crate::export::report_table(&s, a.principal(), Module::RefillLog, &params)
-        .await?
-        .answer(&s, a.requester(), format, "refill-log", lang)
-        .await
+    crate::export::report(
+        &s,
+        a.requester(),
+        Module::RefillLog,
+        &params,
+        e,
+        "refill-log",
+    )
+    .await
 }

@@ -1,7 +1,6 @@
 //! What a planned route needs and did: picklists, values, stocks, forecast accuracy, the export.
 
 use super::*;
-use crate::export::Answer as _;
 
 /// A picklist line of a route's stop, with what the visit booked.
 #[derive(Debug, Serialize, ToSchema)]
@@ -331,9 +330,6 @@ pub(super) async fn route_export(
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
-    let lang = a.principal().user.language;
-    vendfleet_render::tables::routes::route_table(&s.app, a.principal(), &id)
-        .await?
-        .answer(&s, a.requester(), format, "planned-route", lang)
-        .await
+    let table = vendfleet_render::tables::routes::route_table(&s.app, a.principal(), &id).await?;
+    crate::export::answer(table, &s, a.requester(), format, "planned-route").await
 }

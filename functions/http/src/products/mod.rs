@@ -4,7 +4,7 @@
 use crate::crud;
 use crate::dto::{ListQuery, ListReply, Message, MessageData, OptionDto};
 use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Answer as _, Cell, Format, Table};
+use crate::export::{Cell, Format, Table};
 use crate::extract::{products_perm as perm, Authorized, Json, Query};
 use crate::reply::{tr, updated};
 use crate::state::AppState;
@@ -448,13 +448,12 @@ async fn export_products(
             ]
         })
         .collect();
-    Table {
+    let table = Table {
         sheet: t("Products", "Produits", "Prodotti"),
         header,
         rows,
-    }
-    .answer(&s, a.requester(), format, "products", lang)
-    .await
+    };
+    crate::export::answer(table, &s, a.requester(), format, "products").await
 }
 
 // ---------- filters ----------

@@ -7,12 +7,12 @@ use super::kept;
 use super::writer::ReportWriter;
 use crate::params::ReportParams;
 use crate::table::titles;
-use crate::tables::sales::value_cell;
+use crate::tables::sales::{headlines, value_cell};
 use crate::tables::{module_table, transactions};
 use crate::{tr, Cell};
 use vendfleet_app::generator::{ClaimedReport, GeneratedReport, Graph, Module, ReportSpec};
 use vendfleet_app::{App, AppError, AppResult};
-use vendfleet_domain::report::Choice;
+use vendfleet_domain::report::{Choice, Value};
 use vendfleet_domain::Language;
 
 /// Why an attempt failed, and whether trying again could help.
@@ -197,35 +197,14 @@ fn sales_extras(
             format!("{} – {}", r.previous_from, r.previous_to),
         ],
     )?;
-    let money = |minor: i64| value_cell(vendfleet_domain::report::Value::Sales, minor);
+    let cell = |money: bool, v: i64| {
+        let value = if money { Value::Sales } else { Value::Quantity };
+        value_cell(value, v)
+    };
     let (c, p) = (&r.current.total, &r.previous.total);
-    let lines = [
-        (
-            t("Sales", "Ventes", "Vendite"),
-            money(c.revenue_minor),
-            money(p.revenue_minor),
-        ),
-        (
-            t("Sales excl. tax", "Ventes HT", "Vendite IVA esclusa"),
-            money(c.net_minor),
-            money(p.net_minor),
-        ),
-        (
-            t("Quantity", "Quantité", "Quantità"),
-            Cell::Int(c.quantity),
-            Cell::Int(p.quantity),
-        ),
-        (
-            t("Cash", "Espèces", "Contanti"),
-            money(c.cash_minor),
-            money(p.cash_minor),
-        ),
-        (
-            t("Cashless", "Sans espèces", "Senza contanti"),
-            money(c.cashless_minor),
-            money(p.cashless_minor),
-        ),
-    ];
+    let lines = headlines(lang, true)
+        .into_iter()
+        .map(|h| (h.label, cell(h.money, (h.of)(c)), cell(h.money, (h.of)(p))));
     for (name, now, before) in lines {
         w.row(&[Cell::Text(name), now, before], None)?;
     }

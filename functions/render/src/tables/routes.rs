@@ -4,7 +4,6 @@ use crate::table::{col, titles, Column, Table};
 use crate::{tr, Cell};
 use std::collections::HashMap;
 use vendfleet_app::auth::Principal;
-use vendfleet_app::planning::VisitLine;
 use vendfleet_app::{App, AppResult};
 use vendfleet_domain::report::Choice;
 
@@ -47,12 +46,7 @@ pub async fn route_table(app: &App, p: &Principal, id: &str) -> AppResult<Table>
             .stops
             .iter()
             .find(|s| s.stop.machine_id == st.machine_id);
-        let visited: HashMap<&str, &VisitLine> = st
-            .visit
-            .iter()
-            .flat_map(|v| v.lines.iter())
-            .map(|l| (l.selection.as_str(), l))
-            .collect();
+        let visited = st.visited_lines();
         for l in &st.lines {
             let v = visited.get(l.selection.as_str());
             rows.push(vec![

@@ -8,6 +8,7 @@ use vendfleet_app::listing::ListParams;
 use vendfleet_app::sales::{SalesParams, SalesReport};
 use vendfleet_app::{App, AppResult};
 use vendfleet_domain::report::{GroupBy, Grouping, Value};
+use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Language;
 
 /// Groups shown one by one on the bar chart; the rest are summed as "others".
@@ -24,6 +25,44 @@ pub fn group_label(lang: Language, g: GroupBy) -> String {
         GroupBy::ProductTag => t("Product tag", "Étiquette de produit", "Tag prodotto"),
         GroupBy::MachineTag => t("Machine tag", "Étiquette de machine", "Tag macchina"),
     }
+}
+
+/// A headline figure of a sales comparison: its label, whether it is money (else a count), and
+/// how to read it from a total.
+pub struct Headline {
+    pub label: String,
+    pub money: bool,
+    pub of: fn(&Figures) -> i64,
+}
+
+/// The headline figures of a sales comparison in `lang`, in the order the summary sheet and the
+/// mail show them (the mail leaves out the net of tax).
+pub fn headlines(lang: Language, with_net: bool) -> Vec<Headline> {
+    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
+    let figure =
+        |label: String, money: bool, of: fn(&Figures) -> i64| Headline { label, money, of };
+    let mut lines = vec![figure(t("Sales", "Ventes", "Vendite"), true, |f| {
+        f.revenue_minor
+    })];
+    if with_net {
+        lines.push(figure(
+            t("Sales excl. tax", "Ventes HT", "Vendite IVA esclusa"),
+            true,
+            |f| f.net_minor,
+        ));
+    }
+    lines.extend([
+        figure(t("Quantity", "Quantité", "Quantità"), false, |f| {
+            f.quantity
+        }),
+        figure(t("Cash", "Espèces", "Contanti"), true, |f| f.cash_minor),
+        figure(
+            t("Cashless", "Sans espèces", "Senza contanti"),
+            true,
+            |f| f.cashless_minor,
+        ),
+    ]);
+    lines
 }
 
 /// The title of a period column (the period's first day `d`).

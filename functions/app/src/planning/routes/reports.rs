@@ -57,12 +57,7 @@ pub fn stock_report(stops: &[RouteStop]) -> (Vec<StockRow>, Vec<(StockRow, Strin
     let mut products: BTreeMap<String, StockRow> = BTreeMap::new();
     let mut components: BTreeMap<String, (StockRow, String)> = BTreeMap::new();
     for st in stops {
-        let visited: HashMap<&str, &VisitLine> = st
-            .visit
-            .iter()
-            .flat_map(|v| v.lines.iter())
-            .map(|l| (l.selection.as_str(), l))
-            .collect();
+        let visited = st.visited_lines();
         let mut add = |id: &str, name: &str, loaded: i64, filled: i64, removed: i64| {
             let r = products.entry(id.to_string()).or_insert_with(|| StockRow {
                 product_id: id.to_string(),
