@@ -24,10 +24,69 @@ const READ_CACHE_KIB: i64 = -32 * 1024;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The schema, one migration per entry; entry `i` is schema version `i + 1`. Append only: never
-/// edit or reorder an entry that has shipped.
-pub const MIGRATIONS: &[&str] = &[
-    // 1: the item store (DynamoDB-shaped single table).
-    r#"
+/// change what an entry that has shipped does (`migrations_are_as_shipped` pins their text).
+pub static MIGRATIONS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(migrations);
+
+/// The figures of every sales rollup row (see migration 3).
+const FIGURES: &str = "q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, \
+    cash INTEGER NOT NULL, cashless INTEGER NOT NULL, free INTEGER NOT NULL, \
+    test INTEGER NOT NULL, tx INTEGER NOT NULL";
+/// The figures summed, in column order.
+const SUMS: &str =
+    "sum(q), sum(rev), sum(net), sum(cash), sum(cashless), sum(free), sum(test), sum(tx)";
+
+/// A rollup table: its key columns (`name TYPE`), the figures, the key as primary key.
+fn rollup(table: &str, keys: &[&str]) -> String {
+    let names: Vec<&str> = keys
+        .iter()
+        .map(|k| k.split(' ').next().unwrap_or(k))
+        .collect();
+    let key = names.join(", ");
+    if let [only] = keys {
+        return format!("CREATE TABLE {table} ({only} PRIMARY KEY, {FIGURES}) WITHOUT ROWID;\n");
+    }
+    let columns: Vec<String> = keys.iter().map(|k| format!("{k} NOT NULL")).collect();
+    format!(
+        "CREATE TABLE {table} ({}, {FIGURES}, PRIMARY KEY ({key})) WITHOUT ROWID;\n",
+        columns.join(", ")
+    )
+}
+
+/// Fills the fleet rollup `table` from the machine rollup `from`, grouped by `keys`.
+fn fleet_fill(table: &str, from: &str, keys: &str) -> String {
+    format!("INSERT INTO {table} SELECT {keys}, {SUMS} FROM {from} GROUP BY {keys};\n")
+}
+
+/// Packs a machine's product rollups of a `period` (day or month) into one row (`packed.rs`).
+fn pack(period: &str) -> String {
+    format!(
+        "CREATE TABLE sales_{period}_products (
+        machine_id TEXT NOT NULL, {period} INTEGER NOT NULL, products BLOB NOT NULL,
+        PRIMARY KEY (machine_id, {period})
+    );
+    INSERT INTO sales_{period}_products SELECT machine_id, {period}, unhex(group_concat(
+        printf('%04x', length(CAST(product_id AS BLOB))) || hex(product_id)
+        || printf('%016x%016x%016x%016x%016x%016x%016x%016x',
+                  q, rev, net, cash, cashless, free, test, tx), ''))
+        FROM sales_{period}_product GROUP BY machine_id, {period};
+    DROP TABLE sales_{period}_product;
+"
+    )
+}
+
+fn migrations() -> Vec<String> {
+    use vendfleet_app::events::AuditRead;
+    use vendfleet_app::machines::{Machine, Selection};
+    let (machine, sel, audit) = (Machine::PARTITION, Selection::PREFIX, AuditRead::PREFIX);
+    // substr() is 1-based: what follows a prefix starts one past its length.
+    let (after_machine, after_sel) = (machine.len() + 1, sel.len() + 1);
+    let day = "day INTEGER";
+    let month = "month INTEGER";
+    let machine_id = "machine_id TEXT";
+    let product_id = "product_id TEXT";
+    vec![
+        // 1: the item store (DynamoDB-shaped single table).
+        r#"
     CREATE TABLE items (
         pk      TEXT NOT NULL,
         sk      TEXT NOT NULL,
@@ -43,9 +102,10 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX items_gsi1 ON items (gsi1pk, gsi1sk, pk, sk) WHERE gsi1pk IS NOT NULL;
     CREATE INDEX items_gsi2 ON items (gsi2pk, gsi2sk, pk, sk) WHERE gsi2pk IS NOT NULL;
     CREATE INDEX items_ttl ON items (ttl) WHERE ttl IS NOT NULL;
-    "#,
-    // 2: the durable job queue.
-    r#"
+        "#
+        .to_string(),
+        // 2: the durable job queue.
+        r#"
     CREATE TABLE jobs (
         id         TEXT PRIMARY KEY,
         payload    TEXT NOT NULL,
@@ -56,11 +116,12 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     CREATE INDEX jobs_ready ON jobs (dead, created_at);
-    "#,
-    // 3: the sales store: machine-event receipts, the vend ledger and its rollups. Days are
-    // yyyymmdd and months yyyymm integers (operator-local), instants epoch milliseconds, money
-    // integer minor units. Figures: q, rev, net, cash, cashless, free, test, tx.
-    r#"
+        "#
+        .to_string(),
+        // 3: the sales store: machine-event receipts, the vend ledger and its rollups. Days are
+        // yyyymmdd and months yyyymm integers (operator-local), instants epoch milliseconds, money
+        // integer minor units. Figures: q, rev, net, cash, cashless, free, test, tx.
+        r#"
     CREATE TABLE event_receipts (
         machine_id  TEXT NOT NULL,
         event_id    TEXT NOT NULL,
@@ -85,112 +146,50 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (machine_id, day, at, event_id)
     ) WITHOUT ROWID;
     CREATE INDEX sales_ledger_by_day ON sales_ledger (day, machine_id, at);
-    CREATE TABLE sales_day (
-        machine_id TEXT NOT NULL, day INTEGER NOT NULL,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
-        PRIMARY KEY (machine_id, day)
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_day_product (
-        machine_id TEXT NOT NULL, day INTEGER NOT NULL, product_id TEXT NOT NULL,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
-        PRIMARY KEY (machine_id, day, product_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_month (
-        machine_id TEXT NOT NULL, month INTEGER NOT NULL,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
-        PRIMARY KEY (machine_id, month)
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_month_product (
-        machine_id TEXT NOT NULL, month INTEGER NOT NULL, product_id TEXT NOT NULL,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
-        PRIMARY KEY (machine_id, month, product_id)
-    ) WITHOUT ROWID;
-    "#,
-    // 4: selections fleet-wide in GSI1, held audit reads in a sparse GSI2 (as the app now
-    // writes them), for the dashboard's attention list.
-    r#"
-    UPDATE items SET gsi1pk = 'SELECTIONS', gsi1sk = substr(pk, 9) || '#' || substr(sk, 5)
-        WHERE pk LIKE 'MACHINE#%' AND sk LIKE 'SEL#%' AND gsi1pk IS NULL;
-    UPDATE items SET gsi2pk = 'AUDITS#HELD', gsi2sk = substr(pk, 9) || '#' || sk
-        WHERE pk LIKE 'MACHINE#%' AND sk LIKE 'AUDIT#%' AND json_extract(attrs, '$.state') = 'held';
-    "#,
-    // 5: the whole fleet's rollups by day and month, and by product (every machine's vends
-    // together), and the machines with any vend, filled from the machine rollups.
-    r#"
-    CREATE TABLE sales_fleet_day (
-        day INTEGER PRIMARY KEY,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_fleet_month (
-        month INTEGER PRIMARY KEY,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_fleet_day_product (
-        day INTEGER NOT NULL, product_id TEXT NOT NULL,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
-        PRIMARY KEY (day, product_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_fleet_month_product (
-        month INTEGER NOT NULL, product_id TEXT NOT NULL,
-        q INTEGER NOT NULL, rev INTEGER NOT NULL, net INTEGER NOT NULL, cash INTEGER NOT NULL,
-        cashless INTEGER NOT NULL, free INTEGER NOT NULL, test INTEGER NOT NULL, tx INTEGER NOT NULL,
-        PRIMARY KEY (month, product_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE sales_machines (machine_id TEXT PRIMARY KEY) WITHOUT ROWID;
-    INSERT INTO sales_fleet_day SELECT day, sum(q), sum(rev), sum(net), sum(cash), sum(cashless),
-        sum(free), sum(test), sum(tx) FROM sales_day GROUP BY day;
-    INSERT INTO sales_fleet_month SELECT month, sum(q), sum(rev), sum(net), sum(cash),
-        sum(cashless), sum(free), sum(test), sum(tx) FROM sales_month GROUP BY month;
-    INSERT INTO sales_fleet_day_product SELECT day, product_id, sum(q), sum(rev), sum(net),
-        sum(cash), sum(cashless), sum(free), sum(test), sum(tx) FROM sales_day_product
-        GROUP BY day, product_id;
-    INSERT INTO sales_fleet_month_product SELECT month, product_id, sum(q), sum(rev), sum(net),
-        sum(cash), sum(cashless), sum(free), sum(test), sum(tx) FROM sales_month_product
-        GROUP BY month, product_id;
-    INSERT INTO sales_machines SELECT DISTINCT machine_id FROM sales_month;
-    "#,
-    // 6: a machine's product rollups of a day or a month in one row, the products packed side
-    // by side (`packed.rs`): reports read a row per machine and period, not per product.
-    r#"
-    -- Rowid tables, not WITHOUT ROWID: a packed row is often over the ~1,000 bytes an index
-    -- b-tree cell holds before it overflows, and a seek through overflowing cells reads their
-    -- overflow pages from the file at every step (the key lookup stays in the small primary-key
-    -- index here).
-    CREATE TABLE sales_day_products (
-        machine_id TEXT NOT NULL, day INTEGER NOT NULL, products BLOB NOT NULL,
-        PRIMARY KEY (machine_id, day)
-    );
-    CREATE TABLE sales_month_products (
-        machine_id TEXT NOT NULL, month INTEGER NOT NULL, products BLOB NOT NULL,
-        PRIMARY KEY (machine_id, month)
-    );
-    INSERT INTO sales_day_products SELECT machine_id, day, unhex(group_concat(
-        printf('%04x', length(CAST(product_id AS BLOB))) || hex(product_id)
-        || printf('%016x%016x%016x%016x%016x%016x%016x%016x',
-                  q, rev, net, cash, cashless, free, test, tx), ''))
-        FROM sales_day_product GROUP BY machine_id, day;
-    DROP TABLE sales_day_product;
-    INSERT INTO sales_month_products SELECT machine_id, month, unhex(group_concat(
-        printf('%04x', length(CAST(product_id AS BLOB))) || hex(product_id)
-        || printf('%016x%016x%016x%016x%016x%016x%016x%016x',
-                  q, rev, net, cash, cashless, free, test, tx), ''))
-        FROM sales_month_product GROUP BY machine_id, month;
-    DROP TABLE sales_month_product;
-    "#,
-    // 7: each receipt keeps its event's content fingerprint and, when small, the event itself,
-    // so that an id reused with other content is told from a retry (NULL on older receipts).
-    r#"
+        "#
+        .to_string()
+            + &rollup("sales_day", &[machine_id, day])
+            + &rollup("sales_day_product", &[machine_id, day, product_id])
+            + &rollup("sales_month", &[machine_id, month])
+            + &rollup("sales_month_product", &[machine_id, month, product_id]),
+        // 4: selections fleet-wide in GSI1, held audit reads in a sparse GSI2 (as the app now
+        // writes them), for the dashboard's attention list.
+        format!(
+            "UPDATE items SET gsi1pk = 'SELECTIONS', \
+                gsi1sk = substr(pk, {after_machine}) || '#' || substr(sk, {after_sel})
+                WHERE pk LIKE '{machine}%' AND sk LIKE '{sel}%' AND gsi1pk IS NULL;
+            UPDATE items SET gsi2pk = 'AUDITS#HELD', gsi2sk = substr(pk, {after_machine}) || '#' || sk
+                WHERE pk LIKE '{machine}%' AND sk LIKE '{audit}%' \
+                AND json_extract(attrs, '$.state') = 'held';"
+        ),
+        // 5: the whole fleet's rollups by day and month, and by product (every machine's vends
+        // together), and the machines with any vend, filled from the machine rollups.
+        rollup("sales_fleet_day", &[day])
+            + &rollup("sales_fleet_month", &[month])
+            + &rollup("sales_fleet_day_product", &[day, product_id])
+            + &rollup("sales_fleet_month_product", &[month, product_id])
+            + "CREATE TABLE sales_machines (machine_id TEXT PRIMARY KEY) WITHOUT ROWID;\n"
+            + &fleet_fill("sales_fleet_day", "sales_day", "day")
+            + &fleet_fill("sales_fleet_month", "sales_month", "month")
+            + &fleet_fill("sales_fleet_day_product", "sales_day_product", "day, product_id")
+            + &fleet_fill("sales_fleet_month_product", "sales_month_product", "month, product_id")
+            + "INSERT INTO sales_machines SELECT DISTINCT machine_id FROM sales_month;\n",
+        // 6: a machine's product rollups of a day or a month in one row, the products packed side
+        // by side (`packed.rs`): reports read a row per machine and period, not per product.
+        // Rowid tables, not WITHOUT ROWID: a packed row is often over the ~1,000 bytes an index
+        // b-tree cell holds before it overflows, and a seek through overflowing cells reads their
+        // overflow pages from the file at every step (the key lookup stays in the small
+        // primary-key index here).
+        pack("day") + &pack("month"),
+        // 7: each receipt keeps its event's content fingerprint and, when small, the event itself,
+        // so that an id reused with other content is told from a retry (NULL on older receipts).
+        r#"
     ALTER TABLE event_receipts ADD COLUMN fingerprint TEXT;
     ALTER TABLE event_receipts ADD COLUMN payload TEXT;
-    "#,
-];
+        "#
+        .to_string(),
+    ]
+}
 
 /// The embedded database; cheap to clone (all clones share the connections).
 #[derive(Clone)]

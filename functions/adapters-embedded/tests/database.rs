@@ -314,3 +314,24 @@ async fn product_rollups_written_before_packing_read_back_equal() {
         assert_eq!(got, want, "{grain:?}");
     }
 }
+
+/// Shipped migrations never change: each entry's text is pinned by its SHA-256 (a new migration
+/// appends its own line here).
+#[test]
+fn migrations_are_as_shipped() {
+    use sha2::{Digest, Sha256};
+    let shipped = [
+        "9b24ec82e74967cdeb997ae37d58c8752e7b0452459fda20160e05dc6eec7e23",
+        "a1a1ea9c3276c55a9a9d7d9e3497001d2fce3ba838369fe03b1e0ec9b01f1f4d",
+        "4924bfe0bc91e50e285d991bd5bfe12992a477205b947a6662b9f44ec3931de6",
+        "89618b405452acaa60e6710f25c4a8a7f9744e98fe2fbc38731562333251afed",
+        "8c8c5fab07b26334a09b2402c16daefe8eef23e1305b54b9f4b70dca1b9f16c1",
+        "c2842e607727f28c7fdd8f0f2b7da62a9b3c03f74aa4306f1708975f3b268b0a",
+        "dd8626098b32e21307c786ac6a2f24fb078d088d837ace7c434194a6f4e59230",
+    ];
+    let now: Vec<String> = MIGRATIONS
+        .iter()
+        .map(|sql| format!("{:x}", Sha256::digest(sql.as_bytes())))
+        .collect();
+    assert_eq!(now, shipped);
+}

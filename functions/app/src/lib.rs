@@ -134,7 +134,7 @@ impl App {
         );
         let events = events::EventsService::new(
             store.clone(),
-            adapters.sales.clone(),
+            sales.clone(),
             machines.clone(),
             directory.clone(),
             calendar.clone(),
@@ -142,7 +142,7 @@ impl App {
         );
         let planning = planning::PlanningService::new(
             store.clone(),
-            adapters.sales.clone(),
+            sales.clone(),
             machines.clone(),
             events.clone(),
             products.clone(),

@@ -44,7 +44,7 @@ impl IntakeAnomaly {
     /// The key: one per machine, id and refused content, so a resent refused event is one.
     pub fn key(&self) -> Key {
         Key::new(
-            format!("MACHINE#{}", self.machine_id),
+            crate::machines::Machine::partition(&self.machine_id),
             format!(
                 "{}{}#{}",
                 Self::PREFIX,
@@ -152,8 +152,11 @@ impl EventsService {
         machine_id: &str,
     ) -> AppResult<Vec<IntakeAnomaly>> {
         self.machines.machine_for(p, machine_id).await?;
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(IntakeAnomaly::PREFIX.into()));
+        let q = Query::partition(
+            Index::Primary,
+            crate::machines::Machine::partition(machine_id),
+        )
+        .sk(SortKey::BeginsWith(IntakeAnomaly::PREFIX.into()));
         let mut out: Vec<IntakeAnomaly> = query_all(self.store.as_ref(), q)
             .await?
             .iter()

@@ -541,14 +541,11 @@ impl<'c> Draft<'c> {
             });
         }
         for code in &self.touched {
-            let mut s = self.selections[code].clone();
-            let stored = self.stored[code];
-            s.version = stored + 1;
-            s.updated_at = now;
-            writes.push(Write::Put {
-                item: s.to_item()?,
-                condition: Some(Condition::VersionIs(stored)),
-            });
+            writes.push(
+                self.selections[code]
+                    .clone()
+                    .stock_write(self.stored[code], now)?,
+            );
         }
         if self.status_touched {
             let mut s = self.status.clone();

@@ -42,7 +42,7 @@ fn later(slot: &mut Option<DateTime<Utc>>, at: DateTime<Utc>) {
 impl MachineStatus {
     /// The item key.
     pub fn key(machine_id: &str) -> Key {
-        Key::new(format!("MACHINE#{machine_id}"), "STATUS")
+        Key::new(crate::machines::Machine::partition(machine_id), "STATUS")
     }
 
     /// The store item.
@@ -146,7 +146,7 @@ impl Encashment {
         let at = self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         Ok(Item::from_value(
             Key::new(
-                format!("MACHINE#{}", self.machine_id),
+                crate::machines::Machine::partition(&self.machine_id),
                 format!("{}{at}#{}", Self::PREFIX, self.id),
             ),
             self,
@@ -238,7 +238,7 @@ impl AuditRead {
     /// The item key.
     pub fn key(&self) -> Key {
         Key::new(
-            format!("MACHINE#{}", self.machine_id),
+            crate::machines::Machine::partition(&self.machine_id),
             Self::sort_key(self.at, &self.id),
         )
     }

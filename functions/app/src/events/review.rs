@@ -63,11 +63,14 @@ impl EventsService {
         let mut newest = Vec::new();
         let mut cursor = None;
         loop {
-            let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-                .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()))
-                .backward()
-                .limit(25)
-                .after(cursor);
+            let q = Query::partition(
+                Index::Primary,
+                crate::machines::Machine::partition(machine_id),
+            )
+            .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()))
+            .backward()
+            .limit(25)
+            .after(cursor);
             let page = self.store.query(q).await?;
             for item in &page.items {
                 let read = AuditRead::from_item(item)?;
@@ -239,8 +242,11 @@ impl EventsService {
 
     /// The audit reads of a machine, oldest first (no access check).
     pub async fn audit_reads(&self, machine_id: &str) -> AppResult<Vec<AuditRead>> {
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()));
+        let q = Query::partition(
+            Index::Primary,
+            crate::machines::Machine::partition(machine_id),
+        )
+        .sk(SortKey::BeginsWith(AuditRead::PREFIX.into()));
         query_all(self.store.as_ref(), q)
             .await?
             .iter()

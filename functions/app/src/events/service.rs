@@ -6,7 +6,6 @@ use super::intake::{self, Applied, Context, Draft};
 use super::model::{Encashment, MachineStatus};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;
-use crate::ports::sales::SalesStore;
 use crate::ports::{query_all, Index, ItemStore, JobQueue, Key, Query, SortKey, StoreError};
 use crate::products::ProductLookup;
 use crate::users::Directory;
@@ -45,7 +44,7 @@ pub const MAX_JOB_BYTES: usize = 200 * 1024;
 #[derive(Clone)]
 pub struct EventsService {
     pub(super) store: Arc<dyn ItemStore>,
-    pub(super) sales: Arc<dyn SalesStore>,
+    pub(super) sales: crate::sales::SalesService,
     pub(super) machines: MachinesService,
     pub(super) products: ProductLookup,
     pub(super) directory: Directory,
@@ -81,7 +80,7 @@ impl EventsService {
     /// A service applying events itself (embedded), or handing them to a queue (`handoff`).
     pub fn new(
         store: Arc<dyn ItemStore>,
-        sales: Arc<dyn SalesStore>,
+        sales: crate::sales::SalesService,
         machines: MachinesService,
         directory: Directory,
         calendar: crate::Calendar,
@@ -130,11 +129,6 @@ impl EventsService {
         machine_id: &str,
     ) -> AppResult<tokio::sync::OwnedMutexGuard<()>> {
         self.turn_within(machine_id, INTAKE_BUDGET).await
-    }
-
-    /// The sales store (reports read it).
-    pub fn sales(&self) -> &Arc<dyn SalesStore> {
-        &self.sales
     }
 
     /// A webhook request: 401 unless the machine exists, is active and signed the body within
@@ -577,12 +571,15 @@ impl EventsService {
         &self,
         machine_id: &str,
     ) -> AppResult<Option<crate::events::Encashment>> {
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(
-                crate::events::Encashment::PREFIX.into(),
-            ))
-            .backward()
-            .limit(1);
+        let q = Query::partition(
+            Index::Primary,
+            crate::machines::Machine::partition(machine_id),
+        )
+        .sk(SortKey::BeginsWith(
+            crate::events::Encashment::PREFIX.into(),
+        ))
+        .backward()
+        .limit(1);
         let page = self.store.query(q).await?;
         page.items
             .first()

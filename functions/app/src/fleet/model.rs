@@ -80,6 +80,14 @@ pub enum SalesSource {
 }
 
 impl Machine {
+    /// The prefix of a machine's partition (its selections, audits, status, refill log …).
+    pub const PARTITION: &'static str = "MACHINE#";
+
+    /// A machine's partition: the one key every record of the machine is stored under.
+    pub fn partition(machine_id: &str) -> String {
+        format!("{}{machine_id}", Self::PARTITION)
+    }
+
     /// GSI2 partition of the machines at a location.
     pub fn location_partition(location_id: &str) -> String {
         format!("LOCMACHINES#{location_id}")
@@ -89,7 +97,7 @@ impl Machine {
 named_record!(Machine, "MACHINE", "Machine", |m| {
     m.location_id
         .as_ref()
-        .map(|l| (Machine::location_partition(l), format!("MACHINE#{}", m.id)))
+        .map(|l| (Machine::location_partition(l), Machine::partition(&m.id)))
 });
 
 /// A tag grouping machines (route, region, customer segment …).
@@ -136,7 +144,7 @@ impl Selection {
     /// The item key.
     pub fn key(machine_id: &str, selection: &str) -> Key {
         Key::new(
-            format!("MACHINE#{machine_id}"),
+            Machine::partition(machine_id),
             format!("{}{selection}", Self::PREFIX),
         )
     }
@@ -171,6 +179,22 @@ impl Selection {
         s.version = item.version;
         Ok(s)
     }
+
+    /// The one way a stock change is stored, whoever makes it (the planogram, machine events,
+    /// a route's visit): this selection as the next version of the one read at `read_version`,
+    /// written only if the store still holds that version.
+    pub fn stock_write(
+        mut self,
+        read_version: u64,
+        now: DateTime<Utc>,
+    ) -> Result<crate::ports::Write, crate::ports::StoreError> {
+        self.version = read_version + 1;
+        self.updated_at = now;
+        Ok(crate::ports::Write::Put {
+            item: self.to_item()?,
+            condition: Some(crate::ports::Condition::VersionIs(read_version)),
+        })
+    }
 }
 
 /// One line of the refill log: a stock change of one selection.
@@ -200,7 +224,7 @@ impl RefillEntry {
     pub fn to_item(&self) -> Result<Item, crate::ports::StoreError> {
         Ok(Item::from_value(
             Key::new(
-                format!("MACHINE#{}", self.machine_id),
+                Machine::partition(&self.machine_id),
                 format!("REFILL#{}", self.id),
             ),
             self,
@@ -232,7 +256,7 @@ impl SelectionPriceChange {
     pub fn to_item(&self) -> Result<Item, crate::ports::StoreError> {
         Item::from_value(
             Key::new(
-                format!("MACHINE#{}", self.machine_id),
+                Machine::partition(&self.machine_id),
                 format!("PRICE#{}", self.id),
             ),
             self,

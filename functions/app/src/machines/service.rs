@@ -500,7 +500,7 @@ impl MachinesService {
         let last = self
             .store
             .query(
-                Query::partition(Index::Primary, format!("MACHINE#{id}"))
+                Query::partition(Index::Primary, crate::machines::Machine::partition(id))
                     .sk(SortKey::BeginsWith("REFILL#".into()))
                     .backward()
                     .limit(1),

@@ -3,7 +3,7 @@
 //! planned routes from loading to the visit report (`routes`).
 //!
 //! Velocities come from the machine × product × day rollups through
-//! [`SalesStore::weekday_units`] (one read for the whole scope); stock from the planogram; the
+//! [`SalesStore::weekday_units`](crate::ports::SalesStore::weekday_units) (one read for the whole scope); stock from the planogram; the
 //! last reading, cash and held audits from the machine status and the audit index — a handful
 //! of reads whatever the fleet's size.
 
@@ -20,7 +20,7 @@ use crate::error::{AppError, AppResult};
 use crate::events::EventsService;
 use crate::listing::{page_of, paging, ListPage, ListParams};
 use crate::machines::{Machine, MachinesService, Selection};
-use crate::ports::{Index, ItemStore, Key, Query, SalesStore, SortKey};
+use crate::ports::{Index, ItemStore, Key, Query, SortKey};
 use crate::products::ProductsService;
 use crate::records::Records;
 use crate::settings::{Location, SettingsService};
@@ -65,7 +65,7 @@ struct FleetVelocities {
 pub struct PlanningService {
     velocities: Arc<std::sync::Mutex<Option<FleetVelocities>>>,
     pub(crate) store: Arc<dyn ItemStore>,
-    pub(crate) sales: Arc<dyn SalesStore>,
+    pub(crate) sales: crate::sales::SalesService,
     pub(crate) machines: MachinesService,
     pub(crate) events: EventsService,
     pub(crate) products: ProductsService,
@@ -127,7 +127,7 @@ impl PlanningService {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: Arc<dyn ItemStore>,
-        sales: Arc<dyn SalesStore>,
+        sales: crate::sales::SalesService,
         machines: MachinesService,
         events: EventsService,
         products: ProductsService,

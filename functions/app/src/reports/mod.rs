@@ -10,13 +10,11 @@ use crate::auth::Principal;
 use crate::events::{Encashment, EventsService};
 use crate::listing::{page_of, paging, ListPage, ListParams};
 use crate::machines::{MachinesService, RefillListParams};
-use crate::ports::{Grain, RollupQuery};
 use crate::products::ProductsService;
 use crate::sales::{SalesParams, SalesService};
 use crate::{AppResult, Calendar};
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Duration, Utc};
 use std::collections::{BTreeMap, BTreeSet};
-use vendfleet_domain::events::{Payment, VendClass};
 use vendfleet_domain::sales::cash::{counted_since, taken_since, Counts};
 use vendfleet_domain::FieldErrors;
 
@@ -289,6 +287,7 @@ impl ReportsService {
         };
         let taken = taken_since(&counts(&prev), &counts(&row));
         let expected = self
+            .sales
             .cash_sales(
                 &row.machine_id,
                 (prev.at, prev.local_date),
@@ -308,50 +307,5 @@ impl ReportsService {
             counted_over_short_minor: counted.map(|c| taken - c),
             row,
         })
-    }
-
-    /// Cash sales of a machine after `from` up to and including `to` (instants with their local
-    /// days): the ledger on the two edge days, the day rollups for the whole days between.
-    async fn cash_sales(
-        &self,
-        machine_id: &str,
-        from: (DateTime<Utc>, NaiveDate),
-        to: (DateTime<Utc>, NaiveDate),
-    ) -> AppResult<i64> {
-        let sales = self.events.sales();
-        let cash = |v: &vendfleet_domain::sales::VendFact| {
-            let counted = v.class == VendClass::Sale
-                && v.payment == Payment::Cash
-                && v.at > from.0
-                && v.at <= to.0;
-            if counted {
-                v.revenue_minor
-            } else {
-                0
-            }
-        };
-        let mut total = 0;
-        let edges: BTreeSet<NaiveDate> = [from.1, to.1].into();
-        for day in edges {
-            total += sales
-                .ledger(machine_id, day, day)
-                .await?
-                .iter()
-                .map(cash)
-                .sum::<i64>();
-        }
-        let (a, b) = (from.1 + Duration::days(1), to.1 - Duration::days(1));
-        if a <= b {
-            let rows = sales
-                .rollups(&RollupQuery {
-                    machine_ids: vec![machine_id.to_string()],
-                    from: a,
-                    to: b,
-                    grain: Grain::Day,
-                })
-                .await?;
-            total += rows.iter().map(|r| r.figures.cash_minor).sum::<i64>();
-        }
-        Ok(total)
     }
 }

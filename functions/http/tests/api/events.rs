@@ -145,7 +145,7 @@ async fn stock(h: &Harness, f: &Fleet) -> Vec<(String, i64, Value)> {
 
 /// Every figure of the machine a test can compare: stock, rollups at each grain, ledger.
 async fn figures(h: &Harness, f: &Fleet) -> Value {
-    let sales = h.app.events.sales();
+    let sales = h.app.sales.store();
     // The tests' events are at most days old (each ledger day is one query on DynamoDB).
     let today = h.app.calendar.today();
     let (from, to): (NaiveDate, NaiveDate) =
@@ -359,8 +359,8 @@ async fn one_bad_event_is_rejected_alone_and_retries_change_nothing(b: Backend) 
     let today = h.app.calendar.today();
     let day = h
         .app
-        .events
-        .sales()
+        .sales
+        .store()
         .rollups(&RollupQuery {
             machine_ids: vec![f.machine.clone()],
             from: today - Duration::days(1),
@@ -475,8 +475,8 @@ async fn late_events_land_on_their_local_day(b: Backend) {
     assert_eq!(r.json()["data"]["accepted"], 2, "{}", r.json());
     let ledger = h
         .app
-        .events
-        .sales()
+        .sales
+        .store()
         .ledger(
             &f.machine,
             "2026-11-01".parse().unwrap(),

@@ -124,7 +124,7 @@ async fn shuffled_duplicated_deliveries_equal_brute_force(
         };
         crate::common::audits::deliver_shuffled(&h, &m, &events, &mut rng, 60).await;
 
-        let sales = h.app.events.sales();
+        let sales = h.app.sales.store();
         // The machine stands in Auckland: its days are Auckland's.
         let today = vendfleet_domain::calendar::local_date(now, chrono_tz::Pacific::Auckland);
         let (from, to) = (today - Duration::days(7), today + Duration::days(2));

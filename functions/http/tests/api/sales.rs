@@ -248,7 +248,7 @@ async fn ledgers(h: &Harness, f: &Fleet) -> Vec<(MachineFacts, Vec<VendFact>)> {
     for m in &f.machines {
         out.push((
             m.clone(),
-            h.app.events.sales().ledger(&m.id, a, b).await.unwrap(),
+            h.app.sales.store().ledger(&m.id, a, b).await.unwrap(),
         ));
     }
     out

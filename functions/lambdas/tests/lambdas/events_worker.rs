@@ -117,7 +117,7 @@ async fn webhook_queues_and_the_worker_applies_once() {
     assert_eq!(reply["data"]["accepted"], 2, "{reply}");
     assert_eq!(reply["data"]["rejected"][0]["index"], 2, "{reply}");
     let day = "2026-11-22".parse().unwrap();
-    let sales = app.events.sales();
+    let sales = app.sales.store();
     assert!(sales.ledger(&m.id, day, day).await.unwrap().is_empty());
 
     // The worker: one message applied; a broken one reported alone.

@@ -106,7 +106,7 @@ async fn day_rollups(s: &Seeded, machine_id: &str) -> Vec<(NaiveDate, Figures)> 
         to,
         grain: Grain::Day,
     };
-    let rows = s.app.events.sales().rollups(&q).await.unwrap();
+    let rows = s.app.sales.store().rollups(&q).await.unwrap();
     rows.into_iter().map(|r| (r.date, r.figures)).collect()
 }
 
@@ -132,8 +132,8 @@ async fn figuresheets(s: &Seeded) -> BTreeMap<String, Figuresheet> {
         let days = day_rollups(s, &m.id).await.into_iter().collect();
         let ledger_rows = s
             .app
-            .events
-            .sales()
+            .sales
+            .store()
             .ledger(&m.id, from, to)
             .await
             .unwrap()
@@ -228,7 +228,7 @@ async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
     // A reading every night but the first (before the route opens the machine).
     assert!(h.telemetry >= 6 * 11, "{h:?}");
     let (from, to) = wide();
-    let sales = s.app.events.sales();
+    let sales = s.app.sales.store();
     let machines = s.app.machines.machines().all().await.unwrap();
     let mut cash = 0;
     let mut revenue = 0;
@@ -504,7 +504,7 @@ async fn seeding_works_around_local_midnight_and_on_new_years_day() {
         .await;
         let (from, to) = wide();
         for m in s.app.machines.machines().all().await.unwrap() {
-            let ledger = s.app.events.sales().ledger(&m.id, from, to).await.unwrap();
+            let ledger = s.app.sales.store().ledger(&m.id, from, to).await.unwrap();
             assert!(ledger.iter().all(|v| v.at <= s.now), "{at}");
             let status = s.app.events.status(&m.id).await.unwrap().unwrap();
             assert!(status.last_updated.is_some_and(|t| t <= s.now), "{at}");

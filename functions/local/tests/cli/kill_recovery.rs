@@ -223,7 +223,7 @@ async fn acknowledged_events_survive_sigkill_and_none_count_twice() {
 
     // Read what the killed process left on disk.
     let app = app(dir.path());
-    let sales = app.events.sales();
+    let sales = app.sales.store();
     // The machine has no location: its days are the operator's.
     let today = app.calendar.today();
     let (from, to) = (

@@ -83,8 +83,8 @@ fn figures(data: &Path) -> (usize, usize, usize) {
         let mut statuses = 0;
         for m in &machines {
             rows += app
-                .events
-                .sales()
+                .sales
+                .store()
                 .ledger(&m.id, from, to)
                 .await
                 .unwrap()

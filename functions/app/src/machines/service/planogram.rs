@@ -33,8 +33,11 @@ impl MachinesService {
     }
 
     pub(crate) async fn raw_selections(&self, machine_id: &str) -> AppResult<Vec<Selection>> {
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith(Selection::PREFIX.into()));
+        let q = Query::partition(
+            Index::Primary,
+            crate::machines::Machine::partition(machine_id),
+        )
+        .sk(SortKey::BeginsWith(Selection::PREFIX.into()));
         let items = query_all(self.store.as_ref(), q).await?;
         items
             .iter()
@@ -373,9 +376,10 @@ impl MachinesService {
                 out.push(Self::view(s, &products));
                 continue;
             }
+            let now = self.calendar.now();
             let mut next = s.clone();
             next.current = target;
-            next.updated_at = self.calendar.now();
+            next.updated_at = now;
             next.version = s.version + 1;
             let name = products
                 .get(&s.product_id)
@@ -399,10 +403,7 @@ impl MachinesService {
                     },
                 )
                 .await?;
-            writes.push(Write::Put {
-                item: next.to_item()?,
-                condition: Some(Condition::VersionIs(s.version)),
-            });
+            writes.push(next.clone().stock_write(s.version, now)?);
             writes.push(Write::Put {
                 item: entry.to_item()?,
                 condition: None,

@@ -94,7 +94,7 @@ impl MachinesService {
             if !visible.contains_key(machine) {
                 return Err(AppError::NotFound("Machine not found".into()));
             }
-            let q = Query::partition(Index::Primary, format!("MACHINE#{machine}"))
+            let q = Query::partition(Index::Primary, crate::machines::Machine::partition(machine))
                 .sk(SortKey::BeginsWith("REFILL#".into()));
             for item in query_all(self.store.as_ref(), q).await? {
                 entries.push(item.to_value()?);
@@ -182,10 +182,13 @@ impl MachinesService {
         limit: usize,
     ) -> AppResult<Vec<SelectionPriceChange>> {
         self.machine_for(p, machine_id).await?;
-        let q = Query::partition(Index::Primary, format!("MACHINE#{machine_id}"))
-            .sk(SortKey::BeginsWith("PRICE#".into()))
-            .backward()
-            .limit(limit.clamp(1, 500));
+        let q = Query::partition(
+            Index::Primary,
+            crate::machines::Machine::partition(machine_id),
+        )
+        .sk(SortKey::BeginsWith("PRICE#".into()))
+        .backward()
+        .limit(limit.clamp(1, 500));
         let page = self.store.query(q).await?;
         page.items
             .iter()

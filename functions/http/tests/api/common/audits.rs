@@ -89,8 +89,8 @@ pub async fn booked(h: &Harness, machine_id: &str) -> Figures {
     let today = h.app.calendar.today();
     let rows = h
         .app
-        .events
-        .sales()
+        .sales
+        .store()
         .rollups(&RollupQuery {
             machine_ids: vec![machine_id.to_string()],
             from: today - Duration::days(30),
