@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A language of the interface.
+/// An interface language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LanguageCode))]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     #[default]

@@ -74,15 +74,6 @@ impl utoipa::PartialSchema for MailDomain {
 
 impl ToSchema for MailDomain {}
 
-/// An interface language.
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum LanguageCode {
-    En,
-    Fr,
-    It,
-}
-
 /// A report definition's parameters: the query-string parameters of its module's screen. Each
 /// module takes its own subset (`docs/api.md`); lists are comma-separated ids.
 #[allow(dead_code)]

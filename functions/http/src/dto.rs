@@ -198,7 +198,7 @@ pub struct Profile {
     pub permission: Vec<String>,
     pub positions: Vec<String>,
     pub module: ModuleAccess,
-    #[schema(value_type = crate::contract::LanguageCode, inline)]
+    #[schema(value_type = vendfleet_domain::Language, inline)]
     pub language: String,
     /// `admin` for users with access to all modules, else `user`.
     pub role_level: String,
@@ -276,7 +276,7 @@ pub struct RegisterReply {
 /// A language of the interface.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LanguageDto {
-    #[schema(value_type = crate::contract::LanguageCode, inline)]
+    #[schema(value_type = vendfleet_domain::Language, inline)]
     pub code: String,
     pub name: String,
 }
@@ -286,14 +286,14 @@ pub struct LanguageDto {
 #[serde(deny_unknown_fields)]
 pub struct SwitchLanguageRequest {
     #[serde(default)]
-    #[schema(required = true, value_type = crate::contract::LanguageCode, inline)]
+    #[schema(required = true, value_type = vendfleet_domain::Language, inline)]
     pub language: String,
 }
 
 /// Reply data of a language switch.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LanguageData {
-    #[schema(value_type = crate::contract::LanguageCode, inline)]
+    #[schema(value_type = vendfleet_domain::Language, inline)]
     pub language: String,
 }
 
@@ -310,7 +310,7 @@ pub struct UserDto {
     pub last_login: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-    #[schema(value_type = crate::contract::LanguageCode, inline)]
+    #[schema(value_type = vendfleet_domain::Language, inline)]
     pub language: String,
     pub position: String,
     pub access_all_modules: bool,
@@ -350,58 +350,6 @@ impl From<UserView> for UserDto {
             version: u.version,
             can_manage: v.can_manage,
         }
-    }
-}
-
-/// The user form (create and update).
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct UserForm {
-    #[serde(default)]
-    #[schema(required = true, max_length = 150)]
-    pub name: String,
-    #[serde(default)]
-    #[schema(required = true, max_length = 254)]
-    pub email: String,
-    /// 6 to 20 digits, with an optional leading `+` and spaces, dots, dashes or parentheses.
-    #[serde(default)]
-    pub phone: Option<String>,
-    /// Required on create (8 to 128 characters); on update, a non-empty value changes it.
-    #[serde(default)]
-    #[schema(max_length = 128)]
-    pub password: Option<String>,
-    #[serde(default)]
-    pub role_id: Option<String>,
-    #[serde(default)]
-    pub active: Option<bool>,
-    #[serde(default)]
-    #[schema(value_type = Option<crate::contract::LanguageCode>, inline)]
-    pub language: Option<String>,
-    #[serde(default)]
-    #[schema(max_length = 100)]
-    pub position: Option<String>,
-    #[serde(default)]
-    pub access_all_modules: bool,
-    #[serde(default)]
-    pub access_all_machines: bool,
-    #[serde(default)]
-    pub client_ids: Vec<String>,
-    #[serde(default)]
-    pub location_ids: Vec<String>,
-    #[serde(default)]
-    pub machine_tag_ids: Vec<String>,
-    #[serde(default)]
-    pub machine_ids: Vec<String>,
-    /// The version the form was loaded at; a stale one gives 409.
-    #[serde(default)]
-    pub version: Option<u64>,
-}
-
-crate::fields::from_fields! {
-    UserForm => vendfleet_app::users::UserInput {
-        name, email, password, role_id, active, language, access_all_modules, access_all_machines,
-        client_ids, location_ids, machine_tag_ids, machine_ids, version;
-        or_default: phone, position
     }
 }
 
@@ -539,6 +487,6 @@ impl From<vendfleet_domain::permissions::CatalogueNode> for CatalogueNodeDto {
 #[into_params(parameter_in = Query)]
 pub struct LangQuery {
     /// en, fr or it; defaults to the user's language.
-    #[param(value_type = Option<crate::contract::LanguageCode>, inline)]
+    #[param(value_type = Option<vendfleet_domain::Language>, inline)]
     pub lang: Option<String>,
 }

@@ -6,7 +6,6 @@
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{reports_perm as perm, Authorized, Query};
-use crate::sales::SalesQuery;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
@@ -19,6 +18,7 @@ use vendfleet_app::listing::{page_of, paging, ListPage, ListParams};
 use vendfleet_app::reports::{
     CollectionRow, ComponentStock, EncashmentParams, OverShort, ProductStock,
 };
+use vendfleet_app::sales::SalesParams;
 use vendfleet_render::ReportParams;
 
 /// The reports area's routes.
@@ -47,9 +47,9 @@ pub struct EncashmentQuery {
     pub employees: Option<String>,
 }
 
-fn params(q: SalesQuery, e: EncashmentQuery) -> EncashmentParams {
+fn params(q: SalesParams, e: EncashmentQuery) -> EncashmentParams {
     EncashmentParams {
-        sales: q.into(),
+        sales: q,
         employees: e.employees,
         list: ListParams {
             page: e.page,
@@ -129,12 +129,12 @@ impl From<CollectionRow> for EncashmentDto {
 }
 
 /// The period's collections of the machines the user may see, newest first.
-#[utoipa::path(get, path = "/api/encashments/", tag = "reports", security(("bearer" = [])), params(SalesQuery, EncashmentQuery),
+#[utoipa::path(get, path = "/api/encashments/", tag = "reports", security(("bearer" = [])), params(SalesParams, EncashmentQuery),
     responses((status = 200, body = ListReply<EncashmentDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn encashments(
     State(s): State<AppState>,
     a: Authorized<perm::EncashmentList>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(e): Query<EncashmentQuery>,
 ) -> ApiResult<axum::Json<ListReply<EncashmentDto>>> {
     let page = s
@@ -145,53 +145,22 @@ async fn encashments(
     Ok(axum::Json(ListReply::from_page(page, EncashmentDto::from)))
 }
 
-/// Overs and shorts of an employee or a machine (or of all) over the period.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OverShortDto {
-    /// The employee or machine (empty for collections of no known employee, and for the total).
-    pub id: String,
-    pub name: String,
-    pub collections: usize,
-    /// Collections compared with an expectation (a machine's first is not).
-    pub compared: usize,
-    pub collected_minor: i64,
-    pub expected_minor: i64,
-    pub over_short_minor: i64,
-    /// Compared collections that came up short.
-    pub shorts: usize,
-}
-
-impl From<OverShort> for OverShortDto {
-    fn from(o: OverShort) -> Self {
-        OverShortDto {
-            id: o.id,
-            name: o.name,
-            collections: o.collections,
-            compared: o.compared,
-            collected_minor: o.collected_minor,
-            expected_minor: o.expected_minor,
-            over_short_minor: o.over_short_minor,
-            shorts: o.shorts,
-        }
-    }
-}
-
 /// The encashment report's totals, with overs and shorts by employee and by machine (most
 /// short first): patterns matter, one short proves nothing.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EncashmentTotalsDto {
-    pub total: OverShortDto,
-    pub by_employee: Vec<OverShortDto>,
-    pub by_machine: Vec<OverShortDto>,
+    pub total: OverShort,
+    pub by_employee: Vec<OverShort>,
+    pub by_machine: Vec<OverShort>,
 }
 
 /// The encashment report's totals and summaries.
-#[utoipa::path(get, path = "/api/encashments/total/", tag = "reports", security(("bearer" = [])), params(SalesQuery, EncashmentQuery),
+#[utoipa::path(get, path = "/api/encashments/total/", tag = "reports", security(("bearer" = [])), params(SalesParams, EncashmentQuery),
     responses((status = 200, body = Data<EncashmentTotalsDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn encashment_totals(
     State(s): State<AppState>,
     a: Authorized<perm::EncashmentTotal>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(e): Query<EncashmentQuery>,
 ) -> ApiResult<axum::Json<Data<EncashmentTotalsDto>>> {
     let t = s
@@ -199,30 +168,29 @@ async fn encashment_totals(
         .reports
         .encashment_totals(a.principal(), &params(q, e))
         .await?;
-    let list = |v: Vec<OverShort>| v.into_iter().map(Into::into).collect();
     Ok(axum::Json(Data {
         data: EncashmentTotalsDto {
-            total: t.all.into(),
-            by_employee: list(t.by_employee),
-            by_machine: list(t.by_machine),
+            total: t.all,
+            by_employee: t.by_employee,
+            by_machine: t.by_machine,
         },
     }))
 }
 
 /// The encashment report as a file (every collection of the query; paging ignored).
 #[utoipa::path(get, path = "/api/encashments/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesQuery, EncashmentQuery, crate::export::ExportQuery),
+    params(SalesParams, EncashmentQuery, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_encashments(
     State(s): State<AppState>,
     a: Authorized<perm::EncashmentExport>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(e): Query<EncashmentQuery>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
-        sales: q.into(),
+        sales: q,
         list: ListParams {
             page: e.page,
             page_size: e.page_size,
@@ -280,104 +248,38 @@ fn inventory_page<T>(
     Ok(page_of(rows, &pg))
 }
 
-/// A product's stock in the chosen machines.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ProductStockDto {
-    pub product_id: String,
-    pub name: String,
-    pub units: String,
-    pub quantity: i64,
-    /// Σ units × the selection's price, minor units.
-    pub value_minor: i64,
-    pub capacity: i64,
-    pub machines: usize,
-    pub selections: usize,
-    pub sold_out: usize,
-    /// Selections below a quarter of their max.
-    pub low: usize,
-    pub next_expiry: Option<NaiveDate>,
-}
-
-impl From<ProductStock> for ProductStockDto {
-    fn from(t: ProductStock) -> Self {
-        ProductStockDto {
-            product_id: t.product_id,
-            name: t.name,
-            units: t.units,
-            quantity: t.quantity,
-            value_minor: t.value_minor,
-            capacity: t.capacity,
-            machines: t.machines,
-            selections: t.selections,
-            sold_out: t.sold_out,
-            low: t.low,
-            next_expiry: t.next_expiry,
-        }
-    }
-}
-
 /// The product tab: stock by product in the machines the user may see (the sales query's
 /// machine filters), most units first.
-#[utoipa::path(get, path = "/api/inventories/", tag = "reports", security(("bearer" = [])), params(SalesQuery, InventoryQuery),
-    responses((status = 200, body = ListReply<ProductStockDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/inventories/", tag = "reports", security(("bearer" = [])), params(SalesParams, InventoryQuery),
+    responses((status = 200, body = ListReply<ProductStock>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn product_inventory(
     State(s): State<AppState>,
     a: Authorized<perm::InventoryProducts>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(i): Query<InventoryQuery>,
-) -> ApiResult<axum::Json<ListReply<ProductStockDto>>> {
-    let rows = s
-        .app
-        .reports
-        .product_stock(a.principal(), &q.into())
-        .await?;
+) -> ApiResult<axum::Json<ListReply<ProductStock>>> {
+    let rows = s.app.reports.product_stock(a.principal(), &q).await?;
     let page = inventory_page(rows, i, |r| &r.name)?;
     Ok(axum::Json(ListReply::from_page(
         page,
-        ProductStockDto::from,
+        std::convert::identity,
     )))
 }
 
-/// A component's stock: the composite products' units × their recipes.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ComponentStockDto {
-    pub component_id: String,
-    pub name: String,
-    pub unit: String,
-    pub quantity: i64,
-    pub machines: usize,
-}
-
-impl From<ComponentStock> for ComponentStockDto {
-    fn from(c: ComponentStock) -> Self {
-        ComponentStockDto {
-            component_id: c.component_id,
-            name: c.name,
-            unit: c.unit,
-            quantity: c.quantity,
-            machines: c.machines,
-        }
-    }
-}
-
 /// The component tab: stock by component, most first.
-#[utoipa::path(get, path = "/api/inventories/components/", tag = "reports", security(("bearer" = [])), params(SalesQuery, InventoryQuery),
-    responses((status = 200, body = ListReply<ComponentStockDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/inventories/components/", tag = "reports", security(("bearer" = [])), params(SalesParams, InventoryQuery),
+    responses((status = 200, body = ListReply<ComponentStock>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn component_inventory(
     State(s): State<AppState>,
     a: Authorized<perm::InventoryComponents>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(i): Query<InventoryQuery>,
-) -> ApiResult<axum::Json<ListReply<ComponentStockDto>>> {
-    let rows = s
-        .app
-        .reports
-        .component_stock(a.principal(), &q.into())
-        .await?;
+) -> ApiResult<axum::Json<ListReply<ComponentStock>>> {
+    let rows = s.app.reports.component_stock(a.principal(), &q).await?;
     let page = inventory_page(rows, i, |r| &r.name)?;
     Ok(axum::Json(ListReply::from_page(
         page,
-        ComponentStockDto::from,
+        std::convert::identity,
     )))
 }
 
@@ -435,18 +337,18 @@ pub struct InventoryTab {
 
 /// The inventory's product or component tab as a file (needs that tab's export permission).
 #[utoipa::path(get, path = "/api/inventory/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesQuery, InventoryTab, crate::export::ExportQuery),
+    params(SalesParams, InventoryTab, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_inventory(
     State(s): State<AppState>,
     a: Authorized<perm::InventoryExport>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(tab): Query<InventoryTab>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
-        sales: q.into(),
+        sales: q,
         tab: tab.tab,
         ..ReportParams::default()
     };

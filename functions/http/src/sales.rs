@@ -49,80 +49,6 @@ pub fn filters_router() -> OpenApiRouter<AppState> {
         .routes(routes!(display))
 }
 
-/// Declares a query structure holding the reports' shared period and filters, then `$extra`
-/// fields: the one list of those parameters, for every query that takes them.
-macro_rules! with_filters {
-    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident: Option<String>,)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Default, Deserialize, IntoParams)]
-        #[into_params(parameter_in = Query)]
-        pub struct $name {
-            /// A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
-            /// dates are given).
-            pub period: Option<String>,
-            /// First operator-local date, YYYY-MM-DD (with `period=custom`).
-            #[param(value_type = Option<NaiveDate>)]
-            pub date_from: Option<String>,
-            /// Last operator-local date, inclusive.
-            #[param(value_type = Option<NaiveDate>)]
-            pub date_to: Option<String>,
-            /// Client ids, comma-separated (the machines at their locations).
-            pub clients: Option<String>,
-            /// Location ids, comma-separated.
-            pub locations: Option<String>,
-            /// Regions, comma-separated (`/api/filters/regions/`).
-            pub regions: Option<String>,
-            /// Machine tag ids, comma-separated (machines with any of them).
-            pub machine_tags: Option<String>,
-            /// Machine ids, comma-separated.
-            pub machines: Option<String>,
-            /// Product ids, comma-separated.
-            pub products: Option<String>,
-            /// Product tag ids, comma-separated (products with any of them; with `products`,
-            /// either).
-            pub product_tags: Option<String>,
-            $($(#[$fmeta])* pub $field: Option<String>,)*
-        }
-
-        impl From<$name> for SalesParams {
-            #[allow(clippy::needless_update)]
-            fn from(v: $name) -> Self {
-                SalesParams {
-                    period: v.period,
-                    date_from: v.date_from,
-                    date_to: v.date_to,
-                    clients: v.clients,
-                    locations: v.locations,
-                    regions: v.regions,
-                    machine_tags: v.machine_tags,
-                    machines: v.machines,
-                    products: v.products,
-                    product_tags: v.product_tags,
-                    $($field: v.$field,)*
-                    ..SalesParams::default()
-                }
-            }
-        }
-    };
-}
-
-with_filters! {
-    /// What every sales endpoint takes.
-    pub struct SalesQuery {
-        /// `sales` (default), `quantity` or `sales_excl_tax`.
-        pub value: Option<String>,
-        /// `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`.
-        pub group_by: Option<String>,
-        /// `day` (default), `week` or `month`.
-        pub grouping_period: Option<String>,
-    }
-}
-
-with_filters! {
-    /// The reports' shared period and filters alone (reports that neither group nor value).
-    pub struct FiltersQuery {}
-}
-
 /// The detail table's paging, search (by group name) and ordering (`name`, `total`; `-` for
 /// descending; default `-total`).
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -138,13 +64,13 @@ pub struct DetailPaging {
 
 crate::fields::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
 
-async fn report(s: &AppState, p: &Principal, q: SalesQuery) -> ApiResult<SalesReport> {
-    Ok(s.app.sales.report(p, &q.into()).await?)
+async fn report(s: &AppState, p: &Principal, q: SalesParams) -> ApiResult<SalesReport> {
+    Ok(s.app.sales.report(p, &q).await?)
 }
 
 /// The report's totals and groups, without periods.
-async fn totals(s: &AppState, p: &Principal, q: SalesQuery) -> ApiResult<SalesReport> {
-    Ok(s.app.sales.totals(p, &q.into()).await?)
+async fn totals(s: &AppState, p: &Principal, q: SalesParams) -> ApiResult<SalesReport> {
+    Ok(s.app.sales.totals(p, &q).await?)
 }
 
 /// Sales figures, in minor units of the machines' currency (quantities in units).
@@ -196,12 +122,12 @@ pub struct TotalTableDto {
 }
 
 /// The totals of the span and the span before, and of each group.
-#[utoipa::path(get, path = "/api/sales-journal/total-table/", tag = "sales", security(("bearer" = [])), params(SalesQuery),
+#[utoipa::path(get, path = "/api/sales-journal/total-table/", tag = "sales", security(("bearer" = [])), params(SalesParams),
     responses((status = 200, body = Data<TotalTableDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn total_table(
     State(s): State<AppState>,
     a: Authorized<perm::TotalList>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
 ) -> ApiResult<axum::Json<Data<TotalTableDto>>> {
     let r = totals(&s, a.principal(), q).await?;
     let zero = Figures::default();
@@ -264,15 +190,14 @@ fn columns(r: &SalesReport, lang: Language) -> Vec<ColumnDto> {
 }
 
 /// The columns of the detail table for the chosen grouping and span.
-#[utoipa::path(get, path = "/api/table/header/", tag = "sales", security(("bearer" = [])), params(SalesQuery),
+#[utoipa::path(get, path = "/api/table/header/", tag = "sales", security(("bearer" = [])), params(SalesParams),
     responses((status = 200, body = Data<Vec<ColumnDto>>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn table_header(
     State(s): State<AppState>,
     a: Authorized<perm::List>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
 ) -> ApiResult<axum::Json<Data<Vec<ColumnDto>>>> {
-    let params: SalesParams = q.into();
-    let query = params
+    let query = q
         .check(s.app.calendar.today())
         .map_err(vendfleet_app::AppError::from)?;
     // The columns need no figures: an empty report of the query names them.
@@ -300,12 +225,12 @@ pub struct DetailRowDto {
 }
 
 /// The detail table: a row a group, a column a period, paged.
-#[utoipa::path(get, path = "/api/sales-journal/detail-table/", tag = "sales", security(("bearer" = [])), params(SalesQuery, DetailPaging),
+#[utoipa::path(get, path = "/api/sales-journal/detail-table/", tag = "sales", security(("bearer" = [])), params(SalesParams, DetailPaging),
     responses((status = 200, body = ListReply<DetailRowDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn detail_table(
     State(s): State<AppState>,
     a: Authorized<perm::List>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(pg): Query<DetailPaging>,
 ) -> ApiResult<axum::Json<ListReply<DetailRowDto>>> {
     let r = report(&s, a.principal(), q).await?;
@@ -330,12 +255,12 @@ pub struct CountDto {
 }
 
 /// How many rows the detail table has (after search).
-#[utoipa::path(get, path = "/api/sales-journal/detail-table/count/", tag = "sales", security(("bearer" = [])), params(SalesQuery, DetailPaging),
+#[utoipa::path(get, path = "/api/sales-journal/detail-table/count/", tag = "sales", security(("bearer" = [])), params(SalesParams, DetailPaging),
     responses((status = 200, body = Data<CountDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn detail_count(
     State(s): State<AppState>,
     a: Authorized<perm::List>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(pg): Query<DetailPaging>,
 ) -> ApiResult<axum::Json<Data<CountDto>>> {
     let r = report(&s, a.principal(), q).await?;
@@ -347,18 +272,18 @@ async fn detail_count(
 
 /// The detail table as a file (every row; the search and ordering of the screen).
 #[utoipa::path(get, path = "/api/sales-journal/detail-table/export/", tag = "sales", security(("bearer" = [])),
-    params(SalesQuery, DetailPaging, crate::export::ExportQuery),
+    params(SalesParams, DetailPaging, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn detail_export(
     State(s): State<AppState>,
     a: Authorized<perm::Export>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(pg): Query<DetailPaging>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
-        sales: q.into(),
+        sales: q,
         list: pg.into(),
         ..ReportParams::default()
     };
@@ -387,14 +312,14 @@ pub struct LineChartDto {
 }
 
 /// The chosen value over time.
-#[utoipa::path(get, path = "/api/sales-journal/graphs/line-chart/", tag = "sales", security(("bearer" = [])), params(SalesQuery),
+#[utoipa::path(get, path = "/api/sales-journal/graphs/line-chart/", tag = "sales", security(("bearer" = [])), params(SalesParams),
     responses((status = 200, body = Data<LineChartDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn line_chart(
     State(s): State<AppState>,
     a: Authorized<perm::Graph>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
 ) -> ApiResult<axum::Json<Data<LineChartDto>>> {
-    let r = s.app.sales.series(a.principal(), &q.into()).await?;
+    let r = s.app.sales.series(a.principal(), &q).await?;
     let value = r.query.value;
     let dates = r.buckets();
     let previous_dates = r.query.grouping.buckets(r.previous_from, r.previous_to);
@@ -429,12 +354,12 @@ pub struct BarDto {
 }
 
 /// The chosen value by group, largest first (20 groups, then the others summed).
-#[utoipa::path(get, path = "/api/sales-journal/graphs/bar-chart/", tag = "sales", security(("bearer" = [])), params(SalesQuery),
+#[utoipa::path(get, path = "/api/sales-journal/graphs/bar-chart/", tag = "sales", security(("bearer" = [])), params(SalesParams),
     responses((status = 200, body = Data<Vec<BarDto>>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn bar_chart(
     State(s): State<AppState>,
     a: Authorized<perm::Graph>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
 ) -> ApiResult<axum::Json<Data<Vec<BarDto>>>> {
     let r = totals(&s, a.principal(), q).await?;
     let value = r.query.value;

@@ -5,7 +5,7 @@
 use crate::dto::{Data, ListReply};
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{reports_perm as perm, Authorized, Query};
-use crate::sales::{SalesFiguresDto, SalesQuery};
+use crate::sales::SalesFiguresDto;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
@@ -15,6 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::generator::Module;
 use vendfleet_app::listing::ListParams;
+use vendfleet_app::sales::SalesParams;
 use vendfleet_app::sales::Transaction;
 use vendfleet_domain::events::Payment;
 use vendfleet_render::ReportParams;
@@ -106,12 +107,12 @@ pub struct LogPaging {
 
 /// A page of the transaction log: the sales of the query's period, machines and products
 /// (`value`, `group_by` and `grouping_period` are ignored); `pagination.count` is exact.
-#[utoipa::path(get, path = "/api/transaction-logs/", tag = "reports", security(("bearer" = [])), params(SalesQuery, LogPaging),
+#[utoipa::path(get, path = "/api/transaction-logs/", tag = "reports", security(("bearer" = [])), params(SalesParams, LogPaging),
     responses((status = 200, body = ListReply<TransactionDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn transactions(
     State(s): State<AppState>,
     a: Authorized<perm::TransactionList>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(pg): Query<LogPaging>,
 ) -> ApiResult<axum::Json<ListReply<TransactionDto>>> {
     let list = ListParams {
@@ -119,11 +120,7 @@ async fn transactions(
         page_size: pg.page_size,
         ..ListParams::default()
     };
-    let page = s
-        .app
-        .sales
-        .transactions(a.principal(), &q.into(), &list)
-        .await?;
+    let page = s.app.sales.transactions(a.principal(), &q, &list).await?;
     Ok(axum::Json(ListReply::from_page(page, TransactionDto::from)))
 }
 
@@ -148,14 +145,14 @@ pub struct TransactionTotalsDto {
 }
 
 /// The log's totals over the query, and over as many days just before.
-#[utoipa::path(get, path = "/api/transaction-logs/total-table/", tag = "reports", security(("bearer" = [])), params(SalesQuery),
+#[utoipa::path(get, path = "/api/transaction-logs/total-table/", tag = "reports", security(("bearer" = [])), params(SalesParams),
     responses((status = 200, body = Data<TransactionTotalsDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn transaction_totals(
     State(s): State<AppState>,
     a: Authorized<perm::TransactionList>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
 ) -> ApiResult<axum::Json<Data<TransactionTotalsDto>>> {
-    let r = s.app.sales.totals(a.principal(), &q.into()).await?;
+    let r = s.app.sales.totals(a.principal(), &q).await?;
     let figures = |f: &vendfleet_domain::sales::Figures| TransactionFiguresDto {
         figures: f.into(),
         transactions: f.transactions,
@@ -175,17 +172,17 @@ async fn transaction_totals(
 /// The log as a file (every sale of the query, at most 200,000: a larger one is a 400 that says
 /// how many there are).
 #[utoipa::path(get, path = "/api/transaction-logs/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesQuery, crate::export::ExportQuery),
+    params(SalesParams, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_transactions(
     State(s): State<AppState>,
     a: Authorized<perm::TransactionExport>,
-    Query(q): Query<SalesQuery>,
+    Query(q): Query<SalesParams>,
     Query(x): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
-        sales: q.into(),
+        sales: q,
         ..ReportParams::default()
     };
     crate::export::report(

@@ -10,6 +10,7 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::users::UserInput;
 
 /// The users area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -34,8 +35,8 @@ crud::list! {
 crud::create! {
     /// Creates a user.
     create_user("/api/users/", "users") -> UserDto, "User created",
-    |s, a: perm::UsersNew, form: UserForm| {
-        s.app.users.create_user(a.principal(), form.into()).await?.into()
+    |s, a: perm::UsersNew, form: UserInput| {
+        s.app.users.create_user(a.principal(), form).await?.into()
     },
     responses(
         (status = 201, body = MessageData<UserDto>, description = "User created"),
@@ -75,8 +76,8 @@ crud::get! {
 crud::update! {
     /// Updates a user.
     update_user("/api/users/{id}/", "users") -> UserDto, "User updated",
-    |s, a: perm::UsersEdit, id, form: UserForm| {
-        s.app.users.update_user(a.principal(), &id, form.into()).await?.into()
+    |s, a: perm::UsersEdit, id, form: UserInput| {
+        s.app.users.update_user(a.principal(), &id, form).await?.into()
     },
     responses(
         (status = 200, body = MessageData<UserDto>, description = "User updated"),

@@ -13,7 +13,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use vendfleet_domain::attention::LOW_SHARE;
 
 /// A product's stock across the chosen machines.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+// The API's `ProductStockDto` as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = ProductStockDto)]
 pub struct ProductStock {
     pub product_id: String,
     pub name: String,
@@ -32,7 +34,9 @@ pub struct ProductStock {
 }
 
 /// A component's stock: what the composite products' stock holds of it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+// The API's `ComponentStockDto` as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = ComponentStockDto)]
 pub struct ComponentStock {
     pub component_id: String,
     pub name: String,

@@ -45,8 +45,11 @@ pub const READ_WINDOW_MINUTES: i64 = 120;
 type Reads = BTreeMap<String, Vec<crate::events::AuditRead>>;
 
 /// Overs and shorts of one employee or machine over the period.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+// The API's `OverShortDto` as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = OverShortDto)]
 pub struct OverShort {
+    /// The employee or machine (empty for collections of no known employee, and for the total).
     pub id: String,
     pub name: String,
     pub collections: usize,

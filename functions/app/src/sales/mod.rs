@@ -32,22 +32,82 @@ pub const MAX_SPAN_DAYS: i64 = 1100;
 /// The key and name of the group of sales that have none (no location, no tag …).
 pub const NO_GROUP: &str = "";
 
-/// The query parameters every sales endpoint takes, as sent (ids comma-separated).
-#[derive(Debug, Clone, Default)]
-pub struct SalesParams {
-    pub period: Option<String>,
-    pub date_from: Option<String>,
-    pub date_to: Option<String>,
-    pub clients: Option<String>,
-    pub locations: Option<String>,
-    pub regions: Option<String>,
-    pub machine_tags: Option<String>,
-    pub machines: Option<String>,
-    pub products: Option<String>,
-    pub product_tags: Option<String>,
-    pub value: Option<String>,
-    pub group_by: Option<String>,
-    pub grouping_period: Option<String>,
+/// Declares a query structure holding the reports' shared period and filters, then `$extra`
+/// fields: the one list of those parameters, for every query that takes them (the API's query
+/// parameters as they are). With `into $target`, the structure converts into `$target` (the
+/// shared filters only).
+macro_rules! with_filters {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident: Option<String>,)* }
+     $(into $target:ident)?) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, serde::Deserialize, utoipa::IntoParams)]
+        #[into_params(parameter_in = Query)]
+        pub struct $name {
+            /// A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
+            /// dates are given).
+            pub period: Option<String>,
+            /// First operator-local date, YYYY-MM-DD (with `period=custom`).
+            #[param(value_type = Option<NaiveDate>)]
+            pub date_from: Option<String>,
+            /// Last operator-local date, inclusive.
+            #[param(value_type = Option<NaiveDate>)]
+            pub date_to: Option<String>,
+            /// Client ids, comma-separated (the machines at their locations).
+            pub clients: Option<String>,
+            /// Location ids, comma-separated.
+            pub locations: Option<String>,
+            /// Regions, comma-separated (`/api/filters/regions/`).
+            pub regions: Option<String>,
+            /// Machine tag ids, comma-separated (machines with any of them).
+            pub machine_tags: Option<String>,
+            /// Machine ids, comma-separated.
+            pub machines: Option<String>,
+            /// Product ids, comma-separated.
+            pub products: Option<String>,
+            /// Product tag ids, comma-separated (products with any of them; with `products`,
+            /// either).
+            pub product_tags: Option<String>,
+            $($(#[$fmeta])* pub $field: Option<String>,)*
+        }
+
+        $(
+            impl From<$name> for $target {
+                fn from(v: $name) -> Self {
+                    $target {
+                        period: v.period,
+                        date_from: v.date_from,
+                        date_to: v.date_to,
+                        clients: v.clients,
+                        locations: v.locations,
+                        regions: v.regions,
+                        machine_tags: v.machine_tags,
+                        machines: v.machines,
+                        products: v.products,
+                        product_tags: v.product_tags,
+                        ..$target::default()
+                    }
+                }
+            }
+        )?
+    };
+}
+
+with_filters! {
+    /// The query parameters every sales endpoint takes, as sent (ids comma-separated).
+    pub struct SalesParams {
+        /// `sales` (default), `quantity` or `sales_excl_tax`.
+        pub value: Option<String>,
+        /// `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`.
+        pub group_by: Option<String>,
+        /// `day` (default), `week` or `month`.
+        pub grouping_period: Option<String>,
+    }
+}
+
+with_filters! {
+    /// The reports' shared period and filters alone (reports that neither group nor value).
+    pub struct SalesFilters {}
+    into SalesParams
 }
 
 /// A checked sales query.

@@ -9,6 +9,7 @@ use crate::error::{AppError, AppResult};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::password;
 use crate::ports::Clock;
+use serde::Deserialize;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use vendfleet_domain::{validation, FieldErrors, Grants, Language, Permission};
@@ -46,26 +47,60 @@ pub struct RoleView {
     pub can_manage: bool,
 }
 
-/// The user form.
-#[derive(Debug, Clone, Default)]
+/// The user form (create and update).
+// The API's `UserForm` as it is.
+#[derive(Debug, Clone, Default, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = UserForm)]
 pub struct UserInput {
+    #[serde(default)]
+    #[schema(required = true, max_length = 150)]
     pub name: String,
+    #[serde(default)]
+    #[schema(required = true, max_length = 254)]
     pub email: String,
+    /// 6 to 20 digits, with an optional leading `+` and spaces, dots, dashes or parentheses.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schema(value_type = Option<String>)]
     pub phone: String,
-    /// Required on create; on update a non-empty value changes the password.
+    /// Required on create (8 to 128 characters); on update, a non-empty value changes it.
+    #[serde(default)]
+    #[schema(max_length = 128)]
     pub password: Option<String>,
+    #[serde(default)]
     pub role_id: Option<String>,
+    #[serde(default)]
     pub active: Option<bool>,
+    #[serde(default)]
+    #[schema(value_type = Option<Language>, inline)]
     pub language: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schema(value_type = Option<String>, max_length = 100)]
     pub position: String,
+    #[serde(default)]
     pub access_all_modules: bool,
+    #[serde(default)]
     pub access_all_machines: bool,
+    #[serde(default)]
     pub client_ids: Vec<String>,
+    #[serde(default)]
     pub location_ids: Vec<String>,
+    #[serde(default)]
     pub machine_tag_ids: Vec<String>,
+    #[serde(default)]
     pub machine_ids: Vec<String>,
-    /// The version the form was loaded at (updates); a stale one gives 409.
+    /// The version the form was loaded at; a stale one gives 409.
+    #[serde(default)]
     pub version: Option<u64>,
+}
+
+/// A form field sent as null reads as absent: its default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + serde::Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Option::unwrap_or_default)
 }
 
 /// The role form.

@@ -1,8 +1,8 @@
 //! The refill log (every stock change, by users and by machines).
 
 use super::*;
-use crate::sales::FiltersQuery;
 use vendfleet_app::generator::Module;
+use vendfleet_app::sales::SalesFilters;
 use vendfleet_render::ReportParams;
 
 /// The routes.
@@ -84,14 +84,14 @@ pub struct RefillsQuery {
 /// The refill log of the machines the user may see, newest first.
 /// The reports' shared period and filters narrow it further; `from`/`to` apply when no period is
 /// given.
-#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillPage, RefillsQuery, FiltersQuery),
+#[utoipa::path(get, path = "/api/refills/", tag = "machines", security(("bearer" = [])), params(RefillPage, RefillsQuery, SalesFilters),
     responses((status = 200, body = ListReply<RefillDto>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillLog>,
     Query(page): Query<RefillPage>,
     Query(q): Query<RefillsQuery>,
-    Query(shared): Query<FiltersQuery>,
+    Query(shared): Query<SalesFilters>,
 ) -> ApiResult<axum::Json<ListReply<RefillDto>>> {
     let mut params = refill_params(&s.app, a.principal(), q, shared).await?;
     params.page = page.page;
@@ -105,7 +105,7 @@ async fn refill_params(
     app: &vendfleet_app::App,
     p: &vendfleet_app::auth::Principal,
     q: RefillsQuery,
-    shared: FiltersQuery,
+    shared: SalesFilters,
 ) -> ApiResult<RefillListParams> {
     let own = RefillListParams {
         machine: q.machine,
@@ -131,13 +131,13 @@ pub struct ProductRefillsDto {
 }
 
 /// The refill log's totals by product over the same query (largest net first; paging ignored).
-#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, FiltersQuery),
+#[utoipa::path(get, path = "/api/refills/products/total/", tag = "machines", security(("bearer" = [])), params(RefillsQuery, SalesFilters),
     responses((status = 200, body = Data<Vec<ProductRefillsDto>>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn refill_totals(
     State(s): State<AppState>,
     a: Authorized<perm::RefillTotals>,
     Query(q): Query<RefillsQuery>,
-    Query(shared): Query<FiltersQuery>,
+    Query(shared): Query<SalesFilters>,
 ) -> ApiResult<axum::Json<Data<Vec<ProductRefillsDto>>>> {
     let params = refill_params(&s.app, a.principal(), q, shared).await?;
     let totals = s.app.machines.refill_totals(a.principal(), &params).await?;
@@ -174,14 +174,14 @@ async fn refill_visit(
 
 /// The refill log of the query as a file (every line; paging ignored).
 #[utoipa::path(get, path = "/api/refills/export/", tag = "machines", security(("bearer" = [])),
-    params(RefillsQuery, FiltersQuery, crate::export::ExportQuery),
+    params(RefillsQuery, SalesFilters, crate::export::ExportQuery),
     responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn export_refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillExport>,
     Query(q): Query<RefillsQuery>,
-    Query(shared): Query<FiltersQuery>,
+    Query(shared): Query<SalesFilters>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {

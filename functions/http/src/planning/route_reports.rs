@@ -256,47 +256,15 @@ pub(super) async fn route_stocks(
     }))
 }
 
-/// Forecast accuracy of a line or a total.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AccuracyRowDto {
-    pub machine_id: String,
-    pub machine_name: String,
-    pub product_id: String,
-    pub product_name: String,
-    /// The need predicted when the route was saved.
-    pub predicted: i64,
-    /// The need found at the visit (max − found).
-    pub actual: i64,
-    pub filled: i64,
-    pub error: i64,
-    pub abs_error: i64,
-    pub accuracy: Option<f64>,
-}
-
 /// A route's forecast accuracy.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AccuracyDto {
     /// 1 − Σ|predicted − actual| / Σ actual over the visited stops; null before any visit.
     pub accuracy: Option<f64>,
     pub visited: usize,
-    pub lines: Vec<AccuracyRowDto>,
-    pub machines: Vec<AccuracyRowDto>,
-    pub products: Vec<AccuracyRowDto>,
-}
-
-pub(super) fn accuracy_dto(r: &AccuracyRow) -> AccuracyRowDto {
-    AccuracyRowDto {
-        machine_id: r.machine_id.clone(),
-        machine_name: r.machine_name.clone(),
-        product_id: r.product_id.clone(),
-        product_name: r.product_name.clone(),
-        predicted: r.predicted,
-        actual: r.actual,
-        filled: r.filled,
-        error: r.error(),
-        abs_error: r.error().abs(),
-        accuracy: accuracy(std::slice::from_ref(r)).map(|a| (a * 1000.0).round() / 1000.0),
-    }
+    pub lines: Vec<AccuracyRow>,
+    pub machines: Vec<AccuracyRow>,
+    pub products: Vec<AccuracyRow>,
 }
 
 #[utoipa::path(get, path = "/api/planned-routes/{id}/accuracy/", tag = "planning", security(("bearer" = [])), params(("id" = String, Path)),
@@ -310,11 +278,11 @@ pub(super) async fn route_accuracy(
     let acc = vendfleet_app::planning::routes::forecast_accuracy(&route, &stops);
     Ok(axum::Json(Data {
         data: AccuracyDto {
-            accuracy: accuracy(&acc.lines).map(|a| (a * 1000.0).round() / 1000.0),
+            accuracy: accuracy(&acc.lines),
             visited: route.visited(),
-            lines: acc.lines.iter().map(accuracy_dto).collect(),
-            machines: acc.machines.iter().map(accuracy_dto).collect(),
-            products: acc.products.iter().map(accuracy_dto).collect(),
+            lines: acc.lines,
+            machines: acc.machines,
+            products: acc.products,
         },
     }))
 }

@@ -15,7 +15,9 @@ pub struct StockRow {
 }
 
 /// Forecast accuracy of one line (or a total).
-#[derive(Debug, Clone, Default, PartialEq)]
+// The API's `AccuracyRowDto` as it is.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = AccuracyRowDto)]
 pub struct AccuracyRow {
     pub machine_id: String,
     pub machine_name: String,
@@ -23,22 +25,31 @@ pub struct AccuracyRow {
     pub product_name: String,
     /// The need predicted when the route was saved (before case rounding).
     pub predicted: i64,
-    /// The need found: max − found.
+    /// The need found at the visit (max − found).
     pub actual: i64,
     pub filled: i64,
+    // These three: set by `settle`.
+    /// `predicted − actual`.
+    pub error: i64,
+    pub abs_error: i64,
+    /// 1 − |error| / actual, to three decimals; null when nothing was needed.
+    pub accuracy: Option<f64>,
 }
 
 impl AccuracyRow {
-    pub fn error(&self) -> i64 {
-        self.predicted - self.actual
+    /// Computes the error and the accuracy from the predicted and actual needs.
+    fn settle(&mut self) {
+        self.error = self.predicted - self.actual;
+        self.abs_error = self.error.abs();
+        self.accuracy = accuracy(std::slice::from_ref(self));
     }
 }
 
-/// 1 − Σ|predicted − actual| / Σ actual; none when nothing was needed.
+/// 1 − Σ|predicted − actual| / Σ actual, to three decimals; none when nothing was needed.
 pub fn accuracy(rows: &[AccuracyRow]) -> Option<f64> {
     let actual: i64 = rows.iter().map(|r| r.actual).sum();
-    let err: i64 = rows.iter().map(|r| r.error().abs()).sum();
-    (actual > 0).then(|| 1.0 - err as f64 / actual as f64)
+    let err: i64 = rows.iter().map(|r| (r.predicted - r.actual).abs()).sum();
+    (actual > 0).then(|| ((1.0 - err as f64 / actual as f64) * 1000.0).round() / 1000.0)
 }
 
 /// A route's forecast accuracy.
@@ -148,6 +159,7 @@ pub fn forecast_accuracy(route: &PlannedRoute, stops: &[RouteStop]) -> Accuracy 
                 predicted: l.need,
                 actual: (l.max - v.found).max(0),
                 filled: v.filled,
+                ..AccuracyRow::default()
             });
         }
     }
@@ -178,5 +190,10 @@ pub fn forecast_accuracy(route: &PlannedRoute, stops: &[RouteStop]) -> Accuracy 
     };
     out.machines = group(|r| (r.machine_id.clone(), r.machine_name.clone()), true);
     out.products = group(|r| (r.product_id.clone(), r.product_name.clone()), false);
+    out.lines
+        .iter_mut()
+        .chain(&mut out.machines)
+        .chain(&mut out.products)
+        .for_each(AccuracyRow::settle);
     out
 }
