@@ -160,6 +160,7 @@ export const en = {
     save: 'Save',
     saveChanges: 'Save changes',
     cancel: 'Cancel',
+    close: 'Close',
     delete: 'Delete',
     edit: 'Edit',
     search: 'Search…',

@@ -10,6 +10,9 @@ type Extra<R extends GridValidRowModel> = Partial<GridColDef<R>>;
 /** What a missing figure shows (nothing to compare with, no value yet). */
 export const NO_FIGURE = '—';
 
+/** The column builders of `reportColumns`, for a grid of rows `R`. */
+export type ReportColumns<R extends GridValidRowModel> = ReturnType<typeof reportColumns<R>>;
+
 /** Column builders for a grid of rows `R` in `language`. */
 export function reportColumns<R extends GridValidRowModel>(language: string) {
   return {

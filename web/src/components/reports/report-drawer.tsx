@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
@@ -6,13 +7,36 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 
-interface ReportDrawerProps {
+/** Whether a drawer is open, and what closing it does. */
+export interface DrawerControl {
   open: boolean;
   onClose: () => void;
+}
+
+/** A drawer about one row of a report (a refill line's visit, a machine of the list): open while it has a row. */
+export interface RowDrawer<T> extends DrawerControl {
+  /** The row shown; none: the drawer is closed. */
+  row: T | null;
+}
+
+/** A drawer about one row, and how to open it. */
+export interface RowDrawerState<T> extends RowDrawer<T> {
+  /** Opens the drawer on `row` (or shows it in place of the one open). */
+  show: (row: T) => void;
+}
+
+/** The state of a drawer about one row: closed at first, open on the row `show` is given, closed again by `onClose`. */
+export function useRowDrawer<T>(): RowDrawerState<T> {
+  const [row, setRow] = useState<T | null>(null);
+  const show = useCallback((next: T) => setRow(() => next), []);
+  const onClose = useCallback(() => setRow(null), []);
+  return { row, open: row !== null, show, onClose };
+}
+
+interface ReportDrawerProps {
+  control: DrawerControl;
   title: ReactNode;
   subtitle?: ReactNode;
-  /** The close button's label. */
-  closeLabel: string;
   testId: string;
   /** Its width from a tablet up (a phone: the whole screen). */
   width?: number;
@@ -20,7 +44,9 @@ interface ReportDrawerProps {
 }
 
 /** A report's detail on the right (a machine's stock, a refill visit), over the report it comes from. */
-export function ReportDrawer({ open, onClose, title, subtitle, closeLabel, testId, width = 720, children }: ReportDrawerProps) {
+export function ReportDrawer({ control, title, subtitle, testId, width = 720, children }: ReportDrawerProps) {
+  const { t } = useTranslation();
+  const { open, onClose } = control;
   return (
     <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: 1, sm: width }, maxWidth: 1 } } }}>
       {open ? (
@@ -36,7 +62,7 @@ export function ReportDrawer({ open, onClose, title, subtitle, closeLabel, testI
                 </Typography>
               ) : null}
             </div>
-            <IconButton aria-label={closeLabel} onClick={onClose}>
+            <IconButton aria-label={t('common.close')} onClick={onClose}>
               <CloseIcon />
             </IconButton>
           </Box>

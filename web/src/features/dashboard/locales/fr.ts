@@ -1,48 +1,5 @@
 import type { Translations } from './en';
+import strings from './fr.json';
 
-export const fr: Translations = {
-  dashboard: {
-    welcome: 'Bon retour, {{name}}',
-    intro: 'Votre parc en un coup d’œil. Rapports, planification et paramètres sont dans le menu de gauche.',
-    today: 'Aujourd’hui',
-    todaySpan: '{{date}}, comparé à la veille',
-    month: 'Ce mois-ci',
-    monthSpan: 'Du {{from}} au {{to}}, comparé au même nombre de jours avant',
-    yesterday: 'Hier : {{value}}',
-    daysBefore: 'Jours précédents : {{value}}',
-    noSalesToday: 'Aucune vente aujourd’hui pour l’instant',
-    noSalesMonth: 'Aucune vente ce mois-ci pour l’instant',
-    topProducts: 'Meilleurs produits du mois',
-    topMachines: 'Meilleures machines du mois',
-    seeReport: 'Aperçu des ventes',
-    noProduct: 'Sans produit',
-    units_one: '{{value}} unité',
-    units_other: '{{value}} unités',
-    attention: 'À surveiller',
-    nothingNeedsAttention: 'Rien à signaler',
-    machines_one: '{{value}} machine',
-    machines_other: '{{value}} machines',
-    reasons: {
-      offline: 'Hors ligne',
-      sold_out: 'Épuisé',
-      low: 'Stock bas',
-      expiring: 'Péremption proche',
-      cash_box_full: 'Caisse pleine',
-      held_audits: 'Relevés en attente',
-    },
-    findings: {
-      offline: 'Hors ligne depuis {{value}} h',
-      never: 'Jamais connectée',
-      sold_out_one: 'Épuisé : {{value}} sélection',
-      sold_out_other: 'Épuisé : {{value}} sélections',
-      low_one: 'Stock bas : {{value}} sélection',
-      low_other: 'Stock bas : {{value}} sélections',
-      expiring_one: 'Péremption proche : {{value}} sélection',
-      expiring_other: 'Péremption proche : {{value}} sélections',
-      cash_box_full: 'Caisse : {{value}}',
-      held_audits_one: '{{value}} relevé en attente',
-      held_audits_other: '{{value}} relevés en attente',
-    },
-    loadFailed: 'Le tableau de bord n’a pas pu être chargé.',
-  },
-};
+// The French strings are kept as i18next resources in fr.json; typed here against the English shape.
+export const fr: Translations = strings;

@@ -1,48 +1,5 @@
 import type { Translations } from './en';
+import strings from './it.json';
 
-export const it: Translations = {
-  dashboard: {
-    welcome: 'Bentornato, {{name}}',
-    intro: 'La tua flotta a colpo d’occhio. Report, pianificazione e impostazioni sono nel menu a sinistra.',
-    today: 'Oggi',
-    todaySpan: '{{date}}, rispetto al giorno prima',
-    month: 'Questo mese',
-    monthSpan: 'Dal {{from}} al {{to}}, rispetto allo stesso numero di giorni prima',
-    yesterday: 'Ieri: {{value}}',
-    daysBefore: 'Giorni precedenti: {{value}}',
-    noSalesToday: 'Ancora nessuna vendita oggi',
-    noSalesMonth: 'Ancora nessuna vendita questo mese',
-    topProducts: 'Prodotti più venduti del mese',
-    topMachines: 'Macchine con più vendite del mese',
-    seeReport: 'Panoramica vendite',
-    noProduct: 'Nessun prodotto',
-    units_one: '{{value}} pezzo',
-    units_other: '{{value}} pezzi',
-    attention: 'Da controllare',
-    nothingNeedsAttention: 'Niente da controllare',
-    machines_one: '{{value}} macchina',
-    machines_other: '{{value}} macchine',
-    reasons: {
-      offline: 'Offline',
-      sold_out: 'Esaurito',
-      low: 'Scorte basse',
-      expiring: 'In scadenza',
-      cash_box_full: 'Cassa piena',
-      held_audits: 'Letture sospese',
-    },
-    findings: {
-      offline: 'Offline da {{value}} h',
-      never: 'Mai collegata',
-      sold_out_one: 'Esaurito: {{value}} selezione',
-      sold_out_other: 'Esaurito: {{value}} selezioni',
-      low_one: 'Scorte basse: {{value}} selezione',
-      low_other: 'Scorte basse: {{value}} selezioni',
-      expiring_one: 'In scadenza: {{value}} selezione',
-      expiring_other: 'In scadenza: {{value}} selezioni',
-      cash_box_full: 'Cassa: {{value}}',
-      held_audits_one: '{{value}} lettura sospesa',
-      held_audits_other: '{{value}} letture sospese',
-    },
-    loadFailed: 'Impossibile caricare la dashboard.',
-  },
-};
+// The Italian strings are kept as i18next resources in it.json; typed here against the English shape.
+export const it: Translations = strings;

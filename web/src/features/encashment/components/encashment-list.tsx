@@ -1,18 +1,17 @@
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { Query } from '../../../api/client';
 import type { Encashment } from '../../../api/types';
-import { reportColumns } from '../../../components/reports/report-columns';
-import { ReportList } from '../../../components/reports/report-list';
+import type { ReportColumns } from '../../../components/reports/report-columns';
+import { ReportList, type ReportListSpec } from '../../../components/reports/report-list';
 import { encashmentList } from '../api/encashment';
 import { OverShort } from './over-short';
 
-/** Every collection of the period, newest first, with what was expected and the over or short. */
-export function EncashmentList({ query }: { query: Query }) {
-  const { t, i18n } = useTranslation();
-  const col = reportColumns<Encashment>(i18n.language);
+const LIST: ReportListSpec<Encashment> = { name: 'encashment-list', source: encashmentList, title: 'encashment.collections', noRows: 'encashment.noCollections' };
+
+function columns(col: ReportColumns<Encashment>, t: TFunction): GridColDef<Encashment>[] {
   const money = (field: keyof Encashment, title: string) => col.money(field, title, { currency: (row) => row.currency });
-  const columns: GridColDef<Encashment>[] = [
+  return [
     // Who collected what against what was expected first (the columns a 1280 px screen shows),
     // then how the cash was made up, then where.
     col.dateTime('date', t('encashment.date')),
@@ -45,14 +44,9 @@ export function EncashmentList({ query }: { query: Query }) {
     money('refilled_coins_minor', t('encashment.refilledCoins')),
     col.text('location', t('encashment.location'), { minWidth: 220 }),
   ];
-  return (
-    <ReportList
-      title={t('encashment.collections')}
-      name="encashment-list"
-      source={encashmentList}
-      query={query}
-      columns={columns}
-      noRowsLabel={t('encashment.noCollections')}
-    />
-  );
+}
+
+/** Every collection of the period, newest first, with what was expected and the over or short. */
+export function EncashmentList({ query }: { query: Query }) {
+  return <ReportList spec={LIST} query={query} columns={columns} />;
 }

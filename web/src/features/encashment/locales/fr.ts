@@ -1,37 +1,5 @@
 import type { Translations } from './en';
+import strings from './fr.json';
 
-export const fr: Translations = {
-  encashment: {
-    date: 'Date',
-    machine: 'Machine',
-    location: 'Emplacement',
-    bagNo: 'N° de sac',
-    employee: 'Employé',
-    cashBox: 'Caisse',
-    billStacker: 'Empileur de billets',
-    collected: 'Espèces collectées',
-    tubes: 'Valeur des tubes',
-    ejected: 'Pièces éjectées à la main',
-    refilledCoins: 'Pièces rechargées',
-    expected: 'Attendu',
-    overShort: 'Excédent / manque',
-    counted: 'Compté (audit)',
-    countedOverShort: 'Excédent / manque (audit)',
-    collections: 'Collectes',
-    shorts: 'Manques',
-    shortsOf: '{{shorts}} sur {{compared}}',
-    comparedCaption: '{{compared}} comparées aux ventes',
-    expectedCaption: 'Ventes en espèces depuis la collecte précédente de chaque machine',
-    shortsCaption: '{{shorts}} sur {{compared}} collectes comparées présentaient un manque',
-    byEmployee: 'Excédent / manque par employé',
-    byMachine: 'Excédent / manque par machine',
-    mostShortFirst: 'Les plus gros manques d’abord : un manque isolé ne prouve rien, une répétition si.',
-    unknownEmployee: 'Employé inconnu',
-    noCollections: 'Aucune collecte sur cette période',
-    notCompared: 'Première collecte de la machine : rien à comparer',
-    shortBy: 'Manque de {{amount}}',
-    overBy: 'Excédent de {{amount}}',
-    exact: 'Exact',
-    loadFailed: 'Les totaux d’encaissement n’ont pas pu être chargés.',
-  },
-};
+// The French strings are kept as i18next resources in fr.json; typed here against the English shape.
+export const fr: Translations = strings;

@@ -1,37 +1,5 @@
 import type { Translations } from './en';
+import strings from './it.json';
 
-export const it: Translations = {
-  encashment: {
-    date: 'Data',
-    machine: 'Macchina',
-    location: 'Posizione',
-    bagNo: 'N. sacchetto',
-    employee: 'Dipendente',
-    cashBox: 'Cassetta',
-    billStacker: 'Impilatore banconote',
-    collected: 'Contanti raccolti',
-    tubes: 'Valore dei tubi',
-    ejected: 'Monete espulse a mano',
-    refilledCoins: 'Monete ricaricate',
-    expected: 'Atteso',
-    overShort: 'Eccedenza / ammanco',
-    counted: 'Contato (audit)',
-    countedOverShort: 'Eccedenza / ammanco (audit)',
-    collections: 'Raccolte',
-    shorts: 'Ammanchi',
-    shortsOf: '{{shorts}} su {{compared}}',
-    comparedCaption: '{{compared}} confrontate con le vendite',
-    expectedCaption: 'Vendite in contanti dalla raccolta precedente di ogni macchina',
-    shortsCaption: '{{shorts}} raccolte confrontate su {{compared}} con un ammanco',
-    byEmployee: 'Eccedenza / ammanco per dipendente',
-    byMachine: 'Eccedenza / ammanco per macchina',
-    mostShortFirst: 'Prima gli ammanchi maggiori: un ammanco isolato non prova nulla, una ripetizione sì.',
-    unknownEmployee: 'Dipendente sconosciuto',
-    noCollections: 'Nessuna raccolta in questo periodo',
-    notCompared: 'Prima raccolta della macchina: nulla da confrontare',
-    shortBy: 'Ammanco di {{amount}}',
-    overBy: 'Eccedenza di {{amount}}',
-    exact: 'Esatto',
-    loadFailed: 'Non è stato possibile caricare i totali degli incassi.',
-  },
-};
+// The Italian strings are kept as i18next resources in it.json; typed here against the English shape.
+export const it: Translations = strings;

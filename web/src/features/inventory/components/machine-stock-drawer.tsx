@@ -41,7 +41,7 @@ export function MachineStockDrawer({ open, onClose, initialMachine }: MachineSto
     { field: 'expiry_date', headerName: t('inventory.expiry'), minWidth: 120, renderCell: ({ row }) => <ExpiryCell date={row.expiry_date} /> },
   ];
   return (
-    <ReportDrawer open={open} onClose={onClose} testId="machine-stock" width={860} closeLabel={t('inventory.close')} title={t('inventory.machineStock')}>
+    <ReportDrawer control={{ open, onClose }} testId="machine-stock" width={860} title={t('inventory.machineStock')}>
       <Autocomplete
         size="small"
         options={options}

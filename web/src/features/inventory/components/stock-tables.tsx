@@ -1,20 +1,20 @@
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { Query } from '../../../api/client';
 import type { ComponentStock, ProductStock } from '../../../api/types';
-import { reportColumns } from '../../../components/reports/report-columns';
-import { ReportList } from '../../../components/reports/report-list';
+import type { ReportColumns } from '../../../components/reports/report-columns';
+import { ReportList, type ReportListSpec, type ReportRow } from '../../../components/reports/report-list';
 import { componentStock, productStock } from '../api/inventory';
 import { AlertCount, ExpiryCell, FillCell } from './stock-cells';
 
-type ProductRow = ProductStock & { id: string };
-type ComponentRow = ComponentStock & { id: string };
+type ProductRow = ReportRow<ProductStock>;
+type ComponentRow = ReportRow<ComponentStock>;
 
-/** The stock of each product in the chosen machines: units, value, fill, selections to visit, soonest expiry. */
-export function ProductStockTable({ query }: { query: Query }) {
-  const { t, i18n } = useTranslation();
-  const col = reportColumns<ProductRow>(i18n.language);
-  const columns: GridColDef<ProductRow>[] = [
+const PRODUCTS: ReportListSpec<ProductStock> = { name: 'inventory-products', source: productStock, title: 'inventory.byProduct', noRows: 'inventory.noStock', searchable: true };
+const COMPONENTS: ReportListSpec<ComponentStock> = { name: 'inventory-components', source: componentStock, title: 'inventory.byComponent', noRows: 'inventory.noStock', searchable: true };
+
+function productColumns(col: ReportColumns<ProductRow>, t: TFunction): GridColDef<ProductRow>[] {
+  return [
     // How much and what needs a visit first (the columns a 1280 px screen shows), then the rest.
     col.text('name', t('inventory.product'), { minWidth: 180, flex: 2 }),
     col.count('quantity', t('inventory.quantity')),
@@ -28,38 +28,23 @@ export function ProductStockTable({ query }: { query: Query }) {
     col.count('machines', t('inventory.machines')),
     col.text('units', t('inventory.units'), { minWidth: 80, flex: 0.5 }),
   ];
-  return (
-    <ReportList
-      title={t('inventory.byProduct')}
-      name="inventory-products"
-      source={productStock}
-      query={query}
-      columns={columns}
-      noRowsLabel={t('inventory.noStock')}
-      searchable
-    />
-  );
 }
 
-/** The stock of each component (cups, grams of coffee…) in the chosen machines. */
-export function ComponentStockTable({ query }: { query: Query }) {
-  const { t, i18n } = useTranslation();
-  const col = reportColumns<ComponentRow>(i18n.language);
-  const columns: GridColDef<ComponentRow>[] = [
+function componentColumns(col: ReportColumns<ComponentRow>, t: TFunction): GridColDef<ComponentRow>[] {
+  return [
     col.text('name', t('inventory.component'), { minWidth: 180, flex: 2 }),
     col.text('unit', t('inventory.units'), { minWidth: 80, flex: 0.5 }),
     col.count('quantity', t('inventory.quantity')),
     col.count('machines', t('inventory.machines')),
   ];
-  return (
-    <ReportList
-      title={t('inventory.byComponent')}
-      name="inventory-components"
-      source={componentStock}
-      query={query}
-      columns={columns}
-      noRowsLabel={t('inventory.noStock')}
-      searchable
-    />
-  );
+}
+
+/** The stock of each product in the chosen machines: units, value, fill, selections to visit, soonest expiry. */
+export function ProductStockTable({ query }: { query: Query }) {
+  return <ReportList spec={PRODUCTS} query={query} columns={productColumns} />;
+}
+
+/** The stock of each component (cups, grams of coffee…) in the chosen machines. */
+export function ComponentStockTable({ query }: { query: Query }) {
+  return <ReportList spec={COMPONENTS} query={query} columns={componentColumns} />;
 }

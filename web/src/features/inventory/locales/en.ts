@@ -34,7 +34,6 @@ export const en = {
     expired: 'Expired',
     expiresSoon: 'Expires within 3 days',
     loadFailed: 'The machine’s stock could not be loaded.',
-    close: 'Close',
   },
 };
 

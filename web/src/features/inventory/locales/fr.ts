@@ -1,38 +1,5 @@
 import type { Translations } from './en';
+import strings from './fr.json';
 
-export const fr: Translations = {
-  inventory: {
-    tabs: { products: 'Produits', components: 'Composants' },
-    product: 'Produit',
-    component: 'Composant',
-    units: 'Unité',
-    quantity: 'Quantité',
-    capacity: 'Capacité',
-    fill: 'Remplissage',
-    value: 'Valeur',
-    machines: 'Machines',
-    selections: 'Sélections',
-    soldOut: 'Épuisé',
-    low: 'Bas',
-    ok: 'OK',
-    nextExpiry: 'Péremption la plus proche',
-    byProduct: 'Stock par produit',
-    byComponent: 'Stock par composant',
-    noStock: 'Aucun stock dans les machines choisies',
-    machineStock: 'Stock d’une machine',
-    machine: 'Machine',
-    chooseMachine: 'Choisissez une machine pour voir ses sélections.',
-    soonestFirst: 'Péremption la plus proche d’abord',
-    noSelections: 'Cette machine n’a aucune sélection',
-    selection: 'Sélection',
-    current: 'Actuel',
-    max: 'Max',
-    state: 'État',
-    price: 'Prix',
-    expiry: 'Date de péremption',
-    expired: 'Périmé',
-    expiresSoon: 'Périme dans les 3 jours',
-    loadFailed: 'Le stock de la machine n’a pas pu être chargé.',
-    close: 'Fermer',
-  },
-};
+// The French strings are kept as i18next resources in fr.json; typed here against the English shape.
+export const fr: Translations = strings;

@@ -1,38 +1,5 @@
 import type { Translations } from './en';
+import strings from './it.json';
 
-export const it: Translations = {
-  inventory: {
-    tabs: { products: 'Prodotti', components: 'Componenti' },
-    product: 'Prodotto',
-    component: 'Componente',
-    units: 'Unità',
-    quantity: 'Quantità',
-    capacity: 'Capacità',
-    fill: 'Riempimento',
-    value: 'Valore',
-    machines: 'Macchine',
-    selections: 'Selezioni',
-    soldOut: 'Esaurito',
-    low: 'Basso',
-    ok: 'OK',
-    nextExpiry: 'Scadenza più vicina',
-    byProduct: 'Scorte per prodotto',
-    byComponent: 'Scorte per componente',
-    noStock: 'Nessuna scorta nelle macchine scelte',
-    machineStock: 'Scorte di una macchina',
-    machine: 'Macchina',
-    chooseMachine: 'Scegli una macchina per vederne le selezioni.',
-    soonestFirst: 'Prima le scadenze più vicine',
-    noSelections: 'Questa macchina non ha selezioni',
-    selection: 'Selezione',
-    current: 'Attuale',
-    max: 'Max',
-    state: 'Stato',
-    price: 'Prezzo',
-    expiry: 'Data di scadenza',
-    expired: 'Scaduto',
-    expiresSoon: 'Scade entro 3 giorni',
-    loadFailed: 'Non è stato possibile caricare le scorte della macchina.',
-    close: 'Chiudi',
-  },
-};
+// The Italian strings are kept as i18next resources in it.json; typed here against the English shape.
+export const it: Translations = strings;

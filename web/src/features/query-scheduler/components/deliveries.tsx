@@ -13,8 +13,6 @@ import Typography from '@mui/material/Typography';
 import type { DeliveryStatus, Task } from '../../../api/types';
 import { formatInZone } from '../cron-logic';
 
-const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
-
 const COLOR: Record<DeliveryStatus, 'success' | 'warning' | 'error' | 'info'> = {
   sent: 'success',
   refused: 'error',
@@ -33,10 +31,6 @@ export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries
   const { t, i18n } = useTranslation();
   const when = (instant: string) => formatInZone(instant, task.time_zone, i18n.language, 'short');
   const lastRun = task.last_run;
-  const runStatus = (status: string) => {
-    const known = RUN_STATUSES.find((item) => item === status);
-    return known ? t(`queryScheduler.runStatuses.${known}`) : status;
-  };
   return (
     <Card data-testid="schedule-deliveries">
       <CardHeader
@@ -44,7 +38,7 @@ export function Deliveries({ task }: { task: Pick<Task, 'last_run' | 'deliveries
         subheader={
           lastRun
             ? [
-                t('queryScheduler.lastRun', { at: when(lastRun.at), status: runStatus(lastRun.status) }),
+                t('queryScheduler.lastRun', { at: when(lastRun.at), status: t(`queryScheduler.runStatuses.${lastRun.status}`) }),
                 lastRun.report_ids.length > 1 ? t('queryScheduler.lastRunFiles', { count: lastRun.report_ids.length }) : null,
               ]
                 .filter(Boolean)

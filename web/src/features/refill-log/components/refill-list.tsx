@@ -1,27 +1,28 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Chip from '@mui/material/Chip';
 import type { Query } from '../../../api/client';
 import type { Refill } from '../../../api/types';
-import { reportColumns } from '../../../components/reports/report-columns';
-import { ReportList } from '../../../components/reports/report-list';
+import type { ReportColumns } from '../../../components/reports/report-columns';
+import { useRowDrawer } from '../../../components/reports/report-drawer';
+import { ReportList, type ReportListSpec } from '../../../components/reports/report-list';
 import { RowOpenLink } from '../../../components/server-list/cells';
 import { refillList } from '../api/refill-log';
 import { RefillVisitDrawer } from './refill-visit-drawer';
 
 const SOURCES = ['manual', 'fill-stock', 'empty-stock', 'copy-products', 'machine'] as const;
 
+const LIST: ReportListSpec<Refill> = { name: 'refill-list', source: refillList, title: 'refillLog.detail', noRows: 'refillLog.noRefills' };
+
 /** Every stock change of the period (by refillers and reported by machines), newest first; a line opens its visit. */
 export function RefillList({ query }: { query: Query }) {
-  const { t, i18n } = useTranslation();
-  const [visit, setVisit] = useState<Refill | null>(null);
-  const col = reportColumns<Refill>(i18n.language);
+  const { t } = useTranslation();
+  const visit = useRowDrawer<Refill>();
   const sourceLabel = (source: string) => {
     const known = SOURCES.find((item) => item === source);
     return known ? t(`refillLog.sources.${known}`) : source;
   };
-  const columns: GridColDef<Refill>[] = [
+  const columns = (col: ReportColumns<Refill>): GridColDef<Refill>[] => [
     // What changed where first (the columns a 1280 px screen shows), then who, how and the site.
     col.dateTime('date', t('refillLog.date')),
     col.text('machine', t('refillLog.machine'), { minWidth: 120 }),
@@ -31,7 +32,7 @@ export function RefillList({ query }: { query: Query }) {
       flex: 1.5,
       // The keyboard's way to the visit (a click anywhere on the row opens it too).
       renderCell: ({ row }) => (
-        <RowOpenLink label={t('refillLog.openVisit', { product: row.product_name })} onOpen={() => setVisit(row)} ellipsis>
+        <RowOpenLink label={t('refillLog.openVisit', { product: row.product_name })} onOpen={() => visit.show(row)} ellipsis>
           {row.product_name}
         </RowOpenLink>
       ),
@@ -44,16 +45,8 @@ export function RefillList({ query }: { query: Query }) {
   ];
   return (
     <>
-      <ReportList
-        title={t('refillLog.detail')}
-        name="refill-list"
-        source={refillList}
-        query={query}
-        columns={columns}
-        noRowsLabel={t('refillLog.noRefills')}
-        onRowClick={setVisit}
-      />
-      <RefillVisitDrawer line={visit} sourceLabel={sourceLabel} onClose={() => setVisit(null)} />
+      <ReportList spec={LIST} query={query} columns={columns} onRowClick={visit.show} />
+      <RefillVisitDrawer drawer={visit} sourceLabel={sourceLabel} />
     </>
   );
 }

@@ -3,21 +3,21 @@ import type { GridColDef } from '@mui/x-data-grid';
 import type { Refill } from '../../../api/types';
 import { formatCount, formatDateTime } from '../../../components/format';
 import { reportColumns } from '../../../components/reports/report-columns';
-import { ReportDrawer } from '../../../components/reports/report-drawer';
+import { ReportDrawer, type RowDrawer } from '../../../components/reports/report-drawer';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
 import { useRefillVisit } from '../api/refill-log';
 
 interface RefillVisitDrawerProps {
-  /** The log line whose visit to show; none: the drawer is closed. */
-  line: Refill | null;
+  /** The log line whose visit to show. */
+  drawer: RowDrawer<Refill>;
   sourceLabel: (source: string) => string;
-  onClose: () => void;
 }
 
 /** Everything one refill visit added and removed, selection by selection. */
-export function RefillVisitDrawer({ line, sourceLabel, onClose }: RefillVisitDrawerProps) {
+export function RefillVisitDrawer({ drawer, sourceLabel }: RefillVisitDrawerProps) {
   const { t, i18n } = useTranslation();
+  const line = drawer.row;
   const visit = useRefillVisit(line?.id ?? null);
   const rows = visit.data ?? [];
   const col = reportColumns<Refill>(i18n.language);
@@ -30,11 +30,9 @@ export function RefillVisitDrawer({ line, sourceLabel, onClose }: RefillVisitDra
   const sum = (field: 'amount_added' | 'amount_removed') => formatCount(rows.reduce((total, row) => total + row[field], 0), i18n.language);
   return (
     <ReportDrawer
-      open={Boolean(line)}
-      onClose={onClose}
+      control={drawer}
       testId="refill-visit"
       width={560}
-      closeLabel={t('refillLog.close')}
       title={line ? t('refillLog.visit', { machine: line.machine }) : ''}
       subtitle={line ? [formatDateTime(line.date, i18n.language), line.employee, sourceLabel(line.source), line.location].filter(Boolean).join(' · ') : ''}
     >

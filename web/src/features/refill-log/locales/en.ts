@@ -26,7 +26,6 @@ export const en = {
     visitTotals: '{{added}} added, {{removed}} removed',
     visitFailed: 'The refill visit could not be loaded.',
     openVisit: 'Show the refill visit of {{product}}',
-    close: 'Close',
     sources: {
       manual: 'Manual',
       'fill-stock': 'Fill stock',

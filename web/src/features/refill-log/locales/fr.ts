@@ -1,37 +1,5 @@
 import type { Translations } from './en';
+import strings from './fr.json';
 
-export const fr: Translations = {
-  refillLog: {
-    date: 'Date',
-    machine: 'Machine',
-    location: 'Emplacement',
-    employee: 'Employé',
-    source: 'Origine',
-    selection: 'Sélection',
-    product: 'Produit',
-    added: 'Ajouté',
-    removed: 'Retiré',
-    net: 'Net',
-    lines: 'Lignes',
-    products: 'Produits',
-    linesCaption: 'en {{lines}} lignes du journal',
-    byProduct: 'Par produit',
-    detail: 'Ligne par ligne',
-    noRefills: 'Aucun réassort sur cette période',
-    span: 'Réassorts du {{from}} au {{to}}',
-    loadFailed: 'Le journal des réassorts n’a pas pu être chargé.',
-    visit: 'Réassort de {{machine}}',
-    visitProducts: 'Produits du passage',
-    visitTotals: '{{added}} ajoutés, {{removed}} retirés',
-    visitFailed: 'Le passage de réassort n’a pas pu être chargé.',
-    openVisit: 'Voir le passage de réassort de {{product}}',
-    close: 'Fermer',
-    sources: {
-      manual: 'Manuel',
-      'fill-stock': 'Remplissage',
-      'empty-stock': 'Vidage',
-      'copy-products': 'Produits copiés',
-      machine: 'Signalé par la machine',
-    },
-  },
-};
+// The French strings are kept as i18next resources in fr.json; typed here against the English shape.
+export const fr: Translations = strings;

@@ -1,37 +1,5 @@
 import type { Translations } from './en';
+import strings from './it.json';
 
-export const it: Translations = {
-  refillLog: {
-    date: 'Data',
-    machine: 'Macchina',
-    location: 'Posizione',
-    employee: 'Dipendente',
-    source: 'Origine',
-    selection: 'Selezione',
-    product: 'Prodotto',
-    added: 'Aggiunto',
-    removed: 'Rimosso',
-    net: 'Netto',
-    lines: 'Righe',
-    products: 'Prodotti',
-    linesCaption: 'in {{lines}} righe del registro',
-    byProduct: 'Per prodotto',
-    detail: 'Riga per riga',
-    noRefills: 'Nessun rifornimento in questo periodo',
-    span: 'Rifornimenti dal {{from}} al {{to}}',
-    loadFailed: 'Non è stato possibile caricare il registro rifornimenti.',
-    visit: 'Rifornimento di {{machine}}',
-    visitProducts: 'Prodotti della visita',
-    visitTotals: '{{added}} aggiunti, {{removed}} rimossi',
-    visitFailed: 'Non è stato possibile caricare la visita di rifornimento.',
-    openVisit: 'Mostra la visita di rifornimento di {{product}}',
-    close: 'Chiudi',
-    sources: {
-      manual: 'Manuale',
-      'fill-stock': 'Riempimento',
-      'empty-stock': 'Svuotamento',
-      'copy-products': 'Prodotti copiati',
-      machine: 'Segnalato dalla macchina',
-    },
-  },
-};
+// The Italian strings are kept as i18next resources in it.json; typed here against the English shape.
+export const it: Translations = strings;

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { formatDate, formatDateTime, formatDecimal } from '../../../components/format';
 import { formatMoney } from '../../../components/money';
 import { NO_FIGURE, reportColumns } from '../../../components/reports/report-columns';
-import { ReportDrawer } from '../../../components/reports/report-drawer';
+import { ReportDrawer, type RowDrawer } from '../../../components/reports/report-drawer';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
 import { useMachineCash, useMachineNeeds } from '../api/planning';
@@ -16,10 +16,9 @@ import type { MachineCash, SelectionNeed } from '../../../api/types';
 import { NeedChips } from './need-chip';
 
 interface MachineDrawerProps {
-  /** The machine to show; none: closed. */
-  machine: { id: string; name: string; location_name?: string | null; need?: string; offline?: boolean } | null;
+  /** The machine to show. */
+  drawer: RowDrawer<{ id: string; name: string; location_name?: string | null; need?: string; offline?: boolean }>;
   visitDate: string;
-  onClose: () => void;
 }
 
 function CashCard({ cash }: { cash: MachineCash }) {
@@ -68,8 +67,9 @@ function CashCard({ cash }: { cash: MachineCash }) {
 }
 
 /** A machine of the list: each selection's stock, sales pace and what to bring on the visit day, and its cash. */
-export function MachineDrawer({ machine, visitDate, onClose }: MachineDrawerProps) {
+export function MachineDrawer({ drawer, visitDate }: MachineDrawerProps) {
   const { t, i18n } = useTranslation();
+  const machine = drawer.row;
   const language = i18n.language;
   const needs = useMachineNeeds(machine?.id ?? null, visitDate);
   const cash = useMachineCash(machine?.id ?? null);
@@ -99,11 +99,9 @@ export function MachineDrawer({ machine, visitDate, onClose }: MachineDrawerProp
   ];
   return (
     <ReportDrawer
-      open={Boolean(machine)}
-      onClose={onClose}
+      control={drawer}
       testId="machine-drawer"
       width={880}
-      closeLabel={t('routePlanning.close')}
       title={machine?.name ?? ''}
       subtitle={machine ? [machine.location_name, t('routePlanning.forVisit', { date: formatDate(visitDate, language) })].filter(Boolean).join(' · ') : ''}
     >

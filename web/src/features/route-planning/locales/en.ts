@@ -44,7 +44,6 @@ export const en = {
     clearSelection: 'Clear',
     chosenMachines_one: '{{count}} machine chosen',
     chosenMachines_other: '{{count}} machines chosen',
-    close: 'Close',
     forVisit: 'for a visit on {{date}}',
     selections: 'Selections',
     noSelections: 'No selections',

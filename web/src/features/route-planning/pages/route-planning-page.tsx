@@ -13,6 +13,7 @@ import ChecklistIcon from '@mui/icons-material/ChecklistOutlined';
 import SettingsIcon from '@mui/icons-material/TuneOutlined';
 import { usePermission } from '../../../auth/use-permission';
 import { SearchField } from '../../../components/fields';
+import { useRowDrawer } from '../../../components/reports/report-drawer';
 import { ScreenHeader } from '../../../components/screen-header';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { usePlanningMap, useRankedMachines } from '../api/planning';
@@ -44,7 +45,7 @@ export default function RoutePlanningPage() {
   const map = usePlanningMap(visitDate);
   const [selected, setSelected] = useState<string[]>([]);
   const [plan, setPlan] = useState<Plan | null>(null);
-  const [open, setOpen] = useState<DrawerMachine | null>(null);
+  const drawer = useRowDrawer<DrawerMachine>();
   const [settingsOpen, setSettingsOpen] = useState(false);
 
   // A plan is for its visit day: another day asks for a new one.
@@ -61,8 +62,8 @@ export default function RoutePlanningPage() {
   const openMachine = (id: string) => {
     const row = ranked.data?.data.find((item) => item.id === id);
     const pin = machines.find((item) => item.id === id);
-    if (row) setOpen(row);
-    else if (pin) setOpen({ id: pin.id, name: pin.name, need: pin.need, offline: pin.offline });
+    if (row) drawer.show(row);
+    else if (pin) drawer.show({ id: pin.id, name: pin.name, need: pin.need, offline: pin.offline });
   };
 
   return (
@@ -152,7 +153,7 @@ export default function RoutePlanningPage() {
               selected={selected}
               onSelect={setSelected}
               selectable={canGenerate}
-              onOpen={setOpen}
+              onOpen={drawer.show}
             />
           </Card>
         </Box>
@@ -160,7 +161,7 @@ export default function RoutePlanningPage() {
         {canGenerate ? <GeneratePanel visitDate={visitDate} machineIds={selected} onPlan={setPlan} /> : null}
         {plan ? <PlanView plan={plan} /> : null}
       </Stack>
-      <MachineDrawer machine={open} visitDate={visitDate} onClose={() => setOpen(null)} />
+      <MachineDrawer drawer={drawer} visitDate={visitDate} />
       {settingsOpen ? <SettingsDialog onClose={() => setSettingsOpen(false)} /> : null}
     </>
   );

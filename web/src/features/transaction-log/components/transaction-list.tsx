@@ -1,17 +1,16 @@
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Chip from '@mui/material/Chip';
 import type { Query } from '../../../api/client';
-import { reportColumns } from '../../../components/reports/report-columns';
-import { ReportList } from '../../../components/reports/report-list';
+import type { ReportColumns } from '../../../components/reports/report-columns';
+import { ReportList, type ReportListSpec } from '../../../components/reports/report-list';
 import type { Transaction } from '../../../api/types';
 import { transactionList } from '../api/transaction-log';
 
-/** Every vend of the span, newest first, one server page at a time. */
-export function TransactionList({ query }: { query: Query }) {
-  const { t, i18n } = useTranslation();
-  const col = reportColumns<Transaction>(i18n.language);
-  const columns: GridColDef<Transaction>[] = [
+const LIST: ReportListSpec<Transaction> = { name: 'transaction-list', source: transactionList, title: 'transactionLog.detail', noRows: 'transactionLog.noTransactions' };
+
+function columns(col: ReportColumns<Transaction>, t: TFunction): GridColDef<Transaction>[] {
+  return [
     col.dateTime('at', t('transactionLog.at')),
     col.text('machine', t('transactionLog.machine'), { minWidth: 120 }),
     col.text('selection', t('transactionLog.selection'), { minWidth: 90, flex: 0.5 }),
@@ -29,14 +28,9 @@ export function TransactionList({ query }: { query: Query }) {
     },
     col.text('location', t('transactionLog.location'), { minWidth: 220 }),
   ];
-  return (
-    <ReportList
-      title={t('transactionLog.detail')}
-      name="transaction-list"
-      source={transactionList}
-      query={query}
-      columns={columns}
-      noRowsLabel={t('transactionLog.noTransactions')}
-    />
-  );
+}
+
+/** Every vend of the span, newest first, one server page at a time. */
+export function TransactionList({ query }: { query: Query }) {
+  return <ReportList spec={LIST} query={query} columns={columns} />;
 }

@@ -1,20 +1,5 @@
 import type { Translations } from './en';
+import strings from './fr.json';
 
-export const fr: Translations = {
-  transactionLog: {
-    at: 'Date et heure',
-    machine: 'Machine',
-    location: 'Emplacement',
-    selection: 'Sélection',
-    product: 'Produit',
-    quantity: 'Quantité',
-    revenue: 'Chiffre d’affaires',
-    revenueExclTax: 'Chiffre d’affaires HT',
-    payment: 'Paiement',
-    payments: { cash: 'Espèces', cashless: 'Sans espèces' },
-    kpiTransactions: 'Transactions',
-    detail: 'Transactions',
-    noTransactions: 'Aucune transaction sur cette période',
-    loadFailed: 'Les totaux des transactions n’ont pas pu être chargés.',
-  },
-};
+// The French strings are kept as i18next resources in fr.json; typed here against the English shape.
+export const fr: Translations = strings;
