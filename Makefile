@@ -7,15 +7,31 @@ DATA ?= data
 PORT ?= 8080
 CARGO ?= cargo
 
-.PHONY: run test bench bin web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
+.PHONY: run server test rust-lane web-lane bench bin web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
 
-## run: build the web app and the server (no AWS SDK), then serve both on http://127.0.0.1:$(PORT)
-run: web
-	$(CARGO) build --profile first-start -p vendfleet-local
+## run: build the web app and the server side by side (no AWS SDK), then serve both on
+## http://127.0.0.1:$(PORT)
+run:
+	$(MAKE) --no-print-directory -j2 web server
 	./target/first-start/vendfleet serve --data $(DATA) --port $(PORT) --web web/dist --demo
 
+## server: the `vendfleet` binary of `make run` (profile first-start: quick to build, see Cargo.toml)
+server:
+	$(CARGO) build --profile first-start -p vendfleet-local
+
 ## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit tests, API fuzzing, browser tests)
-test: rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e
+## Two lanes side by side (the Rust lane leaves a core idle in its long serial compiles and while
+## moto answers; the web lane fills it), each lane's output printed in one piece when it ends; then
+## the checks that need both the server and the web app.
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=target rust-lane web-lane
+	$(MAKE) --no-print-directory openapi-check fuzz-api e2e
+
+rust-lane: rust-checks
+	$(MAKE) --no-print-directory rust-tests
+
+web-lane: aws-lint
+	$(MAKE) --no-print-directory web-checks
 
 rust-checks:
 	$(CARGO) fmt --all --check
