@@ -66,21 +66,11 @@ VENDFLEET_ACCESS_TTL_SECS=3600 RUST_LOG="${RUST_LOG:-warn}" \
 server_pid=$!
 
 base=""
-for _ in $(seq 1 100); do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "fuzz-api: vendfleet serve exited during start:" >&2
-        cat "$log" >&2
-        exit 1
-    fi
+served() {
     base="$(sed -n 's|^Vendfleet is serving \(http://[0-9.:]*\)/.*|\1|p' "$log" | head -n 1)"
-    [ -n "$base" ] && break
-    sleep 0.2
-done
-if [ -z "$base" ]; then
-    echo "fuzz-api: vendfleet serve did not start within 20 s:" >&2
-    cat "$log" >&2
-    exit 1
-fi
+    [ -n "$base" ]
+}
+await_start "fuzz-api: vendfleet serve" "$server_pid" "$log" served
 
 # Signs in once; prints the access token.
 token="$("$venv/bin/python" - "$base" "$email" "$password" <<'PY'

@@ -19,3 +19,22 @@ ensure_venv() {
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2
     fi
 }
+
+# `await_start NAME PID LOG CHECK [ARGS...]`: waits up to 20 s for the command CHECK to succeed
+# while the process PID runs; when PID exits first, or the time is up, prints LOG and fails.
+await_start() {
+    local name="$1" pid="$2" log="$3"
+    shift 3
+    for _ in $(seq 1 100); do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            echo "$name exited during start:" >&2
+            cat "$log" >&2
+            exit 1
+        fi
+        "$@" && return 0
+        sleep 0.2
+    done
+    echo "$name did not start within 20 s:" >&2
+    cat "$log" >&2
+    exit 1
+}

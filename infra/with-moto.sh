@@ -50,29 +50,15 @@ for _ in $(seq 1 "$servers"); do
 done
 
 # Wait up to 20 s for each moto to answer.
-for i in "${!pids[@]}"; do
-    ready=""
-    for _ in $(seq 1 100); do
-        if ! kill -0 "${pids[$i]}" 2>/dev/null; then
-            echo "with-moto: moto_server exited during start:" >&2
-            cat "${logs[$i]}" >&2
-            exit 1
-        fi
-        if "$venv/bin/python" - "${endpoints[$i]}" <<'PY' 2>/dev/null
+answers() {
+    "$venv/bin/python" - "$1" <<'PY' 2>/dev/null
 import sys, urllib.request
 urllib.request.urlopen(sys.argv[1] + "/moto-api/", timeout=1).read()
 PY
-        then
-            ready=1
-            break
-        fi
-        sleep 0.2
-    done
-    if [ -z "$ready" ]; then
-        echo "with-moto: moto_server did not answer on ${endpoints[$i]} within 20 s:" >&2
-        cat "${logs[$i]}" >&2
-        exit 1
-    fi
+}
+for i in "${!pids[@]}"; do
+    await_start "with-moto: moto_server on ${endpoints[$i]}" "${pids[$i]}" "${logs[$i]}" \
+        answers "${endpoints[$i]}"
 done
 
 # One endpoint for the tests that need one; all of them for the harnesses that spread out.

@@ -82,6 +82,42 @@ fn deltas(vends: &[VendFact]) -> Deltas {
     d
 }
 
+/// An update that `ADD`s values to attributes of one item: the rollups' and the fleet items'.
+#[derive(Default)]
+struct AddUpdate {
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+    adds: Vec<String>,
+}
+
+impl AddUpdate {
+    fn add(&mut self, attr: String, v: AttributeValue) {
+        let i = self.adds.len();
+        self.names.insert(format!("#a{i}"), attr);
+        self.values.insert(format!(":v{i}"), v);
+        self.adds.push(format!("#a{i} :v{i}"));
+    }
+
+    /// Adds each figure of `f` to the attribute `{prefix}{name}`.
+    fn figures(&mut self, prefix: &str, f: &Figures) {
+        for (name, v) in Figures::NAMES.iter().zip(f.to_array()) {
+            self.add(format!("{prefix}{name}"), n(v));
+        }
+    }
+
+    fn write(self, table: &str, key: &Key) -> Result<TransactWriteItem, StoreError> {
+        let update = Update::builder()
+            .table_name(table)
+            .set_key(Some(key_attrs(key)?))
+            .update_expression(format!("ADD {}", self.adds.join(", ")))
+            .set_expression_attribute_names(Some(self.names))
+            .set_expression_attribute_values(Some(self.values))
+            .build()
+            .map_err(|e| StoreError::Backend(e.to_string()))?;
+        Ok(TransactWriteItem::builder().update(update).build())
+    }
+}
+
 fn rollup_update(
     table: &str,
     machine_id: &str,
@@ -89,35 +125,12 @@ fn rollup_update(
     totals: &Figures,
     products: &BTreeMap<String, Figures>,
 ) -> Result<TransactWriteItem, StoreError> {
-    let mut names = HashMap::new();
-    let mut values = HashMap::new();
-    let mut adds = Vec::new();
-    let mut push = |attr: String, v: i64| {
-        let i = adds.len();
-        names.insert(format!("#a{i}"), attr);
-        values.insert(format!(":v{i}"), n(v));
-        adds.push(format!("#a{i} :v{i}"));
-    };
-    for (name, v) in Figures::NAMES.iter().zip(totals.to_array()) {
-        push(format!("t_{name}"), v);
-    }
+    let mut u = AddUpdate::default();
+    u.figures("t_", totals);
     for (product, f) in products {
-        for (name, v) in Figures::NAMES.iter().zip(f.to_array()) {
-            push(format!("p_{product}_{name}"), v);
-        }
+        u.figures(&format!("p_{product}_"), f);
     }
-    let update = Update::builder()
-        .table_name(table)
-        .set_key(Some(key_attrs(&Key::new(
-            rollup_partition(machine_id),
-            sk,
-        ))?))
-        .update_expression(format!("ADD {}", adds.join(", ")))
-        .set_expression_attribute_names(Some(names))
-        .set_expression_attribute_values(Some(values))
-        .build()
-        .map_err(|e| StoreError::Backend(e.to_string()))?;
-    Ok(TransactWriteItem::builder().update(update).build())
+    u.write(table, &Key::new(rollup_partition(machine_id), sk))
 }
 
 fn ledger_item(v: &VendFact) -> Result<Item, StoreError> {
@@ -178,36 +191,16 @@ fn fleet_update(
     (shard, sk): &(u64, String),
     (totals, days, machines): &(Figures, BTreeMap<u32, Figures>, BTreeSet<String>),
 ) -> Result<TransactWriteItem, StoreError> {
-    let mut names = HashMap::new();
-    let mut values = HashMap::new();
-    let mut adds = Vec::new();
-    let mut push = |attr: String, v: AttributeValue| {
-        let i = adds.len();
-        names.insert(format!("#a{i}"), attr);
-        values.insert(format!(":v{i}"), v);
-        adds.push(format!("#a{i} :v{i}"));
-    };
-    for (name, v) in Figures::NAMES.iter().zip(totals.to_array()) {
-        push(format!("t_{name}"), n(v));
-    }
+    let mut u = AddUpdate::default();
+    u.figures("t_", totals);
     for (day, f) in days {
-        for (name, v) in Figures::NAMES.iter().zip(f.to_array()) {
-            push(format!("d{day:02}_{name}"), n(v));
-        }
+        u.figures(&format!("d{day:02}_"), f);
     }
-    push(
+    u.add(
         "machines".into(),
         AttributeValue::Ss(machines.iter().cloned().collect()),
     );
-    let update = Update::builder()
-        .table_name(table)
-        .set_key(Some(key_attrs(&Key::new(fleet_partition(*shard), sk))?))
-        .update_expression(format!("ADD {}", adds.join(", ")))
-        .set_expression_attribute_names(Some(names))
-        .set_expression_attribute_values(Some(values))
-        .build()
-        .map_err(|e| StoreError::Backend(e.to_string()))?;
-    Ok(TransactWriteItem::builder().update(update).build())
+    u.write(table, &Key::new(fleet_partition(*shard), sk))
 }
 
 /// Reads a fleet item of month `month`: its totals, its days' totals (`d{dd}_…`) and its

@@ -144,13 +144,7 @@ impl DashboardService {
     /// selections (the fleet-wide index) and the held audit reads (a sparse index).
     pub async fn attention(&self, p: &Principal) -> AppResult<Vec<Attention>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
-        let machines: Vec<Machine> = self
-            .machines
-            .visible(p)
-            .await?
-            .into_iter()
-            .filter(|m| !m.inactive)
-            .collect();
+        let machines: Vec<Machine> = self.machines.active_visible(p).await?;
         let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
         let (mut statuses, mut selections, held, settings) = tokio::try_join!(
             self.events.statuses(&ids),

@@ -73,16 +73,11 @@ impl Period {
 
     /// The presets a scheduled report can use (`/api/filters/query-schedulers/periods/`):
     /// spans that mean something on every run.
-    pub const SCHEDULED: [Period; 8] = [
-        Period::Yesterday,
-        Period::CurrentWeek,
-        Period::PreviousWeek,
-        Period::CurrentMonth,
-        Period::PreviousMonth,
-        Period::CurrentAndPreviousMonth,
-        Period::CurrentYear,
-        Period::PreviousYear,
-    ];
+    pub const SCHEDULED: &'static [Period] = match Self::ALL.split_last() {
+        // Every preset but the last, `Custom`.
+        Some((Period::Custom, presets)) => presets,
+        _ => panic!("Period::ALL ends with Custom"),
+    };
 
     /// The key used in query strings.
     pub fn key(self) -> &'static str {
@@ -152,39 +147,26 @@ mod tests {
 
     #[test]
     fn local_dates_straddle_midnight() {
-        let paris: Tz = "Europe/Paris".parse().unwrap();
-        let auckland: Tz = "Pacific/Auckland".parse().unwrap();
-        let la: Tz = "America/Los_Angeles".parse().unwrap();
-        // 23:30 UTC: already tomorrow in Paris and Auckland, still today in Los Angeles.
-        let late = at("2026-11-22T23:30:00Z");
-        assert_eq!(local_date(late, paris), d("2026-11-23"));
-        assert_eq!(local_date(late, auckland), d("2026-11-23"));
-        assert_eq!(local_date(late, la), d("2026-11-22"));
-        // 10:30 UTC: Auckland (UTC+13 in November) is already on the next day.
-        let morning = at("2026-11-22T10:30:00Z");
-        assert_eq!(local_date(morning, paris), d("2026-11-22"));
-        assert_eq!(local_date(morning, auckland), d("2026-11-22"));
-        assert_eq!(
-            local_date(at("2026-11-22T11:00:00Z"), auckland),
-            d("2026-11-23")
-        );
-        // Daylight saving: Paris leaves summer time on 2026-10-25 at 01:00 UTC.
-        assert_eq!(
-            local_date(at("2026-10-24T21:59:59Z"), paris),
-            d("2026-10-24")
-        );
-        assert_eq!(
-            local_date(at("2026-10-24T22:00:00Z"), paris),
-            d("2026-10-25")
-        );
-        assert_eq!(
-            local_date(at("2026-10-25T22:59:59Z"), paris),
-            d("2026-10-25")
-        );
-        assert_eq!(
-            local_date(at("2026-10-25T23:00:00Z"), paris),
-            d("2026-10-26")
-        );
+        #[rustfmt::skip]
+        let cases = [
+            // 23:30 UTC: already tomorrow in Paris and Auckland, still today in Los Angeles.
+            ("2026-11-22T23:30:00Z", "Europe/Paris", "2026-11-23"),
+            ("2026-11-22T23:30:00Z", "Pacific/Auckland", "2026-11-23"),
+            ("2026-11-22T23:30:00Z", "America/Los_Angeles", "2026-11-22"),
+            // 10:30 UTC: Auckland (UTC+13 in November) is already on the next day at 11:00.
+            ("2026-11-22T10:30:00Z", "Europe/Paris", "2026-11-22"),
+            ("2026-11-22T10:30:00Z", "Pacific/Auckland", "2026-11-22"),
+            ("2026-11-22T11:00:00Z", "Pacific/Auckland", "2026-11-23"),
+            // Daylight saving: Paris leaves summer time on 2026-10-25 at 01:00 UTC.
+            ("2026-10-24T21:59:59Z", "Europe/Paris", "2026-10-24"),
+            ("2026-10-24T22:00:00Z", "Europe/Paris", "2026-10-25"),
+            ("2026-10-25T22:59:59Z", "Europe/Paris", "2026-10-25"),
+            ("2026-10-25T23:00:00Z", "Europe/Paris", "2026-10-26"),
+        ];
+        for (instant, zone, day) in cases {
+            let tz: Tz = zone.parse().unwrap();
+            assert_eq!(local_date(at(instant), tz), d(day), "{instant} in {zone}");
+        }
     }
 
     #[test]

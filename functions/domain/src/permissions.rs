@@ -238,28 +238,20 @@ pub struct CatalogueNode {
 
 /// The whole catalogue as a tree with names in `lang`.
 pub fn catalogue_tree(lang: Language) -> Vec<CatalogueNode> {
+    let node = |key: &str, names: &Names, children| CatalogueNode {
+        key: key.to_string(),
+        name: names.get(lang).to_string(),
+        children,
+    };
     CATALOGUE
         .iter()
-        .map(|g| CatalogueNode {
-            key: g.key.to_string(),
-            name: g.names.get(lang).to_string(),
-            children: g
-                .areas
-                .iter()
-                .map(|a| CatalogueNode {
-                    key: a.key.to_string(),
-                    name: a.names.get(lang).to_string(),
-                    children: a
-                        .permissions
-                        .iter()
-                        .map(|p| CatalogueNode {
-                            key: p.key().to_string(),
-                            name: p.names().get(lang).to_string(),
-                            children: Vec::new(),
-                        })
-                        .collect(),
-                })
-                .collect(),
+        .map(|g| {
+            let areas = g.areas.iter().map(|a| {
+                let permissions = a.permissions.iter();
+                let leaves = permissions.map(|p| node(p.key(), &p.names(), Vec::new()));
+                node(a.key, &a.names, leaves.collect())
+            });
+            node(g.key, &g.names, areas.collect())
         })
         .collect()
 }

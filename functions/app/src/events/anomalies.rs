@@ -14,12 +14,15 @@ use vendfleet_domain::events::reuse::{fingerprint, kept_payload};
 use vendfleet_domain::events::MachineEvent;
 
 /// One side of a reused id: when it arrived, its fingerprint and, when kept, the event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// The API's `SeenEventDto` as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = SeenEventDto)]
 pub struct SeenEvent {
-    /// When it was received (`None`: stored before receipts kept it).
+    /// When it was received (null: stored before receipts kept it).
     pub received_at: Option<DateTime<Utc>>,
+    /// Its content fingerprint (64 bits of SHA-256, hex).
     pub fingerprint: Option<String>,
-    /// The event's JSON as received; `None` when it was too large to keep or stored before
+    /// The event's JSON as the machine sent it; null when larger than 16 KiB or stored before
     /// receipts kept it.
     pub payload: Option<String>,
 }

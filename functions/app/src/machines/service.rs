@@ -210,6 +210,12 @@ impl MachinesService {
         Ok(self.visible_shared(p).await?.0.as_ref().clone())
     }
 
+    /// The active machines the user may see.
+    pub async fn active_visible(&self, p: &Principal) -> AppResult<Vec<Machine>> {
+        let (all, _) = self.visible_shared(p).await?;
+        Ok(all.iter().filter(|m| !m.inactive).cloned().collect())
+    }
+
     /// The machines the user may see, and how many machines the fleet has (whoever asks),
     /// from one read of the catalogue; shared: worked out once per scope and catalogue version
     /// rather than machine by machine on every request.

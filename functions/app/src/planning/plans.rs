@@ -174,13 +174,7 @@ impl PlanningService {
         visit: NaiveDate,
         s: &PlanningSettings,
     ) -> AppResult<Vec<MachinePlan>> {
-        let machines: Vec<Machine> = self
-            .machines
-            .visible(p)
-            .await?
-            .into_iter()
-            .filter(|m| !m.inactive)
-            .collect();
+        let machines: Vec<Machine> = self.machines.active_visible(p).await?;
         let mut plans = self.plans_of(machines, visit, s).await?;
         rank(&mut plans);
         Ok(plans)

@@ -8,22 +8,23 @@
 use crate::auth::Principal;
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::machines::{Machine, MachinesService};
-use crate::ports::sales::{Commit, StoredReceipt, WeekdayUnits};
-use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore, StoreError};
+use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore};
 use crate::products::{Product, ProductsService};
 use crate::records::Shared;
 use crate::settings::{Location, SettingsService};
 use crate::{AppResult, Calendar};
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use vendfleet_domain::calendar::previous_span;
-use vendfleet_domain::events::{Payment, VendClass};
-use vendfleet_domain::report::{Choice, Cube, GroupBy, Grouping, Value};
-use vendfleet_domain::sales::{split_range, VendFact};
-use vendfleet_domain::{FieldErrors, Period};
+use vendfleet_domain::report::{Cube, GroupBy, Grouping};
+use vendfleet_domain::sales::split_range;
+use vendfleet_domain::FieldErrors;
 
+mod ledger;
+mod query;
 mod transactions;
+pub use query::{SalesFilters, SalesParams, SalesQuery};
 pub use transactions::{Transaction, TransactionCursor};
 
 /// The longest span a sales query covers, in days (about three years).
@@ -31,101 +32,6 @@ pub const MAX_SPAN_DAYS: i64 = 1100;
 
 /// The key and name of the group of sales that have none (no location, no tag …).
 pub const NO_GROUP: &str = "";
-
-/// Declares a query structure holding the reports' shared period and filters, then `$extra`
-/// fields: the one list of those parameters, for every query that takes them (the API's query
-/// parameters as they are). With `into $target`, the structure converts into `$target` (the
-/// shared filters only).
-macro_rules! with_filters {
-    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident: Option<String>,)* }
-     $(into $target:ident)?) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Default, serde::Deserialize, utoipa::IntoParams)]
-        #[into_params(parameter_in = Query)]
-        pub struct $name {
-            /// A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
-            /// dates are given).
-            pub period: Option<String>,
-            /// First operator-local date, YYYY-MM-DD (with `period=custom`).
-            #[param(value_type = Option<NaiveDate>)]
-            pub date_from: Option<String>,
-            /// Last operator-local date, inclusive.
-            #[param(value_type = Option<NaiveDate>)]
-            pub date_to: Option<String>,
-            /// Client ids, comma-separated (the machines at their locations).
-            pub clients: Option<String>,
-            /// Location ids, comma-separated.
-            pub locations: Option<String>,
-            /// Regions, comma-separated (`/api/filters/regions/`).
-            pub regions: Option<String>,
-            /// Machine tag ids, comma-separated (machines with any of them).
-            pub machine_tags: Option<String>,
-            /// Machine ids, comma-separated.
-            pub machines: Option<String>,
-            /// Product ids, comma-separated.
-            pub products: Option<String>,
-            /// Product tag ids, comma-separated (products with any of them; with `products`,
-            /// either).
-            pub product_tags: Option<String>,
-            $($(#[$fmeta])* pub $field: Option<String>,)*
-        }
-
-        $(
-            impl From<$name> for $target {
-                fn from(v: $name) -> Self {
-                    $target {
-                        period: v.period,
-                        date_from: v.date_from,
-                        date_to: v.date_to,
-                        clients: v.clients,
-                        locations: v.locations,
-                        regions: v.regions,
-                        machine_tags: v.machine_tags,
-                        machines: v.machines,
-                        products: v.products,
-                        product_tags: v.product_tags,
-                        ..$target::default()
-                    }
-                }
-            }
-        )?
-    };
-}
-
-with_filters! {
-    /// The query parameters every sales endpoint takes, as sent (ids comma-separated).
-    pub struct SalesParams {
-        /// `sales` (default), `quantity` or `sales_excl_tax`.
-        pub value: Option<String>,
-        /// `machine` (default), `location`, `client`, `product`, `product_tag` or `machine_tag`.
-        pub group_by: Option<String>,
-        /// `day` (default), `week` or `month`.
-        pub grouping_period: Option<String>,
-    }
-}
-
-with_filters! {
-    /// The reports' shared period and filters alone (reports that neither group nor value).
-    pub struct SalesFilters {}
-    into SalesParams
-}
-
-/// A checked sales query.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SalesQuery {
-    pub from: NaiveDate,
-    pub to: NaiveDate,
-    pub value: Value,
-    pub group_by: GroupBy,
-    pub grouping: Grouping,
-    pub clients: BTreeSet<String>,
-    pub locations: BTreeSet<String>,
-    pub regions: BTreeSet<String>,
-    pub machine_tags: BTreeSet<String>,
-    pub machines: BTreeSet<String>,
-    pub products: BTreeSet<String>,
-    pub product_tags: BTreeSet<String>,
-}
 
 /// A sales report: the chosen span and the same number of days just before it.
 #[derive(Debug, Clone)]
@@ -240,89 +146,6 @@ pub(crate) fn ids(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> 
     set
 }
 
-fn choice<C: Choice>(errors: &mut FieldErrors, field: &str, v: &Option<String>, default: C) -> C {
-    match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => default,
-        Some(k) => C::from_key(k).unwrap_or_else(|| {
-            let keys: Vec<&str> = C::ALL.iter().map(|c| c.key()).collect();
-            errors.add(field, format!("Choose one of: {}.", keys.join(", ")));
-            default
-        }),
-    }
-}
-
-fn date(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> Option<NaiveDate> {
-    let s = v.as_deref().map(str::trim).filter(|s| !s.is_empty())?;
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .map_err(|_| errors.add(field, "Give a date as YYYY-MM-DD."))
-        .ok()
-}
-
-impl SalesParams {
-    /// The checked query, the period's dates taken on the operator's `today`.
-    pub fn check(&self, today: NaiveDate) -> Result<SalesQuery, FieldErrors> {
-        let mut errors = FieldErrors::new();
-        let from = date(&mut errors, "date_from", &self.date_from);
-        let to = date(&mut errors, "date_to", &self.date_to);
-        let period = match self
-            .period
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            None if from.is_some() || to.is_some() => Period::Custom,
-            None => Period::CurrentMonth,
-            Some(k) => Period::from_key(k).unwrap_or_else(|| {
-                let keys: Vec<&str> = Period::ALL.iter().map(|p| p.key()).collect();
-                errors.add("period", format!("Choose one of: {}.", keys.join(", ")));
-                Period::CurrentMonth
-            }),
-        };
-        let (from, to) = match period.range(today) {
-            Some(range) => range,
-            None => match (from, to) {
-                (Some(f), Some(t)) => (f, t),
-                _ => {
-                    for (field, v) in [("date_from", from), ("date_to", to)] {
-                        if v.is_none() && errors.is_empty() {
-                            errors.add(field, "A custom period needs date_from and date_to.");
-                        }
-                    }
-                    (today, today)
-                }
-            },
-        };
-        if from > to {
-            errors.add("date_to", "Must not be before date_from.");
-        } else if (to - from).num_days() >= MAX_SPAN_DAYS {
-            errors.add(
-                "date_to",
-                format!("A report covers at most {MAX_SPAN_DAYS} days."),
-            );
-        }
-        let query = SalesQuery {
-            from,
-            to,
-            value: choice(&mut errors, "value", &self.value, Value::Sales),
-            group_by: choice(&mut errors, "group_by", &self.group_by, GroupBy::Machine),
-            grouping: choice(
-                &mut errors,
-                "grouping_period",
-                &self.grouping_period,
-                Grouping::Day,
-            ),
-            clients: ids(&mut errors, "clients", &self.clients),
-            locations: ids(&mut errors, "locations", &self.locations),
-            regions: ids(&mut errors, "regions", &self.regions),
-            machine_tags: ids(&mut errors, "machine_tags", &self.machine_tags),
-            machines: ids(&mut errors, "machines", &self.machines),
-            products: ids(&mut errors, "products", &self.products),
-            product_tags: ids(&mut errors, "product_tags", &self.product_tags),
-        };
-        errors.into_result().map(|()| query)
-    }
-}
-
 /// What a report needs to know of the catalogue.
 struct Catalogue {
     machines: Vec<Machine>,
@@ -362,105 +185,6 @@ impl SalesService {
             products,
             calendar,
         }
-    }
-
-    /// The ledger and its rollups themselves, for checks and tools (the services ask the
-    /// methods below).
-    pub fn store(&self) -> &Arc<dyn SalesStore> {
-        &self.sales
-    }
-
-    /// How many writes one commit may hold, and what a commit costs of it.
-    pub(crate) fn commit_limit(&self) -> usize {
-        self.sales.commit_limit()
-    }
-
-    pub(crate) fn cost(&self, commit: &Commit) -> usize {
-        self.sales.cost(commit)
-    }
-
-    /// Stores a commit of machine events: the only way vends reach the ledger.
-    pub(crate) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
-        self.sales.commit(commit).await
-    }
-
-    /// The receipts of events already taken from a machine, by event id.
-    pub(crate) async fn receipts(
-        &self,
-        machine_id: &str,
-        event_ids: &[String],
-    ) -> Result<HashMap<String, StoredReceipt>, StoreError> {
-        self.sales.receipts(machine_id, event_ids).await
-    }
-
-    /// A machine's vends of the days `from` to `to` (local), in time order.
-    pub(crate) async fn ledger(
-        &self,
-        machine_id: &str,
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<Vec<VendFact>, StoreError> {
-        self.sales.ledger(machine_id, from, to).await
-    }
-
-    /// Rollup rows of the query (machines × days or months).
-    pub(crate) async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
-        self.sales.rollups(query).await
-    }
-
-    /// Units sold by machine, selection and weekday over the days `from` to `to`.
-    pub(crate) async fn weekday_units(
-        &self,
-        machine_ids: &[String],
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<Vec<WeekdayUnits>, StoreError> {
-        self.sales.weekday_units(machine_ids, from, to).await
-    }
-
-    /// Cash sales of a machine after `from` up to and including `to` (instants with their local
-    /// days): the ledger on the two edge days, the day rollups for the whole days between.
-    pub async fn cash_sales(
-        &self,
-        machine_id: &str,
-        from: (DateTime<Utc>, NaiveDate),
-        to: (DateTime<Utc>, NaiveDate),
-    ) -> AppResult<i64> {
-        let sales = &self.sales;
-        let cash = |v: &VendFact| {
-            let counted = v.class == VendClass::Sale
-                && v.payment == Payment::Cash
-                && v.at > from.0
-                && v.at <= to.0;
-            if counted {
-                v.revenue_minor
-            } else {
-                0
-            }
-        };
-        let mut total = 0;
-        let edges: BTreeSet<NaiveDate> = [from.1, to.1].into();
-        for day in edges {
-            total += sales
-                .ledger(machine_id, day, day)
-                .await?
-                .iter()
-                .map(cash)
-                .sum::<i64>();
-        }
-        let (a, b) = (from.1 + Duration::days(1), to.1 - Duration::days(1));
-        if a <= b {
-            let rows = sales
-                .rollups(&RollupQuery {
-                    machine_ids: vec![machine_id.to_string()],
-                    from: a,
-                    to: b,
-                    grain: Grain::Day,
-                })
-                .await?;
-            total += rows.iter().map(|r| r.figures.cash_minor).sum::<i64>();
-        }
-        Ok(total)
     }
 
     /// The report of a query for the machines `p` may see, by group and period.

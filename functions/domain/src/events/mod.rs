@@ -153,6 +153,20 @@ pub struct Vend {
 }
 
 impl Vend {
+    /// One unit from A1 paid in cash at `price_minor` (the tests' plain sale).
+    #[cfg(test)]
+    pub(crate) fn a1_cash(price_minor: i64) -> Vend {
+        Vend {
+            selection: "A1".into(),
+            price_minor,
+            quantity: 1,
+            payment: Payment::Cash,
+            product_id: None,
+            free: false,
+            test: false,
+        }
+    }
+
     /// `Test` when `test` is true (even if `free` is too), else `Free` when `free`, else `Sale`.
     pub fn class(&self) -> VendClass {
         if self.test {
@@ -668,15 +682,7 @@ mod tests {
     }
 
     fn accepted_kind_price(price: i64) -> EventKind {
-        EventKind::Vend(Vend {
-            selection: "A1".into(),
-            price_minor: price,
-            quantity: 1,
-            payment: Payment::Cash,
-            product_id: None,
-            free: false,
-            test: false,
-        })
+        EventKind::Vend(Vend::a1_cash(price))
     }
 
     #[test]

@@ -61,21 +61,13 @@ pub fn rejection(index: usize, id: &str, first_received: Option<DateTime<Utc>>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{EventKind, Payment, Vend};
+    use crate::events::{EventKind, Vend};
 
     fn vend(at: &str, price: i64) -> MachineEvent {
         MachineEvent {
             id: "m42-000187".into(),
             at: DateTime::parse_from_rfc3339(at).unwrap(),
-            kind: EventKind::Vend(Vend {
-                selection: "A1".into(),
-                price_minor: price,
-                quantity: 1,
-                payment: Payment::Cash,
-                product_id: None,
-                free: false,
-                test: false,
-            }),
+            kind: EventKind::Vend(Vend::a1_cash(price)),
         }
     }
 

@@ -6,7 +6,6 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{machines_perm as perm, Authorized};
 use crate::state::AppState;
 use axum::extract::{Path, State};
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -17,28 +16,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_anomalies))
 }
 
-/// One side of a reused id.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SeenEventDto {
-    /// When it was received (null: stored before receipts kept it).
-    pub received_at: Option<DateTime<Utc>>,
-    /// Its content fingerprint (64 bits of SHA-256, hex).
-    pub fingerprint: Option<String>,
-    /// The event's JSON as the machine sent it; null when larger than 16 KiB or stored before
-    /// receipts kept it.
-    pub payload: Option<String>,
-}
-
-impl From<SeenEvent> for SeenEventDto {
-    fn from(s: SeenEvent) -> Self {
-        SeenEventDto {
-            received_at: s.received_at,
-            fingerprint: s.fingerprint,
-            payload: s.payload,
-        }
-    }
-}
-
 /// An event refused because its id was used before with other content.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct IntakeAnomalyDto {
@@ -46,9 +23,9 @@ pub struct IntakeAnomalyDto {
     /// reused_id.
     pub kind: String,
     /// The event stored under the id first (booked).
-    pub first: SeenEventDto,
+    pub first: SeenEvent,
     /// The event refused under the same id (nothing booked).
-    pub second: SeenEventDto,
+    pub second: SeenEvent,
 }
 
 impl From<IntakeAnomaly> for IntakeAnomalyDto {
@@ -56,8 +33,8 @@ impl From<IntakeAnomaly> for IntakeAnomalyDto {
         IntakeAnomalyDto {
             event_id: a.event_id,
             kind: a.kind,
-            first: a.first.into(),
-            second: a.second.into(),
+            first: a.first,
+            second: a.second,
         }
     }
 }

@@ -1,0 +1,114 @@
+//! The sales store behind the sales service: the only holder of the ledger and its rollups. Intake
+//! commits machine events through it, planning reads velocities and the ledger through it, the
+//! encashment report asks it for the cash sold between two collections.
+
+use super::SalesService;
+use crate::ports::sales::{Commit, StoredReceipt, WeekdayUnits};
+use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore, StoreError};
+use crate::AppResult;
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::sales::VendFact;
+
+impl SalesService {
+    /// The ledger and its rollups themselves, for checks and tools (the services ask the
+    /// methods below).
+    pub fn store(&self) -> &Arc<dyn SalesStore> {
+        &self.sales
+    }
+
+    /// How many writes one commit may hold, and what a commit costs of it.
+    pub(crate) fn commit_limit(&self) -> usize {
+        self.sales.commit_limit()
+    }
+
+    pub(crate) fn cost(&self, commit: &Commit) -> usize {
+        self.sales.cost(commit)
+    }
+
+    /// Stores a commit of machine events: the only way vends reach the ledger.
+    pub(crate) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+        self.sales.commit(commit).await
+    }
+
+    /// The receipts of events already taken from a machine, by event id.
+    pub(crate) async fn receipts(
+        &self,
+        machine_id: &str,
+        event_ids: &[String],
+    ) -> Result<HashMap<String, StoredReceipt>, StoreError> {
+        self.sales.receipts(machine_id, event_ids).await
+    }
+
+    /// A machine's vends of the days `from` to `to` (local), in time order.
+    pub(crate) async fn ledger(
+        &self,
+        machine_id: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<VendFact>, StoreError> {
+        self.sales.ledger(machine_id, from, to).await
+    }
+
+    /// Rollup rows of the query (machines × days or months).
+    pub(crate) async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
+        self.sales.rollups(query).await
+    }
+
+    /// Units sold by machine, selection and weekday over the days `from` to `to`.
+    pub(crate) async fn weekday_units(
+        &self,
+        machine_ids: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<WeekdayUnits>, StoreError> {
+        self.sales.weekday_units(machine_ids, from, to).await
+    }
+
+    /// Cash sales of a machine after `from` up to and including `to` (instants with their local
+    /// days): the ledger on the two edge days, the day rollups for the whole days between.
+    pub async fn cash_sales(
+        &self,
+        machine_id: &str,
+        from: (DateTime<Utc>, NaiveDate),
+        to: (DateTime<Utc>, NaiveDate),
+    ) -> AppResult<i64> {
+        let sales = &self.sales;
+        let cash = |v: &VendFact| {
+            let counted = v.class == VendClass::Sale
+                && v.payment == Payment::Cash
+                && v.at > from.0
+                && v.at <= to.0;
+            if counted {
+                v.revenue_minor
+            } else {
+                0
+            }
+        };
+        let mut total = 0;
+        let edges: BTreeSet<NaiveDate> = [from.1, to.1].into();
+        for day in edges {
+            total += sales
+                .ledger(machine_id, day, day)
+                .await?
+                .iter()
+                .map(cash)
+                .sum::<i64>();
+        }
+        let (a, b) = (from.1 + Duration::days(1), to.1 - Duration::days(1));
+        if a <= b {
+            let rows = sales
+                .rollups(&RollupQuery {
+                    machine_ids: vec![machine_id.to_string()],
+                    from: a,
+                    to: b,
+                    grain: Grain::Day,
+                })
+                .await?;
+            total += rows.iter().map(|r| r.figures.cash_minor).sum::<i64>();
+        }
+        Ok(total)
+    }
+}
