@@ -22,10 +22,12 @@ server:
 ## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit tests, API fuzzing, browser tests)
 ## Two lanes side by side (the Rust lane leaves a core idle in its long serial compiles and while
 ## moto answers; the web lane fills it), each lane's output printed in one piece when it ends; then
-## the checks that need both the server and the web app.
+## the checks that need both the server and the web app, the fuzzing and the browser tests side by
+## side (each starts its own server on a free port and data directory).
 test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target rust-lane web-lane
-	$(MAKE) --no-print-directory openapi-check fuzz-api e2e
+	$(MAKE) --no-print-directory openapi-check
+	$(MAKE) --no-print-directory -j2 --output-sync=target fuzz-api e2e
 
 rust-lane: rust-checks
 	$(MAKE) --no-print-directory rust-tests
