@@ -71,12 +71,11 @@ async fn headline(
         .into_iter()
         .map(|h| {
             let (now, before) = ((h.of)(c), (h.of)(p));
-            let (m, n, b) = (h.money, now, before);
             (
                 h.label,
-                amount(lang, n, m),
-                amount(lang, b, m),
-                change(n, b),
+                amount(lang, now, h.money),
+                amount(lang, before, h.money),
+                change(now, before),
             )
         })
         .collect()

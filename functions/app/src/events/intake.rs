@@ -541,11 +541,8 @@ impl<'c> Draft<'c> {
             });
         }
         for code in &self.touched {
-            writes.push(
-                self.selections[code]
-                    .clone()
-                    .stock_write(self.stored[code], now)?,
-            );
+            let mut s = self.selections[code].clone();
+            writes.push(s.stock_write(self.stored[code], now)?);
         }
         if self.status_touched {
             let mut s = self.status.clone();

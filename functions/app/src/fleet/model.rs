@@ -181,10 +181,10 @@ impl Selection {
     }
 
     /// The one way a stock change is stored, whoever makes it (the planogram, machine events,
-    /// a route's visit): this selection as the next version of the one read at `read_version`,
-    /// written only if the store still holds that version.
+    /// a route's visit): this selection becomes the next version of the one read at
+    /// `read_version` (changed at `now`), written only if the store still holds that version.
     pub fn stock_write(
-        mut self,
+        &mut self,
         read_version: u64,
         now: DateTime<Utc>,
     ) -> Result<crate::ports::Write, crate::ports::StoreError> {

@@ -376,11 +376,9 @@ impl MachinesService {
                 out.push(Self::view(s, &products));
                 continue;
             }
-            let now = self.calendar.now();
             let mut next = s.clone();
             next.current = target;
-            next.updated_at = now;
-            next.version = s.version + 1;
+            let stock = next.stock_write(s.version, self.calendar.now())?;
             let name = products
                 .get(&s.product_id)
                 .map(|p| p.name.clone())
@@ -403,7 +401,7 @@ impl MachinesService {
                     },
                 )
                 .await?;
-            writes.push(next.clone().stock_write(s.version, now)?);
+            writes.push(stock);
             writes.push(Write::Put {
                 item: entry.to_item()?,
                 condition: None,

@@ -239,9 +239,9 @@ impl PlanningService {
             collected_minor: input.collected_minor,
         };
         let mut writes = Vec::new();
-        for (before, next, line) in changed {
+        for (before, mut next, line) in changed {
             if before.current != next.current || before.expiry_date != next.expiry_date {
-                writes.push(next.clone().stock_write(before.version, now)?);
+                writes.push(next.stock_write(before.version, now)?);
             }
             // The log line: what the visit put in and took out. The count itself (found against
             // the stock the system expected) is kept in the visit.
