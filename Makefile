@@ -50,11 +50,14 @@ aws-lint:
 	infra/cfn-lint.sh
 	infra/sam.sh validate --lint --region us-east-1
 
+## web-deps: node_modules as the lock file pins them (from npm's cache when it has them)
 web-deps:
-	cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+	cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund --prefer-offline; fi
 
+## web: the dashboard's bundle in web/dist (`vite build` only: the type check and the lint are
+## `make test`'s, in web-checks)
 web: web-deps
-	cd web && npm run build
+	cd web && npm run bundle
 
 web-checks: web-deps
 	cd web && npm run lint && npm run typecheck && npm test && npm run build
