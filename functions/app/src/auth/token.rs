@@ -67,7 +67,13 @@ struct Hs256(Hmac<Sha256>);
 
 impl Signer<Vec<u8>> for Hs256 {
     fn try_sign(&self, msg: &[u8]) -> Result<Vec<u8>, SignatureError> {
-        Ok(self.0.clone().chain_update(msg).finalize().into_bytes().to_vec())
+        Ok(self
+            .0
+            .clone()
+            .chain_update(msg)
+            .finalize()
+            .into_bytes()
+            .to_vec())
     }
 }
 
@@ -231,5 +237,38 @@ mod tests {
             signer().check("garbage", TokenKind::Access, now),
             Err(TokenError::Invalid)
         );
+    }
+
+    /// The provider signs HS256 only: a token that names another algorithm, even one signed
+    /// with the right key by it, is refused, and no other algorithm can be signed with.
+    #[test]
+    fn other_algorithms_are_refused() {
+        let now = Utc::now();
+        let t = signer().issue("u1", TokenKind::Access, 0, now, 60).unwrap();
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let parts: Vec<&str> = t.split('.').collect();
+        let key = b"0123456789abcdef0123456789abcdef";
+        for alg in ["HS384", "HS512", "RS256", "ES256", "EdDSA"] {
+            let head = b64.encode(format!(r#"{{"alg":"{alg}","typ":"JWT"}}"#));
+            let signed = format!("{head}.{}", parts[1]);
+            let mac = <Hmac<sha2::Sha512> as Mac>::new_from_slice(key)
+                .unwrap()
+                .chain_update(signed.as_bytes())
+                .finalize()
+                .into_bytes();
+            let token = format!("{signed}.{}", b64.encode(mac));
+            assert_eq!(
+                signer().check(&token, TokenKind::Access, now),
+                Err(TokenError::Invalid),
+                "{alg}"
+            );
+        }
+        let claims = signer().check(&t, TokenKind::Access, now).unwrap();
+        let hs512 = encode(
+            &Header::new(Algorithm::HS512),
+            &claims,
+            &EncodingKey::from_secret(key),
+        );
+        assert!(hs512.is_err(), "only HS256 is signed");
     }
 }
