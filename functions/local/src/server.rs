@@ -318,6 +318,14 @@ fn router(local: &Local, web: &Path) -> Router {
 pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(), BoxError> {
     let local = open(data)?;
     first_start(&local.app, demo).await?;
+    // The sales engine's columns are built now, beside the start, rather than by the first
+    // report.
+    let warm = local.app.clone();
+    tokio::spawn(async move {
+        if let Err(e) = warm.sales.warm().await {
+            tracing::warn!(error = %e, "building the sales engine's columns");
+        }
+    });
     let web: PathBuf = web.to_path_buf();
     if !web.join("index.html").is_file() {
         tracing::warn!("no web app at {}: serving the API only", web.display());

@@ -218,6 +218,11 @@ impl SalesStore for SqliteSalesStore {
         self.rollups_read_one(query, false).await
     }
 
+    /// The server owns its data directory: no other process writes the database.
+    fn sole_writer(&self) -> bool {
+        true
+    }
+
     async fn rollups_summed(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {
         self.rollups_read_one(query, true).await
     }

@@ -165,6 +165,12 @@ pub fn sum_over_machines(rows: Vec<RollupRow>) -> Vec<RollupRow> {
 /// The sales store.
 #[async_trait]
 pub trait SalesStore: Send + Sync {
+    /// Whether every commit to the store passes through this process (the embedded store, which
+    /// its server alone writes): then the sales service may keep the figures in memory, in
+    /// step with its own commits.
+    fn sole_writer(&self) -> bool {
+        false
+    }
     /// How many stored records one commit may touch (receipts, ledger rows, rollup records and
     /// writes, as [`SalesStore::cost`] counts them); `usize::MAX` when unbounded.
     fn commit_limit(&self) -> usize;

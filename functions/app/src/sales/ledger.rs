@@ -29,8 +29,16 @@ impl SalesService {
     }
 
     /// Stores a commit of machine events: the only way vends reach the ledger.
+    /// With the engine, its columns take the commit's vends in the same step (`engine.rs`).
     pub(crate) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
-        self.sales.commit(commit).await
+        let Some(engine) = &self.engine else {
+            return self.sales.commit(commit).await;
+        };
+        let delta = super::engine::Delta::of(&commit.vends);
+        let store = self.sales.clone();
+        engine
+            .commit(delta, async move { store.commit(commit).await })
+            .await
     }
 
     /// The receipts of events already taken from a machine, by event id.

@@ -18,9 +18,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use vendfleet_domain::calendar::previous_span;
 use vendfleet_domain::report::{Cube, GroupBy, Grouping};
-use vendfleet_domain::sales::split_range;
+use vendfleet_domain::sales::{split_range, Figures};
 use vendfleet_domain::FieldErrors;
 
+mod engine;
 mod ledger;
 mod query;
 mod transactions;
@@ -164,6 +165,9 @@ struct Catalogue {
 #[derive(Clone)]
 pub struct SalesService {
     sales: Arc<dyn SalesStore>,
+    /// The figures by machine and day in memory, where this process is the store's only
+    /// writer (`engine.rs`).
+    engine: Option<Arc<engine::Engine>>,
     machines: MachinesService,
     settings: SettingsService,
     products: ProductsService,
@@ -179,6 +183,7 @@ impl SalesService {
         calendar: Calendar,
     ) -> Self {
         SalesService {
+            engine: sales.sole_writer().then(|| Arc::new(engine::Engine::new())),
             sales,
             machines,
             settings,
@@ -347,6 +352,11 @@ impl SalesService {
             return Ok((Cube::default(), Cube::default()));
         }
         let by_product = q.group_by.by_product() || cat.products.is_some();
+        if !by_product {
+            if let Some(cubes) = self.engine_cubes(q, cat, spans, by_period, groups).await? {
+                return Ok(cubes);
+            }
+        }
         let (day, month) = if by_product {
             (Grain::DayProduct, Grain::MonthProduct)
         } else {
@@ -422,6 +432,94 @@ impl SalesService {
         }
         let [current, previous] = cubes;
         Ok((current, previous))
+    }
+
+    /// Builds the engine's columns now rather than on the first report (a server's start).
+    pub async fn warm(&self) -> AppResult<()> {
+        self.engine().await.map(|_| ())
+    }
+
+    /// The engine, built; `None` where there is none.
+    async fn engine(&self) -> AppResult<Option<&engine::Engine>> {
+        let Some(engine) = &self.engine else {
+            return Ok(None);
+        };
+        if !engine.is_built() {
+            let ids = self.machines.machines().all().await?;
+            let ids = ids.into_iter().map(|m| m.id).collect();
+            engine.build(self.sales.as_ref(), ids).await?;
+        }
+        Ok(Some(engine.as_ref()))
+    }
+
+    /// Each of the chosen machines' figures over `from..=to` by bucket, from the engine:
+    /// `starts` are the buckets' first days in order, `bucket` gives a day's (each bucket a run
+    /// of days); `out[m * starts.len() + b]`. `None` where there is no engine.
+    async fn engine_sums(
+        &self,
+        machines: &[Machine],
+        (from, to): (NaiveDate, NaiveDate),
+        starts: &[NaiveDate],
+        bucket: impl Fn(NaiveDate) -> NaiveDate,
+    ) -> AppResult<Option<Vec<Figures>>> {
+        let Some(engine) = self.engine().await? else {
+            return Ok(None);
+        };
+        let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
+        let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
+        Ok(engine.sums(&ids, from, to, starts.len(), index))
+    }
+
+    /// The figures of both spans by machine (no product rollups) from the engine: each chosen
+    /// machine's figures summed by bucket in memory, then added to the cube once per machine
+    /// and bucket. `None` where there is no engine.
+    async fn engine_cubes(
+        &self,
+        q: &SalesQuery,
+        cat: &Catalogue,
+        spans: [(NaiveDate, NaiveDate); 2],
+        by_period: bool,
+        groups: bool,
+    ) -> AppResult<Option<(Cube, Cube)>> {
+        let mut cubes = [Cube::default(), Cube::default()];
+        for (cube, (from, to)) in cubes.iter_mut().zip(spans) {
+            if from > to {
+                continue;
+            }
+            let bucket = |d: NaiveDate| {
+                if by_period {
+                    q.grouping.bucket(d)
+                } else {
+                    from
+                }
+            };
+            let mut starts: Vec<NaiveDate> = from
+                .iter_days()
+                .take_while(|d| *d <= to)
+                .map(bucket)
+                .collect();
+            starts.dedup();
+            let Some(sums) = self
+                .engine_sums(&cat.machines, (from, to), &starts, bucket)
+                .await?
+            else {
+                return Ok(None);
+            };
+            for (m, by_bucket) in cat.machines.iter().zip(sums.chunks(starts.len())) {
+                for (start, f) in starts.iter().zip(by_bucket) {
+                    if *f != Figures::default() {
+                        let keys = if groups {
+                            group_keys(q, cat, Some(m), NO_GROUP)
+                        } else {
+                            Vec::new()
+                        };
+                        cube.add(*start, keys, f);
+                    }
+                }
+            }
+        }
+        let [current, previous] = cubes;
+        Ok(Some((current, previous)))
     }
 
     /// The figures of `reads` for the `chosen` machines by period, and by product or product
@@ -508,31 +606,10 @@ fn add_row<'a>(
     {
         return;
     }
-    let or_none = |tags: &'a [String]| -> Vec<&'a str> {
-        if tags.is_empty() {
-            vec![NO_GROUP]
-        } else {
-            tags.iter().map(String::as_str).collect()
-        }
-    };
-    let keys: Vec<&str> = match (groups, q.group_by, machine) {
-        (false, _, _) => Vec::new(),
-        (_, GroupBy::Product, _) => vec![product],
-        (_, GroupBy::ProductTag, _) => or_none(
-            cat.all_products
-                .get(product)
-                .map_or(&[][..], |p| &p.tag_ids),
-        ),
-        (_, GroupBy::Machine, Some(m)) => vec![m.id.as_str()],
-        (_, GroupBy::Location, Some(m)) => vec![m.location_id.as_deref().unwrap_or(NO_GROUP)],
-        (_, GroupBy::Client, Some(m)) => {
-            let location = m.location_id.as_ref().and_then(|l| cat.locations.get(l));
-            vec![location
-                .and_then(|l| l.client_id.as_deref())
-                .unwrap_or(NO_GROUP)]
-        }
-        (_, GroupBy::MachineTag, Some(m)) => or_none(&m.tag_ids),
-        (_, _, None) => Vec::new(),
+    let keys = if groups {
+        group_keys(q, cat, machine, product)
+    } else {
+        Vec::new()
     };
     let figures = if negate {
         r.figures.negated()
@@ -540,4 +617,38 @@ fn add_row<'a>(
         r.figures
     };
     cube.add(bucket, keys, &figures);
+}
+
+/// The groups of `q` a row of `machine` (`None`: a fleet row) and `product` counts in.
+fn group_keys<'a>(
+    q: &SalesQuery,
+    cat: &'a Catalogue,
+    machine: Option<&'a Machine>,
+    product: &'a str,
+) -> Vec<&'a str> {
+    let or_none = |tags: &'a [String]| -> Vec<&'a str> {
+        if tags.is_empty() {
+            vec![NO_GROUP]
+        } else {
+            tags.iter().map(String::as_str).collect()
+        }
+    };
+    match (q.group_by, machine) {
+        (GroupBy::Product, _) => vec![product],
+        (GroupBy::ProductTag, _) => or_none(
+            cat.all_products
+                .get(product)
+                .map_or(&[][..], |p| &p.tag_ids),
+        ),
+        (GroupBy::Machine, Some(m)) => vec![m.id.as_str()],
+        (GroupBy::Location, Some(m)) => vec![m.location_id.as_deref().unwrap_or(NO_GROUP)],
+        (GroupBy::Client, Some(m)) => {
+            let location = m.location_id.as_ref().and_then(|l| cat.locations.get(l));
+            vec![location
+                .and_then(|l| l.client_id.as_deref())
+                .unwrap_or(NO_GROUP)]
+        }
+        (GroupBy::MachineTag, Some(m)) => or_none(&m.tag_ids),
+        (_, None) => Vec::new(),
+    }
 }

@@ -87,7 +87,6 @@ async fn fleet(h: &Harness, seed: u64, vends: usize) -> Fleet {
         products.insert(create(h, &admin, "/api/products/", body).await, tags);
     }
     let product_ids: Vec<String> = products.keys().cloned().collect();
-    let now = vendfleet_app::ports::Clock::now(h.clock.as_ref());
     let mut machines = Vec::new();
     for i in 0..5usize {
         let location = i % 3;
@@ -106,25 +105,7 @@ async fn fleet(h: &Harness, seed: u64, vends: usize) -> Fleet {
             let r = h.post("/api/machines/products/", &admin, body).await;
             assert_eq!(r.status, StatusCode::OK, "{}", r.json());
         }
-        let events: Vec<MachineEvent> = (0..vends)
-            .map(|k| {
-                let at = now - Duration::seconds(rng.random_range(60..70 * 86_400));
-                let mut v = json!({"id": format!("v{k}"), "type": "vend", "at": at.to_rfc3339(),
-                    "selection": format!("S{}", rng.random_range(0..4)),
-                    "price_minor": rng.random_range(5..40i64) * 10,
-                    "quantity": rng.random_range(1..4u32),
-                    "payment": if rng.random_bool(0.5) { "cash" } else { "cashless" }});
-                match rng.random_range(0..12) {
-                    0 => v["free"] = json!(true),
-                    1 => v["test"] = json!(true),
-                    _ => {}
-                }
-                serde_json::from_value(v).unwrap()
-            })
-            .collect();
-        for chunk in events.chunks(100) {
-            h.app.events.apply(&id, chunk).await.unwrap();
-        }
+        sell(h, &mut rng, &id, "v", vends).await;
         machines.push(MachineFacts {
             id,
             location: locations[location].clone(),
@@ -141,6 +122,31 @@ async fn fleet(h: &Harness, seed: u64, vends: usize) -> Fleet {
         clients,
         machine_tags,
         product_tags,
+    }
+}
+
+/// `vends` random vends (some free, some test) of machine `id` over the last 70 days, with ids
+/// `{prefix}0`, `{prefix}1` …, applied as intake applies them.
+async fn sell(h: &Harness, rng: &mut StdRng, id: &str, prefix: &str, vends: usize) {
+    let now = vendfleet_app::ports::Clock::now(h.clock.as_ref());
+    let events: Vec<MachineEvent> = (0..vends)
+        .map(|k| {
+            let at = now - Duration::seconds(rng.random_range(60..70 * 86_400));
+            let mut v = json!({"id": format!("{prefix}{k}"), "type": "vend", "at": at.to_rfc3339(),
+                    "selection": format!("S{}", rng.random_range(0..4)),
+                    "price_minor": rng.random_range(5..40i64) * 10,
+                    "quantity": rng.random_range(1..4u32),
+                    "payment": if rng.random_bool(0.5) { "cash" } else { "cashless" }});
+            match rng.random_range(0..12) {
+                0 => v["free"] = json!(true),
+                1 => v["test"] = json!(true),
+                _ => {}
+            }
+            serde_json::from_value(v).unwrap()
+        })
+        .collect();
+    for chunk in events.chunks(100) {
+        h.app.events.apply(id, chunk).await.unwrap();
     }
 }
 
@@ -551,6 +557,27 @@ async fn reports_equal_the_ledger_recomputed(b: Backend) {
     for _ in 0..8 {
         let q = random_query(&mut rng, &f, today);
         check(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
+    }
+}
+
+/// Reports read, then more sales, then reports again: the figures follow every event (the
+/// embedded store's in-memory columns take each commit's vends as it is stored).
+async fn reports_follow_the_sales_after_the_first_report(b: Backend) {
+    let (h, f, ledgers_before, everyone) = fleet_with_ledgers(b).await;
+    let today = h.app.calendar.today();
+    let mut rng = StdRng::seed_from_u64(8);
+    for _ in 0..2 {
+        let q = random_query(&mut rng, &f, today);
+        check(&h, &f.admin, &q, &f, &ledgers_before, &everyone).await;
+    }
+    for m in &f.machines {
+        sell(&h, &mut rng, &m.id, "w", 15).await;
+    }
+    let ledgers_after = ledgers(&h, &f).await;
+    assert!(ledgers_after.iter().all(|(_, l)| l.len() == 55));
+    for _ in 0..4 {
+        let q = random_query(&mut rng, &f, today);
+        check(&h, &f.admin, &q, &f, &ledgers_after, &everyone).await;
     }
 }
 
@@ -1190,6 +1217,7 @@ on_both_stores!(
     the_dashboard_agrees_with_the_reports_and_the_scope,
     transaction_log_permissions_export_and_bad_input,
     reports_equal_the_ledger_recomputed,
+    reports_follow_the_sales_after_the_first_report,
     the_fleet_less_one_machine_equals_the_ledger,
     a_scoped_user_sees_their_machines_figures_only,
     a_deleted_machines_sales_leave_every_report,
