@@ -1,8 +1,8 @@
-//! The sales engine: every machine's figures by day held as columns in memory, so that a report
-//! costs what its answer covers (the chosen machines × the span's days) instead of a read and
-//! decode of the store's rollups.
+//! The sales engine: every machine's figures by day, and by product and day, held as columns in
+//! memory, so that a report costs what its answer covers (the chosen machines × the span's days)
+//! instead of a read and decode of the store's rollups.
 //!
-//! - **Built lazily** from the store's machine × day rollups on first use (or at start-up:
+//! - **Built lazily** from the store's day rollups on first use (or at start-up:
 //!   [`super::SalesService::warm`]); the store stays the truth, and a restart rebuilds it.
 //! - **Kept up to date in the commit's step:** a commit through the sales service takes the
 //!   commit gate shared, writes the store, then adds its vends to the columns; a build takes the
@@ -13,13 +13,17 @@
 //!   embedded SQLite store, written only by its server). On AWS each Lambda would see only its
 //!   own commits, so reports there read the store's rollups as before.
 //!
-//! Memory: one [`Figures`] (64 bytes) per machine and day with a sale, free or test vend: a
-//! year of 1,000 machines is about 23 MB (10,000 machines: 234 MB).
+//! Memory: by machine, one [`Figures`] (64 bytes) per machine and day with a vend (a year of
+//! 1,000 machines: 23 MB); by product, one [`Cell`] (32 bytes) per machine, day and product
+//! sold (the 1,000-machine bench fleet sells about 9.5 products a machine a day: about 110 MB a
+//! year). A product figure too large for a cell (over 2^31 minor units a machine and day), or
+//! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
+//! reports read the store.
 
 use crate::ports::sales::{Grain, RollupQuery};
 use crate::ports::{SalesStore, StoreError};
 use chrono::NaiveDate;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 use vendfleet_domain::sales::{Figures, VendFact};
 
@@ -30,7 +34,52 @@ pub(crate) struct Engine {
     columns: RwLock<Option<Columns>>,
 }
 
-/// Every machine's figures by day.
+/// A machine's figures of one product and day, narrowed: revenue is cash plus cashless.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Cell {
+    product: u32,
+    quantity: i32,
+    net: i32,
+    cash: i32,
+    cashless: i32,
+    free: i32,
+    test: i32,
+    transactions: i32,
+}
+
+impl Cell {
+    /// `self` plus `f`, `None` when a figure leaves the cell's range or `f`'s revenue is not
+    /// its cash plus cashless (as every vend's is).
+    fn plus(&self, f: &Figures) -> Option<Cell> {
+        if f.revenue_minor != f.cash_minor + f.cashless_minor {
+            return None;
+        }
+        let add = |a: i32, b: i64| i32::try_from(i64::from(a) + b).ok();
+        Some(Cell {
+            product: self.product,
+            quantity: add(self.quantity, f.quantity)?,
+            net: add(self.net, f.net_minor)?,
+            cash: add(self.cash, f.cash_minor)?,
+            cashless: add(self.cashless, f.cashless_minor)?,
+            free: add(self.free, f.free_quantity)?,
+            test: add(self.test, f.test_quantity)?,
+            transactions: add(self.transactions, f.transactions)?,
+        })
+    }
+
+    fn add_to(&self, f: &mut Figures) {
+        f.quantity += i64::from(self.quantity);
+        f.revenue_minor += i64::from(self.cash) + i64::from(self.cashless);
+        f.net_minor += i64::from(self.net);
+        f.cash_minor += i64::from(self.cash);
+        f.cashless_minor += i64::from(self.cashless);
+        f.free_quantity += i64::from(self.free);
+        f.test_quantity += i64::from(self.test);
+        f.transactions += i64::from(self.transactions);
+    }
+}
+
+/// Every machine's figures by day, and by product and day.
 #[derive(Default)]
 struct Columns {
     /// Machine id → its index in every day's column.
@@ -38,42 +87,118 @@ struct Columns {
     /// By local day: the figures of machine `i` at `i` (a column shorter than the index is
     /// zero beyond its end).
     days: BTreeMap<NaiveDate, Vec<Figures>>,
+    /// Product id (empty: no known product) → its number in the cells.
+    product_index: HashMap<String, u32>,
+    products: Vec<String>,
+    /// By local day, by machine index: a cell per product sold, free or tested.
+    day_products: BTreeMap<NaiveDate, Vec<Vec<Cell>>>,
+    /// False once a figure did not fit a cell: product reports then read the store.
+    products_ok: bool,
 }
 
 impl Columns {
-    fn add(&mut self, machine_id: &str, date: NaiveDate, f: &Figures) {
+    fn machine(&mut self, machine_id: &str) -> usize {
         let next = self.index.len();
-        let i = *self.index.entry(machine_id.to_string()).or_insert(next);
+        *self.index.entry(machine_id.to_string()).or_insert(next)
+    }
+
+    fn add(&mut self, machine_id: &str, date: NaiveDate, f: &Figures) {
+        let i = self.machine(machine_id);
         let column = self.days.entry(date).or_default();
         if column.len() <= i {
             column.resize(i + 1, Figures::default());
         }
         column[i].add(f);
     }
+
+    fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
+        let i = self.machine(machine_id);
+        let next = self.products.len() as u32;
+        let p = *self
+            .product_index
+            .entry(product.to_string())
+            .or_insert(next);
+        if p == next {
+            self.products.push(product.to_string());
+        }
+        let column = self.day_products.entry(date).or_default();
+        if column.len() <= i {
+            column.resize(i + 1, Vec::new());
+        }
+        let cells = &mut column[i];
+        let at = match cells.iter().position(|c| c.product == p) {
+            Some(at) => at,
+            None => {
+                cells.push(Cell {
+                    product: p,
+                    ..Cell::default()
+                });
+                cells.len() - 1
+            }
+        };
+        match cells[at].plus(f) {
+            Some(sum) => cells[at] = sum,
+            None => self.products_ok = false,
+        }
+    }
 }
 
-/// A commit's vends summed by machine and day: what the columns add.
-pub(crate) struct Delta(Vec<(String, NaiveDate, Figures)>);
+/// A commit's vends summed by machine and day, and by machine, day and product: what the
+/// columns add.
+pub(crate) struct Delta {
+    days: Vec<(String, NaiveDate, Figures)>,
+    products: Vec<(String, NaiveDate, String, Figures)>,
+}
 
 impl Delta {
     pub fn of(vends: &[VendFact]) -> Delta {
-        let mut by: BTreeMap<(&str, NaiveDate), Figures> = BTreeMap::new();
+        let mut days: BTreeMap<(&str, NaiveDate), Figures> = BTreeMap::new();
+        let mut products: BTreeMap<(&str, NaiveDate, &str), Figures> = BTreeMap::new();
         for v in vends {
-            by.entry((v.machine_id.as_str(), v.local_date))
+            let f = Figures::of(v);
+            days.entry((&v.machine_id, v.local_date))
                 .or_default()
-                .add(&Figures::of(v));
+                .add(&f);
+            products
+                .entry((&v.machine_id, v.local_date, &v.product_id))
+                .or_default()
+                .add(&f);
         }
-        Delta(
-            by.into_iter()
+        Delta {
+            days: days
+                .into_iter()
                 .map(|((m, d), f)| (m.to_string(), d, f))
                 .collect(),
-        )
+            products: products
+                .into_iter()
+                .map(|((m, d, p), f)| (m.to_string(), d, p.to_string(), f))
+                .collect(),
+        }
     }
+}
+
+/// What product sums are summed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum By {
+    /// `out[machine * buckets + bucket]`, over the chosen products.
+    Machine,
+    /// `out[product * buckets + bucket]`, over the chosen machines; the products are numbered
+    /// as [`ProductSums::products`] lists them.
+    Product,
+}
+
+/// Product sums: the figures, and the products they are numbered by.
+pub(crate) struct ProductSums {
+    pub products: Vec<String>,
+    pub figures: Vec<Figures>,
 }
 
 /// Days far enough apart to hold any stored rollup.
 const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(1970, 1, 1).expect("a date");
 const LAST_DAY: NaiveDate = NaiveDate::from_ymd_opt(9999, 12, 31).expect("a date");
+
+/// Machines whose product rollups a build reads at once (its memory: their rows as rows).
+const BUILD_BATCH: usize = 50;
 
 impl Engine {
     pub fn new() -> Engine {
@@ -94,8 +219,11 @@ impl Engine {
             let _shared = engine.gate.read().await;
             write.await?;
             if let Some(columns) = engine.write_columns().as_mut() {
-                for (machine, date, f) in &delta.0 {
+                for (machine, date, f) in &delta.days {
                     columns.add(machine, *date, f);
+                }
+                for (machine, date, product, f) in &delta.products {
+                    columns.add_product(machine, *date, product, f);
                 }
             }
             Ok(())
@@ -111,24 +239,34 @@ impl Engine {
         store: &dyn SalesStore,
         machine_ids: Vec<String>,
     ) -> Result<(), StoreError> {
-        if self.read_columns().is_some() {
+        if self.is_built() {
             return Ok(());
         }
         let _alone = self.gate.write().await;
-        if self.read_columns().is_some() {
+        if self.is_built() {
             return Ok(());
         }
-        let rows = store
-            .rollups(&RollupQuery {
-                machine_ids,
-                from: FIRST_DAY,
-                to: LAST_DAY,
-                grain: Grain::Day,
-            })
-            .await?;
-        let mut columns = Columns::default();
-        for r in &rows {
-            columns.add(&r.machine_id, r.date, &r.figures);
+        let mut columns = Columns {
+            products_ok: true,
+            ..Columns::default()
+        };
+        for batch in machine_ids.chunks(BUILD_BATCH) {
+            for grain in [Grain::Day, Grain::DayProduct] {
+                let query = RollupQuery {
+                    machine_ids: batch.to_vec(),
+                    from: FIRST_DAY,
+                    to: LAST_DAY,
+                    grain,
+                };
+                for r in store.rollups(&query).await? {
+                    if grain == Grain::Day {
+                        columns.add(&r.machine_id, r.date, &r.figures);
+                    } else {
+                        let product = r.product_id.as_deref().unwrap_or_default();
+                        columns.add_product(&r.machine_id, r.date, product, &r.figures);
+                    }
+                }
+            }
         }
         *self.write_columns() = Some(columns);
         Ok(())
@@ -153,13 +291,7 @@ impl Engine {
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
         let mut out = vec![Figures::default(); machines.len() * buckets];
-        if from > to {
-            return Some(out);
-        }
-        let slots: Vec<Option<usize>> = machines
-            .iter()
-            .map(|m| columns.index.get(*m).copied())
-            .collect();
+        let slots = slots(columns, machines);
         for (date, column) in columns.days.range(from..=to) {
             let b = bucket(*date);
             for (k, slot) in slots.iter().enumerate() {
@@ -171,6 +303,52 @@ impl Engine {
         Some(out)
     }
 
+    /// The figures of `machines` over the days `from..=to` of the chosen `products` (`None`:
+    /// all), by machine or by product and by bucket as [`Engine::sums`]. `None` when the
+    /// columns are not built or hold no product figures.
+    pub fn product_sums(
+        &self,
+        machines: &[&str],
+        products: Option<&BTreeSet<String>>,
+        (from, to): (NaiveDate, NaiveDate),
+        buckets: usize,
+        bucket: impl Fn(NaiveDate) -> usize,
+        by: By,
+    ) -> Option<ProductSums> {
+        let guard = self.read_columns();
+        let columns = guard.as_ref().filter(|c| c.products_ok)?;
+        let chosen: Vec<bool> = columns
+            .products
+            .iter()
+            .map(|p| products.is_none_or(|set| set.contains(p)))
+            .collect();
+        let rows = match by {
+            By::Machine => machines.len(),
+            By::Product => columns.products.len(),
+        };
+        let mut out = vec![Figures::default(); rows * buckets];
+        let slots = slots(columns, machines);
+        for (date, column) in columns.day_products.range(from..=to) {
+            let b = bucket(*date);
+            for (k, slot) in slots.iter().enumerate() {
+                let Some(cells) = slot.and_then(|i| column.get(i)) else {
+                    continue;
+                };
+                for c in cells {
+                    let p = c.product as usize;
+                    if chosen[p] {
+                        let row = if by == By::Machine { k } else { p };
+                        c.add_to(&mut out[row * buckets + b]);
+                    }
+                }
+            }
+        }
+        Some(ProductSums {
+            products: columns.products.clone(),
+            figures: out,
+        })
+    }
+
     fn read_columns(&self) -> std::sync::RwLockReadGuard<'_, Option<Columns>> {
         self.columns.read().unwrap_or_else(|e| e.into_inner())
     }
@@ -178,4 +356,12 @@ impl Engine {
     fn write_columns(&self) -> std::sync::RwLockWriteGuard<'_, Option<Columns>> {
         self.columns.write().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// Each machine's index in the columns (`None`: no figures yet).
+fn slots(columns: &Columns, machines: &[&str]) -> Vec<Option<usize>> {
+    machines
+        .iter()
+        .map(|m| columns.index.get(*m).copied())
+        .collect()
 }

@@ -352,10 +352,8 @@ impl SalesService {
             return Ok((Cube::default(), Cube::default()));
         }
         let by_product = q.group_by.by_product() || cat.products.is_some();
-        if !by_product {
-            if let Some(cubes) = self.engine_cubes(q, cat, spans, by_period, groups).await? {
-                return Ok(cubes);
-            }
+        if let Some(cubes) = self.engine_cubes(q, cat, spans, by_period, groups).await? {
+            return Ok(cubes);
         }
         let (day, month) = if by_product {
             (Grain::DayProduct, Grain::MonthProduct)
@@ -452,13 +450,15 @@ impl SalesService {
         Ok(Some(engine.as_ref()))
     }
 
-    /// Each of the chosen machines' figures over `from..=to` by bucket, from the engine:
-    /// `starts` are the buckets' first days in order, `bucket` gives a day's (each bucket a run
-    /// of days); `out[m * starts.len() + b]`. `None` where there is no engine.
+    /// Each of the chosen machines' figures over `from..=to` by bucket, of the chosen products
+    /// (`products`, when `Some`), from the engine: `starts` are the buckets' first days in
+    /// order, `bucket` gives a day's; `out[m * starts.len() + b]`. `None` where there is no
+    /// engine.
     async fn engine_sums(
         &self,
         machines: &[Machine],
-        (from, to): (NaiveDate, NaiveDate),
+        products: Option<Option<&BTreeSet<String>>>,
+        span: (NaiveDate, NaiveDate),
         starts: &[NaiveDate],
         bucket: impl Fn(NaiveDate) -> NaiveDate,
     ) -> AppResult<Option<Vec<Figures>>> {
@@ -467,12 +467,18 @@ impl SalesService {
         };
         let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
         let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
-        Ok(engine.sums(&ids, from, to, starts.len(), index))
+        let (n, (from, to)) = (starts.len(), span);
+        Ok(match products {
+            None => engine.sums(&ids, from, to, n, index),
+            Some(chosen) => engine
+                .product_sums(&ids, chosen, span, n, index, engine::By::Machine)
+                .map(|s| s.figures),
+        })
     }
 
-    /// The figures of both spans by machine (no product rollups) from the engine: each chosen
-    /// machine's figures summed by bucket in memory, then added to the cube once per machine
-    /// and bucket. `None` where there is no engine.
+    /// The figures of both spans from the engine, summed by machine or by product and bucket
+    /// in memory, then added to the cube once per machine (or product) and bucket. `None`
+    /// where there is no engine, or it holds no product figures and products matter.
     async fn engine_cubes(
         &self,
         q: &SalesQuery,
@@ -481,6 +487,8 @@ impl SalesService {
         by_period: bool,
         groups: bool,
     ) -> AppResult<Option<(Cube, Cube)>> {
+        let by_product = q.group_by.by_product() || cat.products.is_some();
+        let by_machine = !(groups && q.group_by.by_product());
         let mut cubes = [Cube::default(), Cube::default()];
         for (cube, (from, to)) in cubes.iter_mut().zip(spans) {
             if from > to {
@@ -493,28 +501,37 @@ impl SalesService {
                     from
                 }
             };
-            let mut starts: Vec<NaiveDate> = from
-                .iter_days()
-                .take_while(|d| *d <= to)
-                .map(bucket)
-                .collect();
-            starts.dedup();
-            let Some(sums) = self
-                .engine_sums(&cat.machines, (from, to), &starts, bucket)
-                .await?
-            else {
-                return Ok(None);
-            };
-            for (m, by_bucket) in cat.machines.iter().zip(sums.chunks(starts.len())) {
-                for (start, f) in starts.iter().zip(by_bucket) {
-                    if *f != Figures::default() {
-                        let keys = if groups {
-                            group_keys(q, cat, Some(m), NO_GROUP)
-                        } else {
-                            Vec::new()
-                        };
-                        cube.add(*start, keys, f);
-                    }
+            let starts = bucket_starts(from, to, bucket);
+            let n = starts.len();
+            if by_machine {
+                let products = by_product.then_some(cat.products.as_ref());
+                let sums = self
+                    .engine_sums(&cat.machines, products, (from, to), &starts, bucket)
+                    .await?;
+                let Some(sums) = sums else {
+                    return Ok(None);
+                };
+                for (m, by_bucket) in cat.machines.iter().zip(sums.chunks(n)) {
+                    let keys = || match groups {
+                        true => group_keys(q, cat, Some(m), NO_GROUP),
+                        false => Vec::new(),
+                    };
+                    add_buckets(cube, &starts, by_bucket, keys);
+                }
+            } else {
+                let Some(engine) = self.engine().await? else {
+                    return Ok(None);
+                };
+                let ids: Vec<&str> = cat.machines.iter().map(|m| m.id.as_str()).collect();
+                let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
+                let by = engine::By::Product;
+                let chosen = cat.products.as_ref();
+                let Some(sums) = engine.product_sums(&ids, chosen, (from, to), n, index, by) else {
+                    return Ok(None);
+                };
+                for (product, by_bucket) in sums.products.iter().zip(sums.figures.chunks(n)) {
+                    let keys = || group_keys(q, cat, None, product);
+                    add_buckets(cube, &starts, by_bucket, keys);
                 }
             }
         }
@@ -617,6 +634,36 @@ fn add_row<'a>(
         r.figures
     };
     cube.add(bucket, keys, &figures);
+}
+
+/// The first days of the buckets of the days `from..=to`, in order (a bucket is a run of days).
+pub(crate) fn bucket_starts(
+    from: NaiveDate,
+    to: NaiveDate,
+    bucket: impl Fn(NaiveDate) -> NaiveDate,
+) -> Vec<NaiveDate> {
+    let mut starts: Vec<NaiveDate> = from
+        .iter_days()
+        .take_while(|d| *d <= to)
+        .map(bucket)
+        .collect();
+    starts.dedup();
+    starts
+}
+
+/// Adds a row's figures by bucket to the cube, in the groups `keys` gives (asked only for a
+/// row with figures in some bucket).
+fn add_buckets<'a>(
+    cube: &mut Cube,
+    starts: &[NaiveDate],
+    by_bucket: &[Figures],
+    keys: impl Fn() -> Vec<&'a str>,
+) {
+    for (start, f) in starts.iter().zip(by_bucket) {
+        if *f != Figures::default() {
+            cube.add(*start, keys(), f);
+        }
+    }
 }
 
 /// The groups of `q` a row of `machine` (`None`: a fleet row) and `product` counts in.

@@ -7,7 +7,7 @@
 //! the days after it that the page needs. The cost of a page does not grow with its depth, and
 //! the count is the rollups' exact one. Free and test vends are not transactions.
 
-use super::{Catalogue, SalesParams, SalesQuery, SalesService};
+use super::{bucket_starts, Catalogue, SalesParams, SalesQuery, SalesService};
 use crate::auth::Principal;
 use crate::listing::{paging, ListPage, ListParams};
 use crate::ports::{Grain, RollupQuery};
@@ -144,22 +144,18 @@ impl SalesService {
         from: NaiveDate,
         to: NaiveDate,
     ) -> AppResult<BTreeMap<NaiveDate, i64>> {
-        if c.cat.products.is_none() && from <= to {
+        if from <= to {
             let first = |d: NaiveDate| match grain {
                 Grain::Month | Grain::MonthProduct => Month::of(d).first_day(),
                 Grain::Day | Grain::DayProduct => d,
             };
-            let mut starts: Vec<NaiveDate> = from
-                .iter_days()
-                .take_while(|d| *d <= to)
-                .map(first)
-                .collect();
-            starts.dedup();
-            let machines = &c.cat.machines;
-            if let Some(sums) = self
-                .engine_sums(machines, (from, to), &starts, first)
-                .await?
-            {
+            let starts = bucket_starts(from, to, first);
+            let (machines, products) = (&c.cat.machines, c.cat.products.as_ref());
+            let products = products.is_some().then_some(products);
+            let sums = self
+                .engine_sums(machines, products, (from, to), &starts, first)
+                .await?;
+            if let Some(sums) = sums {
                 let mut out = BTreeMap::new();
                 for by_bucket in sums.chunks(starts.len()) {
                     for (start, f) in starts.iter().zip(by_bucket) {
