@@ -20,9 +20,9 @@
 //! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
 //! reports read the store.
 
-use crate::ports::sales::{Grain, RollupQuery};
+use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 use vendfleet_domain::sales::{Figures, VendFact};
@@ -347,6 +347,44 @@ impl Engine {
             products: columns.products.clone(),
             figures: out,
         })
+    }
+
+    /// Units out of each of `machines`' products (sold, free and test) by weekday over the days
+    /// `from..=to`, ordered by machine and product, those with none left out (as
+    /// [`crate::ports::sales::weekday_units_of`] sums them from the rollups). `None` when the
+    /// columns are not built or hold no product figures.
+    pub fn weekday_units(
+        &self,
+        machines: &[String],
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Option<Vec<WeekdayUnits>> {
+        let guard = self.read_columns();
+        let columns = guard.as_ref().filter(|c| c.products_ok)?;
+        let ids: Vec<&str> = machines.iter().map(String::as_str).collect();
+        let slots = slots(columns, &ids);
+        let mut by: HashMap<(usize, u32), [i64; 7]> = HashMap::new();
+        for (date, column) in columns.day_products.range(from..=to) {
+            let weekday = date.weekday().num_days_from_monday() as usize;
+            for (k, slot) in slots.iter().enumerate() {
+                for c in slot.and_then(|i| column.get(i)).into_iter().flatten() {
+                    let units = i64::from(c.quantity) + i64::from(c.free) + i64::from(c.test);
+                    if units != 0 {
+                        by.entry((k, c.product)).or_default()[weekday] += units;
+                    }
+                }
+            }
+        }
+        let mut out: Vec<WeekdayUnits> = by
+            .into_iter()
+            .map(|((k, p), units)| WeekdayUnits {
+                machine_id: machines[k].clone(),
+                product_id: columns.products[p as usize].clone(),
+                units,
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.machine_id, &a.product_id).cmp(&(&b.machine_id, &b.product_id)));
+        Some(out)
     }
 
     fn read_columns(&self) -> std::sync::RwLockReadGuard<'_, Option<Columns>> {

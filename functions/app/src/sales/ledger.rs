@@ -65,14 +65,20 @@ impl SalesService {
         self.sales.rollups(query).await
     }
 
-    /// Units sold by machine, selection and weekday over the days `from` to `to`.
+    /// Units out by machine, product and weekday over the days `from` to `to` (from the engine
+    /// where there is one).
     pub(crate) async fn weekday_units(
         &self,
         machine_ids: &[String],
         from: NaiveDate,
         to: NaiveDate,
-    ) -> Result<Vec<WeekdayUnits>, StoreError> {
-        self.sales.weekday_units(machine_ids, from, to).await
+    ) -> AppResult<Vec<WeekdayUnits>> {
+        if let Some(engine) = self.engine().await? {
+            if let Some(units) = engine.weekday_units(machine_ids, from, to) {
+                return Ok(units);
+            }
+        }
+        Ok(self.sales.weekday_units(machine_ids, from, to).await?)
     }
 
     /// Cash sales of a machine after `from` up to and including `to` (instants with their local
