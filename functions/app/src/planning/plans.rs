@@ -13,7 +13,7 @@ impl PlanningService {
         to: NaiveDate,
     ) -> AppResult<Vec<crate::ports::WeekdayUnits>> {
         if ids.len() < FLEET_VELOCITIES_FROM {
-            return Ok(self.sales.weekday_units(ids, from, to).await?);
+            return self.sales.weekday_units(ids, from, to).await;
         }
         let now = self.calendar.now();
         let fresh = |c: &FleetVelocities| {
