@@ -505,7 +505,8 @@ mod sql {
         quoted.join(", ")
     }
 
-    /// The scope and filters as a condition on the pre-joined ledger.
+    /// The scope and filters as a condition on the pre-joined ledger (tags through the small
+    /// `machines` and `products` tables rather than the ledger's lists: much faster).
     fn filters(q: &Drawn, who: &Who) -> String {
         let mut out = Vec::new();
         if who.scope.is_some() {
@@ -519,9 +520,15 @@ mod sql {
                 "locations" => out.push(format!("location IN ({ids_sql})")),
                 "regions" => out.push(format!("region IN ({ids_sql})")),
                 "machines" => out.push(format!("machine IN ({ids_sql})")),
-                "machine_tags" => out.push(format!("list_has_any(mtags, [{ids_sql}]::mtag_t[])")),
+                "machine_tags" => out.push(format!(
+                    "machine IN (SELECT machine FROM machines \
+                     WHERE list_has_any(mtags, [{ids_sql}]::mtag_t[]))"
+                )),
                 "products" => products.push(format!("product IN ({ids_sql})")),
-                _ => products.push(format!("list_has_any(ptags, [{ids_sql}]::ptag_t[])")),
+                _ => products.push(format!(
+                    "product IN (SELECT product FROM products \
+                     WHERE list_has_any(ptags, [{ids_sql}]::ptag_t[]))"
+                )),
             }
         }
         if !products.is_empty() {
@@ -530,17 +537,25 @@ mod sql {
         out.iter().map(|c| format!(" AND {c}")).collect()
     }
 
-    /// The group's column: a row in each of its tags, or in no group (NULL) without any.
-    fn group(q: &Drawn) -> &'static str {
+    /// The ledger's column a query groups by first (`k`): the group itself, or the product or
+    /// machine whose tags are the groups.
+    fn key(q: &Drawn) -> &'static str {
         match q.group_by {
-            "machine" => "machine",
             "location" => "location",
             "client" => "client",
-            "product" => "product",
-            "product_tag" => {
-                "unnest(CASE WHEN len(ptags) = 0 THEN [NULL]::ptag_t[] ELSE ptags END)"
-            }
-            _ => "unnest(CASE WHEN len(mtags) = 0 THEN [NULL]::mtag_t[] ELSE mtags END)",
+            "product" | "product_tag" => "product",
+            _ => "machine",
+        }
+    }
+
+    /// The rows of `s` (keyed `k`) with their group `g`: for tags, each row once in each of
+    /// its key's tags (NULL without any) through the small `*tag_map` tables, so that DuckDB
+    /// aggregates by product or machine before spreading to tags.
+    fn spread(q: &Drawn, s: &str) -> String {
+        match q.group_by {
+            "product_tag" => format!("(SELECT m.g, {s}.* FROM {s} JOIN ptag_map m ON m.k = {s}.k)"),
+            "machine_tag" => format!("(SELECT m.g, {s}.* FROM {s} JOIN mtag_map m ON m.k = {s}.k)"),
+            _ => format!("(SELECT k AS g, * FROM {s})"),
         }
     }
 
@@ -560,8 +575,31 @@ mod sql {
         }
     }
 
+    /// The five figures of the sales (class 0) where `cond`, named `{prefix}0` to `{prefix}4`.
+    fn named_figures(cond: &str, prefix: &str) -> String {
+        figure_list(cond)
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("{e} AS {prefix}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The sums of `named_figures`' columns of both spans.
+    fn summed() -> String {
+        let cols: Vec<String> = ["c", "p"]
+            .iter()
+            .flat_map(|p| (0..5).map(move |i| format!("sum({p}{i})")))
+            .collect();
+        cols.join(", ")
+    }
+
     /// The five figures of the sales (class 0) where `cond`.
     fn figures(cond: &str) -> String {
+        figure_list(cond).join(", ")
+    }
+
+    fn figure_list(cond: &str) -> [String; 5] {
         let sum = |col: &str, extra: &str| {
             format!("coalesce(sum({col}) FILTER (WHERE class = 0{extra} AND {cond}), 0)")
         };
@@ -572,7 +610,6 @@ mod sql {
             sum("revenue", " AND payment = 0"),
             sum("revenue", " AND payment = 1"),
         ]
-        .join(", ")
     }
 
     /// Ranks the groups of `from` (`id`, value `c`) as the app does: by value, largest first,
@@ -591,32 +628,27 @@ mod sql {
         let f = filters(q, who);
         let (from, to) = (date(q.from), date(q.to));
         let both = format!("d BETWEEN {} AND {to}{f}", date(pfrom));
-        let (g, v) = (group(q), value(q));
+        let (k, v) = (key(q), value(q));
         match q.kind {
-            Kind::TotalTable => vec![
-                format!(
-                    "WITH b AS (SELECT {g} AS g, d >= {from} AS cur, quantity, revenue, net, \
-                     payment, class FROM ledger WHERE {both}) \
-                     SELECT 'row:' || coalesce(g::VARCHAR, ''), {}, {} FROM b GROUP BY g \
-                     HAVING bool_or(cur)",
-                    figures("cur"),
-                    figures("NOT cur")
-                ),
-                format!(
-                    "SELECT 'total', {}, {} FROM (SELECT d >= {from} AS cur, quantity, revenue, \
-                     net, payment, class FROM ledger WHERE {both})",
-                    figures("cur"),
-                    figures("NOT cur")
-                ),
-            ],
+            Kind::TotalTable => vec![format!(
+                "WITH s AS (SELECT {k} AS k, {}, {}, bool_or(d >= {from}) AS seen FROM ledger \
+                 WHERE {both} GROUP BY k) \
+                 SELECT 'row:' || coalesce(g::VARCHAR, ''), {sums} FROM {} GROUP BY g \
+                 HAVING bool_or(seen) \
+                 UNION ALL SELECT 'total', {sums} FROM s",
+                named_figures(&format!("d >= {from}"), "c"),
+                named_figures(&format!("d < {from}"), "p"),
+                spread(q, "s"),
+                sums = summed(),
+            )],
             Kind::DetailTable => {
                 let off = (q.page - 1) * q.page_size;
                 let end = off + q.page_size;
                 vec![format!(
-                    "WITH b AS (SELECT {g} AS g, {} AS bk, {v} AS v, class FROM ledger \
-                     WHERE d BETWEEN {from} AND {to}{f}), \
-                     cells AS (SELECT g, bk, coalesce(sum(v) FILTER (WHERE class = 0), 0) AS v \
-                     FROM b GROUP BY g, bk), \
+                    "WITH s AS (SELECT {k} AS k, {} AS bk, \
+                     coalesce(sum({v}) FILTER (WHERE class = 0), 0) AS v FROM ledger \
+                     WHERE d BETWEEN {from} AND {to}{f} GROUP BY k, bk), \
+                     cells AS (SELECT g, bk, sum(v) AS v FROM {} GROUP BY g, bk), \
                      grp AS (SELECT g, coalesce(g::VARCHAR, '') AS id, sum(v) AS total \
                      FROM cells GROUP BY g), \
                      page AS (SELECT * FROM (SELECT *, row_number() OVER \
@@ -626,7 +658,8 @@ mod sql {
                      FROM page JOIN cells ON cells.g IS NOT DISTINCT FROM page.g \
                      WHERE cells.v <> 0 \
                      UNION ALL SELECT 'count', count(*) FROM grp",
-                    bucket(q)
+                    bucket(q),
+                    spread(q, "s"),
                 )]
             }
             Kind::LineChart => vec![format!(
@@ -637,16 +670,17 @@ mod sql {
                 bucket(q)
             )],
             Kind::BarChart => vec![format!(
-                "WITH b AS (SELECT {g} AS g, d >= {from} AS cur, {v} AS v, class FROM ledger \
-                 WHERE {both}), \
-                 grp AS (SELECT coalesce(g::VARCHAR, '') AS id, \
-                 coalesce(sum(v) FILTER (WHERE class = 0 AND cur), 0) AS c, \
-                 coalesce(sum(v) FILTER (WHERE class = 0 AND NOT cur), 0) AS p \
-                 FROM b GROUP BY g HAVING bool_or(cur)), \
+                "WITH s AS (SELECT {k} AS k, \
+                 coalesce(sum({v}) FILTER (WHERE class = 0 AND d >= {from}), 0) AS c, \
+                 coalesce(sum({v}) FILTER (WHERE class = 0 AND d < {from}), 0) AS p, \
+                 bool_or(d >= {from}) AS seen FROM ledger WHERE {both} GROUP BY k), \
+                 grp AS (SELECT coalesce(g::VARCHAR, '') AS id, sum(c) AS c, sum(p) AS p \
+                 FROM {} GROUP BY g HAVING bool_or(seen)), \
                  r AS ({}) \
                  SELECT printf('%02d:', i) || id, c, p FROM r WHERE i < 20 \
                  UNION ALL SELECT 'others', sum(c), sum(p) FROM r WHERE i >= 20 \
                  HAVING count(*) > 0",
+                spread(q, "s"),
                 ranked(q.group_by, "grp")
             )],
             Kind::TransactionCount => vec![format!(
