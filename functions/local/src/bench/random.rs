@@ -339,16 +339,25 @@ impl Catalogue {
         json!({"machines": machines, "products": products, "names": names})
     }
 
-    /// A filter's ids: mostly those of machines `who` sees (so that scoped queries find
-    /// something), else any of the fleet's.
-    fn pick(&self, rng: &mut StdRng, kind: &str, seen: &[&Machine]) -> Vec<String> {
+    /// A filter's ids: the first mostly that of the query's `anchor` machine (so that the
+    /// filters of a query, and a scoped user's, often find something together), the others
+    /// mostly of machines `who` sees, else any of the fleet's.
+    fn pick(
+        &self,
+        rng: &mut StdRng,
+        kind: &str,
+        anchor: Option<&Machine>,
+        seen: &[&Machine],
+    ) -> Vec<String> {
         let n = rng.random_range(1..=3);
         let mut out = BTreeSet::new();
         for _ in 0..n * 4 {
             if out.len() == n {
                 break;
             }
-            let m = if rng.random_bool(0.7) {
+            let m = if out.is_empty() && rng.random_bool(0.8) {
+                anchor
+            } else if rng.random_bool(0.7) {
                 seen.choose(rng).copied()
             } else {
                 self.machines.choose(rng)
@@ -444,8 +453,9 @@ fn draw(
             }
             let count = rng.random_range(0..=3);
             let mut filters = Vec::new();
+            let anchor = seen.choose(&mut rng).copied();
             for &f in FILTERS.choose_multiple(&mut rng, count) {
-                let ids = cat.pick(&mut rng, f, &seen);
+                let ids = cat.pick(&mut rng, f, anchor, &seen);
                 if !ids.is_empty() {
                     params.push((f, ids.join(",")));
                     filters.push((f, ids));
