@@ -6,8 +6,9 @@ Called by `vendfleet bench` (make bench) with a JSON request on standard input:
      "queries": {"name": {"from": 20260101, "to": 20261122, "by": "month" | "product",
                           "machines": null | ["id", ...], "previous_from": 20251201}}}
 
-The CSV (machine_id, day as yyyymmdd, product_id, quantity, revenue, class) is the ledger the
-bench exported; it becomes Parquet once. Each query sums the sales (class 0) of the span by month
+The CSV (machine_id, day as yyyymmdd, product_id, quantity, revenue, net, payment 0 cash / 1
+cashless, class 0 sale / 1 free / 2 test) is the ledger the bench exported; it becomes Parquet
+once (`connect`, which infra/bench_duckdb_random.py shares with `timed`). Each query sums the sales (class 0) of the span by month
 or by product, for every machine or the listed ones, `repeat` times; the answer is JSON on
 standard output: per query, the median and p95 in milliseconds and the rows
 [[key, quantity, revenue], ...] sorted by key. With `previous_from` the query also sums the span
@@ -24,8 +25,8 @@ import time
 import duckdb
 
 
-def main() -> None:
-    req = json.load(sys.stdin)
+def connect(req: dict) -> "duckdb.DuckDBPyConnection":
+    """An in-memory DuckDB on two threads, the request's ledger made Parquet if it is not yet."""
     con = duckdb.connect()
     con.execute("SET threads TO 2")
     parquet = req["parquet"]
@@ -34,11 +35,35 @@ def main() -> None:
         con.execute(
             "COPY (SELECT * FROM read_csv(?, header = true, columns = {"
             "'machine_id': 'VARCHAR', 'day': 'INTEGER', 'product_id': 'VARCHAR', "
-            "'quantity': 'BIGINT', 'revenue': 'BIGINT', 'class': 'TINYINT'})) "
-            "TO '" + tmp.replace("'", "''") + "' (FORMAT PARQUET)",
+            "'quantity': 'BIGINT', 'revenue': 'BIGINT', 'net': 'BIGINT', 'payment': 'TINYINT', "
+            "'class': 'TINYINT'})) TO '" + tmp.replace("'", "''") + "' (FORMAT PARQUET)",
             [req["csv"]],
         )
         os.replace(tmp, parquet)
+    return con
+
+
+def timed(run, warm_up_ms: float, repeat: int):
+    """`run()` once, then again for `warm_up_ms` (the warm-up the server's requests get before
+    they are timed), then `repeat` timed runs: the times in milliseconds, sorted, and the last
+    answer."""
+    last = run()
+    warm = time.perf_counter()
+    while time.perf_counter() - warm < warm_up_ms / 1000:
+        last = run()
+    samples = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        last = run()
+        samples.append((time.perf_counter() - t) * 1000)
+    samples.sort()
+    return samples, last
+
+
+def main() -> None:
+    req = json.load(sys.stdin)
+    con = connect(req)
+    parquet = req["parquet"]
     con.execute(
         "CREATE VIEW ledger AS SELECT * FROM read_parquet('" + parquet.replace("'", "''") + "')"
     )
@@ -61,17 +86,9 @@ def main() -> None:
             con.executemany("INSERT INTO chosen VALUES (?)", [[m] for m in q["machines"]])
             sql += " AND machine_id IN (SELECT id FROM chosen)"
         sql += " GROUP BY k ORDER BY k"
-        samples = []
-        rows = con.execute(sql, params).fetchall()
-        warm = time.perf_counter()
-        # The same warm-up as the server's requests get before they are timed.
-        while time.perf_counter() - warm < req.get("warm_up_ms", 0) / 1000:
-            rows = con.execute(sql, params).fetchall()
-        for _ in range(req["repeat"]):
-            t = time.perf_counter()
-            rows = con.execute(sql, params).fetchall()
-            samples.append((time.perf_counter() - t) * 1000)
-        samples.sort()
+        samples, rows = timed(
+            lambda: con.execute(sql, params).fetchall(), req.get("warm_up_ms", 0), req["repeat"]
+        )
         out[name] = {
             "median_ms": statistics.median(samples),
             "p95_ms": samples[min(len(samples) - 1, int(len(samples) * 0.95))],

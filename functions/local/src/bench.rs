@@ -15,6 +15,7 @@ use vendfleet_http::{AppState, ClientAddr};
 
 mod generator;
 mod ingest;
+mod random;
 mod reports;
 
 use crate::server::BoxError;
@@ -73,10 +74,18 @@ async fn bench_admin(app: &App) -> Result<vendfleet_app::auth::Principal, BoxErr
     Ok(app.auth.principal(admin).await.map_err(|e| e.to_string())?)
 }
 
-/// Runs the benchmarks on a temporary data directory, then the reports benchmark on its fleet.
-pub async fn run(reports_only: bool, report_file: bool) -> Result<(), BoxError> {
+/// Runs the benchmarks on a temporary data directory, then the reports benchmark on its fleet;
+/// or one part: the reports, the report file, or `random` (queries, seed) report queries.
+pub async fn run(
+    reports_only: bool,
+    report_file: bool,
+    random: Option<(usize, u64)>,
+) -> Result<(), BoxError> {
     if report_file {
         return generator::run().await;
+    }
+    if let Some((queries, seed)) = random {
+        return random::run(queries, seed).await;
     }
     if reports_only {
         return reports::run().await;

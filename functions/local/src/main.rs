@@ -76,6 +76,16 @@ enum Command {
         /// XLSX (time, rows, file size, peak memory).
         #[arg(long)]
         report_file: bool,
+        /// Only random report queries on the seeded fleet, each timed and compared with
+        /// DuckDB's answer (fails when one differs).
+        #[arg(long)]
+        random: bool,
+        /// With --random: how many queries.
+        #[arg(long, default_value_t = 200, requires = "random")]
+        queries: usize,
+        /// With --random: the seed of the draw.
+        #[arg(long, default_value_t = 7, requires = "random")]
+        seed: u64,
     },
     /// EVA-DTS (DEX) audit files.
     Dex {
@@ -121,7 +131,13 @@ async fn main() -> std::process::ExitCode {
         Command::Bench {
             reports_only,
             report_file,
-        } => bench::run(reports_only, report_file).await,
+            random,
+            queries,
+            seed,
+        } => {
+            let random = random.then_some((queries, seed));
+            bench::run(reports_only, report_file, random).await
+        }
         Command::Dex { command } => return dex::run(command),
         Command::Openapi => {
             println!(

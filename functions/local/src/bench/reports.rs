@@ -33,7 +33,7 @@ const REPEAT: usize = 30;
 const WARM_UP: Duration = Duration::from_millis(500);
 
 /// The fleet's size: `VENDFLEET_BENCH_MACHINES` and `VENDFLEET_BENCH_DAYS` (1,000 × 365).
-fn size() -> (usize, u32) {
+pub(super) fn size() -> (usize, u32) {
     let get = |k: &str, d: u64| {
         std::env::var(k)
             .ok()
@@ -74,18 +74,18 @@ async fn fleet(dir: &Path, machines: usize, days: u32) -> Result<(), BoxError> {
 }
 
 /// Signed-in GETs through the router.
-struct Api {
-    router: axum::Router,
-    token: String,
+pub(super) struct Api {
+    pub(super) router: axum::Router,
+    pub(super) token: String,
 }
 
 impl Api {
-    async fn get(&self, uri: &str) -> Result<Value, BoxError> {
+    pub(super) async fn get(&self, uri: &str) -> Result<Value, BoxError> {
         Ok(serde_json::from_slice(&self.get_body(uri).await?)?)
     }
 
     /// The body of a signed-in GET answered 200.
-    async fn get_body(&self, uri: &str) -> Result<axum::body::Bytes, BoxError> {
+    pub(super) async fn get_body(&self, uri: &str) -> Result<axum::body::Bytes, BoxError> {
         let mut req = Request::builder()
             .uri(uri)
             .header(header::AUTHORIZATION, format!("Bearer {}", self.token))
@@ -100,35 +100,45 @@ impl Api {
         Ok(bytes)
     }
 
-    /// Times `REPEAT` requests after a warm-up (untimed requests for `WARM_UP`, at least two),
-    /// each from sending it to the last byte of its answer (the answer is parsed after,
-    /// untimed): (median, p95) and the last answer.
+    /// Times `REPEAT` requests after a warm-up: (median, p95) and the last answer.
     async fn time(&self, uri: &str) -> Result<(Stats, Value), BoxError> {
+        let (samples, last) = self.samples(uri, REPEAT).await?;
+        Ok((Stats::of(samples), last))
+    }
+
+    /// Times `repeat` requests after a warm-up (untimed requests for `WARM_UP`, at least two),
+    /// each from sending it to the last byte of its answer (the answer is parsed after,
+    /// untimed): the times and the last answer.
+    pub(super) async fn samples(
+        &self,
+        uri: &str,
+        repeat: usize,
+    ) -> Result<(Vec<Duration>, Value), BoxError> {
         self.get(uri).await?;
         let mut last = self.get_body(uri).await?;
         let warm = Instant::now();
         while warm.elapsed() < WARM_UP {
             last = self.get_body(uri).await?;
         }
-        let mut samples = Vec::with_capacity(REPEAT);
-        for _ in 0..REPEAT {
+        let mut samples = Vec::with_capacity(repeat);
+        for _ in 0..repeat {
             let t = Instant::now();
             last = self.get_body(uri).await?;
             samples.push(t.elapsed());
         }
-        Ok((Stats::of(samples), serde_json::from_slice(&last)?))
+        Ok((samples, serde_json::from_slice(&last)?))
     }
 }
 
 /// Median and p95 of samples.
 #[derive(Debug, Clone, Copy)]
-struct Stats {
-    median: Duration,
-    p95: Duration,
+pub(super) struct Stats {
+    pub(super) median: Duration,
+    pub(super) p95: Duration,
 }
 
 impl Stats {
-    fn of(mut v: Vec<Duration>) -> Stats {
+    pub(super) fn of(mut v: Vec<Duration>) -> Stats {
         v.sort();
         let p95 = v[(v.len() * 95).div_ceil(100).saturating_sub(1)];
         Stats {
@@ -137,7 +147,7 @@ impl Stats {
         }
     }
 
-    fn ms(d: Duration) -> f64 {
+    pub(super) fn ms(d: Duration) -> f64 {
         d.as_secs_f64() * 1e3
     }
 }
@@ -150,32 +160,49 @@ fn show(name: &str, s: Stats) {
     );
 }
 
-/// Exports the ledger as CSV for DuckDB (once: skipped when its Parquet exists).
-async fn export_ledger(
+/// The ledger's file name for DuckDB (`.csv` as exported, `.parquet` once DuckDB read it); v2
+/// has the net revenue and the payment beside what the first had.
+const LEDGER: &str = "ledger-v2";
+
+/// Exports the ledger as CSV for DuckDB, once: skipped when its Parquet (or CSV) exists.
+pub(super) async fn export_ledger(
+    dir: &Path,
     embedded: &vendfleet_adapters_embedded::Embedded,
-    csv: PathBuf,
 ) -> Result<(), BoxError> {
+    let csv = dir.join(format!("{LEDGER}.csv"));
+    if dir.join(format!("{LEDGER}.parquet")).exists() || csv.exists() {
+        return Ok(());
+    }
+    // The first version's Parquet, if any, is not read again.
+    let _ = std::fs::remove_file(dir.join("ledger.parquet"));
+    println!("exporting the ledger for DuckDB (once) …");
     let tmp = csv.with_extension("csv.tmp");
     let path = tmp.clone();
     embedded
         .database
         .read(move |c| -> Result<(), BoxError> {
             let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
-            writeln!(out, "machine_id,day,product_id,quantity,revenue,class")?;
+            writeln!(
+                out,
+                "machine_id,day,product_id,quantity,revenue,net,payment,class"
+            )?;
             let mut stmt = c.prepare(
-                "SELECT machine_id, day, product_id, quantity, revenue, class FROM sales_ledger",
+                "SELECT machine_id, day, product_id, quantity, revenue, net, payment, class \
+                 FROM sales_ledger",
             )?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
                 writeln!(
                     out,
-                    "{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{}",
                     r.get::<_, String>(0)?,
                     r.get::<_, i64>(1)?,
                     r.get::<_, String>(2)?,
                     r.get::<_, i64>(3)?,
                     r.get::<_, i64>(4)?,
-                    r.get::<_, i64>(5)?
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, i64>(6)?,
+                    r.get::<_, i64>(7)?
                 )?;
             }
             out.flush()?;
@@ -186,15 +213,17 @@ async fn export_ledger(
     Ok(())
 }
 
-/// DuckDB's answers, or why there are none.
-fn duckdb(dir: &Path, queries: Value) -> Result<Value, String> {
+/// DuckDB's answers to `request` from `script` (run by the Python of `.venv-bench`, the ledger
+/// of `dir` and the warm-up added to the request), or why there are none. The CSV export is
+/// removed once the script made its Parquet.
+pub(super) fn duckdb(script: &str, dir: &Path, mut request: Value) -> Result<Value, String> {
     let python = std::env::var("VENDFLEET_BENCH_PYTHON").unwrap_or(".venv-bench/bin/python".into());
-    let request = json!({
-        "csv": dir.join("ledger.csv"), "parquet": dir.join("ledger.parquet"),
-        "repeat": REPEAT, "warm_up_ms": WARM_UP.as_millis() as u64, "queries": queries,
-    });
+    let csv = dir.join(format!("{LEDGER}.csv"));
+    request["csv"] = json!(csv);
+    request["parquet"] = json!(dir.join(format!("{LEDGER}.parquet")));
+    request["warm_up_ms"] = json!(WARM_UP.as_millis() as u64);
     let mut child = std::process::Command::new(&python)
-        .arg("infra/bench_duckdb.py")
+        .arg(script)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -207,8 +236,9 @@ fn duckdb(dir: &Path, queries: Value) -> Result<Value, String> {
         .map_err(|e| e.to_string())?;
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("bench_duckdb.py failed: {}", out.status));
+        return Err(format!("{script} failed: {}", out.status));
     }
+    let _ = std::fs::remove_file(csv);
     serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
 }
 
@@ -290,44 +320,77 @@ async fn scoped_user(
         locations.push(l);
         chosen.extend(ms);
     }
-    let directory = app.users.directory();
-    if directory
-        .user_by_email(SCOPED.0)
-        .await
-        .map_err(|e| e.to_string())?
-        .is_none()
-    {
-        let role = app
-            .users
-            .create_role(
-                admin,
-                RoleInput {
-                    name: "Bench sales".into(),
-                    modules: vec![
-                        "reports.sales_overview.full_access".into(),
-                        "reports.transaction_log.full_access".into(),
-                    ],
-                    version: None,
-                },
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-        app.users
-            .create_user(
-                admin,
-                UserInput {
-                    name: "Scoped".into(),
-                    email: SCOPED.0.into(),
-                    password: Some(SCOPED.1.into()),
-                    role_id: Some(role.role.id),
-                    location_ids: locations,
-                    ..Default::default()
-                },
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-    }
+    sales_user(
+        app,
+        admin,
+        UserInput {
+            name: "Scoped".into(),
+            email: SCOPED.0.into(),
+            location_ids: locations,
+            ..Default::default()
+        },
+    )
+    .await?;
     Ok(chosen)
+}
+
+/// Makes a user of the sales and transaction-log reports (role "Bench sales") with the scope,
+/// name and e-mail of `input` and the bench's password, unless one has its e-mail.
+pub(super) async fn sales_user(
+    app: &vendfleet_app::App,
+    admin: &vendfleet_app::auth::Principal,
+    input: UserInput,
+) -> Result<(), BoxError> {
+    const ROLE: &str = "Bench sales";
+    let directory = app.users.directory();
+    let err = |e: vendfleet_app::AppError| e.to_string();
+    if directory
+        .user_by_email(&input.email)
+        .await
+        .map_err(err)?
+        .is_some()
+    {
+        return Ok(());
+    }
+    let role = match directory
+        .all_roles()
+        .await
+        .map_err(err)?
+        .into_iter()
+        .find(|r| r.name == ROLE)
+    {
+        Some(role) => role.id,
+        None => {
+            app.users
+                .create_role(
+                    admin,
+                    RoleInput {
+                        name: ROLE.into(),
+                        modules: vec![
+                            "reports.sales_overview.full_access".into(),
+                            "reports.transaction_log.full_access".into(),
+                        ],
+                        version: None,
+                    },
+                )
+                .await
+                .map_err(err)?
+                .role
+                .id
+        }
+    };
+    app.users
+        .create_user(
+            admin,
+            UserInput {
+                password: Some(ADMIN.1.into()),
+                role_id: Some(role),
+                ..input
+            },
+        )
+        .await
+        .map_err(err)?;
+    Ok(())
 }
 
 /// Planning on the bench fleet: the ranked list of every machine (for tomorrow), and the
@@ -460,47 +523,85 @@ fn by_month(sales: &Value, quantity: &Value) -> BTreeMap<String, (i64, i64)> {
         .collect()
 }
 
+/// The bench fleet, seeded on first use and opened, with the router and the administrator.
+pub(super) struct Fleet {
+    pub(super) dir: PathBuf,
+    pub(super) local: crate::server::Local,
+    pub(super) router: axum::Router,
+    /// The ledger's last day.
+    pub(super) end: NaiveDate,
+    pub(super) admin: vendfleet_app::auth::Principal,
+    pub(super) admin_api: Api,
+}
+
+impl Fleet {
+    /// Seeds the fleet when missing (`VENDFLEET_BENCH_FLEET`, default `target/bench-fleet`),
+    /// opens it and signs the administrator in.
+    pub(super) async fn open() -> Result<Fleet, BoxError> {
+        let (machines, days) = size();
+        let dir = PathBuf::from(
+            std::env::var("VENDFLEET_BENCH_FLEET").unwrap_or("target/bench-fleet".into()),
+        );
+        fleet(&dir, machines, days).await?;
+        let local = crate::server::open(&dir)?;
+        let (end, vends): (i64, i64) = local
+            .embedded
+            .database
+            .read(|c| {
+                c.query_row("SELECT max(day), count(*) FROM sales_ledger", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+            })
+            .await??;
+        let end = vendfleet_domain::sales::day_from_number(end).ok_or("empty ledger")?;
+        println!(
+            "\nReports on {machines} machines x {days} days: {vends} ledger rows, last day {end}"
+        );
+        let router = vendfleet_http::router(AppState::new(local.app.clone()));
+        let (admin_api, admin) = Fleet::sign_in_to(&local.app, &router, ADMIN.0).await?;
+        Ok(Fleet {
+            dir,
+            local,
+            router,
+            end,
+            admin,
+            admin_api,
+        })
+    }
+
+    /// A bench user signed in (every bench user has the bench's password).
+    pub(super) async fn sign_in(
+        &self,
+        email: &str,
+    ) -> Result<(Api, vendfleet_app::auth::Principal), BoxError> {
+        Fleet::sign_in_to(&self.local.app, &self.router, email).await
+    }
+
+    async fn sign_in_to(
+        app: &vendfleet_app::App,
+        router: &axum::Router,
+        email: &str,
+    ) -> Result<(Api, vendfleet_app::auth::Principal), BoxError> {
+        let (tokens, principal) = app
+            .auth
+            .login(email, ADMIN.1, "bench")
+            .await
+            .map_err(|e| e.to_string())?;
+        let api = Api {
+            router: router.clone(),
+            token: tokens.access,
+        };
+        Ok((api, principal))
+    }
+}
+
 /// Runs the reports benchmark.
 pub async fn run() -> Result<(), BoxError> {
-    let (machines, days) = size();
-    let dir = PathBuf::from(
-        std::env::var("VENDFLEET_BENCH_FLEET").unwrap_or("target/bench-fleet".into()),
-    );
-    fleet(&dir, machines, days).await?;
-    let local = crate::server::open(&dir)?;
-    let app = local.app.clone();
-    let end: i64 = local
-        .embedded
-        .database
-        .read(|c| c.query_row("SELECT max(day) FROM sales_ledger", [], |r| r.get(0)))
-        .await??;
-    let end = vendfleet_domain::sales::day_from_number(end).ok_or("empty ledger")?;
-    let vends: i64 = local
-        .embedded
-        .database
-        .read(|c| c.query_row("SELECT count(*) FROM sales_ledger", [], |r| r.get(0)))
-        .await??;
-    println!("\nReports on {machines} machines x {days} days: {vends} ledger rows, last day {end}");
-    let router = vendfleet_http::router(AppState::new(app.clone()));
-    let (tokens, admin) = app
-        .auth
-        .login(ADMIN.0, ADMIN.1, "bench")
-        .await
-        .map_err(|e| e.to_string())?;
-    let chosen = scoped_user(&app, &admin).await?;
-    let (scoped_tokens, _) = app
-        .auth
-        .login(SCOPED.0, SCOPED.1, "bench")
-        .await
-        .map_err(|e| e.to_string())?;
-    let api = Api {
-        router: router.clone(),
-        token: tokens.access,
-    };
-    let scoped = Api {
-        router,
-        token: scoped_tokens.access,
-    };
+    let fleet = Fleet::open().await?;
+    let (app, end, dir) = (fleet.local.app.clone(), fleet.end, fleet.dir.clone());
+    let chosen = scoped_user(&app, &fleet.admin).await?;
+    let (scoped, _) = fleet.sign_in(SCOPED.0).await?;
+    let (api, admin) = (&fleet.admin_api, &fleet.admin);
 
     // 1. The year to date by month, all machines.
     let year_start = NaiveDate::from_ymd_opt(end.year(), 1, 1).ok_or("bad year")?;
@@ -631,13 +732,10 @@ pub async fn run() -> Result<(), BoxError> {
     let (s, _) = scoped.time("/api/dashboard/").await?;
     show("   dashboard, scoped user", s);
 
-    planning(&app, &admin, &api).await?;
+    planning(&app, admin, api).await?;
 
     // DuckDB over the same ledger.
-    if !dir.join("ledger.parquet").exists() && !dir.join("ledger.csv").exists() {
-        println!("exporting the ledger for DuckDB (once) …");
-        export_ledger(&local.embedded, dir.join("ledger.csv")).await?;
-    }
+    export_ledger(&dir, &fleet.local.embedded).await?;
     let number = |d: NaiveDate| vendfleet_domain::sales::day_number(d);
     let queries = json!({
         "ytd": {"from": number(year_start), "to": number(end), "by": "month", "machines": null},
@@ -646,9 +744,9 @@ pub async fn run() -> Result<(), BoxError> {
         "last_month_both": {"from": number(last_from), "to": number(last_to), "by": "product",
                             "machines": chosen, "previous_from": number(previous_from)},
     });
-    match duckdb(&dir, queries) {
+    let request = json!({"repeat": REPEAT, "queries": queries});
+    match duckdb("infra/bench_duckdb.py", &dir, request) {
         Ok(duck) => {
-            let _ = std::fs::remove_file(dir.join("ledger.csv"));
             ratio("1. year to date by month", line, &duck["ytd"]);
             compare("1", &by_month(&line_sales, &line_quantity), &duck["ytd"]);
             ratio(

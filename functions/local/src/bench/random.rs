@@ -1,0 +1,1100 @@
+//! `vendfleet bench --random`: random report requests on the bench fleet against DuckDB (#28).
+//!
+//! Queries are drawn with a fixed seed from the whole parameter space of the sales reports: the
+//! total table, the detail table (a page and its count), the line and bar charts, the
+//! transaction log's count and the dashboard; every `group_by`, `grouping_period` and `value`;
+//! period presets and arbitrary spans (partial months at both ends); 0–3 machine and product
+//! filters of every kind, drawn from the fleet's real ids; the administrator and users scoped
+//! to 1, 50 and 500 machines. Each is timed through the HTTP router (median of 5 after the
+//! reports bench's warm-up) and answered by DuckDB in one warm in-memory process
+//! (infra/bench_duckdb_random.py: the ledger pre-joined with each machine's current location,
+//! client, region and tags and each product's tags, sorted by day), timed the same way and
+//! compared to the cent. Any answer that differs is printed with its parameters and makes the
+//! command fail.
+
+use super::reports::{duckdb, export_ledger, sales_user, Api, Fleet, Stats};
+use super::BoxError;
+use chrono::{Datelike, Duration as Days, NaiveDate};
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::time::Duration;
+use vendfleet_app::auth::Principal;
+use vendfleet_app::machines::Machine;
+use vendfleet_app::users::UserInput;
+
+/// Timed runs of each query, on either side, after the warm-up.
+const REPEAT: usize = 5;
+/// The scoped users: how many machines each may see.
+const SCOPES: [usize; 3] = [1, 50, 500];
+/// A figure set as the API serves it: quantity, sales, sales excl. tax, cash, cashless.
+const FIGURES: [&str; 5] = [
+    "quantity",
+    "sales_minor",
+    "sales_excl_tax_minor",
+    "cash_minor",
+    "cashless_minor",
+];
+
+/// What a query asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    TotalTable,
+    DetailTable,
+    LineChart,
+    BarChart,
+    TransactionCount,
+    Dashboard,
+}
+
+impl Kind {
+    /// The kinds with their weight in the draw (the dashboard takes no parameters).
+    const DRAW: [(Kind, u32); 6] = [
+        (Kind::TotalTable, 4),
+        (Kind::DetailTable, 4),
+        (Kind::LineChart, 4),
+        (Kind::BarChart, 4),
+        (Kind::TransactionCount, 3),
+        (Kind::Dashboard, 1),
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::TotalTable => "total table",
+            Kind::DetailTable => "detail table",
+            Kind::LineChart => "line chart",
+            Kind::BarChart => "bar chart",
+            Kind::TransactionCount => "transaction-log count",
+            Kind::Dashboard => "dashboard",
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            Kind::TotalTable => "/api/sales-journal/total-table/",
+            Kind::DetailTable => "/api/sales-journal/detail-table/",
+            Kind::LineChart => "/api/sales-journal/graphs/line-chart/",
+            Kind::BarChart => "/api/sales-journal/graphs/bar-chart/",
+            Kind::TransactionCount => "/api/transaction-logs/",
+            Kind::Dashboard => "/api/dashboard/",
+        }
+    }
+}
+
+/// A signed-in user of the bench and the machines it may see.
+struct Who {
+    /// "admin", or the scope's table in DuckDB: `scope_N`.
+    label: String,
+    api: Api,
+    /// `None`: every machine (the administrator).
+    scope: Option<Vec<String>>,
+}
+
+/// The fleet's catalogue as the reports see it now.
+struct Catalogue {
+    machines: Vec<Machine>,
+    /// Location id → (client, region).
+    locations: BTreeMap<String, (Option<String>, String)>,
+    clients: Vec<String>,
+    regions: Vec<String>,
+    machine_tags: Vec<String>,
+    products: Vec<String>,
+    product_tags: Vec<String>,
+    /// The names of the groups, by `group_by` key and id.
+    names: BTreeMap<&'static str, BTreeMap<String, String>>,
+}
+
+/// One drawn query: its parameters as sent, and what DuckDB needs to answer it.
+struct Drawn {
+    kind: Kind,
+    who: usize,
+    /// The query string's pairs (values as sent, before encoding).
+    params: Vec<(&'static str, String)>,
+    from: NaiveDate,
+    to: NaiveDate,
+    group_by: &'static str,
+    grouping: &'static str,
+    value: &'static str,
+    /// The machine and product filters: (parameter, ids).
+    filters: Vec<(&'static str, Vec<String>)>,
+    page: usize,
+    page_size: usize,
+}
+
+impl Drawn {
+    fn uri(&self) -> String {
+        let query: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| {
+                let ids: Vec<String> = v.split(',').map(encode).collect();
+                format!("{k}={}", ids.join(","))
+            })
+            .collect();
+        format!("{}?{}", self.kind.path(), query.join("&"))
+    }
+
+    fn describe(&self, who: &[Who]) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!(
+            "{} as {} [{} .. {}] {}",
+            self.kind.name(),
+            who[self.who].label,
+            self.from,
+            self.to,
+            params.join("&")
+        )
+    }
+}
+
+/// Percent-encodes a query value (unreserved characters as they are).
+fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The span of as many days just before `from..=to`, worked out here (not by the app).
+fn previous(from: NaiveDate, to: NaiveDate) -> (NaiveDate, NaiveDate) {
+    let days = (to - from).num_days() + 1;
+    (from - Days::days(days), from - Days::days(1))
+}
+
+/// A period preset's span on `today`, worked out here as docs/api.md says.
+fn preset(key: &str, today: NaiveDate) -> (NaiveDate, NaiveDate) {
+    let month = today.with_day(1).expect("a first day");
+    let last_month = month - chrono::Months::new(1);
+    let year = NaiveDate::from_ymd_opt(today.year(), 1, 1).expect("Jan 1");
+    let week = today - Days::days(i64::from(today.weekday().num_days_from_monday()));
+    match key {
+        "yesterday" => (today - Days::days(1), today - Days::days(1)),
+        "current_week" => (week, today),
+        "previous_week" => (week - Days::days(7), week - Days::days(1)),
+        "current_month" => (month, today),
+        "previous_month" => (last_month, month - Days::days(1)),
+        "current_and_previous_month" => (last_month, today),
+        "current_year" => (year, today),
+        _ => (
+            NaiveDate::from_ymd_opt(today.year() - 1, 1, 1).expect("Jan 1"),
+            year - Days::days(1),
+        ),
+    }
+}
+
+const PRESETS: [&str; 8] = [
+    "yesterday",
+    "current_week",
+    "previous_week",
+    "current_month",
+    "previous_month",
+    "current_and_previous_month",
+    "current_year",
+    "previous_year",
+];
+const GROUP_BY: [&str; 6] = [
+    "machine",
+    "location",
+    "client",
+    "product",
+    "product_tag",
+    "machine_tag",
+];
+const GROUPINGS: [&str; 3] = ["day", "week", "month"];
+const VALUES: [&str; 3] = ["sales", "quantity", "sales_excl_tax"];
+const FILTERS: [&str; 7] = [
+    "clients",
+    "locations",
+    "regions",
+    "machine_tags",
+    "machines",
+    "products",
+    "product_tags",
+];
+
+impl Catalogue {
+    async fn load(app: &vendfleet_app::App, admin: &Principal) -> Result<Catalogue, BoxError> {
+        let err = |e: vendfleet_app::AppError| e.to_string();
+        let machines = app.machines.visible(admin).await.map_err(err)?;
+        let locations = app.settings.locations().all().await.map_err(err)?;
+        let clients = app.settings.clients().all().await.map_err(err)?;
+        let machine_tags = app.machines.tags().all().await.map_err(err)?;
+        let products = app.products.products().all().await.map_err(err)?;
+        let product_tags = app.products.tags().all().await.map_err(err)?;
+        let named = |v: Vec<(String, String)>| v.into_iter().collect::<BTreeMap<_, _>>();
+        let names = BTreeMap::from([
+            (
+                "machine",
+                named(
+                    machines
+                        .iter()
+                        .map(|m| (m.id.clone(), m.name.clone()))
+                        .collect(),
+                ),
+            ),
+            (
+                "location",
+                named(
+                    locations
+                        .iter()
+                        .map(|l| (l.id.clone(), l.name.clone()))
+                        .collect(),
+                ),
+            ),
+            (
+                "client",
+                named(
+                    clients
+                        .iter()
+                        .map(|c| (c.id.clone(), c.name.clone()))
+                        .collect(),
+                ),
+            ),
+            (
+                "product",
+                named(
+                    products
+                        .iter()
+                        .map(|p| (p.id.clone(), p.name.clone()))
+                        .collect(),
+                ),
+            ),
+            (
+                "product_tag",
+                named(
+                    product_tags
+                        .iter()
+                        .map(|t| (t.id.clone(), t.name.clone()))
+                        .collect(),
+                ),
+            ),
+            (
+                "machine_tag",
+                named(
+                    machine_tags
+                        .iter()
+                        .map(|t| (t.id.clone(), t.name.clone()))
+                        .collect(),
+                ),
+            ),
+        ]);
+        let regions: BTreeSet<String> = locations
+            .iter()
+            .map(|l| l.region.clone())
+            .filter(|r| !r.is_empty())
+            .collect();
+        Ok(Catalogue {
+            locations: locations
+                .iter()
+                .map(|l| (l.id.clone(), (l.client_id.clone(), l.region.clone())))
+                .collect(),
+            clients: clients.into_iter().map(|c| c.id).collect(),
+            regions: regions.into_iter().collect(),
+            machine_tags: machine_tags.into_iter().map(|t| t.id).collect(),
+            products: products.iter().map(|p| p.id.clone()).collect(),
+            product_tags: product_tags.into_iter().map(|t| t.id).collect(),
+            names,
+            machines,
+        })
+    }
+
+    /// The dimensions DuckDB joins the ledger with: each machine's current location, client,
+    /// region and tags, each product's tags, and the names of the groups.
+    fn dims(&self, all_products: &[vendfleet_app::products::Product]) -> Value {
+        let machines: Vec<Value> = self
+            .machines
+            .iter()
+            .map(|m| {
+                let at = m.location_id.as_ref().and_then(|l| self.locations.get(l));
+                json!([
+                    m.id,
+                    m.location_id,
+                    at.and_then(|a| a.0.clone()),
+                    at.map(|a| a.1.clone()),
+                    m.tag_ids
+                ])
+            })
+            .collect();
+        let products: Vec<Value> = all_products
+            .iter()
+            .map(|p| json!([p.id, p.tag_ids]))
+            .collect();
+        let names: Vec<Value> = self
+            .names
+            .iter()
+            .flat_map(|(kind, names)| names.iter().map(move |(id, name)| json!([kind, id, name])))
+            .collect();
+        json!({"machines": machines, "products": products, "names": names})
+    }
+
+    /// A filter's ids: the first mostly that of the query's `anchor` machine (so that the
+    /// filters of a query, and a scoped user's, often find something together), the others
+    /// mostly of machines `who` sees, else any of the fleet's.
+    fn pick(
+        &self,
+        rng: &mut StdRng,
+        kind: &str,
+        anchor: Option<&Machine>,
+        seen: &[&Machine],
+    ) -> Vec<String> {
+        let n = rng.random_range(1..=3);
+        let mut out = BTreeSet::new();
+        for _ in 0..n * 4 {
+            if out.len() == n {
+                break;
+            }
+            let m = if out.is_empty() && rng.random_bool(0.8) {
+                anchor
+            } else if rng.random_bool(0.7) {
+                seen.choose(rng).copied()
+            } else {
+                self.machines.choose(rng)
+            };
+            let at = m
+                .and_then(|m| m.location_id.as_ref())
+                .and_then(|l| self.locations.get(l));
+            let any = |v: &[String], rng: &mut StdRng| v.choose(rng).cloned();
+            let id = match kind {
+                "clients" => at
+                    .and_then(|a| a.0.clone())
+                    .or_else(|| any(&self.clients, rng)),
+                "locations" => m.and_then(|m| m.location_id.clone()),
+                "regions" => at
+                    .map(|a| a.1.clone())
+                    .filter(|r| !r.is_empty())
+                    .or_else(|| any(&self.regions, rng)),
+                "machine_tags" => m
+                    .and_then(|m| m.tag_ids.choose(rng).cloned())
+                    .or_else(|| any(&self.machine_tags, rng)),
+                "machines" => m.map(|m| m.id.clone()),
+                "products" => any(&self.products, rng),
+                _ => any(&self.product_tags, rng),
+            };
+            out.extend(id);
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// Draws `n` queries with `seed`.
+fn draw(
+    n: usize,
+    seed: u64,
+    cat: &Catalogue,
+    who: &[Who],
+    today: NaiveDate,
+    first_day: NaiveDate,
+) -> Vec<Drawn> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let weights: u32 = Kind::DRAW.iter().map(|k| k.1).sum();
+    (0..n)
+        .map(|_| {
+            let mut w = rng.random_range(0..weights);
+            let kind = Kind::DRAW
+                .iter()
+                .find(|(_, k)| {
+                    let hit = w < *k;
+                    w = w.saturating_sub(*k);
+                    hit
+                })
+                .map_or(Kind::TotalTable, |k| k.0);
+            let who_i = rng.random_range(0..who.len());
+            let seen: Vec<&Machine> = match &who[who_i].scope {
+                None => cat.machines.iter().collect(),
+                Some(ids) => cat
+                    .machines
+                    .iter()
+                    .filter(|m| ids.contains(&m.id))
+                    .collect(),
+            };
+            let mut params: Vec<(&'static str, String)> = Vec::new();
+            let (from, to) = if rng.random_bool(0.3) {
+                let p = *PRESETS.choose(&mut rng).expect("presets");
+                params.push(("period", p.into()));
+                preset(p, today)
+            } else {
+                // Any first day from a month before the history to today; a length of up to a
+                // month, a quarter or well over a year; ends past today are cut at today.
+                let span = (today - first_day).num_days() + 30;
+                let from = today - Days::days(rng.random_range(0..=span));
+                let len = match rng.random_range(0..4) {
+                    0 => rng.random_range(1..=31),
+                    1 => rng.random_range(28..=120),
+                    2 => rng.random_range(90..=250),
+                    _ => rng.random_range(250..=500),
+                };
+                let to = (from + Days::days(len - 1)).min(today);
+                if rng.random_bool(0.5) {
+                    params.push(("period", "custom".into()));
+                }
+                params.push(("date_from", from.to_string()));
+                params.push(("date_to", to.to_string()));
+                (from, to)
+            };
+            let group_by = *GROUP_BY.choose(&mut rng).expect("group_by");
+            let grouping = *GROUPINGS.choose(&mut rng).expect("groupings");
+            let value = *VALUES.choose(&mut rng).expect("values");
+            if kind != Kind::TransactionCount {
+                params.push(("group_by", group_by.into()));
+                params.push(("grouping_period", grouping.into()));
+                params.push(("value", value.into()));
+            }
+            let count = rng.random_range(0..=3);
+            let mut filters = Vec::new();
+            let anchor = seen.choose(&mut rng).copied();
+            for &f in FILTERS.choose_multiple(&mut rng, count) {
+                let ids = cat.pick(&mut rng, f, anchor, &seen);
+                if !ids.is_empty() {
+                    params.push((f, ids.join(",")));
+                    filters.push((f, ids));
+                }
+            }
+            let (page, page_size) = match kind {
+                Kind::DetailTable => (
+                    *[1, 1, 1, 2, 3].choose(&mut rng).expect("pages"),
+                    *[25, 50, 100].choose(&mut rng).expect("sizes"),
+                ),
+                _ => (1, 25),
+            };
+            if kind == Kind::DetailTable || kind == Kind::TransactionCount {
+                params.push(("page", page.to_string()));
+                params.push(("page_size", page_size.to_string()));
+            }
+            let mut d = Drawn {
+                kind,
+                who: who_i,
+                params,
+                from,
+                to,
+                group_by,
+                grouping,
+                value,
+                filters,
+                page,
+                page_size,
+            };
+            if kind == Kind::Dashboard {
+                // The dashboard takes no parameters: this month and today, by sales.
+                d.params.clear();
+                d.filters.clear();
+                (d.from, d.to) = preset("current_month", today);
+                d.value = "sales";
+            }
+            d
+        })
+        .collect()
+}
+
+/// DuckDB's SQL for a query (infra/bench_duckdb_random.py's tables: `ledger`, `names`,
+/// `scope_N`; enum types `mtag_t` and `ptag_t`).
+mod sql {
+    use super::{previous, Drawn, Kind, Who};
+    use chrono::{Duration as Days, NaiveDate};
+
+    fn date(d: NaiveDate) -> String {
+        format!("DATE '{d}'")
+    }
+
+    fn list(ids: &[String]) -> String {
+        let quoted: Vec<String> = ids
+            .iter()
+            .map(|i| format!("'{}'", i.replace('\'', "''")))
+            .collect();
+        quoted.join(", ")
+    }
+
+    /// The scope and filters as a condition on the pre-joined ledger (tags through the small
+    /// `machines` and `products` tables rather than the ledger's lists: much faster).
+    fn filters(q: &Drawn, who: &Who) -> String {
+        let mut out = Vec::new();
+        if who.scope.is_some() {
+            out.push(format!("machine IN (SELECT machine FROM {})", who.label));
+        }
+        let mut products = Vec::new();
+        for (f, ids) in &q.filters {
+            let ids_sql = list(ids);
+            match *f {
+                "clients" => out.push(format!("client IN ({ids_sql})")),
+                "locations" => out.push(format!("location IN ({ids_sql})")),
+                "regions" => out.push(format!("region IN ({ids_sql})")),
+                "machines" => out.push(format!("machine IN ({ids_sql})")),
+                "machine_tags" => out.push(format!(
+                    "machine IN (SELECT machine FROM machines \
+                     WHERE list_has_any(mtags, [{ids_sql}]::mtag_t[]))"
+                )),
+                "products" => products.push(format!("product IN ({ids_sql})")),
+                _ => products.push(format!(
+                    "product IN (SELECT product FROM products \
+                     WHERE list_has_any(ptags, [{ids_sql}]::ptag_t[]))"
+                )),
+            }
+        }
+        if !products.is_empty() {
+            out.push(format!("({})", products.join(" OR ")));
+        }
+        out.iter().map(|c| format!(" AND {c}")).collect()
+    }
+
+    /// The ledger's column a query groups by first (`k`): the group itself, or the product or
+    /// machine whose tags are the groups.
+    fn key(q: &Drawn) -> &'static str {
+        match q.group_by {
+            "location" => "location",
+            "client" => "client",
+            "product" | "product_tag" => "product",
+            _ => "machine",
+        }
+    }
+
+    /// The rows of `s` (keyed `k`) with their group `g`: for tags, each row once in each of
+    /// its key's tags (NULL without any) through the small `*tag_map` tables, so that DuckDB
+    /// aggregates by product or machine before spreading to tags.
+    fn spread(q: &Drawn, s: &str) -> String {
+        match q.group_by {
+            "product_tag" => format!("(SELECT m.g, {s}.* FROM {s} JOIN ptag_map m ON m.k = {s}.k)"),
+            "machine_tag" => format!("(SELECT m.g, {s}.* FROM {s} JOIN mtag_map m ON m.k = {s}.k)"),
+            _ => format!("(SELECT k AS g, * FROM {s})"),
+        }
+    }
+
+    fn value(q: &Drawn) -> &'static str {
+        match q.value {
+            "quantity" => "quantity",
+            "sales_excl_tax" => "net",
+            _ => "revenue",
+        }
+    }
+
+    fn bucket(q: &Drawn) -> &'static str {
+        match q.grouping {
+            "week" => "CAST(date_trunc('week', d) AS DATE)",
+            "month" => "CAST(date_trunc('month', d) AS DATE)",
+            _ => "d",
+        }
+    }
+
+    /// The five figures of the sales (class 0) where `cond`, named `{prefix}0` to `{prefix}4`.
+    fn named_figures(cond: &str, prefix: &str) -> String {
+        figure_list(cond)
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("{e} AS {prefix}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The sums of `named_figures`' columns of both spans.
+    fn summed() -> String {
+        let cols: Vec<String> = ["c", "p"]
+            .iter()
+            .flat_map(|p| (0..5).map(move |i| format!("sum({p}{i})")))
+            .collect();
+        cols.join(", ")
+    }
+
+    /// The five figures of the sales (class 0) where `cond`.
+    fn figures(cond: &str) -> String {
+        figure_list(cond).join(", ")
+    }
+
+    fn figure_list(cond: &str) -> [String; 5] {
+        let sum = |col: &str, extra: &str| {
+            format!("coalesce(sum({col}) FILTER (WHERE class = 0{extra} AND {cond}), 0)")
+        };
+        [
+            sum("quantity", ""),
+            sum("revenue", ""),
+            sum("net", ""),
+            sum("revenue", " AND payment = 0"),
+            sum("revenue", " AND payment = 1"),
+        ]
+    }
+
+    /// Ranks the groups of `from` (`id`, value `c`) as the app does: by value, largest first,
+    /// then by name ("—" for no group, the id for a group without a name), then id; `i` from 0.
+    fn ranked(kind: &str, from: &str) -> String {
+        format!(
+            "SELECT grp.*, row_number() OVER (ORDER BY c DESC, \
+             coalesce(n.name, CASE WHEN grp.id = '' THEN '—' ELSE grp.id END), grp.id) - 1 AS i \
+             FROM {from} AS grp LEFT JOIN names n ON n.kind = '{kind}' AND n.id = grp.id"
+        )
+    }
+
+    /// The statements answering `q` as rows of (key, integers…) in the shape of `super::ours`.
+    pub(super) fn of(q: &Drawn, who: &Who, today: NaiveDate) -> Vec<String> {
+        let (pfrom, _) = previous(q.from, q.to);
+        let f = filters(q, who);
+        let (from, to) = (date(q.from), date(q.to));
+        let both = format!("d BETWEEN {} AND {to}{f}", date(pfrom));
+        let (k, v) = (key(q), value(q));
+        match q.kind {
+            Kind::TotalTable => vec![format!(
+                "WITH s AS (SELECT {k} AS k, {}, {}, bool_or(d >= {from}) AS seen FROM ledger \
+                 WHERE {both} GROUP BY k) \
+                 SELECT 'row:' || coalesce(g::VARCHAR, ''), {sums} FROM {} GROUP BY g \
+                 HAVING bool_or(seen) \
+                 UNION ALL SELECT 'total', {sums} FROM s",
+                named_figures(&format!("d >= {from}"), "c"),
+                named_figures(&format!("d < {from}"), "p"),
+                spread(q, "s"),
+                sums = summed(),
+            )],
+            Kind::DetailTable => {
+                let off = (q.page - 1) * q.page_size;
+                let end = off + q.page_size;
+                vec![format!(
+                    "WITH s AS (SELECT {k} AS k, {} AS bk, \
+                     coalesce(sum({v}) FILTER (WHERE class = 0), 0) AS v FROM ledger \
+                     WHERE d BETWEEN {from} AND {to}{f} GROUP BY k, bk), \
+                     cells AS (SELECT g, bk, sum(v) AS v FROM {} GROUP BY g, bk), \
+                     grp AS (SELECT g, coalesce(g::VARCHAR, '') AS id, sum(v) AS total \
+                     FROM cells GROUP BY g), \
+                     page AS (SELECT * FROM (SELECT *, row_number() OVER \
+                     (ORDER BY total DESC, id) - 1 AS i FROM grp) WHERE i >= {off} AND i < {end}) \
+                     SELECT printf('%04d:', i - {off}) || id, total FROM page \
+                     UNION ALL SELECT page.id || '@' || strftime(cells.bk, '%Y-%m-%d'), cells.v \
+                     FROM page JOIN cells ON cells.g IS NOT DISTINCT FROM page.g \
+                     WHERE cells.v <> 0 \
+                     UNION ALL SELECT 'count', count(*) FROM grp",
+                    bucket(q),
+                    spread(q, "s"),
+                )]
+            }
+            Kind::LineChart => vec![format!(
+                "SELECT CASE WHEN cur THEN 'c:' ELSE 'p:' END || strftime(bk, '%Y-%m-%d'), v \
+                 FROM (SELECT d >= {from} AS cur, {} AS bk, \
+                 sum({v}) FILTER (WHERE class = 0) AS v FROM ledger WHERE {both} \
+                 GROUP BY cur, bk) WHERE v <> 0",
+                bucket(q)
+            )],
+            Kind::BarChart => vec![format!(
+                "WITH s AS (SELECT {k} AS k, \
+                 coalesce(sum({v}) FILTER (WHERE class = 0 AND d >= {from}), 0) AS c, \
+                 coalesce(sum({v}) FILTER (WHERE class = 0 AND d < {from}), 0) AS p, \
+                 bool_or(d >= {from}) AS seen FROM ledger WHERE {both} GROUP BY k), \
+                 grp AS (SELECT coalesce(g::VARCHAR, '') AS id, sum(c) AS c, sum(p) AS p \
+                 FROM {} GROUP BY g HAVING bool_or(seen)), \
+                 r AS ({}) \
+                 SELECT printf('%02d:', i) || id, c, p FROM r WHERE i < 20 \
+                 UNION ALL SELECT 'others', sum(c), sum(p) FROM r WHERE i >= 20 \
+                 HAVING count(*) > 0",
+                spread(q, "s"),
+                ranked(q.group_by, "grp")
+            )],
+            Kind::TransactionCount => vec![format!(
+                "SELECT 'count', count(*) FROM ledger WHERE class = 0 AND d BETWEEN {from} \
+                 AND {to}{f}"
+            )],
+            Kind::Dashboard => {
+                // The month's five best-selling products or machines (by sales).
+                let top = |col: &str, key: &str| {
+                    let grp = format!(
+                        "(SELECT coalesce({col}::VARCHAR, '') AS id, {}, \
+                         coalesce(sum(revenue) FILTER (WHERE class = 0), 0) AS c \
+                         FROM b WHERE cur GROUP BY {col})",
+                        figures("true")
+                    );
+                    format!(
+                        "SELECT '{key}:' || i::VARCHAR || ':' || id, * EXCLUDE (id, c, i) \
+                         FROM ({}) WHERE i < 5",
+                        ranked(col, &grp)
+                    )
+                };
+                // The span's rows once; the totals and each top list, one statement each.
+                let b = format!(
+                    "WITH b AS (SELECT machine, product, d >= {from} AS cur, d = {} AS today, \
+                     d = {} AS yday, quantity, revenue, net, payment, class FROM ledger \
+                     WHERE {both}) ",
+                    date(today),
+                    date(today - Days::days(1)),
+                );
+                vec![
+                    format!(
+                        "{b}SELECT 'today', {}, {} FROM b UNION ALL SELECT 'month', {}, {} FROM b",
+                        figures("today"),
+                        figures("yday"),
+                        figures("cur"),
+                        figures("NOT cur"),
+                    ),
+                    format!("{b}{}", top("product", "tp")),
+                    format!("{b}{}", top("machine", "tm")),
+                ]
+            }
+        }
+    }
+}
+
+/// A canonical answer: key → integers (the order of ranked lists is in the keys).
+type Answer = BTreeMap<String, Vec<i64>>;
+
+fn figures_of(v: &Value) -> Vec<i64> {
+    FIGURES
+        .iter()
+        .map(|f| v[f].as_i64().unwrap_or(i64::MIN))
+        .collect()
+}
+
+/// Our answer in the canonical shape.
+fn ours(q: &Drawn, v: &Value) -> Answer {
+    let mut out = Answer::new();
+    let d = &v["data"];
+    let empty = Vec::new();
+    let arr = |v: &Value| v.as_array().unwrap_or(&empty).clone();
+    match q.kind {
+        Kind::TotalTable => {
+            out.insert(
+                format!(
+                    "span:{}..{}",
+                    d["date_from"].as_str().unwrap_or("?"),
+                    d["date_to"].as_str().unwrap_or("?")
+                ),
+                vec![],
+            );
+            out.insert(
+                "total".into(),
+                [figures_of(&d["total"]), figures_of(&d["previous"])].concat(),
+            );
+            for r in arr(&d["rows"]) {
+                out.insert(
+                    format!("row:{}", r["id"].as_str().unwrap_or("?")),
+                    [figures_of(&r), figures_of(&r["previous"])].concat(),
+                );
+            }
+        }
+        Kind::DetailTable => {
+            out.insert(
+                "count".into(),
+                vec![v["pagination"]["count"].as_i64().unwrap_or(-1)],
+            );
+            for (i, r) in arr(d).iter().enumerate() {
+                let id = r["id"].as_str().unwrap_or("?");
+                out.insert(
+                    format!("{i:04}:{id}"),
+                    vec![r["total"].as_i64().unwrap_or(i64::MIN)],
+                );
+                for (date, x) in r["values"].as_object().into_iter().flatten() {
+                    let x = x.as_i64().unwrap_or(i64::MIN);
+                    if x != 0 {
+                        out.insert(format!("{id}@{date}"), vec![x]);
+                    }
+                }
+            }
+        }
+        Kind::LineChart => {
+            for (side, dates, values) in [
+                ("c", "dates", "current"),
+                ("p", "previous_dates", "previous"),
+            ] {
+                for (date, x) in arr(&d[dates]).iter().zip(arr(&d[values])) {
+                    let x = x.as_i64().unwrap_or(i64::MIN);
+                    if x != 0 {
+                        out.insert(format!("{side}:{}", date.as_str().unwrap_or("?")), vec![x]);
+                    }
+                }
+            }
+        }
+        Kind::BarChart => {
+            for (i, b) in arr(d).iter().enumerate() {
+                let id = b["id"].as_str().unwrap_or("?");
+                let key = if id == "others" && i == 20 {
+                    "others".into()
+                } else {
+                    format!("{i:02}:{id}")
+                };
+                out.insert(
+                    key,
+                    vec![
+                        b["current"].as_i64().unwrap_or(i64::MIN),
+                        b["previous"].as_i64().unwrap_or(i64::MIN),
+                    ],
+                );
+            }
+        }
+        Kind::TransactionCount => {
+            out.insert(
+                "count".into(),
+                vec![v["pagination"]["count"].as_i64().unwrap_or(-1)],
+            );
+        }
+        Kind::Dashboard => {
+            for part in ["today", "month"] {
+                out.insert(
+                    part.into(),
+                    [
+                        figures_of(&d[part]["figures"]),
+                        figures_of(&d[part]["previous"]),
+                    ]
+                    .concat(),
+                );
+                out.insert(
+                    format!(
+                        "{part}-span:{}..{}",
+                        d[part]["date_from"].as_str().unwrap_or("?"),
+                        d[part]["date_to"].as_str().unwrap_or("?")
+                    ),
+                    vec![],
+                );
+            }
+            for (key, list) in [("tp", "top_products"), ("tm", "top_machines")] {
+                for (i, t) in arr(&d[list]).iter().enumerate() {
+                    out.insert(
+                        format!("{key}:{i}:{}", t["id"].as_str().unwrap_or("?")),
+                        figures_of(t),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// DuckDB's rows in the canonical shape, with the spans the query covers.
+fn theirs(q: &Drawn, rows: &Value, today: NaiveDate) -> Answer {
+    let mut out: Answer = rows
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let r = r.as_array()?;
+            let key = r.first()?.as_str()?.to_string();
+            Some((
+                key,
+                r[1..]
+                    .iter()
+                    .map(|x| x.as_i64().unwrap_or(i64::MIN))
+                    .collect(),
+            ))
+        })
+        .collect();
+    match q.kind {
+        Kind::TotalTable => {
+            out.insert(format!("span:{}..{}", q.from, q.to), vec![]);
+        }
+        Kind::Dashboard => {
+            out.insert(format!("month-span:{}..{}", q.from, q.to), vec![]);
+            out.insert(format!("today-span:{today}..{today}"), vec![]);
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The first difference between two answers, if any.
+fn difference(ours: &Answer, theirs: &Answer) -> Option<String> {
+    let keys: BTreeSet<&String> = ours.keys().chain(theirs.keys()).collect();
+    let diffs: Vec<String> = keys
+        .into_iter()
+        .filter(|k| ours.get(*k) != theirs.get(*k))
+        .map(|k| format!("{k}: ours {:?}, DuckDB {:?}", ours.get(k), theirs.get(k)))
+        .collect();
+    (!diffs.is_empty()).then(|| {
+        let shown: Vec<&str> = diffs.iter().take(3).map(String::as_str).collect();
+        format!("{} keys differ, e.g. {}", diffs.len(), shown.join("; "))
+    })
+}
+
+/// The bench's users: the administrator and one scoped to each of `SCOPES` machines (drawn
+/// once with seed 1 and kept: the users are made once).
+async fn users(fleet: &Fleet, cat: &Catalogue) -> Result<Vec<Who>, BoxError> {
+    let app = &fleet.local.app;
+    let mut out = vec![Who {
+        label: "admin".into(),
+        api: Api {
+            router: fleet.router.clone(),
+            token: fleet.admin_api.token.clone(),
+        },
+        scope: None,
+    }];
+    let mut rng = StdRng::seed_from_u64(1);
+    for n in SCOPES {
+        let email = format!("random{n}@bench.local");
+        let ids: Vec<String> = cat
+            .machines
+            .choose_multiple(&mut rng, n)
+            .map(|m| m.id.clone())
+            .collect();
+        sales_user(
+            app,
+            &fleet.admin,
+            UserInput {
+                name: format!("Random {n}"),
+                email: email.clone(),
+                machine_ids: ids,
+                ..Default::default()
+            },
+        )
+        .await?;
+        let user = app
+            .users
+            .directory()
+            .user_by_email(&email)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("no scoped user")?;
+        let (api, _) = fleet.sign_in(&email).await?;
+        out.push(Who {
+            label: format!("scope_{n}"),
+            api,
+            scope: Some(user.machine_ids),
+        });
+    }
+    Ok(out)
+}
+
+/// The value at `p` (0–1) of sorted values.
+fn quantile<T: Copy>(sorted: &[T], p: f64) -> T {
+    sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
+}
+
+/// Runs `n` random queries drawn with `seed`; an error when any answer differs from DuckDB's.
+pub async fn run(n: usize, seed: u64) -> Result<(), BoxError> {
+    let fleet = Fleet::open().await?;
+    let app = &fleet.local.app;
+    let today = app.calendar.today();
+    let cat = Catalogue::load(app, &fleet.admin).await?;
+    let who = users(&fleet, &cat).await?;
+    let first_day = fleet.end - Days::days(i64::from(super::reports::size().1));
+    let queries = draw(n, seed, &cat, &who, today, first_day);
+    println!(
+        "\nRandom report queries: {n} drawn with seed {seed} (today {today}; users: admin and scoped to {SCOPES:?} machines)"
+    );
+
+    // Ours: through the router, each after the warm-up, REPEAT timed.
+    let mut answers = Vec::with_capacity(n);
+    let mut samples: Vec<Vec<Duration>> = Vec::with_capacity(n);
+    for (i, q) in queries.iter().enumerate() {
+        let (s, v) = who[q.who]
+            .api
+            .samples(&q.uri(), REPEAT)
+            .await
+            .map_err(|e| format!("query {i} ({}): {e}", q.describe(&who)))?;
+        answers.push(ours(q, &v));
+        samples.push(s);
+        if (i + 1) % 50 == 0 {
+            println!("  ours: {} of {n} timed", i + 1);
+        }
+    }
+
+    // DuckDB: all the queries in one warm process.
+    export_ledger(&fleet.dir, &fleet.local.embedded).await?;
+    let all_products = app
+        .products
+        .products()
+        .all()
+        .await
+        .map_err(|e| e.to_string())?;
+    let scopes: BTreeMap<String, Vec<String>> = who
+        .iter()
+        .filter_map(|w| Some((w.label.clone(), w.scope.clone()?)))
+        .collect();
+    let statements: Vec<Vec<String>> = queries
+        .iter()
+        .map(|q| sql::of(q, &who[q.who], today))
+        .collect();
+    let request = json!({"repeat": REPEAT, "dims": cat.dims(&all_products), "scopes": scopes, "queries": statements});
+    println!("  DuckDB: loading the ledger and answering {n} queries …");
+    let duck = duckdb("infra/bench_duckdb_random.py", &fleet.dir, request)?;
+    println!(
+        "  DuckDB's table: {} rows, built in {:.1} s",
+        duck["rows"],
+        duck["setup_s"].as_f64().unwrap_or(f64::NAN)
+    );
+
+    // Compare and summarise.
+    let mut ratios: Vec<(f64, usize)> = Vec::new();
+    let mut by_kind: BTreeMap<Kind, Vec<Duration>> = BTreeMap::new();
+    let mut differ = Vec::new();
+    // How many keys were compared, and the answers with no figure other than zero.
+    let mut compared = 0;
+    let mut zero = 0;
+    for (i, q) in queries.iter().enumerate() {
+        compared += answers[i].len();
+        zero += usize::from(answers[i].values().flatten().all(|x| *x == 0));
+        let d = &duck["answers"][i];
+        let ours_median = Stats::of(samples[i].clone()).median;
+        by_kind.entry(q.kind).or_default().extend(&samples[i]);
+        let theirs_ms = d["median_ms"].as_f64().unwrap_or(f64::NAN);
+        ratios.push((theirs_ms / Stats::ms(ours_median), i));
+        if std::env::var("VENDFLEET_BENCH_SHOW").ok() == Some(i.to_string()) {
+            // For looking into one query: both answers, its URI and DuckDB's SQL.
+            println!("#{i} {}\n  ours   {:?}", q.uri(), answers[i]);
+            println!(
+                "  DuckDB {:?}\n  SQL {:?}",
+                theirs(q, &d["rows"], today),
+                statements[i]
+            );
+        }
+        if let Some(e) = d["error"].as_str() {
+            differ.push(format!("#{i} {}: DuckDB failed: {e}", q.describe(&who)));
+        } else if let Some(diff) = difference(&answers[i], &theirs(q, &d["rows"], today)) {
+            differ.push(format!("#{i} {}: {diff}", q.describe(&who)));
+        }
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let only: Vec<f64> = ratios.iter().map(|r| r.0).collect();
+    println!(
+        "\nDuckDB median / ours, over {n} queries: min {:.1}x  median {:.1}x  p95 {:.1}x  (targets: min >= 10x, median >= 30x)",
+        only[0],
+        quantile(&only, 0.5),
+        quantile(&only, 0.95)
+    );
+    println!("\nours by request type (every timed request):");
+    for (kind, mut s) in by_kind {
+        s.sort();
+        println!(
+            "  {:<24} {:>3} queries  median {:>8.2} ms  p95 {:>8.2} ms  max {:>8.2} ms{}",
+            kind.name(),
+            s.len() / REPEAT,
+            Stats::ms(quantile(&s, 0.5)),
+            Stats::ms(quantile(&s, 0.95)),
+            Stats::ms(s[s.len() - 1]),
+            if quantile(&s, 0.95) >= Duration::from_millis(50) {
+                "  (over 50 ms)"
+            } else {
+                ""
+            }
+        );
+    }
+    let show = |title: &str, order: &[usize]| {
+        println!("\n{title}:");
+        for &i in order {
+            let ours_ms = Stats::ms(Stats::of(samples[i].clone()).median);
+            let theirs_ms = duck["answers"][i]["median_ms"].as_f64().unwrap_or(f64::NAN);
+            println!(
+                "  #{i:<3} ours {ours_ms:>8.2} ms  DuckDB {theirs_ms:>8.2} ms  {:>6.1}x  {}",
+                theirs_ms / ours_ms,
+                queries[i].describe(&who)
+            );
+        }
+    };
+    let lowest: Vec<usize> = ratios.iter().take(5).map(|r| r.1).collect();
+    show("lowest five ratios", &lowest);
+    let mut slowest: Vec<usize> = (0..n).collect();
+    slowest.sort_by_key(|&i| std::cmp::Reverse(Stats::of(samples[i].clone()).median));
+    show("slowest five (ours, median)", &slowest[..5.min(n)]);
+    println!(
+        "\ncompared: {n} answers, {compared} keys (totals, rows, cells, points, bars, counts); {zero} answers all zero"
+    );
+    if differ.is_empty() {
+        println!("\nevery answer equal to DuckDB's to the cent");
+        Ok(())
+    } else {
+        println!("\n{} answers differ from DuckDB's:", differ.len());
+        for d in &differ {
+            println!("  {d}");
+        }
+        Err(format!("{} of {n} answers differ from DuckDB's", differ.len()).into())
+    }
+}
