@@ -188,6 +188,10 @@ fn migrations() -> Vec<String> {
     ALTER TABLE event_receipts ADD COLUMN payload TEXT;
         "#
         .to_string(),
+        // 8: a day's vends in time order, so that the transaction log's page of many machines
+        // reads its rows from the newest on and stops, instead of every chosen machine's day.
+        "CREATE INDEX sales_ledger_by_time ON sales_ledger (day, at, machine_id, event_id);"
+            .to_string(),
     ]
 }
 

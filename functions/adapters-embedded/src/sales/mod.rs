@@ -15,6 +15,11 @@ mod read;
 mod write;
 
 use read::*;
+
+/// Machines from which the transaction log's page of a day is read through the time index
+/// rather than machine by machine (measured on the bench fleet: a day of 1,000 machines holds
+/// about 30,000 vends; one machine's, about 30).
+const MACHINES_BY_KEY: usize = 64;
 use vendfleet_app::ports::sales::{
     Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, StoredReceipt,
 };
@@ -199,14 +204,24 @@ impl SalesStore for SqliteSalesStore {
             i64::try_from(take).unwrap_or(i64::MAX),
             i64::try_from(skip).unwrap_or(i64::MAX),
         );
+        // Few machines: each one's day by its key, then sorted. Many: the day's vends newest
+        // first from the time index, the chosen ones kept, until the page is full.
+        let plan = if machine_ids.len() < MACHINES_BY_KEY {
+            "NOT INDEXED"
+        } else {
+            "INDEXED BY sales_ledger_by_time"
+        };
         self.db
             .read(move |c| {
-                read_vends(
-                    c,
-                    "NOT INDEXED WHERE day = ?1 AND machine_id IN (SELECT value FROM json_each(?2)) \
+                let filter = format!(
+                    "{plan} WHERE day = ?1 AND machine_id IN (SELECT value FROM json_each(?2)) \
                      AND class = ?3 \
                      AND (?4 IS NULL OR product_id IN (SELECT value FROM json_each(?4))) \
-                     ORDER BY at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6",
+                     ORDER BY at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6"
+                );
+                read_vends(
+                    c,
+                    &filter,
                     params![day, machines, sale, products, take, skip],
                 )
             })
