@@ -25,7 +25,7 @@ mod engine;
 mod ledger;
 mod query;
 mod transactions;
-pub use query::{SalesFilters, SalesParams, SalesQuery};
+pub use query::{SalesFilters, SalesParams, SalesQuery, FILTER_KEYS};
 pub use transactions::{Transaction, TransactionCursor};
 
 /// The longest span a sales query covers, in days (about three years).
@@ -226,13 +226,13 @@ impl SalesService {
         let cat = self.catalogue(p, &query).await?;
         let (previous_from, previous_to) = previous_span(query.from, query.to);
         let (current, previous) = self
-            .cubes(
-                &query,
-                &cat,
-                [(query.from, query.to), (previous_from, previous_to)],
+            .cubes(Ask {
+                q: &query,
+                cat: &cat,
+                spans: [(query.from, query.to), (previous_from, previous_to)],
                 by_period,
                 groups,
-            )
+            })
             .await?;
         let mut names = cat.names;
         if query.group_by == GroupBy::Product {
@@ -340,19 +340,19 @@ impl SalesService {
     /// where the buckets are months (or there are no periods: one bucket, the span's first
     /// day), every other day from day rollups; product rollups when products matter. The
     /// rollups of both spans are read together.
-    async fn cubes(
-        &self,
-        q: &SalesQuery,
-        cat: &Catalogue,
-        spans: [(NaiveDate, NaiveDate); 2],
-        by_period: bool,
-        groups: bool,
-    ) -> AppResult<(Cube, Cube)> {
+    async fn cubes(&self, ask: Ask<'_>) -> AppResult<(Cube, Cube)> {
+        let Ask {
+            q,
+            cat,
+            spans,
+            by_period,
+            groups,
+        } = ask;
         if cat.machines.is_empty() {
             return Ok((Cube::default(), Cube::default()));
         }
         let by_product = q.group_by.by_product() || cat.products.is_some();
-        if let Some(cubes) = self.engine_cubes(q, cat, spans, by_period, groups).await? {
+        if let Some(cubes) = self.engine_cubes(ask).await? {
             return Ok(cubes);
         }
         let (day, month) = if by_product {
@@ -479,23 +479,17 @@ impl SalesService {
     /// The figures of both spans from the engine, summed by machine or by product and bucket
     /// in memory, then added to the cube once per machine (or product) and bucket. `None`
     /// where there is no engine, or it holds no product figures and products matter.
-    async fn engine_cubes(
-        &self,
-        q: &SalesQuery,
-        cat: &Catalogue,
-        spans: [(NaiveDate, NaiveDate); 2],
-        by_period: bool,
-        groups: bool,
-    ) -> AppResult<Option<(Cube, Cube)>> {
+    async fn engine_cubes(&self, ask: Ask<'_>) -> AppResult<Option<(Cube, Cube)>> {
+        let Ask { q, cat, groups, .. } = ask;
         let by_product = q.group_by.by_product() || cat.products.is_some();
         let by_machine = !(groups && q.group_by.by_product());
         let mut cubes = [Cube::default(), Cube::default()];
-        for (cube, (from, to)) in cubes.iter_mut().zip(spans) {
+        for (cube, (from, to)) in cubes.iter_mut().zip(ask.spans) {
             if from > to {
                 continue;
             }
             let bucket = |d: NaiveDate| {
-                if by_period {
+                if ask.by_period {
                     q.grouping.bucket(d)
                 } else {
                     from
@@ -634,6 +628,17 @@ fn add_row<'a>(
         r.figures
     };
     cube.add(bucket, keys, &figures);
+}
+
+/// What a report asks of the figures: the query, its machines and products, the span and the
+/// span before, and whether by period and by group.
+#[derive(Clone, Copy)]
+struct Ask<'a> {
+    q: &'a SalesQuery,
+    cat: &'a Catalogue,
+    spans: [(NaiveDate, NaiveDate); 2],
+    by_period: bool,
+    groups: bool,
 }
 
 /// The first days of the buckets of the days `from..=to`, in order (a bucket is a run of days).

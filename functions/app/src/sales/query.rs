@@ -67,6 +67,17 @@ macro_rules! with_filters {
     };
 }
 
+/// The query keys of the filters `with_filters!` declares, in its order.
+pub const FILTER_KEYS: [&str; 7] = [
+    "clients",
+    "locations",
+    "regions",
+    "machine_tags",
+    "machines",
+    "products",
+    "product_tags",
+];
+
 with_filters! {
     /// The query parameters every sales endpoint takes, as sent (ids comma-separated).
     pub struct SalesParams {

@@ -24,6 +24,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 use vendfleet_app::auth::Principal;
 use vendfleet_app::machines::Machine;
+use vendfleet_app::sales::FILTER_KEYS;
 use vendfleet_app::users::UserInput;
 
 /// Timed runs of each query, on either side, after the warm-up.
@@ -214,15 +215,6 @@ const GROUP_BY: [&str; 6] = [
 ];
 const GROUPINGS: [&str; 3] = ["day", "week", "month"];
 const VALUES: [&str; 3] = ["sales", "quantity", "sales_excl_tax"];
-const FILTERS: [&str; 7] = [
-    "clients",
-    "locations",
-    "regions",
-    "machine_tags",
-    "machines",
-    "products",
-    "product_tags",
-];
 
 impl Catalogue {
     async fn load(app: &vendfleet_app::App, admin: &Principal) -> Result<Catalogue, BoxError> {
@@ -454,7 +446,7 @@ fn draw(
             let count = rng.random_range(0..=3);
             let mut filters = Vec::new();
             let anchor = seen.choose(&mut rng).copied();
-            for &f in FILTERS.choose_multiple(&mut rng, count) {
+            for &f in FILTER_KEYS.choose_multiple(&mut rng, count) {
                 let ids = cat.pick(&mut rng, f, anchor, &seen);
                 if !ids.is_empty() {
                     params.push((f, ids.join(",")));

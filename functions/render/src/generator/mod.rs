@@ -10,37 +10,29 @@ use crate::table::{titles, Column};
 use crate::tables::{self, module_table};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::generator::{Module, ReportSpec};
+use vendfleet_app::sales::FILTER_KEYS;
 use vendfleet_app::{App, AppError, AppResult};
 use vendfleet_domain::FieldErrors;
 
-/// The filter keys every sales-based screen takes.
-const SALES_KEYS: [&str; 13] = [
-    "period",
-    "date_from",
-    "date_to",
-    "clients",
-    "locations",
-    "regions",
-    "machine_tags",
-    "machines",
-    "products",
-    "product_tags",
-    "value",
-    "group_by",
-    "grouping_period",
-];
+/// The period keys every sales-based screen takes, before its filters.
+const PERIOD_KEYS: [&str; 3] = ["period", "date_from", "date_to"];
+/// What the sales overview adds after the filters.
+const VIEW_KEYS: [&str; 3] = ["value", "group_by", "grouping_period"];
 
 /// The parameters a module's screen takes.
 pub fn module_keys(m: Module) -> Vec<&'static str> {
-    let mut keys = match m {
+    let mut keys: Vec<&str> = match m {
         // The shared period and filters, and the log's own older ones.
-        Module::RefillLog => SALES_KEYS
-            .iter()
-            .copied()
-            .filter(|k| !matches!(*k, "value" | "group_by" | "grouping_period"))
+        Module::RefillLog => PERIOD_KEYS
+            .into_iter()
+            .chain(FILTER_KEYS)
             .chain(["machine", "location", "from", "to"])
             .collect(),
-        _ => SALES_KEYS.to_vec(),
+        _ => PERIOD_KEYS
+            .into_iter()
+            .chain(FILTER_KEYS)
+            .chain(VIEW_KEYS)
+            .collect(),
     };
     match m {
         Module::SalesOverview => keys.extend(["search", "ordering"]),
