@@ -14,6 +14,7 @@ use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
 mod generator;
+mod harness;
 mod ingest;
 mod random;
 mod reports;

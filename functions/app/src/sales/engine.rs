@@ -20,8 +20,10 @@
 //! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
 //! reports read the store.
 
+use crate::machines::Machine;
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
+use crate::AppResult;
 use chrono::{Datelike, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
@@ -402,4 +404,51 @@ fn slots(columns: &Columns, machines: &[&str]) -> Vec<Option<usize>> {
         .iter()
         .map(|m| columns.index.get(*m).copied())
         .collect()
+}
+
+/// The sales service's way to the engine.
+impl super::SalesService {
+    /// Builds the engine's columns now rather than on the first report (a server's start).
+    pub async fn warm(&self) -> AppResult<()> {
+        self.engine().await.map(|_| ())
+    }
+
+    /// The engine, built; `None` where there is none.
+    pub(super) async fn engine(&self) -> AppResult<Option<&Engine>> {
+        let Some(engine) = &self.engine else {
+            return Ok(None);
+        };
+        if !engine.is_built() {
+            let ids = self.machines.machines().all().await?;
+            let ids = ids.into_iter().map(|m| m.id).collect();
+            engine.build(self.sales.as_ref(), ids).await?;
+        }
+        Ok(Some(engine.as_ref()))
+    }
+
+    /// Each of the chosen machines' figures over `from..=to` by bucket, of the chosen products
+    /// (`products`, when `Some`), from the engine: `starts` are the buckets' first days in
+    /// order, `bucket` gives a day's; `out[m * starts.len() + b]`. `None` where there is no
+    /// engine.
+    pub(super) async fn engine_sums(
+        &self,
+        machines: &[Machine],
+        products: Option<Option<&BTreeSet<String>>>,
+        span: (NaiveDate, NaiveDate),
+        starts: &[NaiveDate],
+        bucket: impl Fn(NaiveDate) -> NaiveDate,
+    ) -> AppResult<Option<Vec<Figures>>> {
+        let Some(engine) = self.engine().await? else {
+            return Ok(None);
+        };
+        let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
+        let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
+        let (n, (from, to)) = (starts.len(), span);
+        Ok(match products {
+            None => engine.sums(&ids, from, to, n, index),
+            Some(chosen) => engine
+                .product_sums(&ids, chosen, span, n, index, By::Machine)
+                .map(|s| s.figures),
+        })
+    }
 }
