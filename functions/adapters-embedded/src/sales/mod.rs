@@ -15,11 +15,6 @@ mod read;
 mod write;
 
 use read::*;
-
-/// Machines from which the transaction log's page of a day is read through the time index
-/// rather than machine by machine (measured on the bench fleet: a day of 1,000 machines holds
-/// about 30,000 vends; one machine's, about 30).
-const MACHINES_BY_KEY: usize = 64;
 use vendfleet_app::ports::sales::{
     Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, StoredReceipt,
 };
@@ -27,6 +22,11 @@ use vendfleet_app::ports::StoreError;
 use vendfleet_domain::events::{Payment, VendClass};
 use vendfleet_domain::sales::{day_from_number, day_number, Figures, Month, VendFact};
 use write::*;
+
+/// Machines from which the transaction log's page of a day is read through the time index
+/// rather than machine by machine. On a day of the bench fleet 1,000 machines hold about
+/// 30,000 vends and one machine about 30; the threshold between is a judgment, not measured.
+const MACHINES_BY_KEY: usize = 64;
 
 /// The sales store on the embedded database.
 #[derive(Debug, Clone)]

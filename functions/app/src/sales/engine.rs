@@ -189,7 +189,8 @@ pub(crate) enum By {
     Product,
 }
 
-/// Product sums: the figures, and the products they are numbered by.
+/// Sums: the figures, and the products they are numbered by (summed [`By::Product`]; empty
+/// otherwise).
 pub(crate) struct ProductSums {
     pub products: Vec<String>,
     pub figures: Vec<Figures>,
@@ -285,8 +286,7 @@ impl Engine {
     pub fn sums(
         &self,
         machines: &[&str],
-        from: NaiveDate,
-        to: NaiveDate,
+        (from, to): (NaiveDate, NaiveDate),
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize,
     ) -> Option<Vec<Figures>> {
@@ -346,7 +346,10 @@ impl Engine {
             }
         }
         Some(ProductSums {
-            products: columns.products.clone(),
+            products: match by {
+                By::Machine => Vec::new(),
+                By::Product => columns.products.clone(),
+            },
             figures: out,
         })
     }
@@ -426,29 +429,34 @@ impl super::SalesService {
         Ok(Some(engine.as_ref()))
     }
 
-    /// Each of the chosen machines' figures over `from..=to` by bucket, of the chosen products
-    /// (`products`, when `Some`), from the engine: `starts` are the buckets' first days in
-    /// order, `bucket` gives a day's; `out[m * starts.len() + b]`. `None` where there is no
-    /// engine.
+    /// The chosen machines' figures over `span` by bucket, from the engine: of every vend
+    /// (`products` `None`), or of the chosen products (`Some(None)`: all of them, from the
+    /// product columns), summed by machine or by product. `starts` are the buckets' first
+    /// days in order, `bucket` gives a day's; `figures[row * starts.len() + b]`. `None` where
+    /// there is no engine, or products matter and it holds no product figures.
     pub(super) async fn engine_sums(
         &self,
         machines: &[Machine],
         products: Option<Option<&BTreeSet<String>>>,
+        by: By,
         span: (NaiveDate, NaiveDate),
         starts: &[NaiveDate],
         bucket: impl Fn(NaiveDate) -> NaiveDate,
-    ) -> AppResult<Option<Vec<Figures>>> {
+    ) -> AppResult<Option<ProductSums>> {
         let Some(engine) = self.engine().await? else {
             return Ok(None);
         };
         let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
         let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
-        let (n, (from, to)) = (starts.len(), span);
+        let n = starts.len();
         Ok(match products {
-            None => engine.sums(&ids, from, to, n, index),
-            Some(chosen) => engine
-                .product_sums(&ids, chosen, span, n, index, By::Machine)
-                .map(|s| s.figures),
+            None => engine
+                .sums(&ids, span, n, index)
+                .map(|figures| ProductSums {
+                    products: Vec::new(),
+                    figures,
+                }),
+            Some(chosen) => engine.product_sums(&ids, chosen, span, n, index, by),
         })
     }
 }

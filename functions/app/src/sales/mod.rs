@@ -453,15 +453,22 @@ impl SalesService {
             };
             let starts = bucket_starts(from, to, bucket);
             let n = starts.len();
+            let (products, by) = if by_machine {
+                (
+                    by_product.then_some(cat.products.as_ref()),
+                    engine::By::Machine,
+                )
+            } else {
+                (Some(cat.products.as_ref()), engine::By::Product)
+            };
+            let sums = self
+                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
+                .await?;
+            let Some(sums) = sums else {
+                return Ok(None);
+            };
             if by_machine {
-                let products = by_product.then_some(cat.products.as_ref());
-                let sums = self
-                    .engine_sums(&cat.machines, products, (from, to), &starts, bucket)
-                    .await?;
-                let Some(sums) = sums else {
-                    return Ok(None);
-                };
-                for (m, by_bucket) in cat.machines.iter().zip(sums.chunks(n)) {
+                for (m, by_bucket) in cat.machines.iter().zip(sums.figures.chunks(n)) {
                     let keys = || match groups {
                         true => group_keys(q, cat, Some(m), NO_GROUP),
                         false => Vec::new(),
@@ -469,16 +476,6 @@ impl SalesService {
                     add_buckets(cube, &starts, by_bucket, keys);
                 }
             } else {
-                let Some(engine) = self.engine().await? else {
-                    return Ok(None);
-                };
-                let ids: Vec<&str> = cat.machines.iter().map(|m| m.id.as_str()).collect();
-                let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
-                let by = engine::By::Product;
-                let chosen = cat.products.as_ref();
-                let Some(sums) = engine.product_sums(&ids, chosen, (from, to), n, index, by) else {
-                    return Ok(None);
-                };
                 for (product, by_bucket) in sums.products.iter().zip(sums.figures.chunks(n)) {
                     let keys = || group_keys(q, cat, None, product);
                     add_buckets(cube, &starts, by_bucket, keys);
