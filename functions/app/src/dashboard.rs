@@ -5,9 +5,12 @@
 use crate::auth::Principal;
 use crate::events::EventsService;
 use crate::machines::{Machine, MachinesService};
+use crate::records::{Changed, Touched};
 use crate::sales::{SalesParams, SalesReport, SalesService};
 use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
+use std::collections::HashMap;
+use std::sync::Arc;
 use vendfleet_domain::attention::{findings_with, Finding, MachineFacts, SelectionFacts};
 use vendfleet_domain::report::{Choice, GroupBy};
 use vendfleet_domain::sales::Figures;
@@ -58,6 +61,16 @@ pub struct DashboardService {
     events: EventsService,
     planning: crate::planning::PlanningService,
     calendar: Calendar,
+    /// Where this process is the store's sole writer: each machine's facts, kept between
+    /// requests.
+    facts: Option<Arc<FactsCache>>,
+}
+
+/// Each machine's facts for the attention list (its audits held aside: they are read per
+/// request), read again only for the machines written since (`records::touched`).
+struct FactsCache {
+    touched: Arc<Touched>,
+    kept: tokio::sync::Mutex<HashMap<String, Arc<MachineFacts>>>,
 }
 
 fn span(r: &SalesReport) -> SpanFigures {
@@ -88,6 +101,7 @@ impl DashboardService {
         events: EventsService,
         planning: crate::planning::PlanningService,
         calendar: Calendar,
+        touched: Option<Arc<Touched>>,
     ) -> Self {
         DashboardService {
             sales,
@@ -95,6 +109,12 @@ impl DashboardService {
             events,
             planning,
             calendar,
+            facts: touched.map(|touched| {
+                Arc::new(FactsCache {
+                    touched,
+                    kept: Default::default(),
+                })
+            }),
         }
     }
 
@@ -140,15 +160,15 @@ impl DashboardService {
     }
 
     /// The machines `p` sees that need attention, most findings first, then by name. Their
-    /// facts come in three reads whatever the fleet's size: the statuses (batched), the
-    /// selections (the fleet-wide index) and the held audit reads (a sparse index).
+    /// facts come from memory where this process is the sole writer (read again only for the
+    /// machines written since), else in two reads whatever the fleet's size; the held audit
+    /// reads from a sparse index.
     pub async fn attention(&self, p: &Principal) -> AppResult<Vec<Attention>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
         let machines: Vec<Machine> = self.machines.active_visible(p).await?;
         let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
-        let (mut statuses, mut selections, held, settings) = tokio::try_join!(
-            self.events.statuses(&ids),
-            self.machines.selections_of(&ids),
+        let (facts, held, settings) = tokio::try_join!(
+            self.facts(&ids),
             self.events.held_audit_counts(),
             self.planning.settings(),
         )?;
@@ -156,23 +176,19 @@ impl DashboardService {
         let limits = settings.thresholds();
         let mut out = Vec::new();
         for machine in machines {
-            let status = statuses.remove(&machine.id);
-            let facts = MachineFacts {
-                last_updated: status.as_ref().and_then(|s| s.last_updated),
-                cash_box_minor: status.as_ref().and_then(|s| s.int("cash_box_minor")),
-                selections: selections
-                    .remove(&machine.id)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|s| SelectionFacts {
-                        current: s.current,
-                        max: s.max,
-                        expiry: s.expiry_date,
-                    })
-                    .collect(),
-                held_audits: held.get(&machine.id).copied().unwrap_or(0),
+            let Some(kept) = facts.get(&machine.id) else {
+                continue;
             };
-            let found = findings_with(&facts, now, today, &limits);
+            let held_audits = held.get(&machine.id).copied().unwrap_or(0);
+            let found = if held_audits == 0 {
+                findings_with(kept, now, today, &limits)
+            } else {
+                let facts = MachineFacts {
+                    held_audits,
+                    ..MachineFacts::clone(kept)
+                };
+                findings_with(&facts, now, today, &limits)
+            };
             if !found.is_empty() {
                 out.push(Attention {
                     machine,
@@ -187,5 +203,59 @@ impl DashboardService {
                 .then_with(|| a.machine.name.cmp(&b.machine.name))
         });
         Ok(out)
+    }
+
+    /// The facts of the machines `ids` (without held audits), kept or read.
+    async fn facts(&self, ids: &[String]) -> AppResult<HashMap<String, Arc<MachineFacts>>> {
+        let Some(cache) = &self.facts else {
+            return self.read_facts(ids).await;
+        };
+        let mut kept = cache.kept.lock().await;
+        // Dropped before the read: a machine written after the take is marked again.
+        match cache.touched.take() {
+            Changed::All => kept.clear(),
+            Changed::Machines(written) => kept.retain(|id, _| !written.contains(id)),
+        }
+        let missing: Vec<String> = ids
+            .iter()
+            .filter(|id| !kept.contains_key(*id))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            kept.extend(self.read_facts(&missing).await?);
+        }
+        Ok(ids
+            .iter()
+            .filter_map(|id| Some((id.clone(), kept.get(id)?.clone())))
+            .collect())
+    }
+
+    /// The facts of the machines `ids` from the store: their statuses (batched) and
+    /// selections (the fleet-wide index, or each machine's for a few).
+    async fn read_facts(&self, ids: &[String]) -> AppResult<HashMap<String, Arc<MachineFacts>>> {
+        let (mut statuses, mut selections) =
+            tokio::try_join!(self.events.statuses(ids), self.machines.selections_of(ids),)?;
+        Ok(ids
+            .iter()
+            .map(|id| {
+                let status = statuses.remove(id);
+                let facts = MachineFacts {
+                    last_updated: status.as_ref().and_then(|s| s.last_updated),
+                    cash_box_minor: status.as_ref().and_then(|s| s.int("cash_box_minor")),
+                    selections: selections
+                        .remove(id)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|s| SelectionFacts {
+                            current: s.current,
+                            max: s.max,
+                            expiry: s.expiry_date,
+                        })
+                        .collect(),
+                    held_audits: 0,
+                };
+                (id.clone(), Arc::new(facts))
+            })
+            .collect())
     }
 }

@@ -116,8 +116,12 @@ impl App {
     ) -> Self {
         // Every write the services make goes through the snapshot store, which keeps the
         // catalogue's version (see `records::snapshot`).
+        // It and the sales commits mark the machines they write (`records::touched`): the
+        // dashboard keeps each machine's facts where this process is the sole writer.
+        let touched = Arc::new(records::Touched::new());
+        let sole_writer = adapters.sales.sole_writer();
         let store: Arc<dyn ports::ItemStore> =
-            Arc::new(records::SnapshotStore::new(adapters.store));
+            Arc::new(records::SnapshotStore::new(adapters.store, touched.clone()));
         let calendar = Calendar::new(clock.clone(), operator);
         let directory = users::Directory::new(store.clone());
         let settings =
@@ -131,6 +135,7 @@ impl App {
             settings.clone(),
             products.clone(),
             calendar.clone(),
+            touched.clone(),
         );
         let events = events::EventsService::new(
             store.clone(),
@@ -156,6 +161,7 @@ impl App {
             events.clone(),
             planning.clone(),
             calendar.clone(),
+            sole_writer.then_some(touched),
         );
         let reports = reports::ReportsService::new(
             sales.clone(),

@@ -8,7 +8,7 @@ use crate::store::apply_write;
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod read;
@@ -180,8 +180,11 @@ impl SalesStore for SqliteSalesStore {
             .map_err(backend)?
     }
 
-    /// One query: each machine's day from the primary key (faster than the day index, whose
-    /// rows lie apart), the sales of the products asked, ordered and sliced by SQLite.
+    /// Few machines: one query, each machine's day from the primary key (faster than the day
+    /// index, whose rows lie apart), the sales of the products asked, ordered and sliced by
+    /// SQLite. Many: the day's keys newest first from the time index (it holds them: no row is
+    /// read for a vend of a machine not chosen), each chosen machine's vend then read by its
+    /// key, until the page is full.
     async fn sales_page(
         &self,
         machine_ids: &[String],
@@ -193,35 +196,41 @@ impl SalesStore for SqliteSalesStore {
         if machine_ids.is_empty() || take == 0 {
             return Ok(Vec::new());
         }
+        let day = day_number(day);
+        let sale = class_code(VendClass::Sale);
+        if machine_ids.len() >= MACHINES_BY_KEY {
+            let machines: FxHashSet<String> = machine_ids.iter().cloned().collect();
+            let products = products.cloned();
+            return self
+                .db
+                .read(move |c| {
+                    let wanted = |v: &VendFact| {
+                        v.class == VendClass::Sale
+                            && products.as_ref().is_none_or(|p| p.contains(&v.product_id))
+                    };
+                    page_by_time(c, day, &machines, wanted, skip, take)
+                })
+                .await
+                .map_err(backend)?;
+        }
         let machines = serde_json::to_string(machine_ids).map_err(backend)?;
         let products = products
             .map(serde_json::to_string)
             .transpose()
             .map_err(backend)?;
-        let day = day_number(day);
-        let sale = class_code(VendClass::Sale);
         let (take, skip) = (
             i64::try_from(take).unwrap_or(i64::MAX),
             i64::try_from(skip).unwrap_or(i64::MAX),
         );
-        // Few machines: each one's day by its key, then sorted. Many: the day's vends newest
-        // first from the time index, the chosen ones kept, until the page is full.
-        let plan = if machine_ids.len() < MACHINES_BY_KEY {
-            "NOT INDEXED"
-        } else {
-            "INDEXED BY sales_ledger_by_time"
-        };
         self.db
             .read(move |c| {
-                let filter = format!(
-                    "{plan} WHERE day = ?1 AND machine_id IN (SELECT value FROM json_each(?2)) \
-                     AND class = ?3 \
+                let filter = "NOT INDEXED WHERE day = ?1 \
+                     AND machine_id IN (SELECT value FROM json_each(?2)) AND class = ?3 \
                      AND (?4 IS NULL OR product_id IN (SELECT value FROM json_each(?4))) \
-                     ORDER BY at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6"
-                );
+                     ORDER BY at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6";
                 read_vends(
                     c,
-                    &filter,
+                    filter,
                     params![day, machines, sale, products, take, skip],
                 )
             })

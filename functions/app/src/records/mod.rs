@@ -10,9 +10,11 @@ use std::sync::Arc;
 use vendfleet_domain::FieldErrors;
 
 mod snapshot;
+mod touched;
 pub use snapshot::{
     version_key, with_bump, Shared, SnapshotStore, Snapshots, MAX_CHANGE_WRITES, SNAPSHOT_KINDS,
 };
+pub use touched::{Changed, Touched};
 
 /// A stored entity.
 pub trait Record: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {

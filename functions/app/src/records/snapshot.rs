@@ -12,6 +12,7 @@
 //! by up to about a second: [`ItemStore::index_lag`]). A snapshot is therefore only reused once
 //! it was loaded that long after its version was first seen; before that every use reloads it.
 
+use super::touched::Touched;
 use super::Record;
 use crate::ports::{Condition, Item, ItemStore, Key, Page, Query, StoreError, Write};
 use async_trait::async_trait;
@@ -171,21 +172,50 @@ impl Snapshots {
 pub struct SnapshotStore {
     inner: Arc<dyn ItemStore>,
     pub(super) snapshots: Snapshots,
+    /// Marks the machines each write touches (see `touched.rs`).
+    touched: Arc<Touched>,
 }
 
 impl SnapshotStore {
-    pub fn new(inner: Arc<dyn ItemStore>) -> Self {
+    pub fn new(inner: Arc<dyn ItemStore>, touched: Arc<Touched>) -> Self {
         let snapshots = Snapshots {
             settle: inner.index_lag(),
             entries: Mutex::default(),
             seen: Mutex::default(),
         };
-        SnapshotStore { inner, snapshots }
+        SnapshotStore {
+            inner,
+            snapshots,
+            touched,
+        }
     }
 
     /// Applies writes with their bump; a condition failure keeps the index the caller gave.
     async fn bumped(&self, writes: Vec<Write>) -> Result<(), StoreError> {
-        self.inner.transact(with_bump(writes)).await
+        let keys: Vec<Key> = writes.iter().map(|w| w.key().clone()).collect();
+        let inner = self.inner.clone();
+        self.marked(keys, async move { inner.transact(with_bump(writes)).await })
+            .await
+    }
+
+    /// Runs a write that touches `keys`, then marks their machines, in a task of its own: a
+    /// caller that goes away cannot leave a stored write unmarked.
+    async fn marked<T: Send + 'static>(
+        &self,
+        keys: Vec<Key>,
+        write: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        if !keys.iter().any(Touched::marks) {
+            return write.await;
+        }
+        let touched = self.touched.clone();
+        tokio::spawn(async move {
+            let out = write.await;
+            touched.mark(&keys);
+            out
+        })
+        .await
+        .map_err(|e| StoreError::Backend(format!("a write's task failed: {e}")))?
     }
 }
 
@@ -199,7 +229,10 @@ impl ItemStore for SnapshotStore {
         if is_snapshot_key(&item.key) {
             return self.bumped(vec![Write::Put { item, condition }]).await;
         }
-        self.inner.put(item, condition).await
+        let inner = self.inner.clone();
+        let keys = vec![item.key.clone()];
+        self.marked(keys, async move { inner.put(item, condition).await })
+            .await
     }
 
     async fn delete(&self, key: &Key, condition: Option<Condition>) -> Result<(), StoreError> {
@@ -207,7 +240,11 @@ impl ItemStore for SnapshotStore {
             let key = key.clone();
             return self.bumped(vec![Write::Delete { key, condition }]).await;
         }
-        self.inner.delete(key, condition).await
+        let (inner, key) = (self.inner.clone(), key.clone());
+        self.marked(vec![key.clone()], async move {
+            inner.delete(&key, condition).await
+        })
+        .await
     }
 
     async fn query(&self, query: Query) -> Result<Page, StoreError> {
@@ -216,7 +253,12 @@ impl ItemStore for SnapshotStore {
 
     async fn add(&self, key: &Key, attr: &str, delta: i64) -> Result<i64, StoreError> {
         if !is_snapshot_key(key) {
-            return self.inner.add(key, attr, delta).await;
+            let (inner, key, attr) = (self.inner.clone(), key.clone(), attr.to_string());
+            return self
+                .marked(vec![key.clone()], async move {
+                    inner.add(&key, &attr, delta).await
+                })
+                .await;
         }
         let add = Write::Add {
             key: key.clone(),
@@ -242,7 +284,10 @@ impl ItemStore for SnapshotStore {
         let (catalogue, rest): (Vec<Item>, Vec<Item>) =
             items.into_iter().partition(|i| is_snapshot_key(&i.key));
         if !rest.is_empty() {
-            self.inner.batch_put(rest).await?;
+            let keys = rest.iter().map(|i| i.key.clone()).collect();
+            let inner = self.inner.clone();
+            self.marked(keys, async move { inner.batch_put(rest).await })
+                .await?;
         }
         let puts: Vec<Write> = catalogue
             .into_iter()

@@ -20,13 +20,14 @@
 //! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
 //! reports read the store.
 
-use crate::machines::Machine;
+use super::{add_buckets, bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
 use crate::AppResult;
 use chrono::{Datelike, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
+use vendfleet_domain::report::Cube;
 use vendfleet_domain::sales::{Figures, VendFact};
 
 /// The columns and the gate that keeps them in step with the store.
@@ -85,12 +86,12 @@ impl Cell {
 #[derive(Default)]
 struct Columns {
     /// Machine id → its index in every day's column.
-    index: HashMap<String, usize>,
+    index: foldhash::HashMap<String, usize>,
     /// By local day: the figures of machine `i` at `i` (a column shorter than the index is
     /// zero beyond its end).
     days: BTreeMap<NaiveDate, Vec<Figures>>,
     /// Product id (empty: no known product) → its number in the cells.
-    product_index: HashMap<String, u32>,
+    product_index: foldhash::HashMap<String, u32>,
     products: Vec<String>,
     /// By local day, by machine index: a cell per product sold, free or tested.
     day_products: BTreeMap<NaiveDate, Vec<Vec<Cell>>>,
@@ -354,6 +355,45 @@ impl Engine {
         })
     }
 
+    /// Those of `machines` with a sale on `day` (of one of `products`; `None`: any). `None`
+    /// when the columns are not built, or products matter and they hold no product figures.
+    pub fn selling<'a>(
+        &self,
+        machines: impl Iterator<Item = &'a str>,
+        products: Option<&BTreeSet<String>>,
+        day: NaiveDate,
+    ) -> Option<Vec<&'a str>> {
+        let guard = self.read_columns();
+        let columns = guard.as_ref()?;
+        let slot = |m: &str| columns.index.get(m).copied();
+        Some(match products {
+            None => {
+                let column = columns.days.get(&day);
+                let sold = |i: usize| column.and_then(|c| c.get(i)).map(|f| f.transactions > 0);
+                machines
+                    .filter(|m| slot(m).and_then(sold).unwrap_or(false))
+                    .collect()
+            }
+            Some(chosen) => {
+                if !columns.products_ok {
+                    return None;
+                }
+                let column = columns.day_products.get(&day);
+                let sold = |i: usize| {
+                    column.and_then(|c| c.get(i)).map(|cells| {
+                        cells.iter().any(|c| {
+                            c.transactions > 0
+                                && chosen.contains(&columns.products[c.product as usize])
+                        })
+                    })
+                };
+                machines
+                    .filter(|m| slot(m).and_then(sold).unwrap_or(false))
+                    .collect()
+            }
+        })
+    }
+
     /// Units out of each of `machines`' products (sold, free and test) by weekday over the days
     /// `from..=to`, ordered by machine and product, those with none left out (as
     /// [`crate::ports::sales::weekday_units_of`] sums them from the rollups). `None` when the
@@ -429,6 +469,61 @@ impl super::SalesService {
         Ok(Some(engine.as_ref()))
     }
 
+    /// The figures of both spans from the engine, summed by machine or by product and bucket
+    /// in memory, then added to the cube once per machine (or product) and bucket. `None`
+    /// where there is no engine, or it holds no product figures and products matter.
+    pub(super) async fn engine_cubes(&self, ask: Ask<'_>) -> AppResult<Option<(Cube, Cube)>> {
+        let Ask { q, cat, groups, .. } = ask;
+        let by_product = q.group_by.by_product() || cat.products.is_some();
+        let by_machine = !(groups && q.group_by.by_product());
+        let mut cubes = [Cube::default(), Cube::default()];
+        for (cube, (from, to)) in cubes.iter_mut().zip(ask.spans) {
+            if from > to {
+                continue;
+            }
+            let bucket = |d: NaiveDate| {
+                if ask.by_period {
+                    q.grouping.bucket(d)
+                } else {
+                    from
+                }
+            };
+            let starts = bucket_starts(from, to, bucket);
+            let n = starts.len();
+            let (products, by) = if by_machine {
+                (by_product.then_some(cat.products.as_ref()), By::Machine)
+            } else {
+                (Some(cat.products.as_ref()), By::Product)
+            };
+            let sums = self
+                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
+                .await?;
+            let Some(sums) = sums else {
+                return Ok(None);
+            };
+            // Rows (machines or products) in the same groups are summed first, then added to
+            // the cube once per group list and bucket.
+            let mut merged = Merged::new(n);
+            if by_machine {
+                for (m, by_bucket) in cat.machines.iter().zip(sums.figures.chunks(n)) {
+                    merged.add(by_bucket, || match groups {
+                        true => group_keys(q, cat, Some(m), NO_GROUP),
+                        false => Vec::new(),
+                    });
+                }
+            } else {
+                for (product, by_bucket) in sums.products.iter().zip(sums.figures.chunks(n)) {
+                    merged.add(by_bucket, || group_keys(q, cat, None, product));
+                }
+            }
+            for (keys, by_bucket) in merged.groups() {
+                add_buckets(cube, &starts, by_bucket, || keys.to_vec());
+            }
+        }
+        let [current, previous] = cubes;
+        Ok(Some((current, previous)))
+    }
+
     /// The chosen machines' figures over `span` by bucket, from the engine: of every vend
     /// (`products` `None`), or of the chosen products (`Some(None)`: all of them, from the
     /// product columns), summed by machine or by product. `starts` are the buckets' first
@@ -436,7 +531,7 @@ impl super::SalesService {
     /// there is no engine, or products matter and it holds no product figures.
     pub(super) async fn engine_sums(
         &self,
-        machines: &[Machine],
+        machines: &super::ChosenMachines,
         products: Option<Option<&BTreeSet<String>>>,
         by: By,
         span: (NaiveDate, NaiveDate),
@@ -457,6 +552,49 @@ impl super::SalesService {
                     figures,
                 }),
             Some(chosen) => engine.product_sums(&ids, chosen, span, n, index, by),
+        })
+    }
+}
+
+/// Rows' figures by bucket, summed by the list of groups they count in.
+struct Merged<'a> {
+    buckets: usize,
+    slots: foldhash::HashMap<Vec<&'a str>, usize>,
+    figures: Vec<Figures>,
+}
+
+impl<'a> Merged<'a> {
+    fn new(buckets: usize) -> Self {
+        Merged {
+            buckets,
+            slots: foldhash::HashMap::default(),
+            figures: Vec::new(),
+        }
+    }
+
+    /// Adds a row's figures by bucket in the groups `keys` gives (asked only for a row with
+    /// figures).
+    fn add(&mut self, by_bucket: &[Figures], keys: impl FnOnce() -> Vec<&'a str>) {
+        if by_bucket.iter().all(|f| *f == Figures::default()) {
+            return;
+        }
+        let next = self.slots.len();
+        let slot = *self.slots.entry(keys()).or_insert(next);
+        if slot == next {
+            self.figures
+                .resize((next + 1) * self.buckets, Figures::default());
+        }
+        let sums = &mut self.figures[slot * self.buckets..(slot + 1) * self.buckets];
+        for (sum, f) in sums.iter_mut().zip(by_bucket) {
+            sum.add(f);
+        }
+    }
+
+    /// Each list of groups and its figures by bucket.
+    fn groups(&self) -> impl Iterator<Item = (&[&'a str], &[Figures])> {
+        self.slots.iter().map(|(keys, &slot)| {
+            let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
+            (keys.as_slice(), by_bucket)
         })
     }
 }

@@ -4,7 +4,7 @@
 
 use super::SalesService;
 use crate::ports::sales::{Commit, StoredReceipt, WeekdayUnits};
-use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore, StoreError};
+use crate::ports::{Grain, Key, RollupQuery, RollupRow, SalesStore, StoreError};
 use crate::AppResult;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use std::collections::{BTreeSet, HashMap};
@@ -30,15 +30,23 @@ impl SalesService {
 
     /// Stores a commit of machine events: the only way vends reach the ledger.
     /// With the engine, its columns take the commit's vends in the same step (`engine.rs`).
+    /// The machines its item writes touch are marked once it is stored, in the same task.
     pub(crate) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
-        let Some(engine) = &self.engine else {
-            return self.sales.commit(commit).await;
+        let keys: Vec<Key> = commit.writes.iter().map(|w| w.key().clone()).collect();
+        let delta = self
+            .engine
+            .as_ref()
+            .map(|_| super::engine::Delta::of(&commit.vends));
+        let (store, touched) = (self.sales.clone(), self.touched.clone());
+        let write = async move {
+            let out = store.commit(commit).await;
+            touched.mark(&keys);
+            out
         };
-        let delta = super::engine::Delta::of(&commit.vends);
-        let store = self.sales.clone();
-        engine
-            .commit(delta, async move { store.commit(commit).await })
-            .await
+        match (&self.engine, delta) {
+            (Some(engine), Some(delta)) => engine.commit(delta, write).await,
+            _ => write.await,
+        }
     }
 
     /// The receipts of events already taken from a machine, by event id.

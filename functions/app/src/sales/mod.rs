@@ -10,7 +10,7 @@ use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::machines::{Machine, MachinesService};
 use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore};
 use crate::products::{Product, ProductsService};
-use crate::records::Shared;
+use crate::records::{Shared, Touched};
 use crate::settings::{Location, SettingsService};
 use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
@@ -147,9 +147,30 @@ pub(crate) fn ids(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> 
     set
 }
 
+/// The machines a query chose: the user's visible machines, shared between requests (not
+/// cloned for each), and which of them.
+pub(crate) struct ChosenMachines {
+    visible: Arc<Vec<Machine>>,
+    picked: Vec<u32>,
+}
+
+impl ChosenMachines {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Machine> + Clone {
+        self.picked.iter().map(|&i| &self.visible[i as usize])
+    }
+
+    pub fn len(&self) -> usize {
+        self.picked.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.picked.is_empty()
+    }
+}
+
 /// What a report needs to know of the catalogue.
 struct Catalogue {
-    machines: Vec<Machine>,
+    machines: ChosenMachines,
     /// How many machines the fleet has.
     fleet_size: usize,
     locations: Arc<Shared<Location>>,
@@ -172,6 +193,8 @@ pub struct SalesService {
     settings: SettingsService,
     products: ProductsService,
     calendar: Calendar,
+    /// Marks the machines a commit's item writes touch (`records::touched`).
+    touched: Arc<Touched>,
 }
 
 impl SalesService {
@@ -181,8 +204,10 @@ impl SalesService {
         settings: SettingsService,
         products: ProductsService,
         calendar: Calendar,
+        touched: Arc<Touched>,
     ) -> Self {
         SalesService {
+            touched,
             engine: sales.sole_writer().then(|| Arc::new(engine::Engine::new())),
             sales,
             machines,
@@ -261,7 +286,7 @@ impl SalesService {
         q: &SalesQuery,
     ) -> AppResult<(Vec<Machine>, Arc<Shared<Location>>)> {
         let (machines, locations, _) = self.choose(p, q).await?;
-        Ok((machines, locations))
+        Ok((machines.iter().cloned().collect(), locations))
     }
 
     /// [`SalesService::chosen_machines`], and how many machines the fleet has.
@@ -269,24 +294,25 @@ impl SalesService {
         &self,
         p: &Principal,
         q: &SalesQuery,
-    ) -> AppResult<(Vec<Machine>, Arc<Shared<Location>>, usize)> {
+    ) -> AppResult<(ChosenMachines, Arc<Shared<Location>>, usize)> {
         let locations = self.settings.locations().all_shared().await?;
         let location = |m: &Machine| m.location_id.as_ref().and_then(|l| locations.get(l));
         let any = |set: &BTreeSet<String>, v: Option<&String>| {
             set.is_empty() || v.is_some_and(|v| set.contains(v))
         };
         let (visible, fleet_size) = self.machines.visible_shared(p).await?;
-        let machines: Vec<Machine> = visible
-            .iter()
-            .filter(|m| any(&q.machines, Some(&m.id)))
-            .filter(|m| any(&q.locations, m.location_id.as_ref()))
-            .filter(|m| any(&q.clients, location(m).and_then(|l| l.client_id.as_ref())))
-            .filter(|m| any(&q.regions, location(m).map(|l| &l.region)))
-            .filter(|m| {
+        let picked = (0u32..)
+            .zip(visible.iter())
+            .filter(|(_, m)| any(&q.machines, Some(&m.id)))
+            .filter(|(_, m)| any(&q.locations, m.location_id.as_ref()))
+            .filter(|(_, m)| any(&q.clients, location(m).and_then(|l| l.client_id.as_ref())))
+            .filter(|(_, m)| any(&q.regions, location(m).map(|l| &l.region)))
+            .filter(|(_, m)| {
                 q.machine_tags.is_empty() || m.tag_ids.iter().any(|t| q.machine_tags.contains(t))
             })
-            .cloned()
+            .map(|(i, _)| i)
             .collect();
+        let machines = ChosenMachines { visible, picked };
         Ok((machines, locations, fleet_size))
     }
 
@@ -430,60 +456,6 @@ impl SalesService {
         }
         let [current, previous] = cubes;
         Ok((current, previous))
-    }
-
-    /// The figures of both spans from the engine, summed by machine or by product and bucket
-    /// in memory, then added to the cube once per machine (or product) and bucket. `None`
-    /// where there is no engine, or it holds no product figures and products matter.
-    async fn engine_cubes(&self, ask: Ask<'_>) -> AppResult<Option<(Cube, Cube)>> {
-        let Ask { q, cat, groups, .. } = ask;
-        let by_product = q.group_by.by_product() || cat.products.is_some();
-        let by_machine = !(groups && q.group_by.by_product());
-        let mut cubes = [Cube::default(), Cube::default()];
-        for (cube, (from, to)) in cubes.iter_mut().zip(ask.spans) {
-            if from > to {
-                continue;
-            }
-            let bucket = |d: NaiveDate| {
-                if ask.by_period {
-                    q.grouping.bucket(d)
-                } else {
-                    from
-                }
-            };
-            let starts = bucket_starts(from, to, bucket);
-            let n = starts.len();
-            let (products, by) = if by_machine {
-                (
-                    by_product.then_some(cat.products.as_ref()),
-                    engine::By::Machine,
-                )
-            } else {
-                (Some(cat.products.as_ref()), engine::By::Product)
-            };
-            let sums = self
-                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
-                .await?;
-            let Some(sums) = sums else {
-                return Ok(None);
-            };
-            if by_machine {
-                for (m, by_bucket) in cat.machines.iter().zip(sums.figures.chunks(n)) {
-                    let keys = || match groups {
-                        true => group_keys(q, cat, Some(m), NO_GROUP),
-                        false => Vec::new(),
-                    };
-                    add_buckets(cube, &starts, by_bucket, keys);
-                }
-            } else {
-                for (product, by_bucket) in sums.products.iter().zip(sums.figures.chunks(n)) {
-                    let keys = || group_keys(q, cat, None, product);
-                    add_buckets(cube, &starts, by_bucket, keys);
-                }
-            }
-        }
-        let [current, previous] = cubes;
-        Ok(Some((current, previous)))
     }
 
     /// The figures of `reads` for the `chosen` machines by period, and by product or product

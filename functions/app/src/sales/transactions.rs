@@ -10,10 +10,13 @@
 use super::{bucket_starts, Catalogue, SalesParams, SalesQuery, SalesService};
 use crate::auth::Principal;
 use crate::listing::{paging, ListPage, ListParams};
+use crate::machines::Machine;
 use crate::ports::{Grain, RollupQuery};
+use crate::records::Shared;
 use crate::AppResult;
 use chrono::{DateTime, NaiveDate, Utc};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 use vendfleet_domain::events::{Payment, VendClass};
 use vendfleet_domain::report::GroupBy;
 use vendfleet_domain::sales::{log_order, split_range, Month, VendFact};
@@ -55,8 +58,8 @@ struct Block {
 struct Chosen {
     query: SalesQuery,
     cat: Catalogue,
-    /// Each machine's name and currency.
-    machine_names: HashMap<String, (String, String)>,
+    /// Every machine by id (a row's name and currency).
+    all_machines: Arc<Shared<Machine>>,
 }
 
 impl Chosen {
@@ -81,9 +84,9 @@ impl Chosen {
 
     fn row(&self, v: VendFact) -> Transaction {
         let (machine_name, currency) = self
-            .machine_names
+            .all_machines
             .get(&v.machine_id)
-            .cloned()
+            .map(|m| (m.name.clone(), m.currency.clone()))
             .unwrap_or_default();
         let location_name = v
             .location_id
@@ -124,15 +127,11 @@ impl SalesService {
             ..query.clone()
         };
         let cat = self.catalogue(p, &named).await?;
-        let machine_names = cat
-            .machines
-            .iter()
-            .map(|m| (m.id.clone(), (m.name.clone(), m.currency.clone())))
-            .collect();
+        let all_machines = self.machines.machines().all_shared().await?;
         Ok(Chosen {
             query,
             cat,
-            machine_names,
+            all_machines,
         })
     }
 
@@ -229,6 +228,18 @@ impl SalesService {
             .collect())
     }
 
+    /// The chosen machines with a chosen sale on `day` (from the engine), or every chosen
+    /// machine where there is no engine.
+    async fn selling(&self, c: &Chosen, day: NaiveDate) -> AppResult<Vec<String>> {
+        if let Some(engine) = self.engine().await? {
+            let ids = c.cat.machines.iter().map(|m| m.id.as_str());
+            if let Some(selling) = engine.selling(ids, c.cat.products.as_ref(), day) {
+                return Ok(selling.into_iter().map(String::from).collect());
+            }
+        }
+        Ok(c.machine_ids())
+    }
+
     /// The chosen sales of a block's days, in no order.
     async fn sales_of(&self, c: &Chosen, b: Block) -> AppResult<Vec<VendFact>> {
         Ok(self
@@ -269,7 +280,7 @@ impl SalesService {
             let page = self
                 .sales
                 .sales_page(
-                    &c.machine_ids(),
+                    &self.selling(c, b.from).await?,
                     b.from,
                     c.cat.products.as_ref(),
                     skipped,

@@ -494,8 +494,8 @@ crate::named_record!(Tag, "MTAG", "Tag");
 /// while nothing changed (where indexes do not lag), and other writes leave it be.
 pub async fn catalogue_snapshots(store: Store) {
     use crate::records::{Records, SnapshotStore};
-    let a: Store = Arc::new(SnapshotStore::new(store.clone()));
-    let b: Store = Arc::new(SnapshotStore::new(store.clone()));
+    let a: Store = Arc::new(SnapshotStore::new(store.clone(), Default::default()));
+    let b: Store = Arc::new(SnapshotStore::new(store.clone(), Default::default()));
     let (ra, rb) = (
         Records::<Tag>::new(a.clone()),
         Records::<Tag>::new(b.clone()),

@@ -1212,9 +1212,70 @@ async fn scoped_figures_follow_the_catalogue_at_once(b: Backend) {
     check(&tokens[1], &b, "after the move, location 1").await;
 }
 
+/// The attention list follows stock and machine events written after it was first shown
+/// (on SQLite each machine's facts are kept in memory, read again once the machine is written).
+async fn the_attention_list_follows_what_is_written_after_it(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let f = fleet(&h, 22, 20).await;
+    let m2 = f.machines[2].id.clone();
+    let reasons = |d: Value| -> Vec<String> {
+        d["data"]["attention"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["machine_id"] == m2.as_str())
+            .map(|a| {
+                let found = a["findings"].as_array().unwrap().iter();
+                found
+                    .map(|f| f["reason"].as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert!(
+        !reasons(h.get("/api/dashboard/", &f.admin).await.json()).contains(&"sold_out".to_string())
+    );
+    // A stock write (the item store).
+    let r = h
+        .put(
+            &format!("/api/machines/{m2}/products/S0/stock/"),
+            &f.admin,
+            json!({"current": 0}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert!(
+        reasons(h.get("/api/dashboard/", &f.admin).await.json()).contains(&"sold_out".to_string())
+    );
+    // Machine events (the sales commits' item writes): the cash box fills, then is emptied.
+    let now = vendfleet_app::ports::Clock::now(h.clock.as_ref());
+    let telemetry = |id: &str, cash: i64, ago: i64| -> MachineEvent {
+        serde_json::from_value(json!({"id": id, "type": "telemetry",
+            "at": (now - Duration::minutes(ago)).to_rfc3339(), "cash_box_minor": cash}))
+        .unwrap()
+    };
+    h.app
+        .events
+        .apply(&m2, &[telemetry("t1", 25_000, 5)])
+        .await
+        .unwrap();
+    let now_shown = reasons(h.get("/api/dashboard/", &f.admin).await.json());
+    assert_eq!(now_shown, vec!["sold_out", "cash_box_full"]);
+    h.app
+        .events
+        .apply(&m2, &[telemetry("t2", 0, 1)])
+        .await
+        .unwrap();
+    assert_eq!(
+        reasons(h.get("/api/dashboard/", &f.admin).await.json()),
+        vec!["sold_out"]
+    );
+}
+
 on_both_stores!(
     scoped_figures_follow_the_catalogue_at_once,
     the_dashboard_agrees_with_the_reports_and_the_scope,
+    the_attention_list_follows_what_is_written_after_it,
     transaction_log_permissions_export_and_bad_input,
     reports_equal_the_ledger_recomputed,
     reports_follow_the_sales_after_the_first_report,

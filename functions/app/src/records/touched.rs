@@ -1,0 +1,112 @@
+//! The machines whose items (stock, status) were written since a cache last looked: how the
+//! dashboard's attention list keeps each machine's facts in memory and reads again only the
+//! machines that changed.
+//!
+//! Every write of this process is marked after it is stored: the item store's
+//! ([`super::SnapshotStore`] marks them) and the sales commits' item writes
+//! ([`crate::sales::SalesService`] marks them). A reader takes the marks, then reads the
+//! machines marked; a write that lands after the take is marked after it, so the next take
+//! holds it. Only sound where this process is the store's sole writer
+//! ([`crate::ports::SalesStore::sole_writer`]); elsewhere nothing is cached.
+
+use crate::machines::Machine;
+use crate::ports::Key;
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+/// Machines marked beyond which a reader rereads everything instead.
+const MOST: usize = 4096;
+
+/// What changed since the last take.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Changed {
+    /// Anything may have: read everything.
+    All,
+    /// These machines' items.
+    Machines(HashSet<String>),
+}
+
+/// The marks (see the module's documentation).
+pub struct Touched {
+    state: Mutex<Changed>,
+}
+
+impl Default for Touched {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Touched {
+    /// Nothing read yet: everything is changed.
+    pub fn new() -> Self {
+        Touched {
+            state: Mutex::new(Changed::All),
+        }
+    }
+
+    /// Whether a write of `key` is marked (it lies in a machine's partition).
+    pub fn marks(key: &Key) -> bool {
+        key.pk.starts_with(Machine::PARTITION)
+    }
+
+    /// Marks the machines whose partition holds one of `keys` (once the write is stored).
+    pub fn mark<'a>(&self, keys: impl IntoIterator<Item = &'a Key>) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        for key in keys {
+            let Some(machine) = key.pk.strip_prefix(Machine::PARTITION) else {
+                continue;
+            };
+            match &mut *state {
+                Changed::All => return,
+                Changed::Machines(set) if set.len() >= MOST => {
+                    *state = Changed::All;
+                    return;
+                }
+                Changed::Machines(set) => {
+                    if !set.contains(machine) {
+                        set.insert(machine.to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    /// What changed since the last take; nothing is marked after it.
+    pub fn take(&self) -> Changed {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *state, Changed::Machines(HashSet::new()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_take_holds_the_machines_marked_since_the_last() {
+        let t = Touched::new();
+        assert_eq!(t.take(), Changed::All);
+        assert_eq!(t.take(), Changed::Machines(HashSet::new()));
+        t.mark(&[
+            Key::new(Machine::partition("m1"), "SEL#A1"),
+            Key::new(Machine::partition("m1"), "STATUS"),
+            Key::new("LOCATION#l1", "LOCATION"),
+        ]);
+        t.mark(&[Key::new(Machine::partition("m2"), "STATUS")]);
+        let both = HashSet::from(["m1".to_string(), "m2".to_string()]);
+        assert_eq!(t.take(), Changed::Machines(both));
+        assert_eq!(t.take(), Changed::Machines(HashSet::new()));
+    }
+
+    #[test]
+    fn too_many_machines_mean_everything() {
+        let t = Touched::new();
+        t.take();
+        let keys: Vec<Key> = (0..=MOST)
+            .map(|i| Key::new(Machine::partition(&format!("m{i}")), "STATUS"))
+            .collect();
+        t.mark(&keys);
+        assert_eq!(t.take(), Changed::All);
+    }
+}
