@@ -70,6 +70,13 @@ impl Cell {
         })
     }
 
+    /// The cell's figures (revenue: cash plus cashless).
+    fn figures(&self) -> Figures {
+        let mut f = Figures::default();
+        self.add_to(&mut f);
+        f
+    }
+
     fn add_to(&self, f: &mut Figures) {
         f.quantity += i64::from(self.quantity);
         f.revenue_minor += i64::from(self.cash) + i64::from(self.cashless);
@@ -95,6 +102,9 @@ struct Columns {
     products: Vec<String>,
     /// By local day, by machine index: a cell per product sold, free or tested.
     day_products: BTreeMap<NaiveDate, Vec<Vec<Cell>>>,
+    /// By local day, by product number: every machine's figures summed (a question of most
+    /// of the fleet by product sums these, less the machines left out).
+    fleet_products: BTreeMap<NaiveDate, Vec<Figures>>,
     /// False once a figure did not fit a cell: product reports then read the store.
     products_ok: bool,
 }
@@ -143,6 +153,11 @@ impl Columns {
             Some(sum) => cells[at] = sum,
             None => self.products_ok = false,
         }
+        let fleet = self.fleet_products.entry(date).or_default();
+        if fleet.len() <= p as usize {
+            fleet.resize(p as usize + 1, Figures::default());
+        }
+        fleet[p as usize].add(f);
     }
 }
 
@@ -331,6 +346,38 @@ impl Engine {
         };
         let mut out = vec![Figures::default(); rows * buckets];
         let slots = slots(columns, machines);
+        if by == By::Product {
+            // Most of the fleet: the fleet's sums less the machines left out.
+            let mut left_out = vec![true; columns.index.len()];
+            for i in slots.iter().flatten() {
+                left_out[*i] = false;
+            }
+            let left_out: Vec<usize> = (0..left_out.len()).filter(|i| left_out[*i]).collect();
+            let chosen_here = columns.index.len() - left_out.len();
+            if left_out.len() < chosen_here {
+                for (date, fleet) in columns.fleet_products.range(from..=to) {
+                    let b = bucket(*date);
+                    for (p, f) in fleet.iter().enumerate() {
+                        if chosen[p] {
+                            out[p * buckets + b].add(f);
+                        }
+                    }
+                }
+                for (date, column) in columns.day_products.range(from..=to) {
+                    let b = bucket(*date);
+                    for cells in left_out.iter().filter_map(|i| column.get(*i)) {
+                        for c in cells.iter().filter(|c| chosen[c.product as usize]) {
+                            let p = c.product as usize;
+                            out[p * buckets + b].add(&c.figures().negated());
+                        }
+                    }
+                }
+                return Some(ProductSums {
+                    products: columns.products.clone(),
+                    figures: out,
+                });
+            }
+        }
         for (date, column) in columns.day_products.range(from..=to) {
             let b = bucket(*date);
             for (k, slot) in slots.iter().enumerate() {
