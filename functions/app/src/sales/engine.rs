@@ -20,7 +20,7 @@
 //! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
 //! reports read the store.
 
-use super::{add_buckets, bucket_starts, group_keys, Ask, NO_GROUP};
+use super::{bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
 use crate::AppResult;
@@ -563,9 +563,7 @@ impl super::SalesService {
                     merged.add(by_bucket, || group_keys(q, cat, None, product));
                 }
             }
-            for (keys, by_bucket) in merged.groups() {
-                add_buckets(cube, &starts, by_bucket, || keys.to_vec());
-            }
+            *cube = merged.cube(&starts);
         }
         let [current, previous] = cubes;
         Ok(Some((current, previous)))
@@ -637,11 +635,41 @@ impl<'a> Merged<'a> {
         }
     }
 
-    /// Each list of groups and its figures by bucket.
-    fn groups(&self) -> impl Iterator<Item = (&[&'a str], &[Figures])> {
-        self.slots.iter().map(|(keys, &slot)| {
+    /// The cube of the rows added, buckets starting at `starts`: as adding each row's
+    /// non-zero buckets to the cube would make it, but each group's cells summed first and
+    /// its maps built from sorted keys (not looked up a row at a time).
+    fn cube(&self, starts: &[NaiveDate]) -> Cube {
+        let mut cube = Cube::default();
+        let zero = Figures::default();
+        let mut by_group: foldhash::HashMap<&str, Vec<Option<Figures>>> = Default::default();
+        for (keys, &slot) in &self.slots {
             let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
-            (keys.as_slice(), by_bucket)
-        })
+            for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
+                cube.total.add(f);
+                cube.buckets.entry(starts[b]).or_default().add(f);
+                for key in keys {
+                    let cells = by_group
+                        .entry(key)
+                        .or_insert_with(|| vec![None; self.buckets]);
+                    cells[b].get_or_insert_with(Figures::default).add(f);
+                }
+            }
+        }
+        let mut by_group: Vec<_> = by_group.into_iter().collect();
+        by_group.sort_unstable_by_key(|(key, _)| *key);
+        let mut groups = Vec::with_capacity(by_group.len());
+        let mut cells = Vec::with_capacity(by_group.len());
+        for (key, by_bucket) in by_group {
+            let mut sum = Figures::default();
+            let row: BTreeMap<NaiveDate, Figures> = (starts.iter().zip(by_bucket))
+                .filter_map(|(start, f)| Some((*start, f?)))
+                .inspect(|(_, f)| sum.add(f))
+                .collect();
+            groups.push((key.to_string(), sum));
+            cells.push((key.to_string(), row));
+        }
+        cube.groups = groups.into_iter().collect();
+        cube.cells = cells.into_iter().collect();
+        cube
     }
 }

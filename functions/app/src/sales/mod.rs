@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use vendfleet_domain::calendar::previous_span;
 use vendfleet_domain::report::{Cube, GroupBy, Grouping};
-use vendfleet_domain::sales::{split_range, Figures};
+use vendfleet_domain::sales::split_range;
 use vendfleet_domain::FieldErrors;
 
 mod engine;
@@ -579,21 +579,6 @@ pub(crate) fn bucket_starts(
         .collect();
     starts.dedup();
     starts
-}
-
-/// Adds a row's figures by bucket to the cube, in the groups `keys` gives (asked only for a
-/// row with figures in some bucket).
-fn add_buckets<'a>(
-    cube: &mut Cube,
-    starts: &[NaiveDate],
-    by_bucket: &[Figures],
-    keys: impl Fn() -> Vec<&'a str>,
-) {
-    for (start, f) in starts.iter().zip(by_bucket) {
-        if *f != Figures::default() {
-            cube.add(*start, keys(), f);
-        }
-    }
 }
 
 /// The groups of `q` a row of `machine` (`None`: a fleet row) and `product` counts in.
