@@ -12,7 +12,7 @@
 //! compared to the cent. Any answer that differs is printed with its parameters and makes the
 //! command fail.
 
-use super::reports::{duckdb, export_ledger, sales_user, Api, Fleet, Stats};
+use super::reports::{duckdb, export_ledger, Api, Fleet, Stats};
 use super::BoxError;
 use chrono::{Datelike, Duration as Days, NaiveDate};
 use rand::rngs::StdRng;
@@ -25,7 +25,6 @@ use std::time::Duration;
 use vendfleet_app::auth::Principal;
 use vendfleet_app::machines::Machine;
 use vendfleet_app::sales::FILTER_KEYS;
-use vendfleet_app::users::UserInput;
 
 /// Timed runs of each query, on either side, after the warm-up.
 const REPEAT: usize = 5;
@@ -496,53 +495,8 @@ mod sql;
 mod answer;
 use answer::{difference, ours, theirs};
 
-/// The bench's users: the administrator and one scoped to each of `SCOPES` machines (drawn
-/// once with seed 1 and kept: the users are made once).
-async fn users(fleet: &Fleet, cat: &Catalogue) -> Result<Vec<Who>, BoxError> {
-    let app = &fleet.local.app;
-    let mut out = vec![Who {
-        label: "admin".into(),
-        api: Api {
-            router: fleet.router.clone(),
-            token: fleet.admin_api.token.clone(),
-        },
-        scope: None,
-    }];
-    let mut rng = StdRng::seed_from_u64(1);
-    for n in SCOPES {
-        let email = format!("random{n}@bench.local");
-        let ids: Vec<String> = cat
-            .machines
-            .choose_multiple(&mut rng, n)
-            .map(|m| m.id.clone())
-            .collect();
-        sales_user(
-            app,
-            &fleet.admin,
-            UserInput {
-                name: format!("Random {n}"),
-                email: email.clone(),
-                machine_ids: ids,
-                ..Default::default()
-            },
-        )
-        .await?;
-        let user = app
-            .users
-            .directory()
-            .user_by_email(&email)
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or("no scoped user")?;
-        let (api, _) = fleet.sign_in(&email).await?;
-        out.push(Who {
-            label: format!("scope_{n}"),
-            api,
-            scope: Some(user.machine_ids),
-        });
-    }
-    Ok(out)
-}
+mod users;
+use users::users;
 
 /// The value at `p` (0–1) of sorted values.
 fn quantile<T: Copy>(sorted: &[T], p: f64) -> T {
