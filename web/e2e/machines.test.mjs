@@ -139,6 +139,8 @@ describe('vendfleet machines and products', { concurrency: false }, () => {
     // The list exports what it shows.
     await page.getByTestId('products-search').fill(WATER);
     await gridRow('products-grid', WATER).waitFor();
+    // The search applies after its debounce: wait until the grid shows it.
+    await gridRow('products-grid', CHIPS).waitFor({ state: 'detached' });
     await page.getByTestId('products-export').click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
