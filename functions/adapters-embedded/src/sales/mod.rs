@@ -204,11 +204,8 @@ impl SalesStore for SqliteSalesStore {
             return self
                 .db
                 .read(move |c| {
-                    let wanted = |v: &VendFact| {
-                        v.class == VendClass::Sale
-                            && products.as_ref().is_none_or(|p| p.contains(&v.product_id))
-                    };
-                    page_by_time(c, day, &machines, wanted, skip, take)
+                    let chosen = (sale, products.as_ref());
+                    page_by_time(c, day, &machines, chosen, skip, take)
                 })
                 .await
                 .map_err(backend)?;

@@ -87,40 +87,43 @@ pub(super) fn read_vends(
     Ok(out)
 }
 
-/// Up to `take` vends of `machines` on `day` that are `wanted`, after the first `skip` of
-/// them, in the log's order: the day's keys newest first from the time index, each chosen
-/// machine's vend read by its key.
+/// Up to `take` vends of `machines` on `day` of class `class` (and of `products`, when given),
+/// after the first `skip` of them, in the log's order: the day's keys newest first from the
+/// time index, which also holds each vend's class and product (a vend not chosen is passed
+/// over without reading its row), each chosen vend then read by its key.
 pub(super) fn page_by_time(
     c: &Connection,
     day: i64,
     machines: &FxHashSet<String>,
-    wanted: impl Fn(&VendFact) -> bool,
+    (class, products): (i64, Option<&BTreeSet<String>>),
     mut skip: usize,
     take: usize,
 ) -> Result<Vec<VendFact>, StoreError> {
     let mut keys = c
         .prepare_cached(
-            "SELECT machine_id, at, event_id FROM sales_ledger INDEXED BY sales_ledger_by_time \
-             WHERE day = ?1 ORDER BY at DESC, machine_id, event_id",
+            "SELECT machine_id, at, event_id, class, product_id FROM sales_ledger \
+             INDEXED BY sales_ledger_log WHERE day = ?1 ORDER BY at DESC, machine_id, event_id",
         )
         .map_err(backend)?;
     let mut rows = keys.query(params![day]).map_err(backend)?;
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(backend)? {
-        let machine = r.get_ref(0).map_err(backend)?.as_str().map_err(backend)?;
-        if !machines.contains(machine) {
+        let text = |i: usize| r.get_ref(i).and_then(|v| Ok(v.as_str()?)).map_err(backend);
+        if r.get::<_, i64>(3).map_err(backend)? != class || !machines.contains(text(0)?) {
             continue;
         }
-        let (at, event) = (r.get::<_, i64>(1).map_err(backend)?, r.get::<_, String>(2));
-        let key = "WHERE machine_id = ?1 AND day = ?2 AND at = ?3 AND event_id = ?4";
-        let found = read_vends(c, key, params![machine, day, at, event.map_err(backend)?])?;
-        for v in found.into_iter().filter(|v| wanted(v)) {
-            if skip > 0 {
-                skip -= 1;
-            } else {
-                out.push(v);
+        if let Some(p) = products {
+            if !p.contains(text(4)?) {
+                continue;
             }
         }
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let (at, event) = (r.get::<_, i64>(1).map_err(backend)?, text(2)?);
+        let key = "WHERE machine_id = ?1 AND day = ?2 AND at = ?3 AND event_id = ?4";
+        out.extend(read_vends(c, key, params![text(0)?, day, at, event])?);
         if out.len() >= take {
             break;
         }

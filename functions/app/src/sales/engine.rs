@@ -20,6 +20,7 @@
 //! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
 //! reports read the store.
 
+use super::cells::{Cell, DayCells};
 use super::{bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
@@ -37,58 +38,6 @@ pub(crate) struct Engine {
     columns: RwLock<Option<Columns>>,
 }
 
-/// A machine's figures of one product and day, narrowed: revenue is cash plus cashless.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Cell {
-    product: u32,
-    quantity: i32,
-    net: i32,
-    cash: i32,
-    cashless: i32,
-    free: i32,
-    test: i32,
-    transactions: i32,
-}
-
-impl Cell {
-    /// `self` plus `f`, `None` when a figure leaves the cell's range or `f`'s revenue is not
-    /// its cash plus cashless (as every vend's is).
-    fn plus(&self, f: &Figures) -> Option<Cell> {
-        if f.revenue_minor != f.cash_minor + f.cashless_minor {
-            return None;
-        }
-        let add = |a: i32, b: i64| i32::try_from(i64::from(a) + b).ok();
-        Some(Cell {
-            product: self.product,
-            quantity: add(self.quantity, f.quantity)?,
-            net: add(self.net, f.net_minor)?,
-            cash: add(self.cash, f.cash_minor)?,
-            cashless: add(self.cashless, f.cashless_minor)?,
-            free: add(self.free, f.free_quantity)?,
-            test: add(self.test, f.test_quantity)?,
-            transactions: add(self.transactions, f.transactions)?,
-        })
-    }
-
-    /// The cell's figures (revenue: cash plus cashless).
-    fn figures(&self) -> Figures {
-        let mut f = Figures::default();
-        self.add_to(&mut f);
-        f
-    }
-
-    fn add_to(&self, f: &mut Figures) {
-        f.quantity += i64::from(self.quantity);
-        f.revenue_minor += i64::from(self.cash) + i64::from(self.cashless);
-        f.net_minor += i64::from(self.net);
-        f.cash_minor += i64::from(self.cash);
-        f.cashless_minor += i64::from(self.cashless);
-        f.free_quantity += i64::from(self.free);
-        f.test_quantity += i64::from(self.test);
-        f.transactions += i64::from(self.transactions);
-    }
-}
-
 /// Every machine's figures by day, and by product and day.
 #[derive(Default)]
 struct Columns {
@@ -100,8 +49,8 @@ struct Columns {
     /// Product id (empty: no known product) → its number in the cells.
     product_index: foldhash::HashMap<String, u32>,
     products: Vec<String>,
-    /// By local day, by machine index: a cell per product sold, free or tested.
-    day_products: BTreeMap<NaiveDate, Vec<Vec<Cell>>>,
+    /// By local day: a cell per machine and product sold, free or tested.
+    day_products: BTreeMap<NaiveDate, DayCells>,
     /// By local day, by product number: every machine's figures summed (a question of most
     /// of the fleet by product sums these, less the machines left out).
     fleet_products: BTreeMap<NaiveDate, Vec<Figures>>,
@@ -124,8 +73,9 @@ impl Columns {
         column[i].add(f);
     }
 
-    fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
-        let i = self.machine(machine_id);
+    /// The number of `product` in the cells (numbered on first sight), its fleet sum of
+    /// `date` grown by `f`.
+    fn product(&mut self, date: NaiveDate, product: &str, f: &Figures) -> u32 {
         let next = self.products.len() as u32;
         let p = *self
             .product_index
@@ -134,30 +84,61 @@ impl Columns {
         if p == next {
             self.products.push(product.to_string());
         }
-        let column = self.day_products.entry(date).or_default();
-        if column.len() <= i {
-            column.resize(i + 1, Vec::new());
-        }
-        let cells = &mut column[i];
-        let at = match cells.iter().position(|c| c.product == p) {
-            Some(at) => at,
-            None => {
-                cells.push(Cell {
-                    product: p,
-                    ..Cell::default()
-                });
-                cells.len() - 1
-            }
-        };
-        match cells[at].plus(f) {
-            Some(sum) => cells[at] = sum,
-            None => self.products_ok = false,
-        }
         let fleet = self.fleet_products.entry(date).or_default();
         if fleet.len() <= p as usize {
             fleet.resize(p as usize + 1, Figures::default());
         }
         fleet[p as usize].add(f);
+        p
+    }
+
+    fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
+        let machine = self.machine(machine_id) as u32;
+        let p = self.product(date, product, f);
+        let cell = self
+            .day_products
+            .entry(date)
+            .or_default()
+            .cell_mut(p, machine);
+        match cell.plus(f) {
+            Some(sum) => *cell = sum,
+            None => self.products_ok = false,
+        }
+    }
+}
+
+/// Columns being built: each day's product cells gathered in any order, put in order once.
+#[derive(Default)]
+struct Gathered {
+    columns: Columns,
+    day_products: BTreeMap<NaiveDate, Vec<(u32, Cell)>>,
+}
+
+impl Gathered {
+    /// A machine's figures of one product and day (each met once in a build).
+    fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
+        let columns = &mut self.columns;
+        let machine = columns.machine(machine_id) as u32;
+        let p = columns.product(date, product, f);
+        let Some(cell) = (Cell {
+            machine,
+            ..Cell::default()
+        })
+        .plus(f) else {
+            columns.products_ok = false;
+            return;
+        };
+        self.day_products.entry(date).or_default().push((p, cell));
+    }
+
+    fn finish(self) -> Columns {
+        let mut columns = self.columns;
+        columns.day_products = self
+            .day_products
+            .into_iter()
+            .map(|(date, pairs)| (date, DayCells::from_unordered(pairs)))
+            .collect();
+        columns
     }
 }
 
@@ -265,9 +246,12 @@ impl Engine {
         if self.is_built() {
             return Ok(());
         }
-        let mut columns = Columns {
-            products_ok: true,
-            ..Columns::default()
+        let mut gathered = Gathered {
+            columns: Columns {
+                products_ok: true,
+                ..Columns::default()
+            },
+            ..Gathered::default()
         };
         for batch in machine_ids.chunks(BUILD_BATCH) {
             for grain in [Grain::Day, Grain::DayProduct] {
@@ -279,15 +263,15 @@ impl Engine {
                 };
                 for r in store.rollups(&query).await? {
                     if grain == Grain::Day {
-                        columns.add(&r.machine_id, r.date, &r.figures);
+                        gathered.columns.add(&r.machine_id, r.date, &r.figures);
                     } else {
                         let product = r.product_id.as_deref().unwrap_or_default();
-                        columns.add_product(&r.machine_id, r.date, product, &r.figures);
+                        gathered.add_product(&r.machine_id, r.date, product, &r.figures);
                     }
                 }
             }
         }
-        *self.write_columns() = Some(columns);
+        *self.write_columns() = Some(gathered.finish());
         Ok(())
     }
 
@@ -335,42 +319,40 @@ impl Engine {
     ) -> Option<ProductSums> {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
-        let chosen: Vec<bool> = columns
-            .products
-            .iter()
-            .map(|p| products.is_none_or(|set| set.contains(p)))
-            .collect();
+        let chosen = chosen_products(columns, products);
         let rows = match by {
             By::Machine => machines.len(),
             By::Product => columns.products.len(),
         };
         let mut out = vec![Figures::default(); rows * buckets];
-        let slots = slots(columns, machines);
+        let row_of = rows_of(columns, machines);
         if by == By::Product {
             // Most of the fleet: the fleet's sums less the machines left out.
-            let mut left_out = vec![true; columns.index.len()];
-            for i in slots.iter().flatten() {
-                left_out[*i] = false;
-            }
-            let left_out: Vec<usize> = (0..left_out.len()).filter(|i| left_out[*i]).collect();
-            let chosen_here = columns.index.len() - left_out.len();
-            if left_out.len() < chosen_here {
+            let chosen_here = row_of.iter().filter(|k| **k != NONE).count();
+            let left_out = columns.index.len() - chosen_here;
+            if left_out < chosen_here {
                 for (date, fleet) in columns.fleet_products.range(from..=to) {
                     let b = bucket(*date);
-                    for (p, f) in fleet.iter().enumerate() {
-                        if chosen[p] {
-                            out[p * buckets + b].add(f);
-                        }
+                    let mut add = |p: u32, f: &Figures| out[p as usize * buckets + b].add(f);
+                    match &chosen {
+                        Some(list) => list
+                            .iter()
+                            .filter_map(|p| Some((*p, fleet.get(*p as usize)?)))
+                            .for_each(|(p, f)| add(p, f)),
+                        None => (0u32..).zip(fleet).for_each(|(p, f)| add(p, f)),
                     }
                 }
-                for (date, column) in columns.day_products.range(from..=to) {
+                for (date, day) in columns
+                    .day_products
+                    .range(from..=to)
+                    .filter(|_| left_out > 0)
+                {
                     let b = bucket(*date);
-                    for cells in left_out.iter().filter_map(|i| column.get(*i)) {
-                        for c in cells.iter().filter(|c| chosen[c.product as usize]) {
-                            let p = c.product as usize;
-                            out[p * buckets + b].add(&c.figures().negated());
+                    for_chosen(day, chosen.as_deref(), |p, cells| {
+                        for c in cells.iter().filter(|c| row_of[c.machine as usize] == NONE) {
+                            out[p as usize * buckets + b].add(&c.figures().negated());
                         }
-                    }
+                    });
                 }
                 return Some(ProductSums {
                     products: columns.products.clone(),
@@ -378,20 +360,17 @@ impl Engine {
                 });
             }
         }
-        for (date, column) in columns.day_products.range(from..=to) {
+        for (date, day) in columns.day_products.range(from..=to) {
             let b = bucket(*date);
-            for (k, slot) in slots.iter().enumerate() {
-                let Some(cells) = slot.and_then(|i| column.get(i)) else {
-                    continue;
-                };
+            for_chosen(day, chosen.as_deref(), |p, cells| {
                 for c in cells {
-                    let p = c.product as usize;
-                    if chosen[p] {
+                    let k = row_of[c.machine as usize];
+                    if k != NONE {
                         let row = if by == By::Machine { k } else { p };
-                        c.add_to(&mut out[row * buckets + b]);
+                        c.add_to(&mut out[row as usize * buckets + b]);
                     }
                 }
-            }
+            });
         }
         Some(ProductSums {
             products: match by {
@@ -425,17 +404,17 @@ impl Engine {
                 if !columns.products_ok {
                     return None;
                 }
-                let column = columns.day_products.get(&day);
-                let sold = |i: usize| {
-                    column.and_then(|c| c.get(i)).map(|cells| {
-                        cells.iter().any(|c| {
-                            c.transactions > 0
-                                && chosen.contains(&columns.products[c.product as usize])
-                        })
-                    })
-                };
+                let mut sold = vec![false; columns.index.len()];
+                if let Some(cells) = columns.day_products.get(&day) {
+                    let chosen = chosen_products(columns, Some(chosen));
+                    for_chosen(cells, chosen.as_deref(), |_, cells| {
+                        for c in cells.iter().filter(|c| c.transactions > 0) {
+                            sold[c.machine as usize] = true;
+                        }
+                    });
+                }
                 machines
-                    .filter(|m| slot(m).and_then(sold).unwrap_or(false))
+                    .filter(|m| slot(m).is_some_and(|i| sold[i]))
                     .collect()
             }
         })
@@ -454,15 +433,15 @@ impl Engine {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
         let ids: Vec<&str> = machines.iter().map(String::as_str).collect();
-        let slots = slots(columns, &ids);
-        let mut by: HashMap<(usize, u32), [i64; 7]> = HashMap::new();
-        for (date, column) in columns.day_products.range(from..=to) {
+        let row_of = rows_of(columns, &ids);
+        let mut by: HashMap<(u32, u32), [i64; 7]> = HashMap::new();
+        for (date, day) in columns.day_products.range(from..=to) {
             let weekday = date.weekday().num_days_from_monday() as usize;
-            for (k, slot) in slots.iter().enumerate() {
-                for c in slot.and_then(|i| column.get(i)).into_iter().flatten() {
+            for (p, cells) in day.products() {
+                for c in cells.iter().filter(|c| row_of[c.machine as usize] != NONE) {
                     let units = i64::from(c.quantity) + i64::from(c.free) + i64::from(c.test);
                     if units != 0 {
-                        by.entry((k, c.product)).or_default()[weekday] += units;
+                        by.entry((row_of[c.machine as usize], p)).or_default()[weekday] += units;
                     }
                 }
             }
@@ -470,7 +449,7 @@ impl Engine {
         let mut out: Vec<WeekdayUnits> = by
             .into_iter()
             .map(|((k, p), units)| WeekdayUnits {
-                machine_id: machines[k].clone(),
+                machine_id: machines[k as usize].clone(),
                 product_id: columns.products[p as usize].clone(),
                 units,
             })
@@ -494,6 +473,37 @@ fn slots(columns: &Columns, machines: &[&str]) -> Vec<Option<usize>> {
         .iter()
         .map(|m| columns.index.get(*m).copied())
         .collect()
+}
+
+/// A machine index's row in an answer: not one of the machines asked.
+const NONE: u32 = u32::MAX;
+
+/// For each machine index of the columns, its position in `machines` ([`NONE`]: not there).
+fn rows_of(columns: &Columns, machines: &[&str]) -> Vec<u32> {
+    let mut rows = vec![NONE; columns.index.len()];
+    for (k, m) in (0u32..).zip(machines) {
+        if let Some(i) = columns.index.get(*m) {
+            rows[*i] = k;
+        }
+    }
+    rows
+}
+
+/// The numbers of the chosen products that have cells (`None`: every product).
+fn chosen_products(columns: &Columns, products: Option<&BTreeSet<String>>) -> Option<Vec<u32>> {
+    products.map(|set| {
+        set.iter()
+            .filter_map(|p| columns.product_index.get(p).copied())
+            .collect()
+    })
+}
+
+/// Calls `f` with each chosen product's cells of a day (`chosen` `None`: every product's).
+fn for_chosen(day: &DayCells, chosen: Option<&[u32]>, mut f: impl FnMut(u32, &[Cell])) {
+    match chosen {
+        Some(list) => list.iter().for_each(|p| f(*p, day.of_product(*p))),
+        None => day.products().for_each(|(p, cells)| f(p, cells)),
+    }
 }
 
 /// The sales service's way to the engine.

@@ -21,6 +21,7 @@ use vendfleet_domain::report::{Cube, GroupBy, Grouping};
 use vendfleet_domain::sales::split_range;
 use vendfleet_domain::FieldErrors;
 
+mod cells;
 mod engine;
 mod ledger;
 mod query;
