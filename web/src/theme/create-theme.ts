@@ -89,6 +89,13 @@ export function createAppTheme({ settings, direction, language }: ThemeOptionsIn
         MuiCardHeader: { styleOverrides: { root: { padding: '24px 24px 0' } } },
         MuiCardContent: { styleOverrides: { root: { padding: 24, '&:last-child': { paddingBottom: 24 } } } },
         MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
+        // Every button, menu item, tab and nav item shows where the keyboard is (MUI's ButtonBase
+        // removes the browser's outline and, without a focus ripple, shows nothing).
+        MuiButtonBase: {
+          styleOverrides: {
+            root: { '&.Mui-focusVisible': { outline: `2px solid ${hues.primary.main}`, outlineOffset: 2 } },
+          },
+        },
         MuiButton: {
           defaultProps: { disableElevation: true },
           styleOverrides: { root: { borderRadius: 8 } },
