@@ -150,7 +150,8 @@ async function settle(target) {
     const busy =
       inFlight > 0 ||
       (await target.evaluate(() =>
-        Boolean(document.querySelector('.MuiDataGrid-overlay .MuiLinearProgress-root, .MuiDataGrid-overlay .MuiCircularProgress-root, .MuiSkeleton-root, [data-testid="navigation-progress"], [role="progressbar"][aria-busy="true"]')),
+        // A grid, a chart or a route still loading shows an indeterminate bar, a spinner or a skeleton.
+        Boolean(document.querySelector('.MuiLinearProgress-indeterminate, .MuiCircularProgress-indeterminate, .MuiSkeleton-root, [role="progressbar"][aria-busy="true"]')),
       ));
     if (busy) quietSince = null;
     else if (quietSince === null) quietSince = Date.now();
