@@ -31,7 +31,7 @@ export function CustomBreadcrumbs({ heading, links, action }: Props) {
                 {link.name}
               </Link>
             ) : (
-              <Typography key={link.name} variant="body2" sx={{ color: 'text.disabled' }}>
+              <Typography key={link.name} variant="body2" sx={{ color: 'text.secondary' }}>
                 {link.name}
               </Typography>
             ),

@@ -23,7 +23,7 @@ export function MessageView({ title, text, action, code, testId }: MessageProps)
       sx={{ py: 10, px: 3, mx: 'auto', maxWidth: 480, textAlign: 'center', display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2 }}
     >
       {code ? (
-        <Typography aria-hidden sx={{ fontSize: 96, fontWeight: 800, lineHeight: 1, color: 'primary.main', opacity: 0.24 }}>
+        <Typography aria-hidden sx={{ fontSize: 96, fontWeight: 800, lineHeight: 1, color: 'primary.main' }}>
           {code}
         </Typography>
       ) : null}

@@ -1,12 +1,15 @@
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
+import { useTranslation } from 'react-i18next';
 
 /** Shown while the session or a screen is being prepared. */
 export function LoadingScreen({ inline = false }: { inline?: boolean }) {
+  const { t } = useTranslation();
   return (
     <Box
       role="progressbar"
       aria-busy="true"
+      aria-label={t('app.loading')}
       sx={{
         flexGrow: 1,
         minHeight: inline ? 240 : '100vh',
@@ -17,7 +20,7 @@ export function LoadingScreen({ inline = false }: { inline?: boolean }) {
         px: 5,
       }}
     >
-      <LinearProgress color="inherit" sx={{ width: 1, maxWidth: 360 }} />
+      <LinearProgress color="inherit" sx={{ width: 1, maxWidth: 360 }} aria-hidden />
     </Box>
   );
 }

@@ -17,7 +17,7 @@ export function GuestLanguageSwitcher() {
       }}
     >
       {LANGUAGES.map((language) => (
-        <ToggleButton key={language.code} value={language.code} lang={language.code} aria-label={language.label} sx={{ px: 1.25, py: 0.25, fontWeight: 700 }}>
+        <ToggleButton key={language.code} value={language.code} lang={language.code} aria-label={`${language.short} (${language.label})`} sx={{ px: 1.25, py: 0.25, fontWeight: 700 }}>
           {language.short}
         </ToggleButton>
       ))}

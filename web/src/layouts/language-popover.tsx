@@ -30,7 +30,8 @@ export function LanguagePopover() {
     <>
       <Tooltip title={t('header.language')}>
         <IconButton
-          aria-label={t('header.language')}
+          // The name holds what the button shows (a parenthesis does not count as that).
+          aria-label={`${t('header.language')}: ${current.short} (${current.label})`}
           data-testid="language-button"
           onClick={menu.open}
           sx={{ width: 40, height: 40 }}

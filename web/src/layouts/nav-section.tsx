@@ -30,7 +30,7 @@ function ItemLabel({ item, depth }: { item: NavItem; depth: number }) {
         {t(item.title)}
       </Typography>
       {item.caption ? (
-        <Typography component="span" variant="caption" noWrap sx={{ display: 'block', color: 'text.disabled' }}>
+        <Typography component="span" variant="caption" noWrap sx={{ display: 'block', color: 'text.secondary' }}>
           {t(item.caption)}
         </Typography>
       ) : null}
@@ -116,7 +116,7 @@ export function NavSectionVertical({ data, onNavigate }: { data: NavGroup[]; onN
           subheader={
             <ListSubheader
               disableSticky
-              sx={{ px: 1.5, lineHeight: '32px', fontSize: 11, fontWeight: 700, textTransform: 'uppercase', bgcolor: 'transparent', color: 'text.disabled' }}
+              sx={{ px: 1.5, lineHeight: '32px', fontSize: 11, fontWeight: 700, textTransform: 'uppercase', bgcolor: 'transparent', color: 'text.secondary' }}
             >
               {t(group.subheader)}
             </ListSubheader>

@@ -188,16 +188,23 @@ void i18next.use(initReactI18next).init({
   initAsync: false,
 });
 
+/** The page's `lang` and `dir` follow the UI language (screen readers choose their voice by it). */
+function markDocument(lng: string) {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = lng;
+  document.documentElement.dir = directionOf(lng);
+}
+
+// The initial language was chosen before this listener existed (init is synchronous).
+markDocument(i18next.language);
+
 i18next.on('languageChanged', (lng) => {
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
   } catch {
     // Not fatal: the language just will not survive a reload.
   }
-  if (typeof document !== 'undefined') {
-    document.documentElement.lang = lng;
-    document.documentElement.dir = directionOf(lng);
-  }
+  markDocument(lng);
 });
 
 export default i18next;

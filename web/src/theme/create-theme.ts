@@ -1,7 +1,7 @@
 import { alpha, createTheme, type Theme } from '@mui/material/styles';
 import { enUS, frFR, itIT } from '@mui/material/locale';
 import type { Settings } from '../settings/types';
-import { error, grey, info, PRESETS, secondary, success, warning } from './palette';
+import { colorSet, error, grey, info, PRESETS, SECONDARY_TEXT, secondary, success, warning } from './palette';
 
 export const FONT_FAMILY = '"Public Sans Variable", "Public Sans", -apple-system, "Segoe UI", Roboto, sans-serif';
 
@@ -16,8 +16,15 @@ export interface ThemeOptionsInput {
 /** Builds the MUI theme for the current settings: Minimal UI's palette, type scale and shapes. */
 export function createAppTheme({ settings, direction, language }: ThemeOptionsInput): Theme {
   const mode = settings.themeMode;
-  const primary = PRESETS[settings.themeColorPresets];
   const dark = mode === 'dark';
+  const hues = {
+    primary: colorSet(PRESETS[settings.themeColorPresets], mode),
+    secondary: colorSet(secondary, mode),
+    info: colorSet(info, mode),
+    success: colorSet(success, mode),
+    warning: colorSet(warning, mode),
+    error: colorSet(error, mode),
+  };
   const bold = settings.themeContrast === 'bold';
   const cardShadow = `0 0 2px 0 ${alpha(dark ? '#000000' : grey[500], 0.2)}, 0 12px 24px -4px ${alpha(dark ? '#000000' : grey[500], 0.12)}`;
   const locale = MUI_LOCALES[language as keyof typeof MUI_LOCALES] ?? enUS;
@@ -27,17 +34,12 @@ export function createAppTheme({ settings, direction, language }: ThemeOptionsIn
       direction,
       palette: {
         mode,
-        primary,
-        secondary,
-        info,
-        success,
-        warning,
-        error,
+        ...hues,
         grey,
         divider: alpha(grey[500], 0.2),
         text: dark
-          ? { primary: '#FFFFFF', secondary: grey[500], disabled: grey[600] }
-          : { primary: grey[800], secondary: grey[600], disabled: grey[500] },
+          ? { primary: '#FFFFFF', secondary: SECONDARY_TEXT.dark, disabled: grey[600] }
+          : { primary: grey[800], secondary: SECONDARY_TEXT.light, disabled: grey[500] },
         background: dark
           ? { default: grey[900], paper: grey[800] }
           : { default: bold ? grey[200] : '#FFFFFF', paper: '#FFFFFF' },
@@ -87,12 +89,39 @@ export function createAppTheme({ settings, direction, language }: ThemeOptionsIn
         MuiCardHeader: { styleOverrides: { root: { padding: '24px 24px 0' } } },
         MuiCardContent: { styleOverrides: { root: { padding: 24, '&:last-child': { paddingBottom: 24 } } } },
         MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
+        // Every button, menu item, tab and nav item shows where the keyboard is (MUI's ButtonBase
+        // removes the browser's outline and, without a focus ripple, shows nothing).
+        MuiButtonBase: {
+          styleOverrides: {
+            root: { '&.Mui-focusVisible': { outline: `2px solid ${hues.primary.main}`, outlineOffset: 2 } },
+          },
+        },
         MuiButton: {
           defaultProps: { disableElevation: true },
           styleOverrides: { root: { borderRadius: 8 } },
         },
         MuiTooltip: { styleOverrides: { tooltip: { backgroundColor: grey[800] } } },
-        MuiTableCell: { styleOverrides: { head: { color: grey[600], fontWeight: 600 } } },
+        MuiTableCell: { styleOverrides: { head: { color: SECONDARY_TEXT[mode], fontWeight: 600 } } },
+        MuiChip: {
+          styleOverrides: {
+            // A coloured chip is "soft": the hue's text shade on a light fill of it (a solid fill
+            // would need white text on a dark shade, far from the look); in dark mode a faint
+            // tint, as chips also sit on the data grid's lighter surface and on hovered rows.
+            filled: ({ ownerState }) => {
+              const color = ownerState.color;
+              if (!color || color === 'default') return {};
+              const { main, lighter } = hues[color];
+              const fill = dark ? alpha(main, 0.08) : lighter;
+              return {
+                color: main,
+                backgroundColor: fill,
+                '&.MuiChip-clickable:hover, &.Mui-focusVisible': { backgroundColor: alpha(main, dark ? 0.32 : 0.24) },
+                '& .MuiChip-icon': { color: 'inherit' },
+                '& .MuiChip-deleteIcon': { color: alpha(main, 0.72), '&:hover': { color: main } },
+              };
+            },
+          },
+        },
       },
     },
     locale,

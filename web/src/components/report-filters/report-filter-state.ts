@@ -4,7 +4,7 @@
 // of the report's detail table live in the same query string (see `useListState`). Each screen
 // names the controls it uses (`ReportControl`): its filter bar shows those and its requests carry
 // only their parameters.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Query } from '../../api/client';
 import { withChanges } from '../server-list/use-list-state';
@@ -201,8 +201,18 @@ export function useReportFilters(controls: readonly ReportControl[] = SALES_CONT
   const key = search.toString();
   const filters = useMemo(() => readReportFilters(new URLSearchParams(key)), [key]);
   const query = useMemo(() => reportQuery(filters, controls), [filters, controls]);
+  // The address as last written: a change made before the screen has re-rendered with the one
+  // before (a quick keyboard user, a busy screen) builds on it instead of on an older render's.
+  const latest = useRef(key);
+  useEffect(() => {
+    latest.current = key;
+  }, [key]);
   const setFilters = useCallback(
-    (change: Partial<ReportFilters>) => setSearch((current) => withChanges(current, reportChanges(change))),
+    (change: Partial<ReportFilters>) => {
+      const next = withChanges(new URLSearchParams(latest.current), reportChanges(change));
+      latest.current = next.toString();
+      setSearch(next);
+    },
     [setSearch],
   );
   const reset = useCallback(() => setFilters(DEFAULT_REPORT_FILTERS), [setFilters]);

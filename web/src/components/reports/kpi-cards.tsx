@@ -10,6 +10,7 @@ import TrendingDownIcon from '@mui/icons-material/TrendingDown';
 import TrendingFlatIcon from '@mui/icons-material/TrendingFlat';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import type { I18nKey } from '../../locales/keys';
+import { Spoken } from '../spoken';
 import { changeOf, formatChange, formatFigure, KPIS, type KpiKey, type Trend } from './sales-figures';
 
 const TITLES: Record<KpiKey, I18nKey> = {
@@ -35,18 +36,20 @@ export function ChangeBadge({ current, previous, testId }: { current: number; pr
   const change = changeOf(current, previous);
   const text = formatChange(change, i18n.language);
   const Icon = change.trend === 'up' ? TrendingUpIcon : change.trend === 'down' ? TrendingDownIcon : TrendingFlatIcon;
+  const spoken = t(TREND_TEXT[change.trend], { change: text });
   return (
-    <Box
-      component="span"
-      data-testid={testId}
-      data-trend={change.trend}
-      title={t(TREND_TEXT[change.trend], { change: text })}
-      aria-label={t(TREND_TEXT[change.trend], { change: text })}
-      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: trendColor(change.trend), fontWeight: 600, typography: 'body2' }}
-    >
-      <Icon fontSize="small" aria-hidden />
-      <span aria-hidden>{text}</span>
-    </Box>
+    <Spoken text={spoken}>
+      <Box
+        component="span"
+        data-testid={testId}
+        data-trend={change.trend}
+        title={spoken}
+        sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: trendColor(change.trend), fontWeight: 600, typography: 'body2' }}
+      >
+        <Icon fontSize="small" />
+        <span>{text}</span>
+      </Box>
+    </Spoken>
   );
 }
 

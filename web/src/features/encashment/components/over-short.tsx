@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
+import { Spoken } from '../../../components/spoken';
 import { formatOverShort, overShortTone, TONE_COLOR } from '../encashment-logic';
 
 /** A collection's (or a sum's) over or short, coloured; "—" when there was nothing to compare with. */
@@ -10,25 +11,28 @@ export function OverShort({ minor, currency = REPORT_CURRENCY }: { minor: number
   const tone = overShortTone(minor);
   if (minor === null || minor === undefined) {
     return (
-      <Tooltip title={t('encashment.notCompared')}>
-        <span data-tone={tone} data-testid="over-short" aria-label={t('encashment.notCompared')}>
-          —
-        </span>
-      </Tooltip>
+      <Spoken text={t('encashment.notCompared')}>
+        <Tooltip title={t('encashment.notCompared')}>
+          <span data-tone={tone} data-testid="over-short">
+            —
+          </span>
+        </Tooltip>
+      </Spoken>
     );
   }
   const amount = formatMoney(Math.abs(minor), currency, i18n.language);
   const spoken = tone === 'short' ? t('encashment.shortBy', { amount }) : tone === 'over' ? t('encashment.overBy', { amount }) : t('encashment.exact');
   return (
-    <Chip
-      size="small"
-      color={TONE_COLOR[tone]}
-      variant={tone === 'exact' ? 'outlined' : 'filled'}
-      label={formatOverShort(minor, currency, i18n.language)}
-      aria-label={spoken}
-      title={spoken}
-      data-tone={tone}
-      data-testid="over-short"
-    />
+    <Spoken text={spoken}>
+      <Chip
+        size="small"
+        color={TONE_COLOR[tone]}
+        variant={tone === 'exact' ? 'outlined' : 'filled'}
+        label={formatOverShort(minor, currency, i18n.language)}
+        title={spoken}
+        data-tone={tone}
+        data-testid="over-short"
+      />
+    </Spoken>
   );
 }

@@ -240,7 +240,7 @@ export function ScheduleEditor() {
             <Typography variant="overline" sx={{ color: 'text.secondary' }}>
               {t('queryScheduler.nextRuns', { zone: asked.timeZone || '—' })}
             </Typography>
-            <Box sx={{ height: 4 }}>{runs.isFetching ? <LinearProgress /> : null}</Box>
+            <Box sx={{ height: 4 }}>{runs.isFetching ? <LinearProgress aria-label={t('app.loading')} /> : null}</Box>
             {shownRuns.length > 0 ? (
               <List dense disablePadding>
                 {shownRuns.map((run) => (

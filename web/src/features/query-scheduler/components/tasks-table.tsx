@@ -14,6 +14,7 @@ import { ServerList, type RowAction } from '../../../components/server-list/serv
 import { ListFilter } from '../../../components/server-list/list-filter';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { toast } from '../../../components/snackbar';
+import { Spoken } from '../../../components/spoken';
 import { paths } from '../../../routes/paths';
 import type { Task } from '../../../api/types';
 import { useModuleLabel } from '../../../components/report-definition/module-label';
@@ -29,17 +30,11 @@ const FILTERS = ['status', 'module'] as const;
 function PausedBySystem({ reason }: { reason: string }) {
   const { t } = useTranslation();
   return (
-    <Tooltip title={reason}>
-      <Chip
-        size="small"
-        color="warning"
-        variant="outlined"
-        icon={<WarningIcon />}
-        label={t('queryScheduler.pausedBySystem')}
-        aria-label={`${t('queryScheduler.pausedBySystem')}: ${reason}`}
-        data-testid="task-paused-reason"
-      />
-    </Tooltip>
+    <Spoken text={`${t('queryScheduler.pausedBySystem')}: ${reason}`}>
+      <Tooltip title={reason}>
+        <Chip size="small" color="warning" variant="outlined" icon={<WarningIcon />} label={t('queryScheduler.pausedBySystem')} data-testid="task-paused-reason" />
+      </Tooltip>
+    </Spoken>
   );
 }
 

@@ -48,7 +48,13 @@ export function ReportPreview({ input, waiting }: Props) {
     );
   } else {
     body = (
-      <Box sx={{ overflow: 'auto', maxHeight: 440, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <Box
+        // A scrolling box: focusable, so the keyboard scrolls it too.
+        tabIndex={0}
+        role="region"
+        aria-label={t('reportGenerator.preview')}
+        sx={{ overflow: 'auto', maxHeight: 440, border: 1, borderColor: 'divider', borderRadius: 1 }}
+      >
         <Table size="small" stickyHeader data-testid="report-preview-table">
           <TableHead>
             <TableRow>
@@ -82,7 +88,7 @@ export function ReportPreview({ input, waiting }: Props) {
   return (
     <Card data-testid="report-preview" aria-busy={preview.isFetching}>
       <CardHeader title={t('reportGenerator.preview')} subheader={subheader} />
-      <Box sx={{ height: 4 }}>{input && preview.isFetching ? <LinearProgress /> : null}</Box>
+      <Box sx={{ height: 4 }}>{input && preview.isFetching ? <LinearProgress aria-label={t('app.loading')} /> : null}</Box>
       <Box sx={{ p: 3, pt: 1 }}>{body}</Box>
     </Card>
   );

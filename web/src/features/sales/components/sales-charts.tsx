@@ -1,5 +1,6 @@
 // The sales overview's charts (loaded on their own, after the rest of the screen): the chosen value
 // over time against the span before, and by group against the span before.
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
@@ -9,6 +10,7 @@ import CardHeader from '@mui/material/CardHeader';
 import Grid from '@mui/material/Grid';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
 import type { Query } from '../../../api/client';
 import type { SalesBar, SalesLineChart } from '../../../api/types';
 import type { GroupingPeriod, ReportValue } from '../../../components/report-filters/report-filter-state';
@@ -54,6 +56,16 @@ function formatTick(figure: number, value: ReportValue, language: string): strin
 }
 
 const hasSales = (values: number[]) => values.some((value) => value !== 0);
+const sum = (values: (number | null)[]) => values.reduce<number>((total, figure) => total + (figure ?? 0), 0);
+
+/** A chart with its text alternative: a summary read out in its place (the tables hold every figure). */
+function Described({ summary, children }: { summary: string; children: ReactNode }) {
+  return (
+    <Box role="img" aria-label={summary} data-testid="chart-summary">
+      {children}
+    </Box>
+  );
+}
 
 function OverTime({ data, value, grouping }: { data: SalesLineChart; value: ReportValue; grouping: GroupingPeriod }) {
   const { t, i18n } = useTranslation();
@@ -61,17 +73,29 @@ function OverTime({ data, value, grouping }: { data: SalesLineChart; value: Repo
   const labels = data.dates.map((date, index) => (grouping === 'week' ? (data.labels[index] ?? date) : formatPeriodDate(date, grouping, language)));
   const previous = data.dates.map((_date, index) => data.previous[index] ?? null);
   const format = (figure: number | null) => (figure === null ? '—' : formatValue(figure, value, language));
+  const comparison = useTheme().palette.text.secondary;
+  const highest = data.current.reduce((best, figure, index) => (figure > data.current[best] ? index : best), 0);
+  const summary = t('sales.overTimeSummary', {
+    first: labels[0],
+    last: labels[labels.length - 1],
+    current: format(sum(data.current)),
+    previous: format(sum(previous)),
+    highest: format(data.current[highest] ?? null),
+    highestAt: labels[highest],
+  });
   return (
-    <LineChart
-      height={LINE_HEIGHT}
-      xAxis={[{ scaleType: 'point', data: labels }]}
-      yAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language), width: 64 }]}
-      series={[
-        { id: 'current', data: data.current, label: t('sales.currentPeriod'), valueFormatter: format, showMark: false, curve: 'linear' },
-        { id: 'previous', data: previous, label: t('sales.previousPeriod'), valueFormatter: format, showMark: false, curve: 'linear', color: '#919EAB' },
-      ]}
-      grid={{ horizontal: true }}
-    />
+    <Described summary={summary}>
+      <LineChart
+        height={LINE_HEIGHT}
+        xAxis={[{ scaleType: 'point', data: labels }]}
+        yAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language), width: 64 }]}
+        series={[
+          { id: 'current', data: data.current, label: t('sales.currentPeriod'), valueFormatter: format, showMark: false, curve: 'linear' },
+          { id: 'previous', data: previous, label: t('sales.previousPeriod'), valueFormatter: format, showMark: false, curve: 'linear', color: comparison },
+        ]}
+        grid={{ horizontal: true }}
+      />
+    </Described>
   );
 }
 
@@ -80,18 +104,27 @@ function ByGroup({ bars, value }: { bars: SalesBar[]; value: ReportValue }) {
   const language = i18n.language;
   const names = bars.map((bar) => (bar.id === 'others' ? t('sales.others') : bar.name || t('sales.noGroup')));
   const format = (figure: number | null) => (figure === null ? '—' : formatValue(figure, value, language));
+  const comparison = useTheme().palette.text.secondary;
+  const summary = t('sales.byGroupSummary', {
+    count: bars.length,
+    name: names[0],
+    current: format(bars[0]?.current ?? null),
+    previous: format(bars[0]?.previous ?? null),
+  });
   return (
-    <BarChart
-      layout="horizontal"
-      height={Math.max(LINE_HEIGHT, bars.length * BAR_ROW + 80)}
-      yAxis={[{ scaleType: 'band', data: names, width: 140 }]}
-      xAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language) }]}
-      series={[
-        { id: 'current', data: bars.map((bar) => bar.current), label: t('sales.currentPeriod'), valueFormatter: format },
-        { id: 'previous', data: bars.map((bar) => bar.previous), label: t('sales.previousPeriod'), valueFormatter: format, color: '#919EAB' },
-      ]}
-      grid={{ vertical: true }}
-    />
+    <Described summary={summary}>
+      <BarChart
+        layout="horizontal"
+        height={Math.max(LINE_HEIGHT, bars.length * BAR_ROW + 80)}
+        yAxis={[{ scaleType: 'band', data: names, width: 140 }]}
+        xAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language) }]}
+        series={[
+          { id: 'current', data: bars.map((bar) => bar.current), label: t('sales.currentPeriod'), valueFormatter: format },
+          { id: 'previous', data: bars.map((bar) => bar.previous), label: t('sales.previousPeriod'), valueFormatter: format, color: comparison },
+        ]}
+        grid={{ vertical: true }}
+      />
+    </Described>
   );
 }
 

@@ -22,6 +22,8 @@ export const en = {
     byGroup: 'By {{group}}',
     currentPeriod: 'This period',
     previousPeriod: 'Previous period',
+    overTimeSummary: 'Line chart from {{first}} to {{last}}: {{current}} this period against {{previous}} in the previous one, the highest {{highest}} ({{highestAt}}). Every figure is in the detail table.',
+    byGroupSummary: 'Bar chart of {{count}} groups, the first {{name}} with {{current}} this period against {{previous}} in the previous one. Every figure is in the totals table.',
     others: 'Others',
     totals: 'Totals by {{group}}',
     detail: 'Detail by period',

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { getContrastRatio } from '@mui/material/styles';
+import { COLOR_PRESETS, THEME_MODES } from '../settings/types';
+import { createAppTheme } from './create-theme';
+import { BACKGROUNDS, colorSet, error, grey, info, PRESETS, SECONDARY_TEXT, secondary, success, warning, type Hue } from './palette';
+
+/** `colour` laid over `background` at `opacity` (both #RRGGBB). */
+function over(background: string, colour: string, opacity: number): string {
+  const channels = (hex: string) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  const under = channels(background);
+  return `#${channels(colour)
+    .map((value, index) => Math.round(under[index] * (1 - opacity) + value * opacity).toString(16).padStart(2, '0'))
+    .join('')}`;
+}
+
+const HUES: [string, Hue][] = [
+  ...COLOR_PRESETS.map((preset): [string, Hue] => [`preset ${preset}`, PRESETS[preset]]),
+  ['secondary', secondary],
+  ['info', info],
+  ['success', success],
+  ['warning', warning],
+  ['error', error],
+];
+
+describe('the palette meets WCAG 2.1 AA', () => {
+  for (const mode of THEME_MODES) {
+    for (const [name, hue] of HUES) {
+      it(`${name} in ${mode} mode: text on the backgrounds, on its tints and its soft chip; text on its solid fill`, () => {
+        const set = colorSet(hue, mode);
+        for (const background of BACKGROUNDS[mode]) {
+          expect(getContrastRatio(set.main, background)).toBeGreaterThanOrEqual(4.5);
+          // The selected nav item and hovered rows: a tint of the hue behind its own text.
+          expect(getContrastRatio(set.main, over(background, set.main, 0.16))).toBeGreaterThanOrEqual(4.5);
+        }
+        // Dark mode: a faint tint of the hue on the data grid's surface (paper with 8 % grey over it).
+        const chipFill = mode === 'dark' ? over(over(BACKGROUNDS.dark[1], grey[500], 0.08), set.main, 0.08) : set.lighter;
+        expect(getContrastRatio(set.main, chipFill)).toBeGreaterThanOrEqual(4.5);
+        expect(getContrastRatio(set.contrastText, set.main)).toBeGreaterThanOrEqual(4.5);
+        expect(getContrastRatio(set.contrastText, set.dark)).toBeGreaterThanOrEqual(4.5);
+      });
+    }
+
+    it(`secondary text in ${mode} mode`, () => {
+      for (const background of BACKGROUNDS[mode]) expect(getContrastRatio(SECONDARY_TEXT[mode], background)).toBeGreaterThanOrEqual(4.5);
+    });
+  }
+
+  it('the theme takes the mode’s shades', () => {
+    for (const mode of THEME_MODES) {
+      const theme = createAppTheme({
+        settings: { themeMode: mode, themeContrast: 'default', themeColorPresets: 'default' },
+        direction: 'ltr',
+        language: 'en',
+      });
+      expect(theme.palette.primary.main).toBe(colorSet(PRESETS.default, mode).main);
+      expect(theme.palette.warning.contrastText).toBe(colorSet(warning, mode).contrastText);
+      expect(theme.palette.text.secondary).toBe(SECONDARY_TEXT[mode]);
+      expect(BACKGROUNDS[mode]).toContain(theme.palette.background.paper);
+      expect(BACKGROUNDS[mode]).toContain(theme.palette.background.default);
+    }
+  });
+});
