@@ -20,17 +20,18 @@ server:
 	$(CARGO) build --profile first-start -p vendfleet-local
 
 ## test: everything CI runs (formatting, lints, Rust tests on SQLite and moto, template lint, web unit tests, API fuzzing, browser tests)
-## Two lanes side by side (the Rust lane leaves a core idle in its long serial compiles and while
-## moto answers; the web lane fills it), each lane's output printed in one piece when it ends; then
-## the checks that need both the server and the web app, the fuzzing and the browser tests side by
-## side (each starts its own server on a free port and data directory).
+## Two lanes side by side (the Rust lane leaves a core idle in its long serial compiles; the web
+## lane fills it), each lane's output printed in one piece when it ends: the lints and the test
+## build, and the web's checks. Then the OpenAPI check, and the Rust tests, the fuzzing and the
+## browser tests side by side (each starts its own server on a free port and data directory; the
+## Rust tests spend much of their time waiting on moto).
 test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target rust-lane web-lane
 	$(MAKE) --no-print-directory openapi-check
-	$(MAKE) --no-print-directory -j2 --output-sync=target fuzz-api e2e
+	$(MAKE) --no-print-directory -j3 --output-sync=target rust-tests fuzz-api e2e
 
 rust-lane: rust-checks
-	$(MAKE) --no-print-directory rust-tests
+	$(MAKE) --no-print-directory bin
 
 web-lane: aws-lint
 	$(MAKE) --no-print-directory web-checks

@@ -118,8 +118,8 @@ impl App {
         // catalogue's version (see `records::snapshot`).
         // It and the sales commits mark the machines they write (`records::touched`): the
         // dashboard keeps each machine's facts where this process is the sole writer.
-        let touched = Arc::new(records::Touched::new());
         let sole_writer = adapters.sales.sole_writer();
+        let touched = sole_writer.then(|| Arc::new(records::Touched::new()));
         let store: Arc<dyn ports::ItemStore> =
             Arc::new(records::SnapshotStore::new(adapters.store, touched.clone()));
         let calendar = Calendar::new(clock.clone(), operator);
@@ -161,7 +161,7 @@ impl App {
             events.clone(),
             planning.clone(),
             calendar.clone(),
-            sole_writer.then_some(touched),
+            touched,
         );
         let reports = reports::ReportsService::new(
             sales.clone(),

@@ -180,9 +180,8 @@ impl SalesStore for SqliteSalesStore {
             .map_err(backend)?
     }
 
-    /// Few machines: one query, each machine's day from the primary key (faster than the day
-    /// index, whose rows lie apart), the sales of the products asked, ordered and sliced by
-    /// SQLite. Many: the day's keys newest first from the time index (it holds them: no row is
+    /// Few machines: one query, each machine's day from the day index, the sales of the
+    /// products asked, ordered and sliced by SQLite. Many: the day's keys newest first from the time index (it holds them: no row is
     /// read for a vend of a machine not chosen), each chosen machine's vend then read by its
     /// key, until the page is full.
     async fn sales_page(
@@ -221,10 +220,12 @@ impl SalesStore for SqliteSalesStore {
         );
         self.db
             .read(move |c| {
-                let filter = "NOT INDEXED WHERE day = ?1 \
+                // `+at`: the time index would give the order without a sort, but SQLite would
+                // then visit every vend of the day to find the few machines'.
+                let filter = "WHERE day = ?1 \
                      AND machine_id IN (SELECT value FROM json_each(?2)) AND class = ?3 \
                      AND (?4 IS NULL OR product_id IN (SELECT value FROM json_each(?4))) \
-                     ORDER BY at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6";
+                     ORDER BY +at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6";
                 read_vends(
                     c,
                     filter,

@@ -26,7 +26,7 @@ pub(super) fn read_ledger(
     )
 }
 
-/// Ledger rows chosen and ordered by `tail` (`[NOT INDEXED] WHERE … ORDER BY …`).
+/// Ledger rows chosen and ordered by `tail` (`WHERE … ORDER BY …`).
 pub(super) fn read_vends(
     c: &Connection,
     tail: &str,

@@ -172,12 +172,12 @@ impl Snapshots {
 pub struct SnapshotStore {
     inner: Arc<dyn ItemStore>,
     pub(super) snapshots: Snapshots,
-    /// Marks the machines each write touches (see `touched.rs`).
-    touched: Arc<Touched>,
+    /// Marks the machines each write touches (see `touched.rs`), where anyone reads the marks.
+    touched: Option<Arc<Touched>>,
 }
 
 impl SnapshotStore {
-    pub fn new(inner: Arc<dyn ItemStore>, touched: Arc<Touched>) -> Self {
+    pub fn new(inner: Arc<dyn ItemStore>, touched: Option<Arc<Touched>>) -> Self {
         let snapshots = Snapshots {
             settle: inner.index_lag(),
             entries: Mutex::default(),
@@ -205,10 +205,10 @@ impl SnapshotStore {
         keys: Vec<Key>,
         write: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'static,
     ) -> Result<T, StoreError> {
-        if !keys.iter().any(Touched::marks) {
+        let marks = keys.iter().any(Touched::marks);
+        let Some(touched) = self.touched.clone().filter(|_| marks) else {
             return write.await;
-        }
-        let touched = self.touched.clone();
+        };
         tokio::spawn(async move {
             let out = write.await;
             touched.mark(&keys);

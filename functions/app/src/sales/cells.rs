@@ -1,15 +1,15 @@
 //! A day's product figures in the sales engine: every machine's cells of the day in one vector,
-//! ordered by product and then machine, with where each product's cells start. A question about
-//! a few products reads only their cells; any other reads the day's cells one after the other
-//! in memory (no vector per machine to follow).
+//! ordered by machine and then product, with where each machine's cells start. A question about a
+//! few machines reads only theirs; one about most of the fleet reads the day's cells one after
+//! the other in memory (no vector per machine to follow).
 
 use vendfleet_domain::sales::Figures;
 
 /// A machine's figures of one product and day, narrowed: revenue is cash plus cashless.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Cell {
-    /// The machine's index in the engine's columns.
-    pub machine: u32,
+    /// The product's number in the engine's columns.
+    pub product: u32,
     pub quantity: i32,
     pub net: i32,
     pub cash: i32,
@@ -28,7 +28,7 @@ impl Cell {
         }
         let add = |a: i32, b: i64| i32::try_from(i64::from(a) + b).ok();
         Some(Cell {
-            machine: self.machine,
+            product: self.product,
             quantity: add(self.quantity, f.quantity)?,
             net: add(self.net, f.net_minor)?,
             cash: add(self.cash, f.cash_minor)?,
@@ -58,72 +58,91 @@ impl Cell {
     }
 }
 
-/// One day's cells, by product number and then machine index.
+/// One day's cells, by machine index and then product number.
 #[derive(Debug, Default)]
 pub(super) struct DayCells {
-    /// Product `p`'s cells are `cells[starts[p]..starts[p + 1]]`; products numbered at or past
+    /// Machine `i`'s cells are `cells[starts[i]..starts[i + 1]]`; machines indexed at or past
     /// `starts.len() - 1` have none this day.
     starts: Vec<u32>,
     cells: Vec<Cell>,
+    /// Each cell's product number beside it: a question about some products looks through
+    /// these (4 bytes a cell) and reads only the cells it wants.
+    products: Vec<u32>,
 }
 
 impl DayCells {
-    /// The day's cells from `(product, cell)` pairs in any order, one pair per product and
-    /// machine.
+    /// The day's cells from `(machine, cell)` pairs in any order, one pair per machine and
+    /// product.
     pub fn from_unordered(mut pairs: Vec<(u32, Cell)>) -> DayCells {
-        pairs.sort_unstable_by_key(|(p, c)| (*p, c.machine));
-        let products = pairs.last().map_or(0, |(p, _)| *p as usize + 1);
-        let mut starts = vec![0u32; products + 1];
-        for (p, _) in &pairs {
-            starts[*p as usize + 1] += 1;
+        pairs.sort_unstable_by_key(|(m, c)| (*m, c.product));
+        let machines = pairs.last().map_or(0, |(m, _)| *m as usize + 1);
+        let mut starts = vec![0u32; machines + 1];
+        for (m, _) in &pairs {
+            starts[*m as usize + 1] += 1;
         }
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
         DayCells {
             starts,
+            products: pairs.iter().map(|(_, c)| c.product).collect(),
             cells: pairs.into_iter().map(|(_, c)| c).collect(),
         }
     }
 
-    /// Product `p`'s cells, by machine index.
-    pub fn of_product(&self, p: u32) -> &[Cell] {
-        let p = p as usize;
-        match (self.starts.get(p), self.starts.get(p + 1)) {
+    /// Machine `i`'s cells, by product number.
+    pub fn of_machine(&self, i: usize) -> &[Cell] {
+        match (self.starts.get(i), self.starts.get(i + 1)) {
             (Some(a), Some(b)) => &self.cells[*a as usize..*b as usize],
             _ => &[],
         }
     }
 
-    /// Every product with cells this day and its cells.
-    pub fn products(&self) -> impl Iterator<Item = (u32, &[Cell])> + '_ {
+    /// Machine `i`'s cells of the products `chosen` marks (by product number; a product
+    /// numbered past its end is not chosen).
+    pub fn chosen_of_machine<'a>(
+        &'a self,
+        i: usize,
+        chosen: &'a [bool],
+    ) -> impl Iterator<Item = &'a Cell> + 'a {
+        let (a, b) = match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(a), Some(b)) => (*a as usize, *b as usize),
+            _ => (0, 0),
+        };
+        (a..b)
+            .filter(move |j| chosen.get(self.products[*j] as usize) == Some(&true))
+            .map(move |j| &self.cells[j])
+    }
+
+    /// Every machine with cells this day and its cells.
+    pub fn machines(&self) -> impl Iterator<Item = (usize, &[Cell])> + '_ {
         self.starts
             .windows(2)
             .enumerate()
             .filter(|(_, w)| w[0] < w[1])
-            .map(|(p, w)| (p as u32, &self.cells[w[0] as usize..w[1] as usize]))
+            .map(|(i, w)| (i, &self.cells[w[0] as usize..w[1] as usize]))
     }
 
-    /// The cell of product `p` and machine `machine`, added (zero) when missing.
-    pub fn cell_mut(&mut self, p: u32, machine: u32) -> &mut Cell {
-        let p = p as usize;
-        if self.starts.len() < p + 2 {
+    /// The cell of machine `i` and product `product`, added (zero) when missing.
+    pub fn cell_mut(&mut self, i: usize, product: u32) -> &mut Cell {
+        if self.starts.len() < i + 2 {
             let end = self.cells.len() as u32;
-            self.starts.resize(p + 2, end);
+            self.starts.resize(i + 2, end);
         }
-        let (a, b) = (self.starts[p] as usize, self.starts[p + 1] as usize);
-        let at = match self.cells[a..b].binary_search_by_key(&machine, |c| c.machine) {
-            Ok(i) => a + i,
-            Err(i) => {
+        let (a, b) = (self.starts[i] as usize, self.starts[i + 1] as usize);
+        let at = match self.cells[a..b].binary_search_by_key(&product, |c| c.product) {
+            Ok(k) => a + k,
+            Err(k) => {
                 let cell = Cell {
-                    machine,
+                    product,
                     ..Cell::default()
                 };
-                self.cells.insert(a + i, cell);
-                for s in &mut self.starts[p + 1..] {
+                self.cells.insert(a + k, cell);
+                self.products.insert(a + k, product);
+                for s in &mut self.starts[i + 1..] {
                     *s += 1;
                 }
-                a + i
+                a + k
             }
         };
         &mut self.cells[at]
@@ -134,47 +153,66 @@ impl DayCells {
 mod tests {
     use super::*;
 
-    fn cell(machine: u32, quantity: i32) -> Cell {
+    fn cell(product: u32, quantity: i32) -> Cell {
         Cell {
-            machine,
+            product,
             quantity,
             ..Cell::default()
         }
     }
 
-    fn quantities(day: &DayCells, p: u32) -> Vec<(u32, i32)> {
-        day.of_product(p)
+    fn quantities(day: &DayCells, i: usize) -> Vec<(u32, i32)> {
+        day.of_machine(i)
             .iter()
-            .map(|c| (c.machine, c.quantity))
+            .map(|c| (c.product, c.quantity))
             .collect()
     }
 
     #[test]
-    fn cells_are_found_by_product_in_machine_order() {
+    fn cells_are_found_by_machine_in_product_order() {
         let day = DayCells::from_unordered(vec![(2, cell(5, 1)), (0, cell(9, 2)), (2, cell(1, 3))]);
         assert_eq!(quantities(&day, 0), vec![(9, 2)]);
-        assert!(day.of_product(1).is_empty());
+        assert!(day.of_machine(1).is_empty());
         assert_eq!(quantities(&day, 2), vec![(1, 3), (5, 1)]);
-        assert!(day.of_product(3).is_empty());
-        let listed: Vec<u32> = day.products().map(|(p, _)| p).collect();
+        assert!(day.of_machine(3).is_empty());
+        let listed: Vec<usize> = day.machines().map(|(i, _)| i).collect();
         assert_eq!(listed, vec![0, 2]);
+        let chosen = [false, true, false, false, false, true];
+        let of = |i| -> Vec<u32> {
+            day.chosen_of_machine(i, &chosen)
+                .map(|c| c.product)
+                .collect()
+        };
+        assert_eq!(of(2), vec![1, 5]);
+        assert!(of(0).is_empty(), "product 9 is past the chosen list");
+        assert!(of(7).is_empty());
     }
 
     #[test]
-    fn a_new_cell_keeps_every_product_in_place() {
+    fn a_new_cell_keeps_every_machine_in_place() {
         let mut day = DayCells::from_unordered(vec![(0, cell(4, 1)), (2, cell(1, 1))]);
         day.cell_mut(0, 2).quantity += 5;
         day.cell_mut(2, 1).quantity += 1;
         day.cell_mut(1, 3).quantity += 7;
-        // A product numbered past every one the day had.
+        // A machine indexed past every one the day had.
         day.cell_mut(6, 0).quantity += 4;
         assert_eq!(quantities(&day, 0), vec![(2, 5), (4, 1)]);
         assert_eq!(quantities(&day, 1), vec![(3, 7)]);
         assert_eq!(quantities(&day, 2), vec![(1, 2)]);
-        assert!(day.of_product(5).is_empty());
+        assert!(day.of_machine(5).is_empty());
         assert_eq!(quantities(&day, 6), vec![(0, 4)]);
+        let chosen = [false, true, true, true];
+        let of = |i| -> Vec<u32> {
+            day.chosen_of_machine(i, &chosen)
+                .map(|c| c.product)
+                .collect()
+        };
+        assert_eq!(
+            (of(0), of(1), of(2), of(6)),
+            (vec![2], vec![3], vec![1], vec![])
+        );
         let empty = DayCells::default();
-        assert!(empty.of_product(0).is_empty());
-        assert_eq!(empty.products().count(), 0);
+        assert!(empty.of_machine(0).is_empty());
+        assert_eq!(empty.machines().count(), 0);
     }
 }

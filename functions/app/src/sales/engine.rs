@@ -93,13 +93,13 @@ impl Columns {
     }
 
     fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
-        let machine = self.machine(machine_id) as u32;
+        let machine = self.machine(machine_id);
         let p = self.product(date, product, f);
         let cell = self
             .day_products
             .entry(date)
             .or_default()
-            .cell_mut(p, machine);
+            .cell_mut(machine, p);
         match cell.plus(f) {
             Some(sum) => *cell = sum,
             None => self.products_ok = false,
@@ -121,14 +121,17 @@ impl Gathered {
         let machine = columns.machine(machine_id) as u32;
         let p = columns.product(date, product, f);
         let Some(cell) = (Cell {
-            machine,
+            product: p,
             ..Cell::default()
         })
         .plus(f) else {
             columns.products_ok = false;
             return;
         };
-        self.day_products.entry(date).or_default().push((p, cell));
+        self.day_products
+            .entry(date)
+            .or_default()
+            .push((machine, cell));
     }
 
     fn finish(self) -> Columns {
@@ -319,27 +322,25 @@ impl Engine {
     ) -> Option<ProductSums> {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
-        let chosen = chosen_products(columns, products);
+        let chosen: Vec<bool> = columns
+            .products
+            .iter()
+            .map(|p| products.is_none_or(|set| set.contains(p)))
+            .collect();
         let rows = match by {
             By::Machine => machines.len(),
             By::Product => columns.products.len(),
         };
         let mut out = vec![Figures::default(); rows * buckets];
-        let row_of = rows_of(columns, machines);
+        let picked = Picked::new(columns, machines);
         if by == By::Product {
             // Most of the fleet: the fleet's sums less the machines left out.
-            let chosen_here = row_of.iter().filter(|k| **k != NONE).count();
-            let left_out = columns.index.len() - chosen_here;
-            if left_out < chosen_here {
+            let left_out = columns.index.len() - picked.slots.len();
+            if left_out < picked.slots.len() {
                 for (date, fleet) in columns.fleet_products.range(from..=to) {
                     let b = bucket(*date);
-                    let mut add = |p: u32, f: &Figures| out[p as usize * buckets + b].add(f);
-                    match &chosen {
-                        Some(list) => list
-                            .iter()
-                            .filter_map(|p| Some((*p, fleet.get(*p as usize)?)))
-                            .for_each(|(p, f)| add(p, f)),
-                        None => (0u32..).zip(fleet).for_each(|(p, f)| add(p, f)),
+                    for (p, f) in fleet.iter().enumerate().filter(|(p, _)| chosen[*p]) {
+                        out[p * buckets + b].add(f);
                     }
                 }
                 for (date, day) in columns
@@ -348,11 +349,11 @@ impl Engine {
                     .filter(|_| left_out > 0)
                 {
                     let b = bucket(*date);
-                    for_chosen(day, chosen.as_deref(), |p, cells| {
-                        for c in cells.iter().filter(|c| row_of[c.machine as usize] == NONE) {
-                            out[p as usize * buckets + b].add(&c.figures().negated());
+                    for (_, cells) in day.machines().filter(|(i, _)| !picked.has(*i)) {
+                        for c in cells.iter().filter(|c| chosen[c.product as usize]) {
+                            out[c.product as usize * buckets + b].add(&c.figures().negated());
                         }
-                    });
+                    }
                 }
                 return Some(ProductSums {
                     products: columns.products.clone(),
@@ -362,15 +363,18 @@ impl Engine {
         }
         for (date, day) in columns.day_products.range(from..=to) {
             let b = bucket(*date);
-            for_chosen(day, chosen.as_deref(), |p, cells| {
-                for c in cells {
-                    let k = row_of[c.machine as usize];
-                    if k != NONE {
-                        let row = if by == By::Machine { k } else { p };
-                        c.add_to(&mut out[row as usize * buckets + b]);
-                    }
-                }
-            });
+            let mut add = |k: u32, c: &Cell| {
+                let row = if by == By::Machine { k } else { c.product };
+                c.add_to(&mut out[row as usize * buckets + b]);
+            };
+            if products.is_some() {
+                // Some products: their cells found by the products' column.
+                picked.each_index(day, |k, i| {
+                    day.chosen_of_machine(i, &chosen).for_each(|c| add(k, c))
+                });
+            } else {
+                picked.each(day, |k, cells| cells.iter().for_each(|c| add(k, c)));
+            }
         }
         Some(ProductSums {
             products: match by {
@@ -404,18 +408,17 @@ impl Engine {
                 if !columns.products_ok {
                     return None;
                 }
-                let mut sold = vec![false; columns.index.len()];
-                if let Some(cells) = columns.day_products.get(&day) {
-                    let chosen = chosen_products(columns, Some(chosen));
-                    for_chosen(cells, chosen.as_deref(), |_, cells| {
-                        for c in cells.iter().filter(|c| c.transactions > 0) {
-                            sold[c.machine as usize] = true;
-                        }
-                    });
-                }
-                machines
-                    .filter(|m| slot(m).is_some_and(|i| sold[i]))
-                    .collect()
+                let day = columns.day_products.get(&day);
+                let sold = |i: usize| {
+                    day.map(|d| d.of_machine(i))
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|c| {
+                            c.transactions > 0
+                                && chosen.contains(&columns.products[c.product as usize])
+                        })
+                };
+                machines.filter(|m| slot(m).is_some_and(sold)).collect()
             }
         })
     }
@@ -433,18 +436,18 @@ impl Engine {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
         let ids: Vec<&str> = machines.iter().map(String::as_str).collect();
-        let row_of = rows_of(columns, &ids);
+        let picked = Picked::new(columns, &ids);
         let mut by: HashMap<(u32, u32), [i64; 7]> = HashMap::new();
         for (date, day) in columns.day_products.range(from..=to) {
             let weekday = date.weekday().num_days_from_monday() as usize;
-            for (p, cells) in day.products() {
-                for c in cells.iter().filter(|c| row_of[c.machine as usize] != NONE) {
+            picked.each(day, |k, cells| {
+                for c in cells {
                     let units = i64::from(c.quantity) + i64::from(c.free) + i64::from(c.test);
                     if units != 0 {
-                        by.entry((row_of[c.machine as usize], p)).or_default()[weekday] += units;
+                        by.entry((k, c.product)).or_default()[weekday] += units;
                     }
                 }
-            }
+            });
         }
         let mut out: Vec<WeekdayUnits> = by
             .into_iter()
@@ -478,31 +481,53 @@ fn slots(columns: &Columns, machines: &[&str]) -> Vec<Option<usize>> {
 /// A machine index's row in an answer: not one of the machines asked.
 const NONE: u32 = u32::MAX;
 
-/// For each machine index of the columns, its position in `machines` ([`NONE`]: not there).
-fn rows_of(columns: &Columns, machines: &[&str]) -> Vec<u32> {
-    let mut rows = vec![NONE; columns.index.len()];
-    for (k, m) in (0u32..).zip(machines) {
-        if let Some(i) = columns.index.get(*m) {
-            rows[*i] = k;
+/// The machines a sum is over, as the columns index them.
+struct Picked {
+    /// (position in the machines asked, index in the columns) of each one with figures.
+    slots: Vec<(u32, usize)>,
+    /// For each index of the columns, its position in the machines asked ([`NONE`]: not there).
+    row_of: Vec<u32>,
+    /// Few of the fleet: their cells are read by index, not the day's in a row.
+    few: bool,
+}
+
+impl Picked {
+    fn new(columns: &Columns, machines: &[&str]) -> Picked {
+        let mut row_of = vec![NONE; columns.index.len()];
+        let mut slots = Vec::with_capacity(machines.len());
+        for (k, m) in (0u32..).zip(machines) {
+            if let Some(i) = columns.index.get(*m) {
+                row_of[*i] = k;
+                slots.push((k, *i));
+            }
         }
+        let few = slots.len() * 8 < columns.index.len();
+        Picked { slots, row_of, few }
     }
-    rows
-}
 
-/// The numbers of the chosen products that have cells (`None`: every product).
-fn chosen_products(columns: &Columns, products: Option<&BTreeSet<String>>) -> Option<Vec<u32>> {
-    products.map(|set| {
-        set.iter()
-            .filter_map(|p| columns.product_index.get(p).copied())
-            .collect()
-    })
-}
+    fn has(&self, i: usize) -> bool {
+        self.row_of[i] != NONE
+    }
 
-/// Calls `f` with each chosen product's cells of a day (`chosen` `None`: every product's).
-fn for_chosen(day: &DayCells, chosen: Option<&[u32]>, mut f: impl FnMut(u32, &[Cell])) {
-    match chosen {
-        Some(list) => list.iter().for_each(|p| f(*p, day.of_product(*p))),
-        None => day.products().for_each(|(p, cells)| f(p, cells)),
+    /// Calls `f` with each picked machine's position and cells of `day`.
+    fn each(&self, day: &DayCells, mut f: impl FnMut(u32, &[Cell])) {
+        self.each_index(day, |k, i| f(k, day.of_machine(i)));
+    }
+
+    /// Calls `f` with each picked machine's position and index, those with cells of `day`
+    /// at least (all of them when few).
+    fn each_index(&self, day: &DayCells, mut f: impl FnMut(u32, usize)) {
+        if self.few {
+            for (k, i) in &self.slots {
+                f(*k, *i);
+            }
+        } else {
+            for (i, _) in day.machines() {
+                if self.has(i) {
+                    f(self.row_of[i], i);
+                }
+            }
+        }
     }
 }
 

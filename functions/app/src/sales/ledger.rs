@@ -40,7 +40,9 @@ impl SalesService {
         let (store, touched) = (self.sales.clone(), self.touched.clone());
         let write = async move {
             let out = store.commit(commit).await;
-            touched.mark(&keys);
+            if let Some(touched) = touched {
+                touched.mark(&keys);
+            }
             out
         };
         match (&self.engine, delta) {

@@ -194,8 +194,9 @@ pub struct SalesService {
     settings: SettingsService,
     products: ProductsService,
     calendar: Calendar,
-    /// Marks the machines a commit's item writes touch (`records::touched`).
-    touched: Arc<Touched>,
+    /// Marks the machines a commit's item writes touch (`records::touched`), where anyone
+    /// reads the marks.
+    touched: Option<Arc<Touched>>,
 }
 
 impl SalesService {
@@ -205,7 +206,7 @@ impl SalesService {
         settings: SettingsService,
         products: ProductsService,
         calendar: Calendar,
-        touched: Arc<Touched>,
+        touched: Option<Arc<Touched>>,
     ) -> Self {
         SalesService {
             touched,
