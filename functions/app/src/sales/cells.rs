@@ -149,6 +149,60 @@ impl DayCells {
     }
 }
 
+/// A machine index's row in an answer: not one of the machines asked.
+const NONE: u32 = u32::MAX;
+
+/// The machines a sum is over, as the columns index them.
+pub(super) struct Picked {
+    /// (position in the machines asked, index in the columns) of each one with figures.
+    pub slots: Vec<(u32, usize)>,
+    /// For each index of the columns, its position in the machines asked ([`NONE`]: not there).
+    row_of: Vec<u32>,
+    /// Few of the fleet: their cells are read by index, not the day's in a row.
+    few: bool,
+}
+
+impl Picked {
+    /// `machines` as `index` (machine id → index in the columns) indexes them.
+    pub fn new(index: &foldhash::HashMap<String, usize>, machines: &[&str]) -> Picked {
+        let mut row_of = vec![NONE; index.len()];
+        let mut slots = Vec::with_capacity(machines.len());
+        for (k, m) in (0u32..).zip(machines) {
+            if let Some(i) = index.get(*m) {
+                row_of[*i] = k;
+                slots.push((k, *i));
+            }
+        }
+        let few = slots.len() * 8 < index.len();
+        Picked { slots, row_of, few }
+    }
+
+    pub fn has(&self, i: usize) -> bool {
+        self.row_of[i] != NONE
+    }
+
+    /// Calls `f` with each picked machine's position and cells of `day`.
+    pub fn each(&self, day: &DayCells, mut f: impl FnMut(u32, &[Cell])) {
+        self.each_index(day, |k, i| f(k, day.of_machine(i)));
+    }
+
+    /// Calls `f` with each picked machine's position and index, those with cells of `day`
+    /// at least (all of them when few).
+    pub fn each_index(&self, day: &DayCells, mut f: impl FnMut(u32, usize)) {
+        if self.few {
+            for (k, i) in &self.slots {
+                f(*k, *i);
+            }
+        } else {
+            for (i, _) in day.machines() {
+                if self.has(i) {
+                    f(self.row_of[i], i);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

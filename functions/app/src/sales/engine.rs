@@ -20,7 +20,7 @@
 //! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
 //! reports read the store.
 
-use super::cells::{Cell, DayCells};
+use super::cells::{Cell, DayCells, Picked};
 use super::{bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
@@ -332,7 +332,7 @@ impl Engine {
             By::Product => columns.products.len(),
         };
         let mut out = vec![Figures::default(); rows * buckets];
-        let picked = Picked::new(columns, machines);
+        let picked = Picked::new(&columns.index, machines);
         if by == By::Product {
             // Most of the fleet: the fleet's sums less the machines left out.
             let left_out = columns.index.len() - picked.slots.len();
@@ -436,7 +436,7 @@ impl Engine {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
         let ids: Vec<&str> = machines.iter().map(String::as_str).collect();
-        let picked = Picked::new(columns, &ids);
+        let picked = Picked::new(&columns.index, &ids);
         let mut by: HashMap<(u32, u32), [i64; 7]> = HashMap::new();
         for (date, day) in columns.day_products.range(from..=to) {
             let weekday = date.weekday().num_days_from_monday() as usize;
@@ -476,59 +476,6 @@ fn slots(columns: &Columns, machines: &[&str]) -> Vec<Option<usize>> {
         .iter()
         .map(|m| columns.index.get(*m).copied())
         .collect()
-}
-
-/// A machine index's row in an answer: not one of the machines asked.
-const NONE: u32 = u32::MAX;
-
-/// The machines a sum is over, as the columns index them.
-struct Picked {
-    /// (position in the machines asked, index in the columns) of each one with figures.
-    slots: Vec<(u32, usize)>,
-    /// For each index of the columns, its position in the machines asked ([`NONE`]: not there).
-    row_of: Vec<u32>,
-    /// Few of the fleet: their cells are read by index, not the day's in a row.
-    few: bool,
-}
-
-impl Picked {
-    fn new(columns: &Columns, machines: &[&str]) -> Picked {
-        let mut row_of = vec![NONE; columns.index.len()];
-        let mut slots = Vec::with_capacity(machines.len());
-        for (k, m) in (0u32..).zip(machines) {
-            if let Some(i) = columns.index.get(*m) {
-                row_of[*i] = k;
-                slots.push((k, *i));
-            }
-        }
-        let few = slots.len() * 8 < columns.index.len();
-        Picked { slots, row_of, few }
-    }
-
-    fn has(&self, i: usize) -> bool {
-        self.row_of[i] != NONE
-    }
-
-    /// Calls `f` with each picked machine's position and cells of `day`.
-    fn each(&self, day: &DayCells, mut f: impl FnMut(u32, &[Cell])) {
-        self.each_index(day, |k, i| f(k, day.of_machine(i)));
-    }
-
-    /// Calls `f` with each picked machine's position and index, those with cells of `day`
-    /// at least (all of them when few).
-    fn each_index(&self, day: &DayCells, mut f: impl FnMut(u32, usize)) {
-        if self.few {
-            for (k, i) in &self.slots {
-                f(*k, *i);
-            }
-        } else {
-            for (i, _) in day.machines() {
-                if self.has(i) {
-                    f(self.row_of[i], i);
-                }
-            }
-        }
-    }
 }
 
 /// The sales service's way to the engine.
