@@ -329,6 +329,7 @@ fn migrations_are_as_shipped() {
         "c2842e607727f28c7fdd8f0f2b7da62a9b3c03f74aa4306f1708975f3b268b0a",
         "dd8626098b32e21307c786ac6a2f24fb078d088d837ace7c434194a6f4e59230",
         "41c3f4dcf297af2d311f51f91e37a667e5cbc247d7ecb266447d7429cc999e20",
+        "382facc2f7835e6bc268f4912c60560a67515d4f4754132b5fd4c9401dc16b22",
     ];
     let now: Vec<String> = MIGRATIONS
         .iter()

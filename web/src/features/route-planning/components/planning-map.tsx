@@ -26,14 +26,18 @@ interface PlanningMapProps {
   height: number | string;
 }
 
-/** Fits the view to the machines and the depot whenever that set of points changes. */
+/**
+ * Fits the view to the machines and the depot whenever that set of points changes, without an
+ * animation: one still running when the page is left would reach for the removed map's panes
+ * (an uncaught `_leaflet_pos` error).
+ */
 function FitToPoints({ points }: { points: [number, number][] }) {
   const map = useMap();
   const key = JSON.stringify(points);
   useEffect(() => {
     const list = JSON.parse(key) as [number, number][];
-    if (list.length === 1) map.setView(list[0], 13);
-    else if (list.length > 1) map.fitBounds(list, { padding: [24, 24], maxZoom: 15 });
+    if (list.length === 1) map.setView(list[0], 13, { animate: false });
+    else if (list.length > 1) map.fitBounds(list, { padding: [24, 24], maxZoom: 15, animate: false });
   }, [map, key]);
   return null;
 }
