@@ -38,7 +38,7 @@ async fn receive(
     body: Bytes,
 ) -> ApiResult<Json<ReceiptReply>> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let receipt = s
+    let received = s
         .app
         .events
         .receive(Delivery {
@@ -47,6 +47,34 @@ async fn receive(
             signature: header(SIGNATURE_HEADER),
             body: &body,
         })
-        .await?;
+        .await;
+    let receipt = match received {
+        Ok(receipt) => receipt,
+        Err(e) => {
+            metrics::counter!("vendfleet_webhook_batches_total", "outcome" => "refused")
+                .increment(1);
+            tracing::info!(machine_id = %machine_id, bytes = body.len(), error = %e, "webhook batch refused");
+            return Err(e.into());
+        }
+    };
+    metrics::counter!("vendfleet_webhook_batches_total", "outcome" => "taken").increment(1);
+    for (outcome, n) in [
+        ("accepted", receipt.accepted),
+        ("duplicate", receipt.duplicates),
+        ("rejected", receipt.rejected.len()),
+    ] {
+        metrics::counter!("vendfleet_webhook_events_total", "outcome" => outcome)
+            .increment(n as u64);
+    }
+    // One line a batch: which machine, how much, what became of it (never the body or the
+    // signature).
+    tracing::info!(
+        machine_id = %machine_id,
+        bytes = body.len(),
+        accepted = receipt.accepted,
+        duplicates = receipt.duplicates,
+        rejected = receipt.rejected.len(),
+        "webhook batch"
+    );
     Ok(Json(ReceiptReply { data: receipt }))
 }

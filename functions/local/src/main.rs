@@ -1,8 +1,10 @@
 //! `vendfleet`: the whole product on one machine — API, web app, embedded adapters.
 
+mod backup;
 mod bench;
 mod demo;
 mod dex;
+mod ops;
 mod server;
 mod simulate;
 
@@ -87,6 +89,27 @@ enum Command {
         #[arg(long, default_value_t = 7, requires = "random")]
         seed: u64,
     },
+    /// Back up a data directory into a new archive in DEST while the server runs (the database
+    /// copied consistently, the blobs and secrets beside it, a manifest with checksums).
+    Backup {
+        #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
+        data: PathBuf,
+        /// Directory the archive is written to (created when missing).
+        #[arg(long)]
+        to: PathBuf,
+    },
+    /// Restore a backup archive into a data directory (stop the server on it first).
+    Restore {
+        /// The archive (`vendfleet-backup-….tar.gz`).
+        #[arg(long)]
+        from: PathBuf,
+        #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
+        data: PathBuf,
+        /// Restore even though the directory holds something: its contents are moved aside
+        /// to DATA.before-restore-<instant>, never deleted.
+        #[arg(long)]
+        force: bool,
+    },
     /// EVA-DTS (DEX) audit files.
     Dex {
         #[command(subcommand)]
@@ -96,11 +119,7 @@ enum Command {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    init_logs();
     let result = match Cli::parse().command {
         Command::Serve {
             data,
@@ -138,6 +157,8 @@ async fn main() -> std::process::ExitCode {
             let random = random.then_some((queries, seed));
             bench::run(reports_only, report_file, random).await
         }
+        Command::Backup { data, to } => backup::run_backup(&data, &to).await,
+        Command::Restore { from, data, force } => backup::run_restore(&from, &data, force).await,
         Command::Dex { command } => return dex::run(command),
         Command::Openapi => {
             println!(
@@ -153,5 +174,31 @@ async fn main() -> std::process::ExitCode {
             eprintln!("vendfleet: {e}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+/// Logs on standard error, filtered by `RUST_LOG` (a level per module, e.g.
+/// `info,vendfleet_http=debug`): JSON lines (one object an event, with the request's span:
+/// method, path, request id) when `VENDFLEET_LOG_FORMAT=json`, or by default when standard error
+/// is not a terminal; text for a person at a terminal.
+fn init_logs() {
+    use std::io::IsTerminal;
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let json = match std::env::var("VENDFLEET_LOG_FORMAT").as_deref() {
+        Ok("json") => true,
+        Ok("text") => false,
+        _ => !std::io::stderr().is_terminal(),
+    };
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if json {
+        logs.json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init();
+    } else {
+        logs.init();
     }
 }

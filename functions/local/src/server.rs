@@ -281,8 +281,9 @@ async fn security_headers(req: Request, next: Next) -> Response {
 }
 
 /// The complete router of the embedded deployment.
-fn router(local: &Local, web: &Path) -> Router {
-    let api = vendfleet_http::router(AppState::new(local.app.clone()));
+pub(crate) fn router(local: &Local, web: &Path, ops: crate::ops::Ops) -> Router {
+    let api =
+        vendfleet_http::router(AppState::new(local.app.clone())).merge(crate::ops::router(ops));
     let files = Router::new()
         .route("/files/{*key}", get(serve_blob))
         .with_state(FilesState {
@@ -310,7 +311,8 @@ fn router(local: &Local, web: &Path) -> Router {
     } else {
         app.fallback(vendfleet_http::not_found)
     };
-    app.layer(middleware::from_fn(security_headers))
+    app.layer(middleware::from_fn(crate::ops::track))
+        .layer(middleware::from_fn(security_headers))
         .layer(middleware::from_fn(client_addr))
 }
 
@@ -330,7 +332,30 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
     if !web.join("index.html").is_file() {
         tracing::warn!("no web app at {}: serving the API only", web.display());
     }
-    let app = router(&local, &web);
+    let ops = crate::ops::Ops::from_env(local.embedded.database.clone(), chrono::Utc::now())?;
+    if ops.metrics_token.is_some() {
+        crate::ops::prometheus();
+    }
+    let backups = ops.backups.clone().map(|schedule| {
+        let (data, db) = (data.to_path_buf(), local.embedded.database.clone());
+        println!(
+            "Backups every {} into {} (keeping {} daily, {} monthly)",
+            humantime::format_duration(schedule.every),
+            schedule.dir.display(),
+            schedule.keep_daily,
+            schedule.keep_monthly
+        );
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                if let Err(e) = schedule.run_once(&data, &db, chrono::Utc::now()).await {
+                    tracing::warn!(error = %e, "the scheduled backup failed; retried in a minute");
+                }
+            }
+        })
+    });
+    let app = router(&local, &web, ops);
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
     let addr = listener.local_addr()?;
     println!(
@@ -375,6 +400,9 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
     .await?;
     purge.abort();
     scheduler.abort();
+    if let Some(b) = backups {
+        b.abort();
+    }
     let _ = stop.send(true);
     if tokio::time::timeout(std::time::Duration::from_secs(60), worker)
         .await

@@ -55,10 +55,10 @@ const RETRY_EVERY: usize = 6;
 const MAX_REPORTED: usize = 10;
 
 /// A live machine: its id, secret and simulator.
-struct Live {
-    id: String,
-    secret: String,
-    sim: MachineSim,
+pub(crate) struct Live {
+    pub(crate) id: String,
+    pub(crate) secret: String,
+    pub(crate) sim: MachineSim,
 }
 
 /// A plain HTTP/1.1 client keeping one connection alive.
@@ -188,7 +188,7 @@ impl Tally {
 }
 
 /// Loads the machines of the data directory as live simulators.
-async fn machines(app: &App, seed: u64, run: i64) -> Result<Vec<Live>, BoxError> {
+pub(crate) async fn machines(app: &App, seed: u64, run: i64) -> Result<Vec<Live>, BoxError> {
     let names: HashMap<String, String> = app
         .products
         .products()
@@ -285,7 +285,7 @@ async fn machines(app: &App, seed: u64, run: i64) -> Result<Vec<Live>, BoxError>
 
 /// A small batch of one machine's events, the latest `now`: vends mostly, then what the
 /// machine's state calls for, and now and then telemetry or an audit.
-fn batch(
+pub(crate) fn batch(
     sim: &mut MachineSim,
     size: usize,
     now: chrono::DateTime<chrono::Utc>,
