@@ -21,6 +21,8 @@ use vendfleet_adapters_embedded::Database;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upgrades;
 
 /// A due job not taken for this long makes the server unready: the worker takes one within
 /// seconds.
