@@ -7,7 +7,7 @@ DATA ?= data
 PORT ?= 8080
 CARGO ?= cargo
 
-.PHONY: run server test rust-lane web-lane bench bin web web-deps chromium rust-checks rust-tests aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
+.PHONY: run server test rust-lane web-lane bench bin web web-deps chromium rust-checks rust-tests backup-drill aws-lint web-checks openapi-check fuzz-api e2e lambdas sam-build deploy clean-data
 
 ## run: build the web app and the server side by side (no AWS SDK), then serve both on
 ## http://127.0.0.1:$(PORT)
@@ -28,7 +28,7 @@ server:
 test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target rust-lane web-lane
 	$(MAKE) --no-print-directory openapi-check
-	$(MAKE) --no-print-directory -j3 --output-sync=target rust-tests fuzz-api e2e
+	$(MAKE) --no-print-directory -j3 --output-sync=target rust-tests fuzz-api e2e backup-drill
 
 rust-lane: rust-checks
 	$(MAKE) --no-print-directory bin
@@ -75,6 +75,10 @@ openapi-check: bin
 	diff -u web/openapi.json target/openapi.json || { echo "web/openapi.json is stale: run 'make openapi'"; exit 1; }
 
 ## fuzz-api: schemathesis over /api/openapi.json against a running `vendfleet serve` (about 2.5 minutes; infra/fuzz-api.sh)
+## backup-drill: the README's restore drill on the real binary, with Litestream (infra/backup-drill.sh)
+backup-drill: bin
+	VENDFLEET_BIN=target/debug/vendfleet infra/backup-drill.sh
+
 fuzz-api: bin
 	VENDFLEET_BIN=target/debug/vendfleet CARGO=$(CARGO) infra/fuzz-api.sh
 

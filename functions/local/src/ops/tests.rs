@@ -515,3 +515,117 @@ async fn metrics_need_the_token_and_count_a_webhook_batch() {
     }
     assert!(scrape(&after, "vendfleet_database_bytes") > 0.0);
 }
+
+/// A writer into a shared buffer, for the logs of one test.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+    type Writer = Captured;
+    fn make_writer(&'a self) -> Captured {
+        self.clone()
+    }
+}
+
+#[tokio::test]
+async fn logs_carry_the_request_id_and_never_a_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let local = fleet(&data).await;
+    let app = server::router(
+        &local,
+        &tmp.path().join("no-web"),
+        ops_of(&local, None, None),
+    );
+    let logs = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_writer(logs.clone())
+        .with_max_level(tracing::Level::DEBUG)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    // Sign in with a request id of the caller's: the reply carries it back.
+    let body = serde_json::to_vec(&json!({"email": EMAIL, "password": PASSWORD})).unwrap();
+    let mut req = HttpRequest::builder()
+        .method(Method::POST)
+        .uri("/auth/token/")
+        .header("content-type", "application/json")
+        .header("x-request-id", "drill-4711")
+        .body(Body::from(body))
+        .unwrap();
+    req.extensions_mut()
+        .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.headers()["x-request-id"], "drill-4711");
+    let reply = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let access = json_of(&reply)["data"]["token"]["access"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A report with the token, and a signed webhook batch.
+    let auth = [("authorization", format!("Bearer {access}"))];
+    assert_eq!(
+        call(&app, Method::GET, TOTALS, &auth, vec![]).await.0,
+        StatusCode::OK
+    );
+    let mut live = crate::simulate::machines(&local.app, 4, 3).await.unwrap();
+    let mut events = Vec::new();
+    while events.is_empty() {
+        events = crate::simulate::batch(&mut live[0].sim, 3, Utc::now());
+    }
+    let body = serde_json::to_vec(&json!({ "events": events })).unwrap();
+    let ts = Utc::now().timestamp();
+    let signature = sign(live[0].secret.as_bytes(), ts, &body);
+    let headers = [
+        (TIMESTAMP_HEADER, ts.to_string()),
+        (SIGNATURE_HEADER, signature.clone()),
+        ("content-type", "application/json".to_string()),
+    ];
+    let path = format!("/webhooks/machines/{}/events", live[0].id);
+    assert_eq!(
+        call(&app, Method::POST, &path, &headers, body).await.0,
+        StatusCode::OK
+    );
+
+    let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["span"]["request_id"] == json!("drill-4711")
+                && l["fields"]["message"] == json!("finished processing request")),
+        "no line of the request with its id: {text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["fields"]["message"] == json!("webhook batch")
+                && l["fields"]["machine_id"] == json!(live[0].id)),
+        "no line of the webhook batch: {text}"
+    );
+    for secret in [
+        PASSWORD,
+        access.as_str(),
+        signature.as_str(),
+        live[0].secret.as_str(),
+    ] {
+        assert!(!text.contains(secret), "a secret was logged: {secret}");
+    }
+}
