@@ -130,7 +130,12 @@ pub async fn create(
         let mut tar = tar::Builder::new(gz);
         let mut entries = Vec::with_capacity(files.len());
         for (name, path) in &files {
-            let file = std::fs::File::open(path)?;
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                // Deleted since the directory was listed (a finished job's input): not kept.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(format!("{}: {e}", path.display()).into()),
+            };
             let bytes = file.metadata()?.len();
             let mut hashing = Hashing::new(file);
             let mut header = tar::Header::new_gnu();
