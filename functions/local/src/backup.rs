@@ -115,78 +115,86 @@ pub async fn create(
         .tempdir_in(dest)?;
     let copy = staging.path().join(DATABASE_FILE);
     db.snapshot_into(&copy).await?;
-    let data = data.to_path_buf();
-    let dest = dest.to_path_buf();
-    let made = tokio::task::spawn_blocking(move || -> Result<Made, BoxError> {
-        let contents = inspect_copy(&copy)?;
-        if contents.integrity != "ok" {
-            return Err(format!("the database copy is damaged: {}", contents.integrity).into());
-        }
-        let mut files = vec![(DATABASE_FILE.to_string(), copy.clone())];
-        files.extend(other_files(&data, &dest)?);
-        let partial = dest.join(format!(".{}.partial", file_name(now)));
-        let out = std::fs::File::create(&partial)?;
-        let gz = GzEncoder::new(std::io::BufWriter::new(out), flate2::Compression::fast());
-        let mut tar = tar::Builder::new(gz);
-        let mut entries = Vec::with_capacity(files.len());
-        for (name, path) in &files {
-            let file = match std::fs::File::open(path) {
-                Ok(f) => f,
-                // Deleted since the directory was listed (a finished job's input): not kept.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(format!("{}: {e}", path.display()).into()),
-            };
-            let bytes = file.metadata()?.len();
-            let mut hashing = Hashing::new(file);
-            let mut header = tar::Header::new_gnu();
-            header.set_size(bytes);
-            header.set_mode(0o600);
-            header.set_mtime(now.timestamp().max(0) as u64);
-            tar.append_data(&mut header, name, &mut hashing)?;
-            entries.push(FileEntry {
-                path: name.clone(),
-                bytes,
-                sha256: hashing.hex(),
-            });
-        }
-        let manifest = Manifest {
-            format: FORMAT,
-            created_at: now,
-            vendfleet_version: env!("CARGO_PKG_VERSION").to_string(),
-            schema_version: contents.schema_version,
-            rows: contents.rows,
-            files: entries,
-        };
-        let json = serde_json::to_vec_pretty(&manifest)?;
-        let mut header = tar::Header::new_gnu();
-        header.set_size(json.len() as u64);
-        header.set_mode(0o600);
-        header.set_mtime(now.timestamp().max(0) as u64);
-        tar.append_data(&mut header, MANIFEST, json.as_slice())?;
-        let out = tar
-            .into_inner()?
-            .finish()?
-            .into_inner()
-            .map_err(|e| e.into_error())?;
-        out.sync_all()?;
-        set_private(&partial)?;
-        let path = dest.join(file_name(now));
-        std::fs::rename(&partial, &path)?;
-        if let Ok(dir) = std::fs::File::open(&dest) {
-            let _ = dir.sync_all();
-        }
-        Ok(Made {
-            bytes: std::fs::metadata(&path)?.len(),
-            path,
-            manifest,
-            took: Duration::ZERO,
-        })
-    })
-    .await??;
+    let (data, dest) = (data.to_path_buf(), dest.to_path_buf());
+    let made = tokio::task::spawn_blocking(move || archive(&copy, &data, &dest, now)).await??;
     drop(staging);
     Ok(Made {
         took: started.elapsed(),
         ..made
+    })
+}
+
+/// Writes the archive of the database copy `copy` (a file no server has open) and the other
+/// files of `data` into `dest`, named for `now`. Blocking.
+pub fn archive(
+    copy: &Path,
+    data: &Path,
+    dest: &Path,
+    now: DateTime<Utc>,
+) -> Result<Made, BoxError> {
+    std::fs::create_dir_all(dest)?;
+    let contents = inspect_copy(&copy)?;
+    if contents.integrity != "ok" {
+        return Err(format!("the database copy is damaged: {}", contents.integrity).into());
+    }
+    let mut files = vec![(DATABASE_FILE.to_string(), copy.to_path_buf())];
+    files.extend(other_files(data, dest)?);
+    let partial = dest.join(format!(".{}.partial", file_name(now)));
+    let out = std::fs::File::create(&partial)?;
+    let gz = GzEncoder::new(std::io::BufWriter::new(out), flate2::Compression::fast());
+    let mut tar = tar::Builder::new(gz);
+    let mut entries = Vec::with_capacity(files.len());
+    for (name, path) in &files {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            // Deleted since the directory was listed (a finished job's input): not kept.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("{}: {e}", path.display()).into()),
+        };
+        let bytes = file.metadata()?.len();
+        let mut hashing = Hashing::new(file);
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes);
+        header.set_mode(0o600);
+        header.set_mtime(now.timestamp().max(0) as u64);
+        tar.append_data(&mut header, name, &mut hashing)?;
+        entries.push(FileEntry {
+            path: name.clone(),
+            bytes,
+            sha256: hashing.hex(),
+        });
+    }
+    let manifest = Manifest {
+        format: FORMAT,
+        created_at: now,
+        vendfleet_version: env!("CARGO_PKG_VERSION").to_string(),
+        schema_version: contents.schema_version,
+        rows: contents.rows,
+        files: entries,
+    };
+    let json = serde_json::to_vec_pretty(&manifest)?;
+    let mut header = tar::Header::new_gnu();
+    header.set_size(json.len() as u64);
+    header.set_mode(0o600);
+    header.set_mtime(now.timestamp().max(0) as u64);
+    tar.append_data(&mut header, MANIFEST, json.as_slice())?;
+    let out = tar
+        .into_inner()?
+        .finish()?
+        .into_inner()
+        .map_err(|e| e.into_error())?;
+    out.sync_all()?;
+    set_private(&partial)?;
+    let path = dest.join(file_name(now));
+    std::fs::rename(&partial, &path)?;
+    if let Ok(dir) = std::fs::File::open(&dest) {
+        let _ = dir.sync_all();
+    }
+    Ok(Made {
+        bytes: std::fs::metadata(&path)?.len(),
+        path,
+        manifest,
+        took: Duration::ZERO,
     })
 }
 
