@@ -133,7 +133,7 @@ pub fn archive(
     now: DateTime<Utc>,
 ) -> Result<Made, BoxError> {
     std::fs::create_dir_all(dest)?;
-    let contents = inspect_copy(&copy)?;
+    let contents = inspect_copy(copy)?;
     if contents.integrity != "ok" {
         return Err(format!("the database copy is damaged: {}", contents.integrity).into());
     }
@@ -187,7 +187,7 @@ pub fn archive(
     set_private(&partial)?;
     let path = dest.join(file_name(now));
     std::fs::rename(&partial, &path)?;
-    if let Ok(dir) = std::fs::File::open(&dest) {
+    if let Ok(dir) = std::fs::File::open(dest) {
         let _ = dir.sync_all();
     }
     Ok(Made {
