@@ -629,3 +629,39 @@ async fn logs_carry_the_request_id_and_never_a_secret() {
         assert!(!text.contains(secret), "a secret was logged: {secret}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_schedule_backs_up_when_due_and_keeps_what_it_should() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let local = fleet(&data).await;
+    let dir = tmp.path().join("backups");
+    let schedule = Schedule {
+        dir: dir.clone(),
+        every: Duration::from_secs(3600),
+        keep_daily: 1,
+        keep_monthly: 0,
+    };
+    let db = &local.embedded.database;
+    let t0: DateTime<Utc> = "2026-03-29T00:30:00Z".parse().unwrap();
+    let names = || {
+        let mut v: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    schedule.run_once(&data, db, t0).await.unwrap();
+    assert_eq!(names(), [backup::file_name(t0)]);
+    // Not due a minute later; due an hour later, and the earlier one of the day goes.
+    schedule
+        .run_once(&data, db, t0 + chrono::Duration::minutes(1))
+        .await
+        .unwrap();
+    assert_eq!(names().len(), 1);
+    let t1 = t0 + chrono::Duration::hours(1);
+    schedule.run_once(&data, db, t1).await.unwrap();
+    assert_eq!(names(), [backup::file_name(t1)]);
+    assert_eq!(crate::backup::last_backup(&dir), Some(t1));
+}
