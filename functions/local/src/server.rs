@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
 use vendfleet_adapters_embedded::{Embedded, FsBlobStore};
 use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
 use vendfleet_app::ports::{BlobStore, SystemClock};
@@ -305,15 +307,30 @@ pub(crate) fn router(local: &Local, web: &Path, ops: crate::ops::Ops) -> Router 
         );
     let index = web.join("index.html");
     app = if index.is_file() {
-        // Hashed assets are files or 404s; every other path is a route of the single-page app.
-        app.nest_service("/assets", ServeDir::new(web.join("assets")))
+        // Hashed assets are files or 404s, kept by browsers for a year (a new build has new
+        // names); every other path is a route of the single-page app.
+        let assets = tower::ServiceBuilder::new()
+            .layer(SetResponseHeaderLayer::if_not_present(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=31536000, immutable"),
+            ))
+            .service(ServeDir::new(web.join("assets")));
+        app.nest_service("/assets", assets)
             .fallback_service(ServeDir::new(web).fallback(ServeFile::new(index)))
     } else {
         app.fallback(vendfleet_http::not_found)
     };
-    app.layer(middleware::from_fn(crate::ops::track))
-        .layer(middleware::from_fn(security_headers))
-        .layer(middleware::from_fn(client_addr))
+    // Answers compressed for clients that take it (brotli, else gzip), at a level quick
+    // enough to compress on the fly: the web app's scripts shrink to about a quarter.
+    app.layer(
+        CompressionLayer::new()
+            .br(true)
+            .gzip(true)
+            .quality(CompressionLevel::Precise(5)),
+    )
+    .layer(middleware::from_fn(crate::ops::track))
+    .layer(middleware::from_fn(security_headers))
+    .layer(middleware::from_fn(client_addr))
 }
 
 /// `vendfleet serve`.

@@ -665,3 +665,86 @@ async fn the_schedule_backs_up_when_due_and_keeps_what_it_should() {
     assert_eq!(names(), [backup::file_name(t1)]);
     assert_eq!(crate::backup::last_backup(&dir), Some(t1));
 }
+
+#[tokio::test]
+async fn answers_are_compressed_and_hashed_assets_kept_a_year() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let local = fleet(&data).await;
+    let web = tmp.path().join("web");
+    std::fs::create_dir_all(web.join("assets")).unwrap();
+    std::fs::write(
+        web.join("index.html"),
+        "<!doctype html><title>Vendfleet</title>",
+    )
+    .unwrap();
+    let script = "export function f(a){return a*2}\n".repeat(2000);
+    std::fs::write(web.join("assets/app-1a2b3c.js"), &script).unwrap();
+    let app = server::router(&local, &web, ops_of(&local, None, None));
+    for (encoding, decode) in [
+        (
+            "br",
+            Box::new(|b: &[u8]| {
+                let mut out = Vec::new();
+                brotli_decompress(b, &mut out);
+                out
+            }) as Box<dyn Fn(&[u8]) -> Vec<u8>>,
+        ),
+        (
+            "gzip",
+            Box::new(|b: &[u8]| {
+                use std::io::Read;
+                let mut out = Vec::new();
+                flate2::read::GzDecoder::new(b)
+                    .read_to_end(&mut out)
+                    .unwrap();
+                out
+            }),
+        ),
+    ] {
+        let mut req = HttpRequest::builder()
+            .uri("/assets/app-1a2b3c.js")
+            .header("accept-encoding", encoding)
+            .body(Body::empty())
+            .unwrap();
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+        let res = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()["content-encoding"], encoding);
+        assert!(res.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable"));
+        let body = axum::body::to_bytes(res.into_body(), 1 << 22)
+            .await
+            .unwrap();
+        assert!(
+            body.len() * 10 < script.len(),
+            "{encoding}: {} bytes",
+            body.len()
+        );
+        assert_eq!(decode(&body), script.as_bytes());
+    }
+    // An API answer too; the page itself is not kept.
+    let mut req = HttpRequest::builder()
+        .uri("/")
+        .header("accept-encoding", "gzip")
+        .body(Body::empty())
+        .unwrap();
+    req.extensions_mut()
+        .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert!(res
+        .headers()
+        .get("cache-control")
+        .is_none_or(|v| !v.to_str().unwrap().contains("immutable")));
+}
+
+/// Brotli's decoder for the test above (the server's encoder is async-compression's).
+fn brotli_decompress(input: &[u8], out: &mut Vec<u8>) {
+    use std::io::Read;
+    brotli::Decompressor::new(input, 4096)
+        .read_to_end(out)
+        .unwrap();
+}
