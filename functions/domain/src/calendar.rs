@@ -126,10 +126,57 @@ impl Period {
     }
 }
 
-/// The span of the same number of days immediately before `from..=to` (for comparisons).
-pub fn previous_span(from: NaiveDate, to: NaiveDate) -> (NaiveDate, NaiveDate) {
-    let days = (to - from).num_days() + 1;
-    (from - Duration::days(days), from - Duration::days(1))
+/// What a span `from..=to` is compared with: the calendar period before it, or the span
+/// before it aligned by weekday.
+///
+/// - From January 1st over more than one month (the year to date, whole years): the same dates
+///   as many years before as the span touches (year against year; February 29th becomes the
+///   28th).
+/// - Otherwise from the 1st of a month (a month, the month to date, a quarter, months): the
+///   same days as many months before as the span touches (October against September, November
+///   1–27 against October 1–27); a span ending on its month's last day ends on the last day of
+///   the month compared, other days are kept where that month has them.
+/// - Any other span (an ISO week or part of one, a day, custom dates): the span before, moved
+///   back by its length rounded up to whole weeks, so that each day faces the same weekday
+///   (a Tuesday against the Tuesday before; ten days against the ten days two weeks earlier).
+///
+/// The span compared never overlaps the span and always ends before it.
+pub fn comparison_span(from: NaiveDate, to: NaiveDate) -> (NaiveDate, NaiveDate) {
+    let months_touched =
+        (to.year() - from.year()) * 12 + to.month() as i32 - from.month() as i32 + 1;
+    let by_months = |k: u32| -> Option<(NaiveDate, NaiveDate)> {
+        let start = from.checked_sub_months(Months::new(k))?;
+        let to_month = to.with_day(1)?.checked_sub_months(Months::new(k))?;
+        let last = last_day_of_month(to_month)?;
+        let end = if to == last_day_of_month(to)? {
+            last
+        } else {
+            to_month.with_day(to.day().min(last.day()))?
+        };
+        Some((start, end))
+    };
+    let calendar = if from.day() == 1 && months_touched >= 1 {
+        if from.month() == 1 && months_touched > 1 {
+            let years = (to.year() - from.year() + 1) as u32;
+            by_months(12 * years)
+        } else {
+            by_months(months_touched as u32)
+        }
+    } else {
+        None
+    };
+    calendar.unwrap_or_else(|| {
+        let days = (to - from).num_days().max(0) + 1;
+        let shift = Duration::days((days + 6) / 7 * 7);
+        (from - shift, to - shift)
+    })
+}
+
+/// The last day of `date`'s month.
+fn last_day_of_month(date: NaiveDate) -> Option<NaiveDate> {
+    date.with_day(1)?
+        .checked_add_months(Months::new(1))?
+        .pred_opt()
 }
 
 #[cfg(test)]
@@ -238,14 +285,93 @@ mod tests {
     }
 
     #[test]
-    fn previous_span_has_the_same_length() {
+    fn a_span_is_compared_with_the_calendar_period_before_or_the_same_weekdays() {
+        let c = |a: &str, b: &str| comparison_span(d(a), d(b));
+        // Months, whole or to date, and a leap February.
         assert_eq!(
-            previous_span(d("2026-03-01"), d("2026-03-31")),
-            (d("2026-01-29"), d("2026-02-28"))
+            c("2026-10-01", "2026-10-31"),
+            (d("2026-09-01"), d("2026-09-30"))
         );
         assert_eq!(
-            previous_span(d("2026-01-01"), d("2026-01-01")),
-            (d("2025-12-31"), d("2025-12-31"))
+            c("2026-03-01", "2026-03-31"),
+            (d("2026-02-01"), d("2026-02-28"))
         );
+        assert_eq!(
+            c("2026-11-01", "2026-11-27"),
+            (d("2026-10-01"), d("2026-10-27"))
+        );
+        assert_eq!(
+            c("2026-03-01", "2026-03-30"),
+            (d("2026-02-01"), d("2026-02-28"))
+        );
+        assert_eq!(
+            c("2028-03-01", "2028-03-31"),
+            (d("2028-02-01"), d("2028-02-29"))
+        );
+        assert_eq!(
+            c("2026-01-01", "2026-01-31"),
+            (d("2025-12-01"), d("2025-12-31"))
+        );
+        // The current and previous month; a quarter.
+        assert_eq!(
+            c("2026-10-01", "2026-11-27"),
+            (d("2026-08-01"), d("2026-09-27"))
+        );
+        assert_eq!(
+            c("2026-10-01", "2026-12-31"),
+            (d("2026-07-01"), d("2026-09-30"))
+        );
+        // Years: to date, whole, a leap day.
+        assert_eq!(
+            c("2026-01-01", "2026-11-27"),
+            (d("2025-01-01"), d("2025-11-27"))
+        );
+        assert_eq!(
+            c("2025-01-01", "2025-12-31"),
+            (d("2024-01-01"), d("2024-12-31"))
+        );
+        assert_eq!(
+            c("2028-01-01", "2028-02-29"),
+            (d("2027-01-01"), d("2027-02-28"))
+        );
+        // Weeks and days: the same weekdays before.
+        assert_eq!(
+            c("2026-11-23", "2026-11-29"),
+            (d("2026-11-16"), d("2026-11-22"))
+        );
+        assert_eq!(
+            c("2026-11-23", "2026-11-26"),
+            (d("2026-11-16"), d("2026-11-19"))
+        );
+        assert_eq!(
+            c("2026-11-26", "2026-11-26"),
+            (d("2026-11-19"), d("2026-11-19"))
+        );
+        assert_eq!(
+            c("2026-11-10", "2026-11-19"),
+            (d("2026-10-27"), d("2026-11-05"))
+        );
+    }
+
+    #[test]
+    fn every_comparison_ends_before_its_span_and_keeps_its_shape() {
+        // Brute force over every span of up to 400 days starting in 2027-2028 (a leap year).
+        let mut from = d("2027-01-01");
+        while from <= d("2028-12-31") {
+            for len in (0..400).step_by(3) {
+                let to = from + Duration::days(len);
+                let (pf, pt) = comparison_span(from, to);
+                assert!(pf <= pt && pt < from, "{from}..{to} against {pf}..{pt}");
+                let whole_months = from.day() == 1 && to == last_day_of_month(to).unwrap();
+                if whole_months {
+                    assert_eq!(pf.day(), 1, "{from}..{to}");
+                    assert_eq!(pt, last_day_of_month(pt).unwrap(), "{from}..{to}");
+                } else if from.day() != 1 {
+                    assert_eq!(pf.weekday(), from.weekday(), "{from}..{to}");
+                    assert_eq!(pt - pf, to - from, "{from}..{to}");
+                }
+            }
+            from += Duration::days(5);
+        }
     }
 }

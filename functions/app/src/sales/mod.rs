@@ -16,7 +16,7 @@ use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
-use vendfleet_domain::calendar::previous_span;
+use vendfleet_domain::calendar::comparison_span;
 use vendfleet_domain::report::{Cube, GroupBy, Grouping};
 use vendfleet_domain::sales::split_range;
 use vendfleet_domain::FieldErrors;
@@ -35,12 +35,12 @@ pub const MAX_SPAN_DAYS: i64 = 1100;
 /// The key and name of the group of sales that have none (no location, no tag …).
 pub const NO_GROUP: &str = "";
 
-/// A sales report: the chosen span and the same number of days just before it.
+/// A sales report: the chosen span and the one it is compared with (`comparison_span`).
 #[derive(Debug, Clone)]
 pub struct SalesReport {
     pub query: SalesQuery,
     pub current: Cube,
-    /// The span before: `previous_span(from, to)`.
+    /// What the span is compared with: `comparison_span(from, to)`.
     pub previous_from: NaiveDate,
     pub previous_to: NaiveDate,
     pub previous: Cube,
@@ -251,7 +251,7 @@ impl SalesService {
     ) -> AppResult<SalesReport> {
         let query = params.check(self.calendar.today())?;
         let cat = self.catalogue(p, &query).await?;
-        let (previous_from, previous_to) = previous_span(query.from, query.to);
+        let (previous_from, previous_to) = comparison_span(query.from, query.to);
         let (current, previous) = self
             .cubes(Ask {
                 q: &query,

@@ -9,7 +9,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use vendfleet_domain::calendar::{previous_span, Period};
+use vendfleet_domain::calendar::{comparison_span, Period};
 use vendfleet_domain::events::{MachineEvent, Payment, VendClass};
 use vendfleet_domain::report::{Choice, GroupBy, Grouping, Value as Shown};
 use vendfleet_domain::sales::{Figures, VendFact};
@@ -359,7 +359,7 @@ async fn check(
 ) {
     let qs = q.query_string();
     let want = brute(q, f, ledgers, visible, q.from, q.to);
-    let (pf, pt) = previous_span(q.from, q.to);
+    let (pf, pt) = comparison_span(q.from, q.to);
     let before = brute(q, f, ledgers, visible, pf, pt);
     let value = |x: &Figures| q.value.of(x);
 
@@ -1006,9 +1006,10 @@ async fn local_days_months_and_daylight_saving(b: Backend) {
     ))
     .await;
     assert_eq!(days["current"], json!([0, 2, 1]), "{days}");
-    // The same span a week later has nothing; its previous span is these days.
+    // The same days a week later have nothing; they are compared with these days (the same
+    // weekdays a week before, across the change of time).
     let later = get(format!(
-        "date_from=2026-10-27&date_to=2026-10-29&value=quantity&machines={paris}"
+        "date_from=2026-10-31&date_to=2026-11-02&value=quantity&machines={paris}"
     ))
     .await;
     assert_eq!(later["current"], json!([0, 0, 0]));
