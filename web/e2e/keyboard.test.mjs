@@ -1,37 +1,56 @@
-// The sales overview with the keyboard alone (issue 33): sign in, open the sales overview from the
-// menu, change the period and the grouping, export the detail table as CSV — Tab, Shift+Tab, Enter,
-// Space, the arrows and Escape only, never the mouse. Each control reached must show its focus,
-// and Escape must close what it opened (the export menu) and give the focus back.
-import { after, before, describe, test } from 'node:test';
+// The app with the keyboard alone (issue 33), Tab, Shift+Tab, Enter, Space, the arrows, + and -
+// and Escape only, never the mouse. Each control reached must show its focus, and Escape must close
+// what it opened and give the focus back to what opened it.
+// - The sales overview: sign in, open the sales overview from the menu, change the period and the
+//   grouping (selects), export the detail table as CSV (a menu).
+// - Route planning: the header's language menu, the planning settings dialog (the focus stays in
+//   it), the visit date, the ranked machines' grid and the map (Leaflet's keys, the machines).
+// One server and one browser page for both, signed in by the first.
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
 
 const SCREEN = '/report/sales-overview';
+const PLANNING = '/planning/route-planning';
 
 let server;
 let browser;
 let page;
 const consoleLog = { errors: [], expected: [] };
 
-/** What has the focus: its test id, role, name and whether its focus is shown. */
+/** What has the focus: its test id, role, name, grid cell, and whether its focus is shown. */
 function focused() {
   return page.evaluate(() => {
     const element = document.activeElement;
     if (!element || element === document.body) return null;
     const style = getComputedStyle(element);
-    const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-    // A text field or select shows its focus on the outlined box around it.
-    const boxed = Boolean(element.closest('.Mui-focused'));
+    // An invisible input (a checkbox's) shows nothing of its own outline.
+    const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 && style.opacity !== '0';
+    // A text field or select shows its focus on the outlined box around it, a checkbox on its button.
+    const boxed = Boolean(element.closest('.Mui-focused, .Mui-focusVisible'));
+    const cell = element.closest('[role="gridcell"], [role="columnheader"]');
     return {
       testId: element.getAttribute('data-testid') ?? element.closest('[data-testid]')?.getAttribute('data-testid') ?? null,
       name: element.getAttribute('name'),
       role: element.getAttribute('role') ?? element.tagName.toLowerCase(),
       text: (element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 80),
-      visible: element.matches(':focus-visible') && (outlined || boxed),
+      // A date or time field's own calendar or clock button (inside the field, where the page
+      // cannot see it: the field is focused but not :focus) shows its focus on the field's box.
+      visible: (element.matches(':focus-visible') || (element.matches('input[type="date"], input[type="time"]') && !element.matches(':focus'))) && (outlined || boxed),
+      inDialog: Boolean(element.closest('[role="dialog"]')),
+      cell: cell ? { row: Number(cell.closest('[role="row"]')?.getAttribute('aria-rowindex')), column: Number(cell.getAttribute('aria-colindex')), field: cell.getAttribute('data-field') } : null,
     };
   });
+}
+
+/** Presses `key`, then checks that the focus shows on what has it, and returns that. */
+async function press(key) {
+  await page.keyboard.press(key);
+  const now = await focused();
+  assert.ok(now?.visible, `after ${key} the focus does not show: ${JSON.stringify(now)}`);
+  return now;
 }
 
 /** Presses Tab (or Shift+Tab) until `wanted` has the focus, then checks that the focus shows. */
@@ -72,21 +91,21 @@ async function chooseWithKeys(testId) {
   throw new Error(`option ${testId} never reached with the arrows`);
 }
 
+before(async () => {
+  server = await startServer({ seed: { machines: 4, days: 20 } });
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  watchConsole(page, consoleLog);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
 describe('the sales overview with the keyboard alone', { concurrency: false }, () => {
-  before(async () => {
-    server = await startServer({ seed: { machines: 4, days: 20 } });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    watchConsole(page, consoleLog);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   test('sign in with the keyboard', async () => {
     await page.goto(`${server.baseUrl}/auth/jwt/login`);
     await page.locator('input[name=email]').waitFor();
@@ -143,6 +162,149 @@ describe('the sales overview with the keyboard alone', { concurrency: false }, (
     const csv = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '');
     assert.match(csv.split('\n')[0], /^"?Product"?,/);
     assert.ok(csv.trim().split('\n').length > 2, 'rows of products');
+  });
+});
+
+/**
+ * The Leaflet map's view once it has stopped moving, when `check` holds for it: its zoom (its
+ * proxy's scale, doubling a step) and how far it has been moved (the map pane's offset). Leaflet
+ * drops a key pressed while the map still moves, so each key waits for the one before.
+ */
+async function mapView(what, check = () => true) {
+  const deadline = Date.now() + 10_000;
+  let view = null;
+  while (Date.now() < deadline) {
+    view = await page.evaluate(() => {
+      if (document.querySelector('.leaflet-container .leaflet-zoom-anim, .leaflet-container .leaflet-pan-anim')) return null;
+      const scale = /scale\(([\d.]+)\)/.exec(document.querySelector('.leaflet-proxy').style.transform);
+      const offset = /translate3d\((-?[\d.]+)px, (-?[\d.]+)px/.exec(document.querySelector('.leaflet-map-pane').style.transform);
+      return { scale: Number(scale[1]), x: Number(offset[1]), y: Number(offset[2]) };
+    });
+    if (view && check(view)) return view;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`the map never showed ${what}: ${JSON.stringify(view)}`);
+}
+
+/** Waits until the ranked machines' grid has its rows and nothing on the screen is loading. */
+async function planningSettled() {
+  await page.getByTestId('ranked-grid').locator('[role="row"][aria-rowindex="2"]').waitFor();
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .MuiLinearProgress-root, .MuiSkeleton-root'));
+}
+
+describe('route planning with the keyboard alone', { concurrency: false }, () => {
+  const open = async () => {
+    await page.goto(`${server.baseUrl}${PLANNING}`);
+    await page.getByTestId('planning-map').waitFor();
+    await planningSettled();
+  };
+  // Signed in by the first part; the screen opened by its address (the menu is the first part's).
+  before(open);
+  // A test that failed with a menu or dialog left open does not fail the next ones with it.
+  afterEach(async () => {
+    if (await page.locator('.MuiModal-root').count()) await open();
+  });
+
+  test('the language menu: Enter opens it on the language in use, the arrows move, Escape closes it', async () => {
+    const button = await tabTo((now) => now.testId === 'language-button', 'the language button');
+    assert.match(button.text, /^Language: EN/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    assert.equal((await focused())?.testId, 'language-en');
+    assert.equal((await press('ArrowDown')).testId, 'language-fr');
+    assert.equal((await press('ArrowUp')).testId, 'language-en');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    assert.equal((await focused())?.testId, 'language-button');
+    assert.equal(await page.getByTestId('language-button').getAttribute('aria-expanded'), 'false');
+  });
+
+  test('the settings dialog: Enter opens it, the focus stays inside, Escape closes it and gives the focus back', async () => {
+    await tabTo((now) => now.testId === 'planning-settings', 'the planning settings button');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('planning-settings-submit').waitFor();
+    assert.ok((await focused())?.inDialog, 'the focus is in the dialog once it opens');
+    // Forwards past its last control and round again: the focus never leaves it.
+    const seen = [];
+    for (let step = 0; step < 24; step += 1) {
+      const now = await press('Tab');
+      assert.ok(now.inDialog, `Tab left the dialog after ${JSON.stringify(seen)}: ${JSON.stringify(now)}`);
+      seen.push(now.testId);
+    }
+    const submit = seen.indexOf('planning-settings-submit');
+    assert.ok(submit >= 0 && seen[submit + 1] === seen[0], `Tab goes round inside the dialog: ${JSON.stringify(seen)}`);
+    // And backwards from its first control to its last.
+    await tabTo((now) => now.testId === seen[0], 'the first field', { back: true, most: 30 });
+    assert.equal((await press('Shift+Tab')).testId, 'planning-settings-submit');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const back = await focused();
+    assert.equal(back?.testId, 'planning-settings');
+    assert.ok(back.visible, 'the focus shows on the button again');
+  });
+
+  // The app's date fields are the browser's own (<input type="date">): the keyboard picks a day on
+  // the field's segments; the calendar Chromium opens from it (Alt+Down) is outside the page, out
+  // of a headless test's reach.
+  test('the visit date: reached with Tab, a day picked with the arrows, Escape leaves it', async () => {
+    await tabTo((now) => now.testId === 'planning-visit-date', 'the visit date');
+    const first = await page.getByTestId('planning-visit-date').inputValue();
+    // The segments are month, day, year (en-US): to the day, then a day on (or back, late in a
+    // month, so that the day exists).
+    await page.keyboard.press('ArrowRight');
+    const day = Number(first.slice(8, 10));
+    await page.keyboard.press(day <= 27 ? 'ArrowUp' : 'ArrowDown');
+    const picked = new Date(`${first}T12:00:00Z`);
+    picked.setUTCDate(day + (day <= 27 ? 1 : -1));
+    const wanted = picked.toISOString().slice(0, 10);
+    await page.waitForURL((url) => url.searchParams.get('visit_date') === wanted);
+    // The field shows the day once the screen has read it from its address.
+    await page.waitForFunction((wanted) => document.querySelector('[data-testid="planning-visit-date"]').value === wanted, wanted);
+    await page.keyboard.press('Escape');
+    const now = await focused();
+    assert.equal(now?.testId, 'planning-visit-date');
+    assert.equal(await page.getByTestId('planning-visit-date').inputValue(), wanted);
+    await planningSettled();
+  });
+
+  test('the ranked machines: a cell reached with Tab, the arrows move between cells', async () => {
+    const header = await tabTo((now) => now.testId === 'ranked-grid' && now.cell !== null, 'a cell of the ranked machines');
+    assert.deepEqual(header.cell, { row: 1, column: 1, field: '__check__' });
+    assert.deepEqual((await press('ArrowDown')).cell, { row: 2, column: 1, field: '__check__' });
+    assert.deepEqual((await press('ArrowRight')).cell, { row: 2, column: 2, field: 'name' });
+    assert.deepEqual((await press('ArrowDown')).cell, { row: 3, column: 2, field: 'name' });
+    assert.deepEqual((await press('ArrowRight')).cell, { row: 3, column: 3, field: 'signals' });
+    assert.deepEqual((await press('ArrowUp')).cell, { row: 2, column: 3, field: 'signals' });
+    assert.deepEqual((await press('ArrowLeft')).cell, { row: 2, column: 2, field: 'name' });
+  });
+
+  test('the map: reached with Tab, + and - zoom, the arrows move it, each machine a named button', async () => {
+    const map = await tabTo((now) => now.role === 'region' && now.text === 'Map of the machines', 'the map', { back: true });
+    assert.equal(map.testId, 'planning-map');
+    const start = await mapView('its first view');
+    await press('+');
+    await mapView('a step closer', (view) => view.scale === start.scale * 2);
+    await press('-');
+    await mapView('a step back', (view) => view.scale === start.scale);
+    // The arrows move the view that way: the map's pane the other.
+    await press('ArrowRight');
+    const right = await mapView('moved right', (view) => view.x < start.x && view.y === start.y);
+    await press('ArrowDown');
+    await mapView('moved down', (view) => view.x === right.x && view.y < right.y);
+
+    // The machines: buttons named as their tooltips, which show on focus; Enter opens one.
+    const marker = await press('Tab');
+    assert.equal(marker.role, 'button');
+    assert.match(marker.text, /^\S+ · (Visit now|Visit soon|Later)/);
+    assert.equal((await page.locator('.leaflet-tooltip').textContent())?.trim(), marker.text);
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog');
+    await drawer.waitFor();
+    assert.ok((await drawer.textContent()).includes(marker.text.split(' · ')[0]), 'the drawer is the machine’s');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    const back = await focused();
+    assert.equal(back?.text, marker.text, 'the focus is back on the machine');
   });
 
   test('no console errors', () => {

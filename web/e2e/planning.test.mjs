@@ -134,6 +134,10 @@ describe('route planning and planned routes', { concurrency: false }, () => {
     const shown = await page.getByTestId(`plan-route-${made.admin.id}`).getByTestId('plan-stop').evaluateAll((stops) => stops.map((stop) => stop.getAttribute('data-machine')));
     assert.deepEqual(shown, planned, 'the stops in the plan’s order');
     await page.getByTestId('planning-map').locator('path.leaflet-interactive[stroke-width="4"]').first().waitFor({ state: 'attached' });
+    // For screen readers the line is an image named as its refiller, each stop a button named as its tooltip.
+    assert.equal(await page.getByTestId('planning-map').getByRole('img', { name: made.admin.name, exact: true }).count(), 1);
+    const stops = await page.getByTestId('planning-map').getByRole('button', { name: /^\d+\. / }).evaluateAll((paths) => paths.map((path) => path.getAttribute('aria-label')));
+    assert.equal(stops.length, 2, JSON.stringify(stops));
 
     const saved = page.waitForResponse(isCall('POST', '/api/planned-routes/'));
     saved.catch(() => undefined);

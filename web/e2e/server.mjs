@@ -44,8 +44,9 @@ async function waitFor(url, timeoutMs) {
 export async function startServer(options = {}) {
   const bin = resolve(process.env.VENDFLEET_BIN ?? '../target/debug/vendfleet');
   if (!existsSync(bin)) throw new Error(`vendfleet binary not found at ${bin} (set VENDFLEET_BIN)`);
-  const web = resolve('dist');
-  if (!existsSync(join(web, 'index.html'))) throw new Error('web/dist is missing: run `npm run build` first');
+  // VENDFLEET_WEB serves another build (e.g. an older commit's dist, to measure a before).
+  const web = resolve(process.env.VENDFLEET_WEB ?? 'dist');
+  if (!existsSync(join(web, 'index.html'))) throw new Error(`${web} has no index.html: run \`npm run build\` first`);
   const data = mkdtempSync(join(tmpdir(), 'vendfleet-e2e-'));
   const env = { ...process.env };
   delete env.VENDFLEET_OPEN_REGISTRATION;

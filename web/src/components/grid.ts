@@ -20,3 +20,11 @@ export function orderingOf(model: GridSortModel, sortable: Record<string, string
   if (!first || !first.sort || !(first.field in sortable)) return '';
   return `${first.sort === 'desc' ? '-' : ''}${sortable[first.field]}`;
 }
+
+/**
+ * The data grids' slot props for their loading state (issue 33). The bar of a grid's loading
+ * overlay sits inside its `role="grid"`, where only rows may be (axe: aria-required-children) and
+ * where it had no name: it is hidden from screen readers, and the box around the grid says
+ * `aria-busy` while it loads instead.
+ */
+export const GRID_SLOT_PROPS = { loadingOverlay: { 'aria-hidden': true } } as const;

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import Avatar from '@mui/material/Avatar';
 import IconButton from '@mui/material/IconButton';
@@ -15,6 +16,7 @@ export function LanguagePopover() {
   const { t, i18n } = useTranslation();
   const { switchLanguage } = useAuth();
   const menu = usePopover();
+  const menuId = useId();
   const current = LANGUAGES.find((language) => language.code === i18n.language) ?? LANGUAGES[0];
 
   const choose = async (code: UiLanguage) => {
@@ -33,6 +35,9 @@ export function LanguagePopover() {
           // The name holds what the button shows (a parenthesis does not count as that).
           aria-label={`${t('header.language')}: ${current.short} (${current.label})`}
           data-testid="language-button"
+          aria-haspopup="menu"
+          aria-expanded={Boolean(menu.anchor)}
+          aria-controls={menu.anchor ? menuId : undefined}
           onClick={menu.open}
           sx={{ width: 40, height: 40 }}
         >
@@ -45,7 +50,8 @@ export function LanguagePopover() {
         </IconButton>
       </Tooltip>
       <AnchoredPopover popover={menu} paperSx={{ width: LAYOUT.menuWidth, p: 0.5 }}>
-        <MenuList disablePadding>
+        {/* A menu button's menu: open, the focus is on the language in use and the arrows move it. */}
+        <MenuList id={menuId} autoFocusItem={Boolean(menu.anchor)} disablePadding>
         {LANGUAGES.map((language) => (
           <MenuItem
             key={language.code}

@@ -3,6 +3,7 @@ import { getContrastRatio } from '@mui/material/styles';
 import { COLOR_PRESETS, THEME_MODES } from '../settings/types';
 import { createAppTheme } from './create-theme';
 import { BACKGROUNDS, colorSet, error, grey, info, PRESETS, SECONDARY_TEXT, secondary, success, warning, type Hue } from './palette';
+import { mapBackground, ROUTE_COLORS, ROUTE_OPACITY } from '../features/route-planning/planning-logic';
 
 /** `colour` laid over `background` at `opacity` (both #RRGGBB). */
 function over(background: string, colour: string, opacity: number): string {
@@ -42,6 +43,24 @@ describe('the palette meets WCAG 2.1 AA', () => {
 
     it(`secondary text in ${mode} mode`, () => {
       for (const background of BACKGROUNDS[mode]) expect(getContrastRatio(SECONDARY_TEXT[mode], background)).toBeGreaterThanOrEqual(4.5);
+    });
+  }
+
+  // Graphics (WCAG 1.4.11): 3:1 on what they stand on.
+  for (const mode of THEME_MODES) {
+    it(`the route-planning map in ${mode} mode: routes, need and offline marks, the chosen ring`, () => {
+      const { palette } = createAppTheme({ settings: { themeMode: mode, themeContrast: 'default', themeColorPresets: 'default' }, direction: 'ltr', language: 'en' });
+      const map = mapBackground(palette);
+      for (const colour of ROUTE_COLORS[mode]) {
+        expect(getContrastRatio(over(map, colour, ROUTE_OPACITY), map)).toBeGreaterThanOrEqual(3);
+        // The legend's and the plan's route marks, on the cards.
+        for (const card of BACKGROUNDS[mode]) expect(getContrastRatio(colour, card)).toBeGreaterThanOrEqual(3);
+      }
+      // A marker's fill (its need's colour, or the offline grey) at its 0.9 opacity; a chosen one's ring.
+      for (const fill of [palette.error.main, palette.warning.main, palette.success.main, palette.text.secondary]) {
+        expect(getContrastRatio(over(map, fill, 0.9), map)).toBeGreaterThanOrEqual(3);
+      }
+      expect(getContrastRatio(palette.text.primary, map)).toBeGreaterThanOrEqual(3);
     });
   }
 

@@ -3,7 +3,7 @@ import { DataGrid, type GridColDef, type GridValidRowModel } from '@mui/x-data-g
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardHeader from '@mui/material/CardHeader';
-import { PAGE_SIZES } from '../grid';
+import { GRID_SLOT_PROPS, PAGE_SIZES } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
 import { HEADER_SX } from '../server-list/column-widths';
 
@@ -30,7 +30,7 @@ interface SummaryTableProps<R extends GridValidRowModel> {
 export function SummaryTable<R extends GridValidRowModel>({ title, subheader, rows, columns, loading, noRowsLabel, testId, getRowId, pageSize = 10, notice }: SummaryTableProps<R>) {
   const localeText = useGridLocaleText();
   return (
-    <Card data-testid={testId} sx={{ height: 1 }}>
+    <Card data-testid={testId} aria-busy={loading} sx={{ height: 1 }}>
       <CardHeader title={title} subheader={subheader} slotProps={{ subheader: { variant: 'body2', sx: { mt: 0.5 } } }} />
       {notice ? <Box sx={{ px: 2.5, pb: 2 }}>{notice}</Box> : null}
       <DataGrid
@@ -38,6 +38,7 @@ export function SummaryTable<R extends GridValidRowModel>({ title, subheader, ro
         columns={columns}
         getRowId={getRowId}
         loading={loading}
+        slotProps={GRID_SLOT_PROPS}
         autoHeight
         disableColumnFilter
         disableRowSelectionOnClick

@@ -3,6 +3,7 @@
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { selectedIds } from '../../components/grid';
 import type { MapMachine, MapPoint, PicklistRequest, Plan, PlanRoute, RankedMachine, SaveRoutesRequest } from '../../api/types';
+import type { Palette, PaletteMode } from '@mui/material/styles';
 
 /** How urgently a machine needs a visit (the server's `need`); `offline` is a signal beside it. */
 export const NEED_LEVELS = ['now', 'soon', 'later'] as const;
@@ -146,11 +147,28 @@ export function saveBody(plan: Plan, routeType: RouteType, name = ''): SaveRoute
   return body;
 }
 
-/** Distinct colours for the routes on the map (none of the need colours). */
-export const ROUTE_COLORS = ['#1565c0', '#8e24aa', '#00838f', '#6d4c41', '#c2185b', '#283593', '#558b2f', '#37474f'] as const;
+/**
+ * Distinct colours for the routes on the map (none of the need colours), per mode: at least 3:1 on
+ * the map's background and the cards (WCAG 1.4.11), drawn at `ROUTE_OPACITY` (the light ones of
+ * the dark mode are the same hues' 300 shades; the light mode's were 1.5 to 2.7:1 on grey 800).
+ * `theme/palette.test.ts` checks them.
+ */
+export const ROUTE_COLORS = {
+  light: ['#1565c0', '#8e24aa', '#00838f', '#6d4c41', '#c2185b', '#283593', '#558b2f', '#37474f'],
+  dark: ['#64b5f6', '#ba68c8', '#4dd0e1', '#a1887f', '#f06292', '#7986cb', '#9ccc65', '#90a4ae'],
+} as const;
 
-export function routeColor(index: number): string {
-  return ROUTE_COLORS[index % ROUTE_COLORS.length];
+/** How opaque a route's line is on the map (where two routes cross, both show). */
+export const ROUTE_OPACITY = 0.9;
+
+/** The map's background without tiles (the markers and routes stand on it). */
+export function mapBackground(palette: Pick<Palette, 'mode' | 'grey'>): string {
+  return palette.mode === 'dark' ? palette.grey[800] : palette.grey[100];
+}
+
+export function routeColor(index: number, mode: PaletteMode): string {
+  const colors = ROUTE_COLORS[mode];
+  return colors[index % colors.length];
 }
 
 /** The line a route draws: from the depot, through its stops in order, back to the depot. */

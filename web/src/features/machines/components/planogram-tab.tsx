@@ -25,7 +25,7 @@ import type { Machine } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDate, formatDateTime } from '../../../components/format';
-import { EMPTY_SELECTION, selectedIds } from '../../../components/grid';
+import { EMPTY_SELECTION, GRID_SLOT_PROPS, selectedIds } from '../../../components/grid';
 import { useGridLocaleText } from '../../../components/grid-locale';
 import { amountToMinor, formatMoney } from '../../../components/money';
 import { fieldMessages } from '../../../components/server-errors';
@@ -294,11 +294,12 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
           ))}
         </Alert>
       ) : null}
-      <Box ref={setGridBox} data-testid="planogram-grid">
+      <Box ref={setGridBox} data-testid="planogram-grid" aria-busy={planogram.isFetching}>
         <DataGrid
           rows={rows}
           columns={fitted}
           loading={planogram.isFetching}
+          slotProps={GRID_SLOT_PROPS}
           editMode="row"
           rowModesModel={rowModes}
           onRowModesModelChange={setRowModes}

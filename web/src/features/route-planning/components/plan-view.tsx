@@ -55,7 +55,7 @@ function RouteCard({ route, index }: { route: PlanRoute; index: number }) {
   return (
     <Card data-testid={`plan-route-${route.employee_id}`} variant="outlined">
       <CardHeader
-        avatar={<Box sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: routeColor(index) }} />}
+        avatar={<Box sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: (theme) => routeColor(index, theme.palette.mode) }} />}
         title={route.employee_name}
         subheader={facts.join(' · ')}
         slotProps={{ title: { variant: 'subtitle1' } }}

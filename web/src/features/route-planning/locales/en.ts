@@ -36,6 +36,7 @@ export const en = {
     lastReading: 'read {{hours}} h ago',
     neverRead: 'never read',
     map: 'Map of the machines',
+    mapKeys: 'The arrow keys move the map, + and − zoom in and out; Tab goes from machine to machine, Enter opens one.',
     depot: 'Depot',
     unplaced_one: '{{count}} machine has no coordinates and is not on the map',
     unplaced_other: '{{count}} machines have no coordinates and are not on the map',
