@@ -100,18 +100,34 @@ impl PlanningService {
                 &mut errors,
             )
             .await?;
-        let machine_ids: BTreeSet<String> = plans.iter().map(|m| m.machine.id.clone()).collect();
-        let employees = self
+        let machines: BTreeMap<String, String> = plans
+            .iter()
+            .map(|m| (m.machine.id.clone(), m.machine.name.clone()))
+            .collect();
+        // The machines are shared out among the refillers who reach them.
+        let reaching = self
             .employees(
                 p,
                 &input.employee_ids,
-                &machine_ids,
+                &machines,
+                false,
                 Permission::RoutePlanningChangeEmployee,
                 &mut errors,
                 "employee_ids",
             )
             .await?;
         errors.into_result()?;
+        let reachable_by = |machine: &str| -> Vec<String> {
+            if reaching.iter().all(|(_, reach)| reach.contains(machine)) {
+                return Vec::new();
+            }
+            reaching
+                .iter()
+                .filter(|(_, reach)| reach.contains(machine))
+                .map(|(u, _)| u.id.clone())
+                .collect()
+        };
+        let employees: Vec<crate::users::User> = reaching.iter().map(|(u, _)| u.clone()).collect();
         let tz = self.calendar.time_zone();
         let routing = solver::RoutingInput {
             stops: plans
@@ -121,6 +137,7 @@ impl PlanningService {
                         id: m.machine.id.clone(),
                         point,
                         units: m.units_to_bring(),
+                        reachable_by: reachable_by(&m.machine.id),
                     })
                 })
                 .collect(),

@@ -292,17 +292,22 @@ impl PlanningService {
 
     // ----- picklists and routing -----------------------------------------------------
 
-    /// Every employee of `ids` (active users), each of whom must reach every machine of
-    /// `machine_ids`; `p` plans for others only with the change-employee permission.
+    /// Every employee of `ids` (active users) with the machines of `machines` (id → name) each
+    /// reaches; `p` plans for others only with the change-employee permission. With
+    /// `each_reaches_all` every employee must reach every machine (a route of their own);
+    /// otherwise each must reach some, and every machine someone (the machines are shared out
+    /// among those who reach them). Errors name the machines, never their ids.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn employees(
         &self,
         p: &Principal,
         ids: &[String],
-        machine_ids: &BTreeSet<String>,
+        machines: &BTreeMap<String, String>,
+        each_reaches_all: bool,
         change_employee: Permission,
         errors: &mut FieldErrors,
         field: &str,
-    ) -> AppResult<Vec<crate::users::User>> {
+    ) -> AppResult<Vec<(crate::users::User, BTreeSet<String>)>> {
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
         for id in ids.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
@@ -320,14 +325,51 @@ impl PlanningService {
                 continue;
             };
             // The planner must see the employee's scope no wider than their own: an employee
-            // is named only if they reach every machine of the plan.
+            // is given only machines they reach.
             let employee = self.directory.principal(user.clone()).await?;
-            let reach = self.machines.visible_ids(&employee).await?;
-            if let Some(m) = machine_ids.iter().find(|m| !reach.contains(*m)) {
-                errors.add(field, format!("{} cannot reach machine {m}.", user.name));
+            let visible = self.machines.visible_ids(&employee).await?;
+            let reach: BTreeSet<String> = machines
+                .keys()
+                .filter(|m| visible.contains(*m))
+                .cloned()
+                .collect();
+            let missed: Vec<&str> = machines
+                .iter()
+                .filter(|(m, _)| !reach.contains(*m))
+                .map(|(_, name)| name.as_str())
+                .collect();
+            if each_reaches_all && !missed.is_empty() {
+                errors.add(
+                    field,
+                    format!("{} cannot reach {}.", user.name, names_list(&missed)),
+                );
                 continue;
             }
-            out.push(user);
+            if !each_reaches_all && reach.is_empty() && !machines.is_empty() {
+                errors.add(
+                    field,
+                    format!("{} reaches none of the chosen machines.", user.name),
+                );
+                continue;
+            }
+            out.push((user, reach));
+        }
+        if !each_reaches_all && !out.is_empty() {
+            let nobody: Vec<&str> = machines
+                .iter()
+                .filter(|(m, _)| !out.iter().any(|(_, reach)| reach.contains(*m)))
+                .map(|(_, name)| name.as_str())
+                .collect();
+            if !nobody.is_empty() {
+                errors.add(
+                    field,
+                    format!(
+                        "Nobody chosen can reach {}: choose someone who can, or leave {} out.",
+                        names_list(&nobody),
+                        if nobody.len() == 1 { "it" } else { "them" }
+                    ),
+                );
+            }
         }
         if out.is_empty() && errors.is_empty() {
             errors.add(field, "Choose at least one employee.");
@@ -336,6 +378,21 @@ impl PlanningService {
             errors.add(field, format!("Choose at most {MAX_PLAN_EMPLOYEES}."));
         }
         Ok(out)
+    }
+}
+
+/// Machine names for a message: all of a few, the first five of many and how many more.
+fn names_list(names: &[&str]) -> String {
+    const SHOWN: usize = 5;
+    let quoted: Vec<String> = names.iter().take(SHOWN).map(|n| format!("“{n}”")).collect();
+    match names.len() {
+        0 => String::new(),
+        n if n > SHOWN => format!("{} and {} more", quoted.join(", "), n - SHOWN),
+        1 => quoted[0].clone(),
+        _ => {
+            let (last, rest) = quoted.split_last().expect("two or more");
+            format!("{} and {last}", rest.join(", "))
+        }
     }
 }
 

@@ -13,8 +13,8 @@ use vrp_pragmatic::core::rosomaxa::evolution::TelemetryMode;
 use vrp_pragmatic::core::solver::{Solver, VrpConfigBuilder};
 use vrp_pragmatic::core::utils::{DefaultRandom, Environment, Parallelism};
 use vrp_pragmatic::format::problem::{
-    Fleet, Job, JobPlace, JobTask, Matrix, MatrixProfile, Plan, PragmaticProblem, Problem,
-    ShiftEnd, ShiftStart, VehicleCosts, VehicleProfile, VehicleShift, VehicleType,
+    Fleet, Job, JobPlace, JobSkills, JobTask, Matrix, MatrixProfile, Plan, PragmaticProblem,
+    Problem, ShiftEnd, ShiftStart, VehicleCosts, VehicleProfile, VehicleShift, VehicleType,
 };
 use vrp_pragmatic::format::solution::{write_pragmatic, PragmaticOutputType, Solution, Stop};
 use vrp_pragmatic::format::Location;
@@ -26,6 +26,8 @@ pub struct StopInput {
     pub point: Point,
     /// Units to bring (the van's load).
     pub units: i64,
+    /// The vans that may take it (their refillers reach the machine); empty: any.
+    pub reachable_by: Vec<String>,
 }
 
 /// One refiller's van.
@@ -112,6 +114,11 @@ fn parse(t: &str) -> Result<DateTime<Utc>, String> {
 }
 
 /// Solves a routing problem. Blocking (seconds of CPU): call it from a blocking task.
+/// The skill a van has and a stop it may take asks for.
+fn reach_skill(vehicle_id: &str) -> String {
+    format!("reach:{vehicle_id}")
+}
+
 pub fn solve(input: &RoutingInput) -> Result<Routing, String> {
     if input.stops.is_empty() || input.vehicles.is_empty() {
         return Ok(Routing {
@@ -165,7 +172,11 @@ pub fn solve(input: &RoutingInput) -> Result<Routing, String> {
             }]),
             replacements: None,
             services: None,
-            skills: None,
+            skills: (!s.reachable_by.is_empty()).then(|| JobSkills {
+                all_of: None,
+                one_of: Some(s.reachable_by.iter().map(|v| reach_skill(v)).collect()),
+                none_of: None,
+            }),
             value: None,
             group: None,
             compatibility: None,
@@ -203,7 +214,7 @@ pub fn solve(input: &RoutingInput) -> Result<Routing, String> {
                 recharges: None,
             }],
             capacity: vec![v.capacity.clamp(0, i32::MAX as i64) as i32],
-            skills: None,
+            skills: Some(vec![reach_skill(&v.id)]),
             limits: None,
         })
         .collect();
@@ -357,6 +368,7 @@ mod tests {
                 longitude: 7.0 + km_east / 78.7,
             },
             units,
+            reachable_by: Vec::new(),
         }
     }
 

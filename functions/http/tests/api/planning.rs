@@ -963,6 +963,56 @@ async fn the_machine_scope_holds_on_every_call(b: Backend) {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+
+    // Two refillers of different reach: the machines are shared out among those who reach
+    // them (the scoped refiller reaches only the first).
+    let lined: Vec<&String> = f.machines.iter().collect();
+    let r = h
+        .post(
+            "/api/route-planning/generate-picklist/",
+            &f.admin,
+            json!({"visit_date": visit.to_string(), "machine_ids": lined,
+                   "employee_ids": [scoped_id, admin_id]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    let plan = r.json()["data"].clone();
+    let mut placed = 0;
+    for route in plan["routes"].as_array().unwrap() {
+        for st in route["stops"].as_array().unwrap() {
+            placed += 1;
+            if route["employee_id"] == scoped_id.as_str() {
+                assert_eq!(st["machine_id"], mine.as_str(), "{plan}");
+            }
+        }
+    }
+    assert_eq!(placed, lined.len(), "{plan}");
+    // Alone, the scoped refiller reaches neither of the others: refused, naming them.
+    let r = h
+        .post(
+            "/api/route-planning/generate-picklist/",
+            &f.admin,
+            json!({"visit_date": visit.to_string(), "machine_ids": lined,
+                   "employee_ids": [scoped_id]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.json());
+    let message = r.json()["errors"]["employee_ids"].to_string();
+    for (i, id) in f.machines.iter().enumerate().skip(1) {
+        let name = h
+            .get(&format!("/api/machines/{id}/details/"), &f.admin)
+            .await
+            .json()["data"]["name"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(message.contains(&name), "machine {i} unnamed: {message}");
+        assert!(
+            !message.contains(id.as_str()),
+            "an id in the message: {message}"
+        );
+    }
+    assert!(message.contains("Nobody chosen can reach"), "{message}");
 }
 
 on_both_stores!(

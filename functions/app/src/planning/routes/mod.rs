@@ -166,9 +166,13 @@ impl PlanningService {
             }
             for id in ids {
                 if !seen.insert(id.to_string()) {
+                    let name = all_machines
+                        .iter()
+                        .find(|m| m.id == id)
+                        .map_or(id, |m| m.name.as_str());
                     errors.add(
                         format!("routes.{i}.machine_ids"),
-                        format!("Machine {id} is in more than one stop."),
+                        format!("“{name}” is in more than one stop."),
                     );
                     continue;
                 }
@@ -177,20 +181,30 @@ impl PlanningService {
         }
         let s = self.settings().await?;
         let mut employees = Vec::new();
+        let names: HashMap<&str, &str> = all_machines
+            .iter()
+            .map(|m| (m.id.as_str(), m.name.as_str()))
+            .collect();
         for (i, r) in input.routes.iter().enumerate() {
-            let ids: BTreeSet<String> =
-                r.machine_ids.iter().map(|m| m.trim().to_string()).collect();
+            let machines: BTreeMap<String, String> = r
+                .machine_ids
+                .iter()
+                .map(|m| m.trim())
+                .filter(|m| !m.is_empty())
+                .map(|m| (m.to_string(), names.get(m).unwrap_or(&m).to_string()))
+                .collect();
             let found = self
                 .employees(
                     p,
                     std::slice::from_ref(&r.employee_id),
-                    &ids,
+                    &machines,
+                    true,
                     Permission::RoutePlanningChangeEmployee,
                     &mut errors,
                     &format!("routes.{i}.employee_id"),
                 )
                 .await?;
-            employees.push(found.into_iter().next());
+            employees.push(found.into_iter().next().map(|(u, _)| u));
         }
         errors.into_result()?;
         let plans = self.plans_of(all_machines, visit, &s).await?;
@@ -527,23 +541,24 @@ impl PlanningService {
             return Err(final_conflict(status));
         }
         let mut errors = FieldErrors::new();
-        let machines: BTreeSet<String> = current
+        let machines: BTreeMap<String, String> = current
             .stops
             .iter()
-            .map(|s| s.stop.machine_id.clone())
+            .map(|s| (s.stop.machine_id.clone(), s.stop.machine_name.clone()))
             .collect();
         let found = self
             .employees(
                 p,
                 &[employee_id.to_string()],
                 &machines,
+                true,
                 Permission::PlannedRoutesChangeEmployee,
                 &mut errors,
                 "employee_id",
             )
             .await?;
         errors.into_result()?;
-        let employee = found.into_iter().next().expect("checked");
+        let (employee, _) = found.into_iter().next().expect("checked");
         let mut next = current.clone();
         next.employee_id = employee.id;
         next.employee_name = employee.name;
