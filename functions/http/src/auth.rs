@@ -19,6 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(me, register))
         .routes(routes!(languages))
         .routes(routes!(switch_language))
+        .routes(routes!(change_password))
 }
 
 /// Signs in with e-mail and password.
@@ -131,6 +132,33 @@ async fn languages() -> axum::Json<Data<Vec<LanguageDto>>> {
             })
             .collect(),
     })
+}
+
+/// Changes the signed-in user's own password (the current one required). Every other session
+/// ends; the caller goes on with the tokens answered.
+#[utoipa::path(post, path = "/api/users/me/password/", tag = "auth", security(("bearer" = [])),
+    request_body = ChangePasswordRequest,
+    responses((status = 200, body = MessageData<RefreshData>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn change_password(
+    State(s): State<AppState>,
+    auth: Authorized<SignedIn>,
+    Json(req): Json<ChangePasswordRequest>,
+) -> ApiResult<axum::Json<MessageData<RefreshData>>> {
+    let tokens = s
+        .app
+        .auth
+        .change_own_password(auth.principal(), &req.current_password, &req.new_password)
+        .await?;
+    Ok(axum::Json(MessageData::new(
+        "Password changed",
+        RefreshData {
+            token: TokenDto {
+                access: tokens.access,
+                refresh: tokens.refresh,
+            },
+        },
+    )))
 }
 
 /// Sets the signed-in user's language.

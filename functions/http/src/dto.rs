@@ -281,6 +281,18 @@ pub struct LanguageDto {
     pub name: String,
 }
 
+/// `POST /api/users/me/password/`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangePasswordRequest {
+    #[serde(default)]
+    #[schema(required = true)]
+    pub current_password: String,
+    #[serde(default)]
+    #[schema(required = true, min_length = 8, max_length = 128)]
+    pub new_password: String,
+}
+
 /// `POST /api/settings/languges/switch/`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -208,6 +208,61 @@ impl AuthService {
         Ok((tokens, Principal::new(user, None)))
     }
 
+    /// Changes the signed-in user's own password: the current one must be given. Every other
+    /// session ends (the user's token version moves on); the caller's goes on with the new
+    /// tokens answered. Wrong current passwords count towards the sign-in limit of the e-mail.
+    pub async fn change_own_password(
+        &self,
+        principal: &Principal,
+        current_password: &str,
+        new_password: &str,
+    ) -> AppResult<TokenPair> {
+        let mut errors = FieldErrors::new();
+        if current_password.is_empty() {
+            errors.add("current_password", "This field is required.");
+        }
+        validation::password(&mut errors, "new_password", new_password);
+        if !new_password.is_empty() && new_password == current_password {
+            errors.add(
+                "new_password",
+                "Choose a password other than the current one.",
+            );
+        }
+        errors.into_result()?;
+        let now = self.clock.now().timestamp();
+        let subject = format!("login-email#{}", principal.user.email);
+        if self.limiter.count(&subject, now).await? >= self.settings.login_failures_per_email {
+            return Err(AppError::RateLimited {
+                message: "Too many wrong passwords. Try again later.".into(),
+                retry_after_secs: self.limiter.retry_after(now),
+            });
+        }
+        let hash = password::hash(new_password.to_string()).await?;
+        for _ in 0..3 {
+            let current = self.directory.user_or_404(&principal.user.id).await?;
+            if !password::verify(current_password.to_string(), current.password_hash.clone())
+                .await?
+            {
+                self.limiter.hit(&subject, now).await?;
+                return Err(AppError::invalid_field(
+                    "current_password",
+                    "The current password is not right.",
+                ));
+            }
+            let mut next = current.clone();
+            next.password_hash = hash.clone();
+            next.token_version += 1;
+            next.updated_at = self.clock.now();
+            next.version += 1;
+            match self.directory.replace_user(&current, &next).await {
+                Err(AppError::Conflict { .. }) => continue,
+                Err(e) => return Err(e),
+                Ok(()) => return self.issue(&next),
+            }
+        }
+        Err(AppError::stale())
+    }
+
     /// Sets the signed-in user's interface language.
     pub async fn switch_language(&self, principal: &Principal, code: &str) -> AppResult<Language> {
         let language = Language::parse(code)

@@ -315,6 +315,75 @@ async fn deactivation_and_password_change_revoke_live_tokens(b: Backend) {
     h.token("ann@example.com", "new-password-9").await;
 }
 
+async fn one_changes_their_own_password_with_the_current_one(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let admin = h.admin().await;
+    h.user(&admin, "bo@example.com", None).await;
+    let bo = h.token("bo@example.com", "password-123").await;
+    let elsewhere = h.token("bo@example.com", "password-123").await;
+    let path = "/api/users/me/password/";
+    // Field errors: the current password missing or wrong, the new one weak or the same.
+    for (body, field) in [
+        (
+            json!({"current_password": "", "new_password": "another-pass-1"}),
+            "current_password",
+        ),
+        (
+            json!({"current_password": "wrong-password", "new_password": "another-pass-1"}),
+            "current_password",
+        ),
+        (
+            json!({"current_password": "password-123", "new_password": "short"}),
+            "new_password",
+        ),
+        (
+            json!({"current_password": "password-123", "new_password": "password-123"}),
+            "new_password",
+        ),
+    ] {
+        let r = h.post(path, &bo, body.clone()).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body}: {}", r.json());
+        assert!(r.json()["errors"][field].is_array(), "{body}: {}", r.json());
+    }
+    // Without a token, nothing.
+    let r = h
+        .call(
+            Method::POST,
+            path,
+            None,
+            Some(json!({"current_password": "password-123", "new_password": "another-pass-1"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    h.token("bo@example.com", "password-123").await;
+
+    let r = h
+        .post(
+            path,
+            &bo,
+            json!({"current_password": "password-123", "new_password": "another-pass-1"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    let fresh = r.json()["data"]["token"]["access"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The caller goes on with the new token; every other session, the old one too, has ended.
+    assert_eq!(h.get("/api/users/me/", &fresh).await.status, StatusCode::OK);
+    for old in [&bo, &elsewhere] {
+        assert_eq!(
+            h.get("/api/users/me/", old).await.status,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        h.login("bo@example.com", "password-123").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    h.token("bo@example.com", "another-pass-1").await;
+}
+
 async fn registration_is_closed_unless_configured(b: Backend) {
     let h = Harness::on_store(b).await;
     let body = json!({"email": "new@example.com", "password": "password-123", "firstName": "New", "lastName": "User"});
@@ -429,6 +498,7 @@ on_both_stores!(
     expired_tampered_and_unsigned_tokens_are_refused,
     refresh_tokens_renew_and_are_not_access_tokens,
     deactivation_and_password_change_revoke_live_tokens,
+    one_changes_their_own_password_with_the_current_one,
     registration_is_closed_unless_configured,
     languages_list_and_switch,
     openapi_and_unknown_paths,
