@@ -137,6 +137,7 @@ pub const SIGNED_IN_ONLY: &[&str] = &[
     "me",
     "get_job",
     "switch_language",
+    "change_password",
     "employees",
     "operator_settings",
     "periods",
