@@ -19,12 +19,14 @@ use vendfleet_domain::Permission;
 /// Groups listed in the dashboard's top lists.
 pub const TOP: usize = 5;
 
-/// A span's figures and those of the span of as many days just before.
+/// A span's figures and those of the span it is compared with (`comparison_span`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpanFigures {
     pub from: NaiveDate,
     pub to: NaiveDate,
     pub figures: Figures,
+    pub previous_from: NaiveDate,
+    pub previous_to: NaiveDate,
     pub previous: Figures,
 }
 
@@ -78,6 +80,8 @@ fn span(r: &SalesReport) -> SpanFigures {
         from: r.query.from,
         to: r.query.to,
         figures: r.current.total,
+        previous_from: r.previous_from,
+        previous_to: r.previous_to,
         previous: r.previous.total,
     }
 }

@@ -453,12 +453,15 @@ crud::options! {
     }
 }
 
-/// A span's sales and those of the span of as many days just before.
+/// A span's sales and those of the span it is compared with (`previous_from`–`previous_to`:
+/// the calendar period before, or the same weekdays before).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SpanFiguresDto {
     pub date_from: NaiveDate,
     pub date_to: NaiveDate,
     pub figures: SalesFiguresDto,
+    pub previous_from: NaiveDate,
+    pub previous_to: NaiveDate,
     pub previous: SalesFiguresDto,
 }
 
@@ -468,6 +471,8 @@ impl From<&SpanFigures> for SpanFiguresDto {
             date_from: s.from,
             date_to: s.to,
             figures: (&s.figures).into(),
+            previous_from: s.previous_from,
+            previous_to: s.previous_to,
             previous: (&s.previous).into(),
         }
     }
