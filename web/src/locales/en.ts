@@ -4,7 +4,9 @@ import type { Shape } from './shape';
 // (the type below and locales.test.ts enforce it). The strings of an area live in its feature
 // folder (`features/<area>/locales/`) and are merged with these in `i18n.ts`.
 export const en = {
-  app: { name: 'Vendfleet', needHelp: 'Need help?', loading: 'Loading…' },
+  app: { name: 'Vendfleet', needHelp: 'Need help?', loading: 'Loading…',
+    offline: 'Cannot reach the server. Retrying… You are still signed in.',
+  },
   nav: {
     overview: 'Overview',
     management: 'Management',
