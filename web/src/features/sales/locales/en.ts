@@ -11,6 +11,8 @@ export const en = {
     kpiCash: 'Cash',
     kpiCashless: 'Cashless',
     previous: 'Previous period: {{value}}',
+    previousVs: 'vs {{range}}: {{value}}',
+    comparedWith: 'vs {{range}}',
     changeUp: 'Up {{change}} on the previous period',
     changeDown: 'Down {{change}} on the previous period',
     changeFlat: 'No change on the previous period',
