@@ -102,8 +102,11 @@ function OverTime({ data, value, grouping, compared }: { data: SalesLineChart; v
   );
 }
 
-function ByGroup({ bars, value, compared }: { bars: SalesBar[]; value: ReportValue; compared?: string }) {
+function ByGroup({ bars: all, value, compared }: { bars: SalesBar[]; value: ReportValue; compared?: string }) {
   const { t, i18n } = useTranslation();
+  // The long tail is a line under the chart, never a bar that squashes the others.
+  const others = all.find((bar) => bar.id === 'others');
+  const bars = all.filter((bar) => bar.id !== 'others');
   const previousLabel = compared ? t('sales.comparedWith', { range: compared }) : t('sales.previousPeriod');
   const language = i18n.language;
   const names = bars.map((bar) => (bar.id === 'others' ? t('sales.others') : bar.name || t('sales.noGroup')));
@@ -128,6 +131,11 @@ function ByGroup({ bars, value, compared }: { bars: SalesBar[]; value: ReportVal
         ]}
         grid={{ vertical: true }}
       />
+      {others ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary', px: 2, pb: 2 }} data-testid="sales-bar-others">
+          {t('sales.othersLine', { current: format(others.current), previous: format(others.previous), compared: previousLabel })}
+        </Typography>
+      ) : null}
     </Described>
   );
 }

@@ -27,6 +27,7 @@ export const en = {
     overTimeSummary: 'Line chart from {{first}} to {{last}}: {{current}} this period against {{previous}} in the previous one, the highest {{highest}} ({{highestAt}}). Every figure is in the detail table.',
     byGroupSummary: 'Bar chart of {{count}} groups, the first {{name}} with {{current}} this period against {{previous}} in the previous one. Every figure is in the totals table.',
     others: 'Others',
+    othersLine: 'All other groups together: {{current}} ({{compared}}: {{previous}})',
     totals: 'Totals by {{group}}',
     detail: 'Detail by period',
     group: 'Group',
