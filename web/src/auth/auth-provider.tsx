@@ -199,10 +199,11 @@ export function AuthProvider({ children, onSignedOut }: Props) {
   );
 
   const updateUser = useCallback((patch: Partial<Profile>) => dispatch({ type: 'UPDATE_USER', patch }), []);
+  const renewTokens = useCallback((access: string, refresh: string | null) => startSession(access, refresh), []);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status: state.status, user: state.user, login, register, logout, switchLanguage, updateUser }),
-    [state, login, register, logout, switchLanguage, updateUser],
+    () => ({ status: state.status, user: state.user, login, register, logout, switchLanguage, updateUser, renewTokens }),
+    [state, login, register, logout, switchLanguage, updateUser, renewTokens],
   );
 
   return (
