@@ -79,17 +79,22 @@ describe('vendfleet session start-up', { concurrency: false }, () => {
   test('navigating and reloading while start-up runs keeps the session', async () => {
     const before = await tokens();
     let held = 0;
+    let reached = () => {};
+    const inFlight = () => new Promise((resolve) => (reached = resolve));
     // Hold the token check so the navigation lands mid start-up (the pending request is aborted).
     const hold = async (route) => {
       held += 1;
+      reached();
       await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.continue().catch(() => {});
     };
     await page.route('**/auth/token/verify/', hold);
+    let waiting = inFlight();
     await page.reload({ waitUntil: 'commit' });
-    await page.waitForTimeout(400);
+    await waiting;
+    waiting = inFlight();
     await page.goto(`${server.baseUrl}/settings/user-management`, { waitUntil: 'commit' });
-    await page.waitForTimeout(400);
+    await waiting;
     await page.reload({ waitUntil: 'commit' });
     await page.getByRole('heading', { name: 'User management' }).waitFor();
     await page.unroute('**/auth/token/verify/', hold);
