@@ -148,12 +148,12 @@ describe('route planning and planned routes', { concurrency: false }, () => {
     const body = (await savedReply.json()).data;
     made.route = (Array.isArray(body) ? body : (body.routes ?? [body])).find((item) => item.employee_id === made.admin.id);
     assert.ok(made.route?.id, JSON.stringify(body));
-    await page.waitForURL((url) => url.pathname === '/planning/planned-routes');
+    // Save opens the saved route.
+    await page.waitForURL((url) => url.pathname === `/planning/planned-routes/${made.route.id}`);
   });
 
   test('the route: its stops, a visit booked with the form, and the visit report', async () => {
     assert.ok(made.route, 'the route of the test before');
-    await page.getByTestId('planned-routes-grid').getByRole('link', { name: made.route.name, exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/planning/planned-routes/${made.route.id}`);
     const stops = page.getByTestId('route-stops').getByTestId('route-stop');
     await stops.first().waitFor();

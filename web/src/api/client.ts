@@ -37,7 +37,10 @@ export interface RequestOptions {
 }
 
 interface TokenHooks {
-  /** Called once on a 401 of an authenticated request; resolves to true when a retry makes sense. */
+  /**
+   * Called once on a 401 of an authenticated request: true when renewed (retry), false when the
+   * server refused the refresh (sign out); throws when there was no answer (the session is kept).
+   */
   refresh?: () => Promise<boolean>;
   /** Called when the session cannot be recovered. */
   onUnauthorized?: () => void;
@@ -159,7 +162,13 @@ async function sendWithSession(method: Method, path: string, options: RequestOpt
   } catch (raw) {
     const error = toApiError(raw);
     if (error.status !== 401 || options.anonymous || !accessToken) throw error;
-    const refreshed = hooks.refresh ? await hooks.refresh().catch(() => false) : false;
+    let refreshed: boolean;
+    try {
+      refreshed = hooks.refresh ? await hooks.refresh() : false;
+    } catch {
+      // The refresh did not get an answer (offline, aborted): keep the session, report the 401.
+      throw error;
+    }
     if (!refreshed) {
       hooks.onUnauthorized?.();
       throw error;

@@ -4,7 +4,7 @@ import i18next from '../locales/i18n';
 import { setAccessToken } from '../api/client';
 import type { Profile } from '../api/types';
 import { fakeApi } from '../test/fake-api';
-import { AuthProvider } from './auth-provider';
+import { AuthProvider, retryDelay } from './auth-provider';
 import { useAuth } from './context';
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from './token-storage';
 
@@ -97,14 +97,58 @@ describe('AuthProvider', () => {
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r2');
   });
 
-  it('a failing start is logged and treated as signed out', async () => {
+  it('a failing start is retried with an offline notice and keeps the session', async () => {
     localStorage.setItem(ACCESS_TOKEN_KEY, 'good');
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    fakeApi({ 'POST /auth/token/verify/': () => ({ status: 500, body: { message: 'down' } }) });
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r1');
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let failures = 2;
+    fakeApi({
+      'POST /auth/token/verify/': () => {
+        if (failures > 0) {
+          failures -= 1;
+          if (failures === 1) throw new TypeError('Failed to fetch');
+          return { status: 503, body: { message: 'down' } };
+        }
+        return { status: 200, body: {} };
+      },
+      'GET /api/users/me/': () => ({ status: 200, body: { data: profile } }),
+    });
     renderProvider();
-    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'));
+    await waitFor(() => expect(screen.getByTestId('offline-notice')).toBeTruthy());
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('good');
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'), { timeout: 3000 });
+    expect(screen.queryByTestId('offline-notice')).toBeNull();
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r1');
     expect(log).toHaveBeenCalled();
     log.mockRestore();
+  });
+
+  it('a refresh that gets no answer keeps the tokens; a refused one signs out', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'expired');
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r1');
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let unreachable = true;
+    fakeApi({
+      'POST /auth/token/verify/': () => ({ status: 401, body: { message: 'expired' } }),
+      'POST /auth/token/refresh/': () => {
+        if (unreachable) {
+          unreachable = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return { status: 401, body: { message: 'refused' } };
+      },
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('offline-notice')).toBeTruthy());
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r1');
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'), { timeout: 3000 });
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
+    log.mockRestore();
+  });
+
+  it('retries with a growing, capped delay', () => {
+    expect([0, 1, 2, 3, 4, 5, 9].map(retryDelay)).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000]);
   });
 
   it('login stores the token; logout clears it', async () => {

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
 import { authApi } from '../api/auth';
 import { isApiError, setAccessToken, setTokenHooks } from '../api/client';
 import type { LanguageCode, LoginRequest, Profile, RegisterRequest } from '../api/types';
@@ -24,7 +25,16 @@ function endSession() {
   setAccessToken(null);
 }
 
-/** Trades the stored refresh token for a new pair; false when there is none or it is refused. */
+/** A reply that refuses the credentials (as opposed to a network error, an abort or a server fault). */
+export function isRefusal(error: unknown): boolean {
+  return isApiError(error) && (error.status === 401 || error.status === 403);
+}
+
+/**
+ * Trades the stored refresh token for a new pair: true when renewed, false when there is none or
+ * the server refuses it (401/403). Anything else (offline, aborted, 5xx) is thrown: the session is
+ * kept and the caller may try again.
+ */
 async function refreshTokens(): Promise<boolean> {
   const { refresh } = readTokens();
   if (!refresh) return false;
@@ -32,14 +42,49 @@ async function refreshTokens(): Promise<boolean> {
     const reply = await authApi.refresh(refresh);
     startSession(reply.data.token.access, reply.data.token.refresh);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isRefusal(error)) return false;
+    throw error;
+  }
+}
+
+/** Waits before the n-th retry of the start-up (0.25 s, 0.5 s, 1 s … at most 8 s). */
+export function retryDelay(attempt: number): number {
+  return Math.min(250 * 2 ** attempt, 8000);
+}
+
+/** One start-up attempt: the profile, null when signed out for good; throws when worth retrying. */
+async function startUp(): Promise<Profile | null> {
+  const { access } = readTokens();
+  if (!access) {
+    endSession();
+    return null;
+  }
+  let valid = true;
+  try {
+    await authApi.verify(access);
+  } catch (error) {
+    if (!isApiError(error) || ![400, 401, 403].includes(error.status)) throw error;
+    valid = false;
+  }
+  if (valid) setAccessToken(access);
+  else if (!(await refreshTokens())) {
+    endSession();
+    return null;
+  }
+  try {
+    const me = await authApi.me();
+    return me.data;
+  } catch (error) {
+    // A 401 the refresh could not cure has already ended the session (onUnauthorized).
+    if (isRefusal(error)) return null;
+    throw error;
   }
 }
 
 export function AuthProvider({ children, onSignedOut }: Props) {
   const [state, dispatch] = useReducer(authReducer, initialAuthState);
-  const { i18n } = useTranslation();
+  const { i18n, t } = useTranslation();
   const signedOutRef = useRef(onSignedOut);
 
   useEffect(() => {
@@ -65,41 +110,50 @@ export function AuthProvider({ children, onSignedOut }: Props) {
     return () => setTokenHooks({});
   }, []);
 
-  // Start: read the stored token, verify it, load the profile (spec section 4).
+  // Start: read the stored token, verify it, load the profile (spec section 4). Only a refusal
+  // signs the user out; a network error, an aborted request (a reload or navigation while starting)
+  // or a server fault is retried with back-off while an offline notice shows, tokens untouched.
+  const [retrying, setRetrying] = useState(false);
   useEffect(() => {
     let cancelled = false;
-    const initialize = async () => {
-      try {
-        const { access } = readTokens();
-        if (!access) {
-          endSession();
-          return null;
-        }
-        let valid = true;
-        try {
-          await authApi.verify(access);
-        } catch (error) {
-          if (!isApiError(error) || error.status !== 401) throw error;
-          valid = false;
-        }
-        if (valid) setAccessToken(access);
-        else if (!(await refreshTokens())) {
-          endSession();
-          return null;
-        }
-        const me = await authApi.me();
-        return me.data;
-      } catch (error) {
-        console.error('Session initialisation failed', error);
-        endSession();
-        return null;
-      }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const leaving = () => {
+      cancelled = true;
     };
-    void initialize().then((user) => {
-      if (!cancelled) dispatch({ type: 'INITIAL', user });
-    });
+    window.addEventListener('pagehide', leaving);
+    const attempt = (count: number) => {
+      startUp().then(
+        (user) => {
+          if (cancelled) return;
+          setRetrying(false);
+          dispatch({ type: 'INITIAL', user });
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          console.warn('Session start-up failed; retrying', error);
+          setRetrying(true);
+          timer = setTimeout(() => attempt(count + 1), retryDelay(count));
+        },
+      );
+    };
+    attempt(0);
     return () => {
       cancelled = true;
+      clearTimeout(timer);
+      window.removeEventListener('pagehide', leaving);
+    };
+  }, []);
+
+  // The browser's own view of the network, for the same notice mid-session.
+  const [offline, setOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
+  useEffect(() => {
+    const down = () => setOffline(true);
+    const up = () => setOffline(false);
+    window.addEventListener('offline', down);
+    window.addEventListener('online', up);
+    return () => {
+      window.removeEventListener('offline', down);
+      window.removeEventListener('online', up);
     };
   }, []);
 
@@ -145,11 +199,26 @@ export function AuthProvider({ children, onSignedOut }: Props) {
   );
 
   const updateUser = useCallback((patch: Partial<Profile>) => dispatch({ type: 'UPDATE_USER', patch }), []);
+  const renewTokens = useCallback((access: string, refresh: string | null) => startSession(access, refresh), []);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status: state.status, user: state.user, login, register, logout, switchLanguage, updateUser }),
-    [state, login, register, logout, switchLanguage, updateUser],
+    () => ({ status: state.status, user: state.user, login, register, logout, switchLanguage, updateUser, renewTokens }),
+    [state, login, register, logout, switchLanguage, updateUser, renewTokens],
   );
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      {(retrying || offline) && (
+        <Alert
+          severity="warning"
+          role="status"
+          data-testid="offline-notice"
+          sx={{ position: 'fixed', top: 8, left: '50%', transform: 'translateX(-50%)', zIndex: 2000, boxShadow: 3 }}
+        >
+          {t('app.offline')}
+        </Alert>
+      )}
+      {children}
+    </AuthContext.Provider>
+  );
 }

@@ -11,6 +11,8 @@ export interface AuthContextValue {
   /** Changes the UI language now and saves it on the server for a signed-in user. */
   switchLanguage: (language: LanguageCode) => Promise<void>;
   updateUser: (patch: Partial<Profile>) => void;
+  /** Goes on with tokens the server handed out (after one's own password change). */
+  renewTokens?: (access: string, refresh: string | null) => void;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

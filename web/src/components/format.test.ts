@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatDuration, formatKm, formatShare } from './format';
+import { formatClock, formatDate, formatDateRange, formatDuration, formatKm, formatShare } from './format';
 
 describe('formatDate', () => {
   it('shows a calendar date as that day in every zone', () => {
@@ -38,5 +38,20 @@ describe('route figures', () => {
     expect(formatClock('', 'en')).toBe('');
     expect(formatClock('2026-11-24T10:00:00Z', 'en')).not.toBe('');
     expect(plain(formatShare(0.875, 'fr'))).toBe('87,5 %');
+  });
+});
+
+describe('formatDateRange', () => {
+  it('names the compared span compactly in each language', () => {
+    expect(formatDateRange('2026-10-01', '2026-10-27', 'en')).toMatch(/^Oct 1\s?–\s?27, 2026$/);
+    expect(formatDateRange('2026-10-01', '2026-10-27', 'fr')).toMatch(/^1\s?–\s?27 oct\. 2026$/);
+    expect(formatDateRange('2026-10-01', '2026-10-27', 'it')).toMatch(/^0?1\s?–\s?27 ott 2026$/);
+  });
+
+  it('spans months and years, and shows one day once', () => {
+    expect(formatDateRange('2026-09-28', '2026-10-04', 'fr')).toMatch(/^28 sept\.\s?–\s?4 oct\. 2026$/);
+    expect(formatDateRange('2025-12-29', '2026-01-04', 'en')).toContain('2025');
+    expect(formatDateRange('2026-11-20', '2026-11-20', 'en')).toBe('Nov 20, 2026');
+    expect(formatDateRange('bad', 'bad', 'en')).toBe('bad');
   });
 });

@@ -26,6 +26,18 @@ export function formatPeriodDate(date: string, grouping: 'day' | 'week' | 'month
   return new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }).format(parsed);
 }
 
+/**
+ * The span a figure is compared with, in the user's language: "Oct 1 – 27, 2026", "1–27 oct. 2026",
+ * one day as "Nov 20, 2026" (calendar dates, whatever the browser's zone).
+ */
+export function formatDateRange(from: string, to: string, language: string): string {
+  const start = new Date(`${from}T00:00:00Z`);
+  const end = new Date(`${to}T00:00:00Z`);
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return from === to ? from : `${from} – ${to}`;
+  const format = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return from === to ? format.format(start) : format.formatRange(start, end);
+}
+
 /** A count in the user's language ("1,234", "1 234"). */
 export function formatCount(value: number, language: string): string {
   return new Intl.NumberFormat(language).format(value);

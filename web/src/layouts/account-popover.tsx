@@ -21,7 +21,7 @@ function initials(name: string): string {
     .join('');
 }
 
-/** User menu: display name, e-mail and Logout (which returns to the root). */
+/** User menu: display name, e-mail, the account page and Logout (which returns to the root). */
 export function AccountPopover() {
   const { t } = useTranslation();
   const { user, logout } = useAuth();
@@ -53,6 +53,16 @@ export function AccountPopover() {
         </Box>
         <Divider sx={{ borderStyle: 'dashed' }} />
         <MenuList sx={{ p: 1 }}>
+          <MenuItem
+            data-testid="account-link"
+            onClick={() => {
+              menu.close();
+              navigate(paths.account);
+            }}
+            sx={{ borderRadius: 0.75, typography: 'body2' }}
+          >
+            {t('header.account')}
+          </MenuItem>
           <MenuItem data-testid="logout" onClick={() => void onLogout()} sx={{ borderRadius: 0.75, typography: 'body2', color: 'error.main', fontWeight: 600 }}>
             {t('header.logout')}
           </MenuItem>

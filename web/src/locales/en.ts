@@ -4,7 +4,9 @@ import type { Shape } from './shape';
 // (the type below and locales.test.ts enforce it). The strings of an area live in its feature
 // folder (`features/<area>/locales/`) and are merged with these in `i18n.ts`.
 export const en = {
-  app: { name: 'Vendfleet', needHelp: 'Need help?', loading: 'Loading…' },
+  app: { name: 'Vendfleet', needHelp: 'Need help?', loading: 'Loading…',
+    offline: 'Cannot reach the server. Retrying… You are still signed in.',
+  },
   nav: {
     overview: 'Overview',
     management: 'Management',
@@ -38,6 +40,7 @@ export const en = {
     modelManagement: 'Model management',
     createModel: 'New model',
     editModel: 'Edit model',
+    account: 'Account',
     machineManagement: 'Machine management',
     createMachine: 'New machine',
     machineOverview: 'Machine overview',
@@ -46,6 +49,34 @@ export const en = {
     auditTrail: 'Audit trail',
     toggleMini: 'Collapse or expand the menu',
     openMenu: 'Open menu',
+  },
+  account: {
+    title: 'Your account',
+    profile: 'Profile',
+    role: 'Role',
+    noRole: 'No role',
+    machines: 'Machine access',
+    allMachines: 'All machines',
+    someMachines: 'Only the machines your administrator gave you',
+    language: 'Language',
+    password: 'Change password',
+    currentPassword: 'Current password',
+    newPassword: 'New password',
+    confirmPassword: 'New password again',
+    passwordHint: '8 to 128 characters, not the current one.',
+    mismatch: 'The two new passwords differ.',
+    required: 'Required.',
+    tooShort: 'At least 8 characters.',
+    changePassword: 'Change password',
+    changed: 'Password changed. Your other sessions were signed out.',
+    failed: 'The password could not be changed.',
+  },
+  help: {
+    title: 'Need help?',
+    screen: 'You are on: {{screen}}.',
+    account: 'Your password, language, role and machine access are on your account page.',
+    openAccount: 'Open my account',
+    close: 'Close',
   },
   header: {
     language: 'Language',

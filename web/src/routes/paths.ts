@@ -9,6 +9,8 @@ export const paths = {
   dashboard: {
     root: '/dashboard',
   },
+  /** The signed-in user's own page: password, language, role and machine access. */
+  account: '/account',
   report: {
     root: '/report',
     salesOverview: '/report/sales-overview',

@@ -30,6 +30,7 @@ function screen(path: string, handle: RouteHandle, lazy = placeholder): RouteObj
 /** Every protected screen of spec section 2 with its title, breadcrumbs and permission key. */
 export const protectedRoutes: RouteObject[] = [
   screen(paths.dashboard.root, { title: 'nav.dashboard' }, lazyPage(() => import('../features/dashboard/pages/dashboard-page'))),
+  screen(paths.account, { title: 'nav.account' }, lazyPage(() => import('../features/account/pages/account-page'))),
   // Leftovers of the template's route table: no screens of their own.
   { path: '/dashboard/one', element: <Navigate to={paths.dashboard.root} replace /> },
   { path: '/dashboard/route-planning', element: <Navigate to={paths.planning.routePlanning} replace /> },

@@ -80,6 +80,8 @@ export interface KpiCardsProps<K extends string = KpiKey> {
   /** Where each card leads (the report behind the figures); none for plain cards. */
   href?: string;
   size?: GridProps['size'];
+  /** The compared span, formatted ("Oct 1 – 27, 2026"): the caption then reads "vs <span>: <value>". */
+  compared?: string;
 }
 
 /** Sales, sales excl. tax, quantity, cash and cashless of the span (or `figures`), each against the span before. */
@@ -93,6 +95,7 @@ export function KpiCards<K extends string = KpiKey>({
   previousText = 'sales.previous',
   href,
   size = CARD_SIZE,
+  compared,
 }: KpiCardsProps<K>) {
   const { t, i18n } = useTranslation();
   return (
@@ -110,7 +113,9 @@ export function KpiCards<K extends string = KpiKey>({
                 </Typography>
                 <ChangeBadge current={total[key]} previous={previous[key]} testId={`${prefix}-${key}-change`} />
                 <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }} data-testid={`${prefix}-${key}-previous`}>
-                  {t(previousText, { value: formatFigure(previous[key], money, i18n.language) })}
+                  {compared
+                    ? t('sales.previousVs', { range: compared, value: formatFigure(previous[key], money, i18n.language) })
+                    : t(previousText, { value: formatFigure(previous[key], money, i18n.language) })}
                 </Typography>
               </>
             ) : (

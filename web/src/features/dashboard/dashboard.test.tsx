@@ -109,15 +109,15 @@ describe('dashboard', () => {
     expect(text('dashboard-today-sales_minor-value')).toBe('€123.45');
     expect(text('dashboard-today-sales_minor-change')).toBe('+23.5%');
     expect(screen.getByTestId('dashboard-today-sales_minor-change').dataset.trend).toBe('up');
-    expect(text('dashboard-today-sales_minor-previous')).toBe('Yesterday: €100.00');
+    expect(text('dashboard-today-sales_minor-previous')).toBe('Same day last week: €100.00');
     expect(text('dashboard-today-quantity-value')).toBe('30');
     expect(text('dashboard-today-quantity-change')).toBe('-25%');
     expect(screen.getByTestId('dashboard-today-quantity-change').dataset.trend).toBe('down');
     expect(text('dashboard-today-cashless_minor-change')).toBe('—');
-    expect(text('dashboard-today-span')).toBe('Nov 23, 2026, compared with the day before');
+    expect(text('dashboard-today-span')).toBe('Nov 23, 2026, compared with the same weekday last week (Nov 16, 2026)');
     expect(text('dashboard-month-sales_minor-value')).toBe('€5,000.00');
     expect(text('dashboard-month-sales_minor-change')).toBe('+25%');
-    expect(text('dashboard-month-span')).toBe('Nov 1, 2026 – Nov 23, 2026, compared with as many days before');
+    expect(text('dashboard-month-span')).toMatch(/^Nov 1, 2026 – Nov 23, 2026, compared with the same days of last month \(Oct 1\s?–\s?23, 2026\)$/);
     // Sales, quantity, cash and cashless; no sales excl. tax.
     expect(screen.queryByTestId('dashboard-month-sales_excl_tax_minor')).toBeNull();
     expect(screen.queryByTestId('dashboard-today-empty')).toBeNull();
@@ -174,7 +174,7 @@ describe('dashboard', () => {
     renderDashboard();
     await screen.findByTestId('dashboard-today-sales_minor-value');
     expect(text('dashboard-month-sales_minor-value')).toBe('5 000,00 €');
-    expect(text('dashboard-today-sales_minor-previous')).toBe('Hier : 100,00 €');
+    expect(text('dashboard-today-sales_minor-previous')).toBe('Même jour la semaine dernière : 100,00 €');
     const chips = within(screen.getAllByTestId('dashboard-attention-machine')[0]).getAllByTestId(/^dashboard-finding-/);
     expect(chips.map((chip) => chip.textContent?.replace(/\s/g, ' '))).toContain('Caisse : 250,00 €');
   });

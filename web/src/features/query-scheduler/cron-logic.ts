@@ -89,10 +89,23 @@ export function cronExpression(cron: Cron): string {
 
 const LOCALES = ['en', 'fr', 'it'];
 
+/** A daily time reads "Every day at 07:00", not a bare "At 07:00" (issue 29). */
+const EVERY_DAY: Record<string, (time: string) => string> = {
+  en: (time) => `Every day at ${time}`,
+  fr: (time) => `Tous les jours à ${time}`,
+  it: (time) => `Ogni giorno alle ${time}`,
+};
+
 /** The schedule in words in `language` ("At 07:00, only on Monday"); null when the fields do not read as cron. */
 export function describeCron(cron: Cron, language: string): string | null {
   if (CRON_FIELDS.some((field) => !cron[field].trim())) return null;
   const code = language.split('-')[0];
+  const daily = /^\d{1,2}$/.test(cron.minute.trim()) && /^\d{1,2}$/.test(cron.hour.trim()) && [cron.day_of_month, cron.month, cron.day_of_week].every((field) => field.trim() === '*');
+  const minute = Number(cron.minute.trim());
+  const hour = Number(cron.hour.trim());
+  if (daily && minute < 60 && hour < 24) {
+    return (EVERY_DAY[code] ?? EVERY_DAY.en)(`${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
+  }
   try {
     return cronstrue.toString(cronExpression(cron), {
       locale: LOCALES.includes(code) ? code : 'en',

@@ -186,7 +186,7 @@ describe('query form', SLOW, () => {
     await screen.findByTestId('schedule-editor');
     // Every day at 07:00 to start with.
     expect(['minute', 'hour', 'day_of_month', 'month', 'day_of_week'].map((field) => input(`cron-${field}`).value)).toEqual(['0', '7', '*', '*', '*']);
-    expect(screen.getByTestId('schedule-words').textContent).toBe('At 07:00');
+    expect(screen.getByTestId('schedule-words').textContent).toBe('Every day at 07:00');
 
     fireEvent.mouseDown(screen.getByTestId('schedule-preset'));
     fireEvent.click(await screen.findByTestId('schedule-preset-weekly'));
@@ -440,7 +440,7 @@ describe('query form', SLOW, () => {
     serve();
     renderAt('/settings/create-query/encashment', ALL);
     await screen.findByTestId('schedule-editor');
-    expect(screen.getByTestId('schedule-words').textContent).toBe('Alle 07:00');
+    expect(screen.getByTestId('schedule-words').textContent).toBe('Ogni giorno alle 07:00');
     expect(screen.getByTestId('schedule-submit').textContent).toBe('Crea query');
   });
 });

@@ -70,6 +70,8 @@ describe('the schedule in words', () => {
   it('speaks the user’s language', () => {
     const mondays = cron('30', '8', '*', '*', '1');
     expect(describeCron(mondays, 'en')).toBe('At 08:30, only on Monday');
+    expect(describeCron(cron('0', '7', '*', '*', '*'), 'en')).toBe('Every day at 07:00');
+    expect(describeCron(cron('5', '18', '*', '*', '*'), 'fr')).toBe('Tous les jours à 18:05');
     expect(describeCron(mondays, 'fr')).toBe('À 08:30, uniquement le lundi');
     expect(describeCron(mondays, 'it')).toBe('Alle 08:30, solo il lunedì');
     expect(describeCron(cron('0', '7', '1', '*', '*'), 'en-GB')).toBe('At 07:00, on day 1 of the month');

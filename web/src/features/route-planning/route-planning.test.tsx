@@ -269,7 +269,9 @@ describe('route planning', SLOW, () => {
     renderPage([LIST, GENERATE]);
     fireEvent.click(await screen.findByRole('button', { name: 'Select all needing a visit (2)' }));
     fireEvent.click(screen.getByTestId('planning-generate'));
-    expect((await screen.findByTestId('generate-error')).textContent).toBe('Invalid input Ann cannot reach Gym drinks.');
+    expect((await screen.findByTestId('generate-error')).textContent).toBe('Invalid inputAnn cannot reach Gym drinks.');
+    // Each field error is a line of its own under the message.
+    expect(screen.getAllByTestId('generate-error-reason').map((item) => item.textContent)).toEqual(['Ann cannot reach Gym drinks.']);
     expect(screen.queryByTestId('plan')).toBeNull();
   });
 

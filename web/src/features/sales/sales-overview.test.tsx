@@ -120,7 +120,7 @@ describe('sales overview', () => {
     renderPage(['reports.sales_overview.total_list']);
     await screen.findByTestId('kpi-sales_minor-value');
     expect(text('kpi-sales_minor-value')).toBe('€1,234.56');
-    expect(text('kpi-sales_minor-previous')).toBe('Previous period: €1,000.00');
+    expect(text('kpi-sales_minor-previous')).toMatch(/^vs Oct 9\s?–\s?31, 2026: €1,000\.00$/);
     expect(text('kpi-sales_minor-change')).toBe('+23.5%');
     expect(screen.getByTestId('kpi-sales_minor-change').dataset.trend).toBe('up');
     // What a screen reader hears instead of the figure (hidden text beside it).

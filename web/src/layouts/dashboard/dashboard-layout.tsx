@@ -1,12 +1,17 @@
 import { useState } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useMatches, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -19,11 +24,12 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useFleetAdmin } from '../../api/operator-settings';
 import { useAuth } from '../../auth/context';
+import type { RouteHandle } from '../../routes/handle';
+import { paths } from '../../routes/paths';
 import { useSettings } from '../../settings/context';
 import { SettingsDrawer } from '../../settings/settings-drawer';
 import { STRETCH_MIN_WIDTH } from '../../settings/types';
 import { AccountPopover } from '../account-popover';
-import { AnchoredPopover, usePopover } from '../anchored-popover';
 import { LAYOUT } from '../config';
 import { LanguagePopover } from '../language-popover';
 import { Logo } from '../logo';
@@ -32,17 +38,40 @@ import { NavSectionHorizontal, NavSectionMini, NavSectionVertical } from '../nav
 import { filterNavGroups } from '../nav-visibility';
 import { RouteGate } from './route-gate';
 
+/** "Need help?": a dialog naming the current screen, who to ask, and the way to one's account page. */
 function HelpLink() {
   const { t } = useTranslation();
-  const help = usePopover();
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const matches = useMatches();
+  const handle = matches.at(-1)?.handle as RouteHandle | undefined;
   return (
     <>
-      <Button size="small" color="inherit" onClick={help.open} sx={{ display: { xs: 'none', sm: 'inline-flex' } }}>
+      <Button size="small" color="inherit" onClick={() => setOpen(true)} sx={{ display: { xs: 'none', sm: 'inline-flex' } }} data-testid="help-button">
         {t('app.needHelp')}
       </Button>
-      <AnchoredPopover popover={help} paperSx={{ p: 2, maxWidth: 280 }}>
-        <Typography variant="body2">{t('header.helpText')}</Typography>
-      </AnchoredPopover>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="xs" fullWidth data-testid="help-dialog">
+        <DialogTitle>{t('help.title')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={1.5}>
+            {handle?.title ? <Typography variant="body2">{t('help.screen', { screen: t(handle.title) })}</Typography> : null}
+            <Typography variant="body2">{t('header.helpText')}</Typography>
+            <Typography variant="body2">{t('help.account')}</Typography>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{t('help.close')}</Button>
+          <Button
+            variant="contained"
+            onClick={() => {
+              setOpen(false);
+              navigate(paths.account);
+            }}
+          >
+            {t('help.openAccount')}
+          </Button>
+        </DialogActions>
+      </Dialog>
     </>
   );
 }

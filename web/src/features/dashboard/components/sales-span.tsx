@@ -3,10 +3,10 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { DashboardSpan } from '../../../api/types';
 import type { I18nKey } from '../../../locales/keys';
-import { formatPeriodDate } from '../../../components/format';
+import { formatDateRange, formatPeriodDate } from '../../../components/format';
 import { KpiCards } from '../../../components/reports/kpi-cards';
 import { isEmptySpan } from '../../../components/reports/sales-figures';
-import { DASHBOARD_KPIS } from '../dashboard-logic';
+import { comparedSpan, DASHBOARD_KPIS } from '../dashboard-logic';
 
 const KPI_SIZE = { xs: 12, sm: 6, md: 3 } as const;
 
@@ -20,8 +20,8 @@ interface SalesSpanProps {
 }
 
 const TEXTS: Record<SalesSpanProps['part'], { title: I18nKey; previous: I18nKey; empty: I18nKey }> = {
-  today: { title: 'dashboard.today', previous: 'dashboard.yesterday', empty: 'dashboard.noSalesToday' },
-  month: { title: 'dashboard.month', previous: 'dashboard.daysBefore', empty: 'dashboard.noSalesMonth' },
+  today: { title: 'dashboard.today', previous: 'dashboard.sameDayLastWeek', empty: 'dashboard.noSalesToday' },
+  month: { title: 'dashboard.month', previous: 'dashboard.sameDaysLastMonth', empty: 'dashboard.noSalesMonth' },
 };
 
 /** Today's or this month's sales, quantity, cash and cashless against the span before; each card opens the report. */
@@ -29,11 +29,13 @@ export function SalesSpan({ part, span, href }: SalesSpanProps) {
   const { t, i18n } = useTranslation();
   const texts = TEXTS[part];
   const date = (value: string) => formatPeriodDate(value, 'span', i18n.language);
+  const compared = span ? comparedSpan(part, span) : null;
+  const previous = compared ? formatDateRange(compared.from, compared.to, i18n.language) : '';
   const caption = !span
     ? ''
     : part === 'today'
-      ? t('dashboard.todaySpan', { date: date(span.date_to) })
-      : t('dashboard.monthSpan', { from: date(span.date_from), to: date(span.date_to) });
+      ? t('dashboard.todaySpan', { date: date(span.date_to), previous })
+      : t('dashboard.monthSpan', { from: date(span.date_from), to: date(span.date_to), previous });
   return (
     <Stack spacing={1.5} component="section" data-testid={`dashboard-${part}`}>
       <div>

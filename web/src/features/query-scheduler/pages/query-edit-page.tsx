@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { isApiError } from '../../../api/client';
+import { useOperatorSettings } from '../../../api/operator-settings';
+import { LoadingScreen } from '../../../components/loading-screen';
 import { LoadedView } from '../../../components/loaded-view';
 import { ScreenHeader } from '../../../components/screen-header';
 import { paths } from '../../../routes/paths';
@@ -16,6 +18,8 @@ export default function QueryEditPage() {
   const { t } = useTranslation();
   const { module, queryId } = useParams();
   const task = useTask(queryId);
+  // A new task's time zone is the operator's (the browser's when the settings cannot be read).
+  const operator = useOperatorSettings();
 
   let body;
   if (queryId) {
@@ -27,7 +31,11 @@ export default function QueryEditPage() {
       </LoadedView>
     );
   } else if (isModule(module)) {
-    body = <ScheduleForm key={module} module={module} initial={emptyScheduleValues(module)} />;
+    body = operator.isPending ? (
+      <LoadingScreen inline />
+    ) : (
+      <ScheduleForm key={module} module={module} initial={operator.data?.time_zone ? emptyScheduleValues(module, operator.data.time_zone) : emptyScheduleValues(module)} />
+    );
   } else {
     body = (
       <Alert

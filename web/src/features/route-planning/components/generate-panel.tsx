@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -19,6 +20,29 @@ import { useGeneratePicklist, useRefillers, type Refiller } from '../api/plannin
 import { EMPTY_OPTIONS, generateBody, optionProblems, type GenerateOptions } from '../planning-logic';
 
 /** The server's reason for a refused request (a field's messages, else its message), or `fallback`. */
+/**
+ * A refusal laid out to be read: the server's message, then each field's errors as a list (they
+ * name the machines nobody chosen reaches, the refillers reaching none…).
+ */
+export function RefusalAlert({ error, fallback, testId }: { error: unknown; fallback: string; testId: string }) {
+  const reasons = isApiError(error) && error.status >= 400 && error.status < 500 ? Object.values(error.errors ?? {}).flat().filter(Boolean) : [];
+  const title = isApiError(error) && error.status >= 400 && error.status < 500 && error.message ? error.message : fallback;
+  return (
+    <Alert severity="error" data-testid={testId} sx={{ flexBasis: '100%' }}>
+      {reasons.length > 0 ? <AlertTitle>{title}</AlertTitle> : title}
+      {reasons.length > 0 ? (
+        <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+          {reasons.map((reason) => (
+            <li key={reason} data-testid={`${testId}-reason`}>
+              {reason}
+            </li>
+          ))}
+        </Box>
+      ) : null}
+    </Alert>
+  );
+}
+
 export function refusal(error: unknown, fallback: string): string {
   if (!isApiError(error) || error.status < 400 || error.status >= 500) return fallback;
   const reasons = Object.values(error.errors ?? {}).flat();
@@ -105,9 +129,7 @@ export function GeneratePanel({ visitDate, machineIds, onPlan }: GeneratePanelPr
           {option('service_minutes', t('routePlanning.serviceMinutes'), 'number', 'planning-service-minutes')}
         </Box>
         {generate.isError ? (
-          <Alert severity="error" data-testid="generate-error">
-            {refusal(generate.error, t('routePlanning.generateFailed'))}
-          </Alert>
+          <RefusalAlert error={generate.error} fallback={t('routePlanning.generateFailed')} testId="generate-error" />
         ) : null}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
           <Button

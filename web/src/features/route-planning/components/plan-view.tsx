@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Accordion from '@mui/material/Accordion';
@@ -29,7 +29,7 @@ import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import { useSavePlannedRoutes } from '../api/planning';
 import { ROUTE_TYPES, routeColor, saveBody, UNASSIGNED_REASONS, type RouteType } from '../planning-logic';
-import { refusal } from './generate-panel';
+import { RefusalAlert } from './generate-panel';
 
 const cellSx = { whiteSpace: 'nowrap' } as const;
 
@@ -148,18 +148,26 @@ export function PlanView({ plan }: { plan: Plan }) {
     return known ? t(`routePlanning.reasons.${known}`) : reason;
   };
 
+  // A new plan comes into view (it is drawn below the list and the generate panel).
+  const top = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    top.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+  }, [plan]);
+
   const submit = async () => {
     try {
-      await save.mutateAsync(saveBody(plan, routeType, name));
+      const reply = await save.mutateAsync(saveBody(plan, routeType, name));
       toast.success(t('routePlanning.saved'));
-      navigate(paths.planning.plannedRoutes);
+      // One route saved: open it; several: the list, where they all are.
+      const saved = Array.isArray(reply.data) ? reply.data : [];
+      navigate(saved.length === 1 && saved[0]?.id ? paths.planning.plannedRoute(saved[0].id) : paths.planning.plannedRoutes);
     } catch {
       // Shown below from the mutation's error.
     }
   };
 
   return (
-    <Stack spacing={3} data-testid="plan">
+    <Stack spacing={3} data-testid="plan" ref={top} sx={{ scrollMarginTop: 80 }}>
       <Typography variant="h6" component="h2">
         {t('routePlanning.planTitle', { date: formatDate(plan.visit_date, language) })}
       </Typography>
@@ -256,9 +264,7 @@ export function PlanView({ plan }: { plan: Plan }) {
               {t('routePlanning.save')}
             </Button>
             {save.isError ? (
-              <Alert severity="error" sx={{ flexBasis: '100%' }} data-testid="plan-save-error">
-                {refusal(save.error, t('routePlanning.saveFailed'))}
-              </Alert>
+              <RefusalAlert error={save.error} fallback={t('routePlanning.saveFailed')} testId="plan-save-error" />
             ) : null}
           </CardContent>
         </Card>

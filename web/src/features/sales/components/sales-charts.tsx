@@ -28,6 +28,8 @@ export interface SalesChartsProps {
   value: ReportValue;
   grouping: GroupingPeriod;
   groupLabel: string;
+  /** The compared span, formatted: the previous series is labelled "vs <span>". */
+  compared?: string;
 }
 
 function ChartState({ loading, error, empty, onRetry, height }: { loading: boolean; error: boolean; empty: boolean; onRetry: () => void; height: number }) {
@@ -67,8 +69,9 @@ function Described({ summary, children }: { summary: string; children: ReactNode
   );
 }
 
-function OverTime({ data, value, grouping }: { data: SalesLineChart; value: ReportValue; grouping: GroupingPeriod }) {
+function OverTime({ data, value, grouping, compared }: { data: SalesLineChart; value: ReportValue; grouping: GroupingPeriod; compared?: string }) {
   const { t, i18n } = useTranslation();
+  const previousLabel = compared ? t('sales.comparedWith', { range: compared }) : t('sales.previousPeriod');
   const language = i18n.language;
   const labels = data.dates.map((date, index) => (grouping === 'week' ? (data.labels[index] ?? date) : formatPeriodDate(date, grouping, language)));
   const previous = data.dates.map((_date, index) => data.previous[index] ?? null);
@@ -91,7 +94,7 @@ function OverTime({ data, value, grouping }: { data: SalesLineChart; value: Repo
         yAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language), width: 64 }]}
         series={[
           { id: 'current', data: data.current, label: t('sales.currentPeriod'), valueFormatter: format, showMark: false, curve: 'linear' },
-          { id: 'previous', data: previous, label: t('sales.previousPeriod'), valueFormatter: format, showMark: false, curve: 'linear', color: comparison },
+          { id: 'previous', data: previous, label: previousLabel, valueFormatter: format, showMark: false, curve: 'linear', color: comparison },
         ]}
         grid={{ horizontal: true }}
       />
@@ -99,8 +102,12 @@ function OverTime({ data, value, grouping }: { data: SalesLineChart; value: Repo
   );
 }
 
-function ByGroup({ bars, value }: { bars: SalesBar[]; value: ReportValue }) {
+function ByGroup({ bars: all, value, compared }: { bars: SalesBar[]; value: ReportValue; compared?: string }) {
   const { t, i18n } = useTranslation();
+  // The long tail is a line under the chart, never a bar that squashes the others.
+  const others = all.find((bar) => bar.id === 'others');
+  const bars = all.filter((bar) => bar.id !== 'others');
+  const previousLabel = compared ? t('sales.comparedWith', { range: compared }) : t('sales.previousPeriod');
   const language = i18n.language;
   const names = bars.map((bar) => (bar.id === 'others' ? t('sales.others') : bar.name || t('sales.noGroup')));
   const format = (figure: number | null) => (figure === null ? '—' : formatValue(figure, value, language));
@@ -120,16 +127,21 @@ function ByGroup({ bars, value }: { bars: SalesBar[]; value: ReportValue }) {
         xAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language) }]}
         series={[
           { id: 'current', data: bars.map((bar) => bar.current), label: t('sales.currentPeriod'), valueFormatter: format },
-          { id: 'previous', data: bars.map((bar) => bar.previous), label: t('sales.previousPeriod'), valueFormatter: format, color: comparison },
+          { id: 'previous', data: bars.map((bar) => bar.previous), label: previousLabel, valueFormatter: format, color: comparison },
         ]}
         grid={{ vertical: true }}
       />
+      {others ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary', px: 2, pb: 2 }} data-testid="sales-bar-others">
+          {t('sales.othersLine', { current: format(others.current), previous: format(others.previous), compared: previousLabel })}
+        </Typography>
+      ) : null}
     </Described>
   );
 }
 
 /** The line chart and the bar chart, side by side on a wide screen. */
-export default function SalesCharts({ query, enabled, value, grouping, groupLabel }: SalesChartsProps) {
+export default function SalesCharts({ query, enabled, value, grouping, groupLabel, compared }: SalesChartsProps) {
   const { t } = useTranslation();
   const line = useSalesLineChart(query, enabled);
   const bars = useSalesBarChart(query, enabled);
@@ -141,14 +153,14 @@ export default function SalesCharts({ query, enabled, value, grouping, groupLabe
         <Card data-testid="sales-line-chart" aria-busy={line.isFetching} sx={{ height: 1 }}>
           <CardHeader title={t('sales.overTime')} />
           <ChartState loading={line.isPending && enabled} error={line.isError} empty={lineEmpty} onRetry={() => void line.refetch()} height={LINE_HEIGHT} />
-          {line.data && !lineEmpty && !line.isError ? <OverTime data={line.data} value={value} grouping={grouping} /> : null}
+          {line.data && !lineEmpty && !line.isError ? <OverTime data={line.data} value={value} grouping={grouping} compared={compared} /> : null}
         </Card>
       </Grid>
       <Grid size={{ xs: 12, lg: 5 }}>
         <Card data-testid="sales-bar-chart" aria-busy={bars.isFetching} sx={{ height: 1 }}>
           <CardHeader title={t('sales.byGroup', { group: groupLabel.toLowerCase() })} />
           <ChartState loading={bars.isPending && enabled} error={bars.isError} empty={barsEmpty} onRetry={() => void bars.refetch()} height={LINE_HEIGHT} />
-          {bars.data && !barsEmpty && !bars.isError ? <ByGroup bars={bars.data} value={value} /> : null}
+          {bars.data && !barsEmpty && !bars.isError ? <ByGroup bars={bars.data} value={value} compared={compared} /> : null}
         </Card>
       </Grid>
     </Grid>

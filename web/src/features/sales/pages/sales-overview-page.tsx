@@ -10,7 +10,7 @@ import { useSalesTotals } from '../api/sales';
 import { DetailTable } from '../components/detail-table';
 import { KpiCards } from '../../../components/reports/kpi-cards';
 import { TotalTable } from '../components/total-table';
-import { formatPeriodDate } from '../../../components/format';
+import { formatDateRange, formatPeriodDate } from '../../../components/format';
 import { isEmptySpan } from '../../../components/reports/sales-figures';
 
 // The charts library is large: it loads with the charts, after the figures.
@@ -32,6 +32,7 @@ export default function SalesOverviewPage() {
   const groupLabel = t(`reports.groupBys.${filters.group_by}`);
   const language = i18n.language;
   const span = totals.data;
+  const compared = span ? formatDateRange(span.previous_from, span.previous_to, language) : undefined;
 
   return (
     <ReportScreen name="sales" state={state}>
@@ -49,12 +50,12 @@ export default function SalesOverviewPage() {
           ) : null}
           {totals.isError ? <ReportFailure query={totals} testId="sales-error" text={t('sales.loadFailed')} /> : null}
           {span && isEmptySpan(span.total) && !totals.isFetching ? <EmptyReport testId="sales-empty" title={t('sales.noSales')} hint={t('sales.noSalesHint')} /> : null}
-          {!totals.isError ? <KpiCards total={span?.total} previous={span?.previous} loading={totals.isPending} /> : null}
+          {!totals.isError ? <KpiCards total={span?.total} previous={span?.previous} loading={totals.isPending} compared={compared} /> : null}
         </>
       ) : null}
       {canGraphs ? (
         <Suspense fallback={<Skeleton variant="rounded" height={380} />}>
-          <SalesCharts query={query} enabled={ready} value={filters.value} grouping={filters.grouping_period} groupLabel={groupLabel} />
+          <SalesCharts query={query} enabled={ready} value={filters.value} grouping={filters.grouping_period} groupLabel={groupLabel} compared={compared} />
         </Suspense>
       ) : null}
       {canTotals && !totals.isError ? (

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Typography from '@mui/material/Typography';
 import type { Query } from '../../../api/client';
-import { formatPeriodDate } from '../../../components/format';
+import { formatDateRange, formatPeriodDate } from '../../../components/format';
 import { EmptyReport, ReportFailure } from '../../../components/reports/report-notices';
 import { KpiCards, SALES_KPIS, type KpiFigure } from '../../../components/reports/kpi-cards';
 import type { TransactionFigures } from '../../../api/types';
@@ -29,7 +29,7 @@ export function TransactionTotals({ query }: { query: Query }) {
         </Typography>
       ) : null}
       {span && span.total.transactions === 0 && !totals.isFetching ? <EmptyReport testId="transaction-empty" title={t('transactionLog.noTransactions')} /> : null}
-      <KpiCards total={span?.total} previous={span?.previous} loading={totals.isPending} figures={FIGURES} prefix="transaction-kpi" size={CARD_SIZE} />
+      <KpiCards total={span?.total} previous={span?.previous} loading={totals.isPending} figures={FIGURES} prefix="transaction-kpi" size={CARD_SIZE} compared={span ? formatDateRange(span.previous_from, span.previous_to, i18n.language) : undefined} />
     </>
   );
 }

@@ -64,7 +64,7 @@ export function UsersTable() {
         </Box>
       ),
     },
-    { field: 'email', headerName: t('users.email'), flex: 1, minWidth: 130 },
+    { field: 'email', headerName: t('users.email'), flex: 1.5, minWidth: 240 },
     { field: 'phone', headerName: t('users.phone'), minWidth: 80 },
     { field: 'role_name', headerName: t('users.role'), minWidth: 90, valueGetter: (_value, row) => row.role_name || t('users.noRole') },
     {
