@@ -7,30 +7,6 @@ import type { KpiKey } from '../../components/reports/sales-figures';
 /** The figures of the today and month cards, in order. */
 export const DASHBOARD_KPIS: readonly KpiKey[] = ['sales_minor', 'quantity', 'cash_minor', 'cashless_minor'];
 
-/** Shifts a calendar date ("2026-11-23") by whole days or months (the day kept within the month). */
-function shifted(date: string, days: number, months = 0): string {
-  const [year, month, day] = date.split('-').map(Number);
-  if (months !== 0) {
-    const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate();
-    return new Date(Date.UTC(year, month - 1 + months, Math.min(day, last))).toISOString().slice(0, 10);
-  }
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
-}
-
-/**
- * The span a dashboard card is compared with: the reply's `previous_from`/`previous_to` when it
- * has them, else the server's rule (today against the same weekday last week, the month to date
- * against the same days of the month before).
- */
-export function comparedSpan(
-  part: 'today' | 'month',
-  span: Pick<DashboardSpan, 'date_from' | 'date_to'> & { previous_from?: string; previous_to?: string },
-): { from: string; to: string } {
-  if (span.previous_from && span.previous_to) return { from: span.previous_from, to: span.previous_to };
-  if (part === 'today') return { from: shifted(span.date_from, -7), to: shifted(span.date_to, -7) };
-  return { from: shifted(span.date_from, 0, -1), to: shifted(span.date_to, 0, -1) };
-}
-
 /** The reasons a machine needs attention, most urgent first. */
 export const REASONS: readonly AttentionReason[] = ['offline', 'sold_out', 'low', 'expiring', 'cash_box_full', 'held_audits'];
 

@@ -18,8 +18,8 @@ const figures = (sales: number, quantity: number): SalesFigures => ({
 });
 
 const full: Dashboard = {
-  today: { date_from: '2026-11-23', date_to: '2026-11-23', figures: figures(12345, 30), previous: { ...figures(10000, 40), cashless_minor: 0 } },
-  month: { date_from: '2026-11-01', date_to: '2026-11-23', figures: figures(500000, 900), previous: figures(400000, 800) },
+  today: { date_from: '2026-11-23', date_to: '2026-11-23', previous_from: '2026-11-16', previous_to: '2026-11-16', figures: figures(12345, 30), previous: { ...figures(10000, 40), cashless_minor: 0 } },
+  month: { date_from: '2026-11-01', date_to: '2026-11-23', previous_from: '2026-10-01', previous_to: '2026-10-23', figures: figures(500000, 900), previous: figures(400000, 800) },
   top_products: [
     { id: 'p1', name: 'Espresso', ...figures(120000, 400) },
     { id: '', name: '', ...figures(1000, 1) },

@@ -12,22 +12,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { api, isApiError } from '../../../api/client';
-import type { LanguageCode } from '../../../api/types';
+import type { ChangePasswordReply, ChangePasswordRequest, LanguageCode } from '../../../api/types';
 import { useAuth } from '../../../auth/context';
 import { Page } from '../../../components/page';
 import { PasswordField } from '../../../components/password-field';
 import { toast } from '../../../components/snackbar';
 import { LANGUAGES } from '../../../locales/i18n';
-
-/**
- * The reply of POST /api/users/me/password/, typed by hand: the endpoint is newer than this
- * worktree's openapi.json. The caller goes on with the new tokens (every other session ends).
- */
-interface PasswordReply {
-  message?: string;
-  code?: string;
-  data?: { token?: { access: string; refresh: string | null } };
-}
 
 type Field = 'current_password' | 'new_password' | 'confirm';
 
@@ -58,7 +48,7 @@ export default function AccountPage() {
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const reply = await api.post<PasswordReply>('/api/users/me/password/', { current_password: current, new_password: next });
+      const reply = await api.post<ChangePasswordReply>('/api/users/me/password/', { current_password: current, new_password: next } satisfies ChangePasswordRequest);
       const token = reply?.data?.token;
       if (token?.access) renewTokens?.(token.access, token.refresh ?? null);
       setCurrent('');

@@ -6,7 +6,7 @@ import type { I18nKey } from '../../../locales/keys';
 import { formatDateRange, formatPeriodDate } from '../../../components/format';
 import { KpiCards } from '../../../components/reports/kpi-cards';
 import { isEmptySpan } from '../../../components/reports/sales-figures';
-import { comparedSpan, DASHBOARD_KPIS } from '../dashboard-logic';
+import { DASHBOARD_KPIS } from '../dashboard-logic';
 
 const KPI_SIZE = { xs: 12, sm: 6, md: 3 } as const;
 
@@ -29,8 +29,9 @@ export function SalesSpan({ part, span, href }: SalesSpanProps) {
   const { t, i18n } = useTranslation();
   const texts = TEXTS[part];
   const date = (value: string) => formatPeriodDate(value, 'span', i18n.language);
-  const compared = span ? comparedSpan(part, span) : null;
-  const previous = compared ? formatDateRange(compared.from, compared.to, i18n.language) : '';
+  // The server's comparison: today against the same weekday a week before, the month to date
+  // against the same days of the month before.
+  const previous = span ? formatDateRange(span.previous_from, span.previous_to, i18n.language) : '';
   const caption = !span
     ? ''
     : part === 'today'
