@@ -91,8 +91,14 @@ describe('data policy and audit trail', { concurrency: false }, () => {
     await nav.getByRole('button', { name: 'Settings' }).click();
     const listed = page.waitForResponse(isCall('GET', '/api/audit/exports/'));
     listed.catch(() => undefined); // awaited below; no unhandled rejection if a step before fails
-    await nav.getByRole('link', { name: 'Audit trail' }).click();
-    await page.waitForURL((url) => url.pathname === AUDIT);
+    // The menu offers it; a click landing while the section is still unfolding under load can be
+    // lost, so the link is clicked again until the address changes.
+    const link = nav.getByRole('link', { name: 'Audit trail' });
+    for (let attempt = 0; new URL(page.url()).pathname !== AUDIT; attempt += 1) {
+      assert.ok(attempt < 4, 'the audit trail link did not open the audit trail');
+      await link.click();
+      await page.waitForURL((url) => url.pathname === AUDIT, { timeout: 5000 }).catch(() => undefined);
+    }
     const reply = await listed;
     assert.equal(reply.status(), 200, await reply.text());
 
