@@ -62,6 +62,42 @@ async fn call(
     (status, bytes.to_vec())
 }
 
+/// A temporary data directory with the small fleet, where its data directory is, the fleet
+/// opened, and the server's router on it.
+async fn served(
+    metrics_token: Option<&str>,
+) -> (tempfile::TempDir, std::path::PathBuf, Local, Router) {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let local = fleet(&data).await;
+    let app = server::router(
+        &local,
+        &tmp.path().join("no-web"),
+        ops_of(&local, None, metrics_token),
+    );
+    (tmp, data, local, app)
+}
+
+/// Posts `events` of machine `m` to the webhook, signed: the status, the reply and the
+/// signature sent.
+async fn post_batch(
+    app: &Router,
+    m: &crate::simulate::Live,
+    events: &[vendfleet_domain::events::MachineEvent],
+) -> (StatusCode, Vec<u8>, String) {
+    let body = serde_json::to_vec(&json!({ "events": events })).unwrap();
+    let ts = Utc::now().timestamp();
+    let signature = sign(m.secret.as_bytes(), ts, &body);
+    let headers = [
+        (TIMESTAMP_HEADER, ts.to_string()),
+        (SIGNATURE_HEADER, signature.clone()),
+        ("content-type", "application/json".to_string()),
+    ];
+    let path = format!("/webhooks/machines/{}/events", m.id);
+    let (status, reply) = call(app, Method::POST, &path, &headers, body).await;
+    (status, reply, signature)
+}
+
 fn json_of(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap_or(Value::Null)
 }
@@ -137,14 +173,7 @@ fn receipts(db: &Path) -> BTreeSet<(String, String)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_under_load_restores_a_consistent_fleet_and_a_damaged_one_is_refused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let local = fleet(&data).await;
-    let app = server::router(
-        &local,
-        &tmp.path().join("no-web"),
-        ops_of(&local, None, None),
-    );
+    let (tmp, data, local, app) = served(None).await;
     let access = token(&app).await;
     let mut live = crate::simulate::machines(&local.app, 9, 1).await.unwrap();
     assert!(!live.is_empty());
@@ -170,15 +199,7 @@ async fn a_backup_under_load_restores_a_consistent_fleet_and_a_damaged_one_is_re
                 continue;
             }
             let ids: Vec<String> = events.iter().map(|e| e.id.clone()).collect();
-            let body = serde_json::to_vec(&json!({ "events": events })).unwrap();
-            let ts = Utc::now().timestamp();
-            let headers = [
-                (TIMESTAMP_HEADER, ts.to_string()),
-                (SIGNATURE_HEADER, sign(live[m].secret.as_bytes(), ts, &body)),
-                ("content-type", "application/json".to_string()),
-            ];
-            let path = format!("/webhooks/machines/{}/events", live[m].id);
-            let (status, reply) = call(&load_app, Method::POST, &path, &headers, body).await;
+            let (status, reply, _) = post_batch(&load_app, &live[m], &events).await;
             let rejected = json_of(&reply)["data"]["rejected"]
                 .as_array()
                 .map_or(1, Vec::len);
@@ -358,14 +379,7 @@ fn rewrite(from: &Path, to: &Path, change: impl Fn(&str, &mut Vec<u8>)) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readiness_falls_when_the_database_is_locked_or_the_queue_is_stuck() {
-    let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let local = fleet(&data).await;
-    let app = server::router(
-        &local,
-        &tmp.path().join("no-web"),
-        ops_of(&local, None, None),
-    );
+    let (tmp, data, local, app) = served(None).await;
     let (status, body) = call(&app, Method::GET, "/healthz", &[], vec![]).await;
     assert_eq!(
         (status, json_of(&body)["status"].clone()),
@@ -431,16 +445,9 @@ async fn readiness_falls_when_the_database_is_locked_or_the_queue_is_stuck() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_need_the_token_and_count_a_webhook_batch() {
-    let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let local = fleet(&data).await;
     prometheus();
     let secret = "a-metrics-token-of-some-length";
-    let app = server::router(
-        &local,
-        &tmp.path().join("no-web"),
-        ops_of(&local, None, Some(secret)),
-    );
+    let (tmp, _, local, app) = served(Some(secret)).await;
     // Off without a token configured; refused without the right bearer.
     let off = server::router(
         &local,
@@ -478,16 +485,7 @@ async fn metrics_need_the_token_and_count_a_webhook_batch() {
         events = crate::simulate::batch(&mut live[0].sim, 4, Utc::now());
     }
     let n = events.len();
-    let body = serde_json::to_vec(&json!({ "events": events })).unwrap();
-    let ts = Utc::now().timestamp();
-    let headers = [
-        (TIMESTAMP_HEADER, ts.to_string()),
-        (SIGNATURE_HEADER, sign(live[0].secret.as_bytes(), ts, &body)),
-        ("content-type", "application/json".to_string()),
-    ];
-    let path = format!("/webhooks/machines/{}/events", live[0].id);
-    let (status, _) = call(&app, Method::POST, &path, &headers, body).await;
-    assert_eq!(status, StatusCode::OK);
+    assert_eq!(post_batch(&app, &live[0], &events).await.0, StatusCode::OK);
 
     let (_, after) = call(&app, Method::GET, "/metrics", &auth, vec![]).await;
     let after = String::from_utf8(after).unwrap();
@@ -539,14 +537,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
 
 #[tokio::test]
 async fn logs_carry_the_request_id_and_never_a_secret() {
-    let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let local = fleet(&data).await;
-    let app = server::router(
-        &local,
-        &tmp.path().join("no-web"),
-        ops_of(&local, None, None),
-    );
+    // The directory is kept (bound) until the test ends.
+    let (_tmp, _, local, app) = served(None).await;
     let logs = Captured::default();
     let subscriber = tracing_subscriber::fmt()
         .json()
@@ -587,19 +579,8 @@ async fn logs_carry_the_request_id_and_never_a_secret() {
     while events.is_empty() {
         events = crate::simulate::batch(&mut live[0].sim, 3, Utc::now());
     }
-    let body = serde_json::to_vec(&json!({ "events": events })).unwrap();
-    let ts = Utc::now().timestamp();
-    let signature = sign(live[0].secret.as_bytes(), ts, &body);
-    let headers = [
-        (TIMESTAMP_HEADER, ts.to_string()),
-        (SIGNATURE_HEADER, signature.clone()),
-        ("content-type", "application/json".to_string()),
-    ];
-    let path = format!("/webhooks/machines/{}/events", live[0].id);
-    assert_eq!(
-        call(&app, Method::POST, &path, &headers, body).await.0,
-        StatusCode::OK
-    );
+    let (status, _, signature) = post_batch(&app, &live[0], &events).await;
+    assert_eq!(status, StatusCode::OK);
 
     let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
     let lines: Vec<Value> = text

@@ -113,33 +113,24 @@ export default function AccountPage() {
           <CardHeader title={t('account.password')} subheader={t('account.passwordHint')} />
           <CardContent>
             <Stack spacing={2} sx={{ maxWidth: 400 }}>
-              <PasswordField
-                label={t('account.currentPassword')}
-                name="current_password"
-                autoComplete="current-password"
-                value={current}
-                onChange={(event) => setCurrent(event.target.value)}
-                error={Boolean(errors.current_password)}
-                helperText={errors.current_password}
-              />
-              <PasswordField
-                label={t('account.newPassword')}
-                name="new_password"
-                autoComplete="new-password"
-                value={next}
-                onChange={(event) => setNext(event.target.value)}
-                error={Boolean(errors.new_password)}
-                helperText={errors.new_password}
-              />
-              <PasswordField
-                label={t('account.confirmPassword')}
-                name="confirm_password"
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(event) => setConfirm(event.target.value)}
-                error={Boolean(errors.confirm)}
-                helperText={errors.confirm}
-              />
+              {(
+                [
+                  ['current_password', 'account.currentPassword', 'current-password', current, setCurrent, 'current_password'],
+                  ['new_password', 'account.newPassword', 'new-password', next, setNext, 'new_password'],
+                  ['confirm_password', 'account.confirmPassword', 'new-password', confirm, setConfirm, 'confirm'],
+                ] as const
+              ).map(([name, label, autoComplete, value, set, field]) => (
+                <PasswordField
+                  key={name}
+                  label={t(label)}
+                  name={name}
+                  autoComplete={autoComplete}
+                  value={value}
+                  onChange={(event) => set(event.target.value)}
+                  error={Boolean(errors[field])}
+                  helperText={errors[field]}
+                />
+              ))}
               {failure ? (
                 <Alert severity="error" data-testid="account-password-error">
                   {failure}
