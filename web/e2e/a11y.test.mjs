@@ -306,6 +306,12 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', { concurrency: false }, () =
   test('a grid loading its next rows: the bar hidden from screen readers, the box busy', async () => {
     const from = '/report/sales-overview?period=current_and_previous_month';
     await visit(page, from);
+    // Settled can come before the table's first request starts on a loaded machine: wait for its rows,
+    // or the held request below would be the first one and the grid would have no rows to keep.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-testid="sales-detail-grid"]');
+      return box?.getAttribute('aria-busy') === 'false' && box.querySelector('.MuiDataGrid-row') !== null;
+    }, null, { timeout: 20_000 });
     // The next page of the detail table held back: the grid shows the rows it had under its bar.
     let release;
     const held = new Promise((resolve) => {
