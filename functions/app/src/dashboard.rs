@@ -7,8 +7,9 @@ use crate::events::EventsService;
 use crate::machines::{Machine, MachinesService};
 use crate::records::{Changed, Touched};
 use crate::sales::{SalesParams, SalesReport, SalesService};
+use crate::settings::SettingsService;
 use crate::{AppResult, Calendar};
-use chrono::NaiveDate;
+use chrono::{Duration, NaiveDate, NaiveTime, Timelike};
 use std::collections::HashMap;
 use std::sync::Arc;
 use vendfleet_domain::attention::{findings_with, Finding, MachineFacts, SelectionFacts};
@@ -30,6 +31,33 @@ pub struct SpanFigures {
     pub previous: Figures,
 }
 
+/// Today so far, against the same hours (wall clock, in each sale's zone) of yesterday and of
+/// the same weekday a week before.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Today {
+    pub day: NaiveDate,
+    /// The operator's wall-clock time now: where the compared days stop.
+    pub until: NaiveTime,
+    pub figures: Figures,
+    pub yesterday: Figures,
+    pub week_before: Figures,
+}
+
+/// Figures by day over a span, every day present (zero where nothing sold).
+pub type DaySeries = Vec<(NaiveDate, Figures)>;
+
+/// The dashboard's trend charts: the last 30 days, and this month by day against the month
+/// compared with it (`comparison_span`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trend {
+    pub last_days: DaySeries,
+    pub month: DaySeries,
+    pub previous_month: DaySeries,
+}
+
+/// Days the trend's first chart covers, today included.
+pub const TREND_DAYS: i64 = 30;
+
 /// One entry of a top list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Top {
@@ -42,13 +70,16 @@ pub struct Top {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attention {
     pub machine: Machine,
+    /// The name of the machine's location.
+    pub location_name: Option<String>,
     pub findings: Vec<Finding>,
 }
 
 /// What the dashboard shows; `None` where the user may not see the report behind it.
 #[derive(Debug, Clone, Default)]
 pub struct Dashboard {
-    pub today: Option<SpanFigures>,
+    pub today: Option<Today>,
+    pub trend: Option<Trend>,
     pub month: Option<SpanFigures>,
     pub top_products: Option<Vec<Top>>,
     pub top_machines: Option<Vec<Top>>,
@@ -60,6 +91,7 @@ pub struct Dashboard {
 pub struct DashboardService {
     sales: SalesService,
     machines: MachinesService,
+    settings: SettingsService,
     events: EventsService,
     planning: crate::planning::PlanningService,
     calendar: Calendar,
@@ -86,6 +118,18 @@ fn span(r: &SalesReport) -> SpanFigures {
     }
 }
 
+/// Every day of `from..=to` with its figures in `buckets` (zero where none).
+fn days(
+    buckets: &std::collections::BTreeMap<NaiveDate, Figures>,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> DaySeries {
+    from.iter_days()
+        .take_while(|d| *d <= to)
+        .map(|d| (d, buckets.get(&d).copied().unwrap_or_default()))
+        .collect()
+}
+
 fn top(r: &SalesReport) -> Vec<Top> {
     r.ranked_groups()
         .into_iter()
@@ -102,6 +146,7 @@ impl DashboardService {
     pub fn new(
         sales: SalesService,
         machines: MachinesService,
+        settings: SettingsService,
         events: EventsService,
         planning: crate::planning::PlanningService,
         calendar: Calendar,
@@ -110,6 +155,7 @@ impl DashboardService {
         DashboardService {
             sales,
             machines,
+            settings,
             events,
             planning,
             calendar,
@@ -134,25 +180,53 @@ impl DashboardService {
         .into_iter()
         .any(|k| p.can(k));
         if sees_sales {
-            let today = self.calendar.today().to_string();
-            let of = |period: &str, group_by: GroupBy, day: Option<&str>| SalesParams {
-                period: Some(period.into()),
-                date_from: day.map(String::from),
-                date_to: day.map(String::from),
-                group_by: Some(group_by.key().into()),
-                ..SalesParams::default()
+            let day = self.calendar.today();
+            let of = |period: &str, group_by: GroupBy, span: Option<(NaiveDate, NaiveDate)>| {
+                SalesParams {
+                    period: Some(period.into()),
+                    date_from: span.map(|s| s.0.to_string()),
+                    date_to: span.map(|s| s.1.to_string()),
+                    group_by: Some(group_by.key().into()),
+                    grouping_period: Some("day".into()),
+                    ..SalesParams::default()
+                }
             };
+            let first = day - Duration::days(TREND_DAYS - 1);
             let queries = [
-                of("custom", GroupBy::Machine, Some(&today)),
+                of("custom", GroupBy::Machine, Some((day, day))),
                 of("current_month", GroupBy::Product, None),
                 of("current_month", GroupBy::Machine, None),
+                of("custom", GroupBy::Machine, Some((first, day))),
             ];
-            let (day, products, machines) = tokio::try_join!(
+            let earlier = [day - Duration::days(1), day - Duration::days(7)];
+            let (today, products, machines, last_days, month, so_far) = tokio::try_join!(
                 self.sales.figures(p, &queries[0]),
                 self.sales.totals(p, &queries[1]),
                 self.sales.totals(p, &queries[2]),
+                self.sales.series(p, &queries[3]),
+                self.sales.series(p, &queries[2]),
+                self.sales.so_far(p, &earlier),
             )?;
-            out.today = Some(span(&day));
+            let local_now = self
+                .calendar
+                .now()
+                .with_timezone(&self.calendar.time_zone());
+            out.today = Some(Today {
+                day,
+                until: local_now.time().with_nanosecond(0).unwrap_or_default(),
+                figures: today.current.total,
+                yesterday: so_far[0],
+                week_before: so_far[1],
+            });
+            out.trend = Some(Trend {
+                last_days: days(&last_days.current.buckets, first, day),
+                month: days(&month.current.buckets, month.query.from, month.query.to),
+                previous_month: days(
+                    &month.previous.buckets,
+                    month.previous_from,
+                    month.previous_to,
+                ),
+            });
             out.month = Some(span(&machines));
             out.top_products = Some(top(&products));
             out.top_machines = Some(top(&machines));
@@ -171,10 +245,11 @@ impl DashboardService {
         let (now, today) = (self.calendar.now(), self.calendar.today());
         let machines: Vec<Machine> = self.machines.active_visible(p).await?;
         let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
-        let (facts, held, settings) = tokio::try_join!(
+        let (facts, held, settings, locations) = tokio::try_join!(
             self.facts(&ids),
             self.events.held_audit_counts(),
             self.planning.settings(),
+            self.settings.locations().all_shared(),
         )?;
         // The operator's thresholds (route planning's settings).
         let limits = settings.thresholds();
@@ -194,7 +269,9 @@ impl DashboardService {
                 findings_with(&facts, now, today, &limits)
             };
             if !found.is_empty() {
+                let location = machine.location_id.as_ref().and_then(|l| locations.get(l));
                 out.push(Attention {
+                    location_name: location.map(|l| l.name.clone()),
                     machine,
                     findings: found,
                 });

@@ -172,6 +172,19 @@ pub fn comparison_span(from: NaiveDate, to: NaiveDate) -> (NaiveDate, NaiveDate)
     })
 }
 
+/// Whether a sale at `at`, on a day `days_back` days before today, falls within "the same hours"
+/// as `now`: its wall-clock time in `zone` moved forward by `days_back` days is not later than
+/// `now`'s wall-clock time there. "Today so far" is compared with earlier days this way.
+///
+/// Wall clocks, not elapsed hours: on a day the clocks go forward (an hour of wall time never
+/// happens) or back (an hour happens twice), 09:00 still faces 09:00. A zone ahead of the
+/// operator whose day has already moved on compares whole days; one whose day has not begun,
+/// nothing.
+pub fn within_same_hours(at: DateTime<Utc>, days_back: i64, now: DateTime<Utc>, zone: Tz) -> bool {
+    let moved = at.with_timezone(&zone).naive_local() + Duration::days(days_back);
+    moved <= now.with_timezone(&zone).naive_local()
+}
+
 /// The last day of `date`'s month.
 fn last_day_of_month(date: NaiveDate) -> Option<NaiveDate> {
     date.with_day(1)?
@@ -373,5 +386,64 @@ mod tests {
             }
             from += Duration::days(5);
         }
+    }
+
+    /// The wall-clock rule against a brute force that walks the compared day minute by minute
+    /// in the zone and keeps the instants whose local time is at most now's: around both of
+    /// Paris's 2026 clock changes, and New York's, at several times of day.
+    #[test]
+    fn same_hours_follow_the_wall_clock_around_clock_changes() {
+        let cases = [
+            ("Europe/Paris", "2026-03-29", "2026-03-30"),
+            ("Europe/Paris", "2026-10-25", "2026-10-26"),
+            ("Europe/Paris", "2026-03-29", "2026-04-05"),
+            ("America/New_York", "2026-03-08", "2026-03-09"),
+            ("America/New_York", "2026-11-01", "2026-11-08"),
+        ];
+        for (zone, day, today) in cases {
+            let (zone, day, today): (Tz, _, _) = (zone.parse().unwrap(), d(day), d(today));
+            let days_back = (today - day).num_days();
+            for hm in [
+                "00:00", "01:59", "02:00", "02:30", "03:00", "09:00", "23:59",
+            ] {
+                let wall = today.and_time(chrono::NaiveTime::parse_from_str(hm, "%H:%M").unwrap());
+                let now = zone
+                    .from_local_datetime(&wall)
+                    .earliest()
+                    .unwrap()
+                    .with_timezone(&Utc);
+                let start = zone
+                    .from_local_datetime(&day.and_hms_opt(0, 0, 0).unwrap())
+                    .earliest()
+                    .unwrap()
+                    .with_timezone(&Utc);
+                let mut counted = 0;
+                let mut brute = 0;
+                let mut instant = start;
+                while local_date(instant, zone) == day {
+                    counted += i32::from(within_same_hours(instant, days_back, now, zone));
+                    let local = instant.with_timezone(&zone).naive_local();
+                    brute += i32::from(local.time() <= wall.time());
+                    instant += Duration::minutes(1);
+                }
+                assert_eq!(counted, brute, "{zone} {day} at {hm}");
+            }
+        }
+        // A day that is over in a zone ahead counts whole; one not begun in a zone behind, not at all.
+        let now = at("2026-11-27T23:30:00Z");
+        let auckland: Tz = "Pacific/Auckland".parse().unwrap();
+        assert!(within_same_hours(
+            at("2026-11-26T10:59:00Z"),
+            1,
+            now,
+            auckland
+        ));
+        let honolulu: Tz = "Pacific/Honolulu".parse().unwrap();
+        assert!(!within_same_hours(
+            at("2026-11-27T09:59:00Z"),
+            1,
+            at("2026-11-27T09:00:00Z"),
+            honolulu
+        ));
     }
 }

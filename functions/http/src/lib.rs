@@ -5,6 +5,7 @@ pub mod audit;
 pub mod auth;
 pub mod contract;
 pub mod crud;
+pub mod dashboard;
 pub mod dto;
 pub mod error;
 pub mod events;

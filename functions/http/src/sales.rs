@@ -15,11 +15,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::auth::Principal;
-use vendfleet_app::dashboard::{SpanFigures, Top};
 use vendfleet_app::generator::Module;
 use vendfleet_app::listing::ListParams;
 use vendfleet_app::sales::{SalesParams, SalesReport};
-use vendfleet_domain::attention::Reason;
 use vendfleet_domain::report::{Choice, GroupBy, Grouping, Value};
 use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Language;
@@ -36,7 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(total_table))
         .routes(routes!(line_chart))
         .routes(routes!(bar_chart))
-        .routes(routes!(dashboard))
+        .merge(crate::dashboard::router())
 }
 
 /// The sales area's option lists.
@@ -451,120 +449,4 @@ crud::options! {
         ]
         .map(|(k, v)| (k.to_string(), v))
     }
-}
-
-/// A span's sales and those of the span it is compared with (`previous_from`–`previous_to`:
-/// the calendar period before, or the same weekdays before).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SpanFiguresDto {
-    pub date_from: NaiveDate,
-    pub date_to: NaiveDate,
-    pub figures: SalesFiguresDto,
-    pub previous_from: NaiveDate,
-    pub previous_to: NaiveDate,
-    pub previous: SalesFiguresDto,
-}
-
-impl From<&SpanFigures> for SpanFiguresDto {
-    fn from(s: &SpanFigures) -> Self {
-        SpanFiguresDto {
-            date_from: s.from,
-            date_to: s.to,
-            figures: (&s.figures).into(),
-            previous_from: s.previous_from,
-            previous_to: s.previous_to,
-            previous: (&s.previous).into(),
-        }
-    }
-}
-
-/// A product or machine of a top list, with its figures this month.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TopDto {
-    pub id: String,
-    pub name: String,
-    #[serde(flatten)]
-    pub figures: SalesFiguresDto,
-}
-
-/// One reason a machine needs attention.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FindingDto {
-    /// `offline`, `sold_out`, `low`, `expiring`, `cash_box_full` or `held_audits`.
-    #[schema(value_type = crate::contract::AttentionReason, inline)]
-    pub reason: Reason,
-    /// Selections (sold out, low, expiring), minor units in the cash box, held reads, or hours
-    /// since the last event (none when the machine never reported).
-    pub amount: Option<i64>,
-}
-
-/// A machine that needs attention.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AttentionDto {
-    pub machine_id: String,
-    pub machine_name: String,
-    pub location_id: Option<String>,
-    pub findings: Vec<FindingDto>,
-}
-
-/// The dashboard; a part is null when the user may not see the report behind it (sales: any
-/// sales overview permission; attention: the machines list).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DashboardDto {
-    /// The operator's today.
-    pub today: Option<SpanFiguresDto>,
-    /// This month up to today.
-    pub month: Option<SpanFiguresDto>,
-    /// This month's five best-selling products.
-    pub top_products: Option<Vec<TopDto>>,
-    /// This month's five best-selling machines.
-    pub top_machines: Option<Vec<TopDto>>,
-    /// Machines needing attention, most findings first.
-    pub attention: Option<Vec<AttentionDto>>,
-}
-
-/// The dashboard of the signed-in user, within their machine scope.
-#[utoipa::path(get, path = "/api/dashboard/", tag = "sales", security(("bearer" = [])),
-    responses((status = 200, body = Data<DashboardDto>)))]
-async fn dashboard(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<DashboardDto>>> {
-    let d = s.app.dashboard.dashboard(a.principal()).await?;
-    let tops = |v: &Option<Vec<Top>>| {
-        v.as_ref().map(|v| {
-            v.iter()
-                .map(|t| TopDto {
-                    id: t.id.clone(),
-                    name: t.name.clone(),
-                    figures: (&t.figures).into(),
-                })
-                .collect()
-        })
-    };
-    Ok(axum::Json(Data {
-        data: DashboardDto {
-            today: d.today.as_ref().map(Into::into),
-            month: d.month.as_ref().map(Into::into),
-            top_products: tops(&d.top_products),
-            top_machines: tops(&d.top_machines),
-            attention: d.attention.map(|v| {
-                v.into_iter()
-                    .map(|x| AttentionDto {
-                        machine_id: x.machine.id,
-                        machine_name: x.machine.name,
-                        location_id: x.machine.location_id,
-                        findings: x
-                            .findings
-                            .into_iter()
-                            .map(|f| FindingDto {
-                                reason: f.reason,
-                                amount: f.amount,
-                            })
-                            .collect(),
-                    })
-                    .collect()
-            }),
-        },
-    }))
 }

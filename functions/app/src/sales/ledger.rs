@@ -3,14 +3,16 @@
 //! encashment report asks it for the cash sold between two collections.
 
 use super::SalesService;
+use crate::auth::Principal;
 use crate::ports::sales::{Commit, StoredReceipt, WeekdayUnits};
 use crate::ports::{Grain, Key, RollupQuery, RollupRow, SalesStore, StoreError};
 use crate::AppResult;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+use vendfleet_domain::calendar::within_same_hours;
 use vendfleet_domain::events::{Payment, VendClass};
-use vendfleet_domain::sales::VendFact;
+use vendfleet_domain::sales::{Figures, VendFact};
 
 impl SalesService {
     /// The ledger and its rollups themselves, for checks and tools (the services ask the
@@ -134,5 +136,31 @@ impl SalesService {
             total += rows.iter().map(|r| r.figures.cash_minor).sum::<i64>();
         }
         Ok(total)
+    }
+
+    /// The sales of each of `days` (before today) that `p` may see, up to the same wall-clock
+    /// time as now in each sale's location's zone (`within_same_hours`): what "today so far" is
+    /// compared with. Read from the ledger (rollups hold whole days).
+    pub async fn so_far(&self, p: &Principal, days: &[NaiveDate]) -> AppResult<Vec<Figures>> {
+        let (now, today) = (self.calendar.now(), self.calendar.today());
+        let query = super::SalesParams::default().check(today)?;
+        let (machines, locations) = self.chosen_machines(p, &query).await?;
+        let ids: Vec<String> = machines.into_iter().map(|m| m.id).collect();
+        let mut out = Vec::with_capacity(days.len());
+        for &day in days {
+            let days_back = (today - day).num_days();
+            let mut figures = Figures::default();
+            for v in self.sales.ledger_of(&ids, day, day).await? {
+                let zone = v.location_id.as_ref().and_then(|l| locations.get(l));
+                let zone = self
+                    .calendar
+                    .zone_or_operator(zone.map(|l| l.time_zone.as_str()));
+                if within_same_hours(v.at, days_back, now, zone) {
+                    figures.add(&Figures::of(&v));
+                }
+            }
+            out.push(figures);
+        }
+        Ok(out)
     }
 }

@@ -10,6 +10,7 @@ mod audit_truth;
 mod audits;
 mod auth;
 mod contract;
+mod dashboard;
 mod dynamo_reads;
 mod events;
 mod events_contract;
