@@ -17,7 +17,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 use vendfleet_adapters_embedded::{Embedded, FsBlobStore};
 use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
-use vendfleet_app::ports::{BlobStore, SystemClock};
+use vendfleet_app::ports::{BlobStore, Clock, StartedClock, SystemClock};
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
@@ -97,11 +97,25 @@ pub(crate) fn open(data: &Path) -> Result<Local, BoxError> {
     let settings = AuthSettings::with_secret(secrets.jwt).apply_env();
     let app = App::new(
         embedded.adapters(),
-        Arc::new(SystemClock),
+        clock_from_env()?,
         settings,
         OperatorSettings::from_env()?,
     );
     Ok(Local { app, embedded })
+}
+
+/// The system clock, or with `VENDFLEET_CLOCK_START` (RFC 3339) one that starts at that instant
+/// and runs on (browser tests and demos that need a given hour; never for a real fleet).
+fn clock_from_env() -> Result<Arc<dyn Clock>, BoxError> {
+    match std::env::var("VENDFLEET_CLOCK_START") {
+        Ok(v) if !v.trim().is_empty() => {
+            let start = chrono::DateTime::parse_from_rfc3339(v.trim())
+                .map_err(|e| format!("VENDFLEET_CLOCK_START must be an RFC 3339 instant: {e}"))?;
+            tracing::warn!(start = %start, "the clock starts at VENDFLEET_CLOCK_START");
+            Ok(Arc::new(StartedClock::new(start.with_timezone(&chrono::Utc))))
+        }
+        _ => Ok(Arc::new(SystemClock)),
+    }
 }
 
 /// `vendfleet create-admin`.

@@ -46,3 +46,29 @@ impl Clock for ManualClock {
         *self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+/// A clock that starts at a given instant and runs on at the system's pace from there: the
+/// embedded server's `VENDFLEET_CLOCK_START` (browser tests and demos that need a fixed hour,
+/// e.g. "today so far" at 09:00).
+#[derive(Debug, Clone, Copy)]
+pub struct StartedClock {
+    start: DateTime<Utc>,
+    began: std::time::Instant,
+}
+
+impl StartedClock {
+    /// A clock showing `start` now.
+    pub fn new(start: DateTime<Utc>) -> Self {
+        StartedClock {
+            start,
+            began: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Clock for StartedClock {
+    fn now(&self) -> DateTime<Utc> {
+        let elapsed = Duration::from_std(self.began.elapsed()).unwrap_or_default();
+        self.start + elapsed
+    }
+}

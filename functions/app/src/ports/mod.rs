@@ -9,7 +9,7 @@ pub mod schedules;
 pub mod store;
 
 pub use blob::{check_blob_key, Blob, BlobError, BlobStore};
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ManualClock, StartedClock, SystemClock};
 pub use mail::{Attachment, Mail, MailError, MailOutcome, Mailer};
 pub use queue::{Job, JobQueue, QueueError};
 pub use sales::{
