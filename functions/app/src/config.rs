@@ -80,6 +80,11 @@ pub struct OperatorSettings {
     /// The operator's time zone: fleet-wide "today", "this month", period presets and default
     /// ranges are local dates here; a location without its own zone uses it too.
     pub time_zone: chrono_tz::Tz,
+    /// The operator's name, shown on the mails it sends (`VENDFLEET_OPERATOR_NAME`).
+    pub name: Option<String>,
+    /// Where the dashboard is reached from outside (`VENDFLEET_PUBLIC_URL`, no trailing slash):
+    /// the mails link back to it when it is set.
+    pub public_url: Option<String>,
 }
 
 /// The operator time zone when `VENDFLEET_TIME_ZONE` is not set.
@@ -89,6 +94,8 @@ impl Default for OperatorSettings {
     fn default() -> Self {
         OperatorSettings {
             time_zone: DEFAULT_TIME_ZONE,
+            name: None,
+            public_url: None,
         }
     }
 }
@@ -97,18 +104,42 @@ impl OperatorSettings {
     /// Settings in the zone named `name` (IANA, `Europe/Paris`).
     pub fn in_zone(name: &str) -> Result<Self, String> {
         vendfleet_domain::calendar::parse_zone(name)
-            .map(|time_zone| OperatorSettings { time_zone })
+            .map(|time_zone| OperatorSettings {
+                time_zone,
+                ..OperatorSettings::default()
+            })
             .ok_or_else(|| {
                 format!("unknown time zone {name:?}: use an IANA name such as Europe/Paris")
             })
     }
 
-    /// Reads `VENDFLEET_TIME_ZONE` over the default; an unknown zone is an error, not a guess.
+    /// Reads `VENDFLEET_TIME_ZONE`, `VENDFLEET_OPERATOR_NAME` and `VENDFLEET_PUBLIC_URL` over
+    /// the defaults; an unknown zone, or a public URL that is not http(s), is an error, not a
+    /// guess.
     pub fn from_env() -> Result<Self, String> {
-        match std::env::var("VENDFLEET_TIME_ZONE") {
-            Ok(v) if !v.trim().is_empty() => Self::in_zone(&v),
-            _ => Ok(Self::default()),
-        }
+        let var = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        let mut out = match var("VENDFLEET_TIME_ZONE") {
+            Some(v) => Self::in_zone(&v)?,
+            None => Self::default(),
+        };
+        out.name = var("VENDFLEET_OPERATOR_NAME");
+        out.public_url = match var("VENDFLEET_PUBLIC_URL") {
+            Some(url) if url.starts_with("https://") || url.starts_with("http://") => {
+                Some(url.trim_end_matches('/').to_string())
+            }
+            Some(url) => {
+                return Err(format!(
+                    "VENDFLEET_PUBLIC_URL must start with https:// or http://, not {url:?}"
+                ))
+            }
+            None => None,
+        };
+        Ok(out)
     }
 }
 

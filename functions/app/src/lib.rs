@@ -67,6 +67,11 @@ impl Calendar {
         Calendar { clock, operator }
     }
 
+    /// The operator's settings (zone, name, public address).
+    pub fn operator(&self) -> &config::OperatorSettings {
+        &self.operator
+    }
+
     /// The operator's time zone.
     pub fn time_zone(&self) -> chrono_tz::Tz {
         self.operator.time_zone

@@ -112,7 +112,9 @@ fn clock_from_env() -> Result<Arc<dyn Clock>, BoxError> {
             let start = chrono::DateTime::parse_from_rfc3339(v.trim())
                 .map_err(|e| format!("VENDFLEET_CLOCK_START must be an RFC 3339 instant: {e}"))?;
             tracing::warn!(start = %start, "the clock starts at VENDFLEET_CLOCK_START");
-            Ok(Arc::new(StartedClock::new(start.with_timezone(&chrono::Utc))))
+            Ok(Arc::new(StartedClock::new(
+                start.with_timezone(&chrono::Utc),
+            )))
         }
         _ => Ok(Arc::new(SystemClock)),
     }

@@ -6,7 +6,6 @@
 //! (`AppError`), which the HTTP layer maps to its answers.
 
 pub mod cell;
-pub mod chart;
 pub mod generator;
 pub mod mail;
 pub mod params;

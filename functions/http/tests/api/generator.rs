@@ -100,7 +100,7 @@ fn params(query: &str) -> Value {
     Value::Object(map)
 }
 
-async fn principal_of(h: &Harness, token: &str) -> vendfleet_app::auth::Principal {
+pub async fn principal_of(h: &Harness, token: &str) -> vendfleet_app::auth::Principal {
     let me = h.get("/api/users/me/", token).await.json()["data"]["id"]
         .as_str()
         .unwrap()

@@ -23,6 +23,7 @@ mod products;
 mod reach;
 mod reports;
 mod sales;
+mod scheduled_mail;
 mod scheduler;
 mod settings;
 mod users;

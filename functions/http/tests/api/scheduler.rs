@@ -57,7 +57,7 @@ async fn one_machine(h: &Harness, admin: &str) {
 }
 
 /// The operator lets scheduled reports go to plain addresses at `domains`.
-async fn allow_mail(h: &Harness, admin: &str, domains: &[&str]) {
+pub async fn allow_mail(h: &Harness, admin: &str, domains: &[&str]) {
     let r = h
         .put(
             "/api/settings/operator/",
