@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer } from './server.mjs';
-import { launchBrowser, watchConsole } from './browser.mjs';
+import { launchBrowser, signIn, watchConsole } from './browser.mjs';
 
 const CLOCK_START = '2026-11-26T08:00:00Z';
 const KPIS = ['sales_minor', 'quantity', 'cash_minor', 'cashless_minor'];
@@ -51,11 +51,7 @@ describe('vendfleet dashboard at 09:00', { concurrency: false }, () => {
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     watchConsole(page, consoleLog);
-    await page.goto(`${server.baseUrl}/auth/jwt/login?returnTo=%2Fdashboard`);
-    await page.locator('input[name=email]').fill(ADMIN.email);
-    await page.locator('input[name=password]').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await signIn(page, server.baseUrl, ADMIN);
   });
 
   after(async () => {
@@ -158,7 +154,7 @@ describe('vendfleet dashboard at 09:00', { concurrency: false }, () => {
     });
     assert.equal(switched, 200);
     const { today } = await openDashboard();
-    await page.getByText('Aujourd’hui jusqu’à').waitFor();
+    await page.getByTestId('dashboard-today-title').filter({ hasText: 'Aujourd’hui jusqu’à' }).waitFor();
     assert.match(await text('dashboard-today-title'), /^Aujourd’hui jusqu’à 09:0\d$/);
     const clock = (await text('dashboard-today-title')).replace('Aujourd’hui jusqu’à ', '');
     assert.equal(await text('dashboard-today-sales_minor-value'), spaced(figure('sales_minor', today.figures.sales_minor, 'fr')));
