@@ -37,3 +37,12 @@ export function watchConsole(page, sink) {
   });
   page.on('pageerror', (error) => sink.errors.push(`${page.url()}: uncaught ${error.message}`));
 }
+
+/** Signs in on the login page with `account` (`{ email, password }`) and waits for `path`, where the sign-in leads. */
+export async function signIn(page, baseUrl, account, path = '/dashboard') {
+  await page.goto(`${baseUrl}/auth/jwt/login?returnTo=${encodeURIComponent(path)}`);
+  await page.locator('input[name=email]').fill(account.email);
+  await page.locator('input[name=password]').fill(account.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname === path);
+}

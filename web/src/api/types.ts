@@ -96,6 +96,12 @@ export type TransactionTotals = Schemas['TransactionTotalsDto'];
 /** The dashboard: a part is null when the user may not see the report behind it. */
 export type Dashboard = Schemas['DashboardDto'];
 export type DashboardSpan = Schemas['SpanFiguresDto'];
+/** Today so far against the same hours of yesterday and of the same weekday a week before. */
+export type DashboardToday = Schemas['TodayDto'];
+/** The dashboard's trend charts: the last 30 days, and this month by day against the month before. */
+export type DashboardTrend = Schemas['TrendDto'];
+/** One day's sales figures. */
+export type DayFigures = Schemas['DayFiguresDto'];
 export type DashboardTop = Schemas['TopDto'];
 export type AttentionMachine = Schemas['AttentionDto'];
 export type AttentionFinding = Schemas['FindingDto'];

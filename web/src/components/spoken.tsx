@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 
-/** Hides its content from the eye but not from screen readers. */
+/**
+ * Hides its content from the eye but not from screen readers. Sizes in pixels as strings: in `sx`
+ * a bare 1 is 100 % and a margin counts theme spacings, which made the page scroll sideways.
+ */
 export const VISUALLY_HIDDEN = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
   padding: 0,
-  margin: -1,
+  margin: '-1px',
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',

@@ -26,7 +26,8 @@ function ItemLabel({ item, depth }: { item: NavItem; depth: number }) {
   const { t } = useTranslation();
   return (
     <Box component="span" sx={{ flexGrow: 1, minWidth: 0, textAlign: 'start' }}>
-      <Typography component="span" variant="body2" noWrap sx={{ display: 'block', fontWeight: depth === 0 ? 600 : 500 }}>
+      {/* A long title ("Journal des réapprovisionnements") wraps onto a second line, never cut. */}
+      <Typography component="span" variant="body2" sx={{ display: 'block', fontWeight: depth === 0 ? 600 : 500, lineHeight: 1.3, overflowWrap: 'break-word' }}>
         {t(item.title)}
       </Typography>
       {item.caption ? (

@@ -28,15 +28,26 @@ const TREND_TEXT: Record<Trend, I18nKey> = {
   new: 'sales.changeNew',
 };
 
+/** The same, naming what the figure is compared with (`{{against}}`). */
+const TREND_AGAINST_TEXT: Record<Trend, I18nKey> = {
+  up: 'sales.changeUpAgainst',
+  down: 'sales.changeDownAgainst',
+  flat: 'sales.changeFlatAgainst',
+  new: 'sales.changeNewAgainst',
+};
+
 export const trendColor = (trend: Trend) => (trend === 'up' ? 'success.main' : trend === 'down' ? 'error.main' : 'text.secondary');
 
-/** The change of a figure, coloured by its direction, with a spoken description. */
-export function ChangeBadge({ current, previous, testId }: { current: number; previous: number; testId?: string }) {
+/**
+ * The change of a figure, coloured by its direction, with a spoken description naming what it is
+ * compared with (`against`, "yesterday until 9:00 AM"; the previous period by default).
+ */
+export function ChangeBadge({ current, previous, testId, against }: { current: number; previous: number; testId?: string; against?: string }) {
   const { t, i18n } = useTranslation();
   const change = changeOf(current, previous);
   const text = formatChange(change, i18n.language);
   const Icon = change.trend === 'up' ? TrendingUpIcon : change.trend === 'down' ? TrendingDownIcon : TrendingFlatIcon;
-  const spoken = t(TREND_TEXT[change.trend], { change: text });
+  const spoken = against ? t(TREND_AGAINST_TEXT[change.trend], { change: text, against }) : t(TREND_TEXT[change.trend], { change: text });
   return (
     <Spoken text={spoken}>
       <Box
@@ -82,6 +93,19 @@ export interface KpiCardsProps<K extends string = KpiKey> {
   size?: GridProps['size'];
   /** The compared span, formatted ("Oct 1 – 27, 2026"): the caption then reads "vs <span>: <value>". */
   compared?: string;
+  /**
+   * Several spans to compare with instead of `previous`, each a change and a caption
+   * ("vs yesterday until 9:00 AM: €12.00"); test ids `<prefix>-<figure>-<key>-change`,
+   * `<prefix>-<figure>-<key>-previous`.
+   */
+  comparisons?: readonly KpiComparison<K>[];
+}
+
+/** A span the figures are compared with: its name ("yesterday until 9:00 AM") and its figures. */
+export interface KpiComparison<K extends string = KpiKey> {
+  key: string;
+  label: string;
+  figures: Record<K, number>;
 }
 
 /** Sales, sales excl. tax, quantity, cash and cashless of the span (or `figures`), each against the span before. */
@@ -96,8 +120,10 @@ export function KpiCards<K extends string = KpiKey>({
   href,
   size = CARD_SIZE,
   compared,
+  comparisons,
 }: KpiCardsProps<K>) {
   const { t, i18n } = useTranslation();
+  const loaded = Boolean(total && (previous || comparisons) && !loading);
   return (
     <Grid container spacing={2} data-testid={prefix === 'kpi' ? 'sales-kpis' : `${prefix}s`}>
       {figures.filter(({ key }) => !kpis || kpis.includes(key)).map(({ key, money, title }) => {
@@ -106,22 +132,37 @@ export function KpiCards<K extends string = KpiKey>({
             <Typography variant="subtitle2" sx={{ color: 'text.secondary' }}>
               {t(title)}
             </Typography>
-            {total && previous && !loading ? (
+            {total && loaded ? (
               <>
                 <Typography variant="h5" component="p" sx={{ my: 0.5, whiteSpace: 'nowrap' }} data-testid={`${prefix}-${key}-value`}>
                   {formatFigure(total[key], money, i18n.language)}
                 </Typography>
-                <ChangeBadge current={total[key]} previous={previous[key]} testId={`${prefix}-${key}-change`} />
-                <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }} data-testid={`${prefix}-${key}-previous`}>
-                  {compared
-                    ? t('sales.previousVs', { range: compared, value: formatFigure(previous[key], money, i18n.language) })
-                    : t(previousText, { value: formatFigure(previous[key], money, i18n.language) })}
-                </Typography>
+                {comparisons ? (
+                  comparisons.map((comparison) => (
+                    <Box key={comparison.key} sx={{ mt: 1 }} data-testid={`${prefix}-${key}-${comparison.key}`}>
+                      <ChangeBadge current={total[key]} previous={comparison.figures[key]} against={comparison.label} testId={`${prefix}-${key}-${comparison.key}-change`} />
+                      <Typography variant="caption" component="p" sx={{ color: 'text.secondary' }} data-testid={`${prefix}-${key}-${comparison.key}-previous`}>
+                        {t('sales.previousVs', { range: comparison.label, value: formatFigure(comparison.figures[key], money, i18n.language) })}
+                      </Typography>
+                    </Box>
+                  ))
+                ) : previous ? (
+                  <>
+                    <ChangeBadge current={total[key]} previous={previous[key]} testId={`${prefix}-${key}-change`} />
+                    <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }} data-testid={`${prefix}-${key}-previous`}>
+                      {compared
+                        ? t('sales.previousVs', { range: compared, value: formatFigure(previous[key], money, i18n.language) })
+                        : t(previousText, { value: formatFigure(previous[key], money, i18n.language) })}
+                    </Typography>
+                  </>
+                ) : null}
               </>
             ) : (
               <>
                 <Skeleton variant="text" sx={{ typography: 'h5' }} />
-                <Skeleton variant="text" width="60%" />
+                {(comparisons ?? [null]).map((_comparison, index) => (
+                  <Skeleton key={index} variant="text" width="60%" />
+                ))}
               </>
             )}
           </>

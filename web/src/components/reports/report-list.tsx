@@ -24,6 +24,12 @@ export interface ReportListSpec<R> {
   noRows: I18nKey;
   /** A search box (the endpoint searches by name); the search goes in the URL with the page. */
   searchable?: boolean;
+  /**
+   * A fixed set of columns that share the grid's width (titles wrap) down to what their cells
+   * need, so the last one stays on screen; by default each column keeps the room of its whole
+   * title and the grid scrolls sideways.
+   */
+  fit?: boolean;
 }
 
 interface ReportListProps<R extends object> {
@@ -37,7 +43,7 @@ interface ReportListProps<R extends object> {
 /**
  * A report's rows, one server page at a time (a log can hold millions): the page and its size in
  * the URL, beside the report's filters, loading, empty and error (retry) states, and sideways
- * scrolling when the columns do not fit. The server decides the order (newest first).
+ * scrolling when the columns do not fit (unless the spec's columns `fit`). The server decides the order (newest first).
  */
 export function ReportList<R extends object>({ spec, query, columns, onRowClick }: ReportListProps<R>) {
   const { t, i18n } = useTranslation();
@@ -60,7 +66,7 @@ export function ReportList<R extends object>({ spec, query, columns, onRowClick 
         sortable={{}}
         searchable={searchable}
         onRowClick={onRowClick}
-        wide
+        wide={spec.fit ? 'fit' : true}
       />
     </Box>
   );

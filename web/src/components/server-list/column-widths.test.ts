@@ -29,6 +29,11 @@ describe('column widths', () => {
     expect(mins(fitted)).toEqual([40 + HEADER_CHROME + SORT_ICON, 70 + HEADER_CHROME + SORT_ICON, 60 + HEADER_CHROME]);
   });
 
+  it('keep the columns own minimums when told not to squeeze them: the grid then scrolls', () => {
+    const fitted = fitColumns(columns, { available: 146 + 300, reserved: 146, sorts, measure, squeeze: false });
+    expect(mins(fitted)).toEqual([140, 70 + HEADER_CHROME + SORT_ICON, 90]);
+  });
+
   it('keep the whole titles before the grid is measured, and size Actions for its icons and title', () => {
     expect(mins(fitColumns(columns, { reserved: 0, sorts, measure }))[1]).toBe(140 + HEADER_CHROME);
     expect(actionsWidth(2, 'Actions', measure)).toBe(96);

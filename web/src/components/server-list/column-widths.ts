@@ -49,6 +49,11 @@ interface FitOptions {
   /** Whether a column sorts (its arrow takes room beside the title). */
   sorts: (column: GridColDef) => boolean;
   measure?: Measure;
+  /**
+   * Whether columns may go below their own minimum (step 3) to fit; when not, a grid too narrow
+   * for step 2 keeps step 2's widths and scrolls sideways. True by default.
+   */
+  squeeze?: boolean;
 }
 
 /** Room kept free so rounding never pushes the last column out. */
@@ -59,9 +64,9 @@ const SLACK = 4;
  * 1. the whole title on one line (and the column's own minimum for its cells);
  * 2. the title's longest word, with room for the sort arrow (titles wrap; a sorted title wraps
  *    rather than being cut), and the column's own minimum;
- * 3. the longest word alone (cells then cut their text with an ellipsis).
+ * 3. the longest word alone (cells then cut their text with an ellipsis), unless `squeeze` is off.
  */
-export function fitColumns<R extends object>(columns: GridColDef<R>[], { available, reserved, sorts, measure = measureHeader }: FitOptions): GridColDef<R>[] {
+export function fitColumns<R extends object>(columns: GridColDef<R>[], { available, reserved, sorts, measure = measureHeader, squeeze = true }: FitOptions): GridColDef<R>[] {
   const own = (column: GridColDef<R>) => Math.max(column.minWidth ?? FLOOR, FLOOR);
   const word = (column: GridColDef<R>) =>
     longestWord(column.headerName ?? '', measure) + HEADER_CHROME + (sorts(column as GridColDef) ? SORT_ICON : 0);
@@ -69,7 +74,7 @@ export function fitColumns<R extends object>(columns: GridColDef<R>[], { availab
     columns.map((column) => Math.max(own(column), measure(column.headerName ?? '') + HEADER_CHROME, word(column))),
     columns.map((column) => Math.max(own(column), word(column))),
     columns.map((column) => Math.max(FLOOR, word(column))),
-  ];
+  ].slice(0, squeeze ? 3 : 2);
   const fits = (widths: number[]) => available === undefined || reserved + widths.reduce((sum, width) => sum + width, 0) <= available - SLACK;
   const chosen = levels.find(fits) ?? levels[levels.length - 1];
   return columns.map((column, index) => ({ ...column, minWidth: chosen[index] }));

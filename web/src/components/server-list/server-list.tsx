@@ -98,8 +98,10 @@ export interface ServerListProps<R extends { id: string }, F extends string> {
   /**
    * Many columns (a report's periods): each keeps the room of its title and its own minimum, and
    * the grid scrolls sideways, rather than every column being squeezed into the grid's width.
+   * `'fit'`: the columns share the grid's width down to their own minimum (what their cells
+   * need), and only a grid narrower than that scrolls.
    */
-  wide?: boolean;
+  wide?: boolean | 'fit';
 }
 
 /** The grid's sort model for an `ordering` value (`-name` → name descending). */
@@ -176,7 +178,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
   const actionsColumnWidth = actionsWidth(rowActions.length, t('common.actions'));
   const allColumns: GridColDef<R>[] = fitColumns(
     columns.map((column) => ({ ...column, flex: column.flex ?? 0.5, sortable: sorts(column as GridColDef) })),
-    { available: wide ? undefined : gridWidth, reserved: (checkboxes ? CHECKBOX_WIDTH : 0) + (rowActions.length > 0 ? actionsColumnWidth : 0), sorts },
+    { available: wide === true ? undefined : gridWidth, squeeze: !wide, reserved: (checkboxes ? CHECKBOX_WIDTH : 0) + (rowActions.length > 0 ? actionsColumnWidth : 0), sorts },
   );
   if (rowActions.length > 0) {
     allColumns.push({

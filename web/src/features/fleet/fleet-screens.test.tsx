@@ -54,6 +54,16 @@ afterEach(async () => {
 });
 
 describe('clients screen', () => {
+  it('shows each client’s e-mail and phone as links, a dash where there is none', async () => {
+    fakeApi({ 'GET /api/clients/': () => list([{ ...client, email: 'anna@acme.test', phone: '+39 055 123 4567' }, { ...client, id: 'c2', name: 'Bare Bar', contact_name: '' }]) });
+    renderScreen(<ClientManagementPage />, ['settings.clients.list']);
+    const mail = await screen.findByRole('link', { name: 'anna@acme.test' });
+    expect(mail.getAttribute('href')).toBe('mailto:anna@acme.test');
+    expect(screen.getByRole('link', { name: '+39 055 123 4567' }).getAttribute('href')).toBe('tel:+390551234567');
+    const bare = screen.getByText('Bare Bar').closest('[role="row"]') as HTMLElement;
+    expect(within(bare).getAllByText('—')).toHaveLength(2);
+  });
+
   it('hides new, edit and delete without the permissions', async () => {
     fakeApi({ 'GET /api/clients/': () => list([client]) });
     renderScreen(<ClientManagementPage />, ['settings.clients.list']);

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -9,8 +10,15 @@ import { fakeApi } from '../../test/fake-api';
 import { changeOf, formatChange } from '../../components/reports/sales-figures';
 import SalesOverviewPage from './pages/sales-overview-page';
 
-// The charts are drawn by their own chunk; here only whether the screen asks for them counts.
-vi.mock('./components/sales-charts', () => ({ default: () => <div data-testid="sales-charts-stub" /> }));
+// The charts are drawn by their own chunk; here only whether the screen asks for them counts, and
+// how it asks (the chart kind, with its toggle in the charts' header).
+vi.mock('./components/sales-charts', () => ({
+  default: ({ kind, kindToggle }: { kind: string; kindToggle: ReactNode }) => (
+    <div data-testid="sales-charts-stub" data-kind={kind}>
+      {kindToggle}
+    </div>
+  ),
+}));
 
 const figures = (sales: number, quantity: number): SalesFigures => ({
   quantity,
@@ -193,6 +201,28 @@ describe('sales overview', () => {
     await waitFor(() =>
       expect(api.calls.some((call) => call.path === '/api/sales-journal/total-table/' && call.search.includes('value=quantity'))).toBe(true),
     );
+  });
+
+  it('draws the sales over time as a line or as bars, the choice kept in the URL with the filters', async () => {
+    serve();
+    const router = renderPage(['reports.sales_overview.full_access'], '/report/sales-overview?group_by=product');
+    const charts = await screen.findByTestId('sales-charts-stub');
+    expect(charts.dataset.kind).toBe('line');
+    const toggle = screen.getByRole('group', { name: 'Chart type' });
+    expect(within(toggle).getByRole('button', { name: 'Line' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(within(toggle).getByRole('button', { name: 'Bars' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?group_by=product&chart=bars'));
+    expect(screen.getByTestId('sales-charts-stub').dataset.kind).toBe('bars');
+    expect(within(toggle).getByRole('button', { name: 'Bars' }).getAttribute('aria-pressed')).toBe('true');
+    // Another filter keeps the chart kind; pressing the chosen kind again changes nothing.
+    fireEvent.mouseDown(screen.getByTestId('report-value'));
+    fireEvent.click(await screen.findByTestId('report-value-quantity'));
+    await waitFor(() => expect(router.state.location.search).toBe('?group_by=product&chart=bars&value=quantity'));
+    fireEvent.click(within(toggle).getByRole('button', { name: 'Bars' }));
+    expect(screen.getByTestId('sales-charts-stub').dataset.kind).toBe('bars');
+    // Back to the line: the default leaves the URL.
+    fireEvent.click(within(toggle).getByRole('button', { name: 'Line' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?group_by=product&value=quantity'));
   });
 
   it('hides the export without its key', async () => {

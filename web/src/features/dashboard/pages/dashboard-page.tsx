@@ -1,9 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
@@ -12,9 +14,13 @@ import { Page } from '../../../components/page';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useDashboard } from '../api/dashboard';
 import { AttentionList } from '../components/attention-list';
-import { SalesSpan } from '../components/sales-span';
+import { MonthSpan, TodaySpan } from '../components/sales-span';
 import { TopList } from '../components/top-list';
 import { dashboardLinks } from '../dashboard-logic';
+
+// The charts library is large: it loads with the trend charts, after the figures.
+const TrendCharts = lazy(() => import('../components/trend-charts'));
+const TREND_HEIGHT = 360;
 
 function Welcome() {
   const { t } = useTranslation();
@@ -44,8 +50,9 @@ function Welcome() {
 }
 
 /**
- * The dashboard: today's and this month's sales, the month's best products and machines, and the
- * machines needing attention. Every figure leads to the report behind it; a part the user may not
+ * The dashboard: today's and this month's sales, the trend of the last 30 days and of the month
+ * against the month before, the month's best products and machines, and the machines needing
+ * attention. Every figure leads to the report behind it; a part the user may not
  * see (null in the reply) is left out.
  */
 export default function DashboardPage() {
@@ -65,8 +72,17 @@ export default function DashboardPage() {
         ) : null}
         {!dashboard.isError ? (
           <>
-            {shows('today') ? <SalesSpan part="today" span={data?.today ?? undefined} href={data?.today ? dashboardLinks.today(data.today) : undefined} /> : null}
-            {shows('month') ? <SalesSpan part="month" span={data?.month ?? undefined} href={dashboardLinks.month} /> : null}
+            {shows('today') ? <TodaySpan today={data?.today ?? undefined} /> : null}
+            {shows('month') ? <MonthSpan month={data?.month ?? undefined} /> : null}
+            {shows('trend') ? (
+              data?.trend ? (
+                <Suspense fallback={<Skeleton variant="rounded" height={TREND_HEIGHT} />}>
+                  <TrendCharts trend={data.trend} until={data.today?.until} />
+                </Suspense>
+              ) : (
+                <Skeleton variant="rounded" height={TREND_HEIGHT} data-testid="dashboard-trend-loading" />
+              )
+            ) : null}
             {shows('top_products') || shows('top_machines') ? (
               <Grid container spacing={3}>
                 {shows('top_products') ? (

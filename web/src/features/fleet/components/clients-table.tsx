@@ -1,15 +1,27 @@
 import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import type { Client } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
 import { formatDate } from '../../../components/format';
 import { formatPercent } from '../../../components/percent';
+import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { ServerList } from '../../../components/server-list/server-list';
 import { useListState } from '../../../components/server-list/use-list-state';
 import { useClients, useDeleteClient } from '../api/clients';
+
+/** An e-mail address or phone number that opens the mail or phone app; "—" when the client has none. */
+function ContactLink({ href, text }: { href: string; text: string }) {
+  if (!text) return <span>{NO_FIGURE}</span>;
+  return (
+    <Link href={href} underline="hover" noWrap sx={{ display: 'block', typography: 'body2' }}>
+      {text}
+    </Link>
+  );
+}
 
 /** Grid column → the server's ordering name. */
 const SORTABLE = { name: 'name', createdAt: 'created_at', commission_bps: 'commission_bps' };
@@ -40,8 +52,8 @@ export function ClientsTable({ onEdit }: { onEdit: (client: Client) => void }) {
         </Box>
       ),
     },
-    { field: 'email', headerName: t('clients.email'), flex: 1, minWidth: 160 },
-    { field: 'phone', headerName: t('clients.phone'), minWidth: 120 },
+    { field: 'email', headerName: t('clients.email'), flex: 1, minWidth: 160, renderCell: ({ row }) => <ContactLink href={`mailto:${row.email}`} text={row.email} /> },
+    { field: 'phone', headerName: t('clients.phone'), minWidth: 120, renderCell: ({ row }) => <ContactLink href={`tel:${row.phone.replace(/[^\d+]/g, '')}`} text={row.phone} /> },
     {
       field: 'commission_bps',
       headerName: t('clients.commission'),

@@ -6,6 +6,7 @@ import type { Product } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
 import { formatMoney } from '../../../components/money';
 import { formatPercent } from '../../../components/percent';
+import { reportColumns } from '../../../components/reports/report-columns';
 import { StatusChip, TagChips } from '../../../components/server-list/cells';
 import { ServerList, type RowAction } from '../../../components/server-list/server-list';
 import { ListFilter } from '../../../components/server-list/list-filter';
@@ -60,7 +61,8 @@ export function ProductsTable({ composite, onEdit, onRecipe }: Props) {
           flex: 1,
           valueGetter: (_value, row) => row.recipe.map((line) => `${line.component_name} ${line.quantity} ${line.unit}`.trim()).join(', '),
         }
-      : { field: 'max_quantity', headerName: t('products.maxQuantity'), minWidth: 110, type: 'number' },
+      : // No maximum (null: no limit) shows as "—", never as an empty cell.
+        reportColumns<Product>(i18n.language).count('max_quantity', t('products.maxQuantity'), { minWidth: 110 }),
     {
       field: 'tags',
       headerName: t('products.tags'),

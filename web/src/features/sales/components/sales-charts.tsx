@@ -1,5 +1,6 @@
 // The sales overview's charts (loaded on their own, after the rest of the screen): the chosen value
-// over time against the span before, and by group against the span before.
+// over time against the span before (lines or bars, as the user picks), and by group against the
+// span before.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BarChart } from '@mui/x-charts/BarChart';
@@ -16,8 +17,10 @@ import type { SalesBar, SalesLineChart } from '../../../api/types';
 import type { GroupingPeriod, ReportValue } from '../../../components/report-filters/report-filter-state';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useSalesBarChart, useSalesLineChart } from '../api/sales';
+import type { ChartKind } from './chart-kind';
 import { formatPeriodDate } from '../../../components/format';
-import { formatValue, SALES_CURRENCY } from '../../../components/reports/sales-figures';
+import { formatValue } from '../../../components/reports/sales-figures';
+import { Described, formatTick } from '../../../components/reports/chart-parts';
 
 const LINE_HEIGHT = 320;
 const BAR_ROW = 28;
@@ -30,6 +33,10 @@ export interface SalesChartsProps {
   groupLabel: string;
   /** The compared span, formatted: the previous series is labelled "vs <span>". */
   compared?: string;
+  /** The chart over time as lines or bars. */
+  kind: ChartKind;
+  /** The control choosing `kind`, in the chart's header. */
+  kindToggle?: ReactNode;
 }
 
 function ChartState({ loading, error, empty, onRetry, height }: { loading: boolean; error: boolean; empty: boolean; onRetry: () => void; height: number }) {
@@ -50,26 +57,10 @@ function ChartState({ loading, error, empty, onRetry, height }: { loading: boole
   return null;
 }
 
-/** An axis tick: short ("€1.2K", "1.5K"). */
-function formatTick(figure: number, value: ReportValue, language: string): string {
-  const compact: Intl.NumberFormatOptions = { notation: 'compact', maximumFractionDigits: 1 };
-  const amount = value === 'quantity' ? figure : figure / 100;
-  return new Intl.NumberFormat(language, value === 'quantity' ? compact : { ...compact, style: 'currency', currency: SALES_CURRENCY }).format(amount);
-}
-
 const hasSales = (values: number[]) => values.some((value) => value !== 0);
 const sum = (values: (number | null)[]) => values.reduce<number>((total, figure) => total + (figure ?? 0), 0);
 
-/** A chart with its text alternative: a summary read out in its place (the tables hold every figure). */
-function Described({ summary, children }: { summary: string; children: ReactNode }) {
-  return (
-    <Box role="img" aria-label={summary} data-testid="chart-summary">
-      {children}
-    </Box>
-  );
-}
-
-function OverTime({ data, value, grouping, compared }: { data: SalesLineChart; value: ReportValue; grouping: GroupingPeriod; compared?: string }) {
+function OverTime({ data, value, grouping, compared, kind }: { data: SalesLineChart; value: ReportValue; grouping: GroupingPeriod; compared?: string; kind: ChartKind }) {
   const { t, i18n } = useTranslation();
   const previousLabel = compared ? t('sales.comparedWith', { range: compared }) : t('sales.previousPeriod');
   const language = i18n.language;
@@ -78,7 +69,7 @@ function OverTime({ data, value, grouping, compared }: { data: SalesLineChart; v
   const format = (figure: number | null) => (figure === null ? '—' : formatValue(figure, value, language));
   const comparison = useTheme().palette.text.secondary;
   const highest = data.current.reduce((best, figure, index) => (figure > data.current[best] ? index : best), 0);
-  const summary = t('sales.overTimeSummary', {
+  const summary = t(kind === 'bars' ? 'sales.overTimeBarSummary' : 'sales.overTimeSummary', {
     first: labels[0],
     last: labels[labels.length - 1],
     current: format(sum(data.current)),
@@ -86,18 +77,24 @@ function OverTime({ data, value, grouping, compared }: { data: SalesLineChart; v
     highest: format(data.current[highest] ?? null),
     highestAt: labels[highest],
   });
+  const yAxis = [{ valueFormatter: (figure: number) => formatTick(figure, value, language), width: 64 }];
+  const series = [
+    { id: 'current', data: data.current, label: t('sales.currentPeriod'), valueFormatter: format },
+    { id: 'previous', data: previous, label: previousLabel, valueFormatter: format, color: comparison },
+  ];
   return (
     <Described summary={summary}>
-      <LineChart
-        height={LINE_HEIGHT}
-        xAxis={[{ scaleType: 'point', data: labels }]}
-        yAxis={[{ valueFormatter: (figure: number) => formatTick(figure, value, language), width: 64 }]}
-        series={[
-          { id: 'current', data: data.current, label: t('sales.currentPeriod'), valueFormatter: format, showMark: false, curve: 'linear' },
-          { id: 'previous', data: previous, label: previousLabel, valueFormatter: format, showMark: false, curve: 'linear', color: comparison },
-        ]}
-        grid={{ horizontal: true }}
-      />
+      {kind === 'bars' ? (
+        <BarChart height={LINE_HEIGHT} xAxis={[{ scaleType: 'band', data: labels }]} yAxis={yAxis} series={series} grid={{ horizontal: true }} />
+      ) : (
+        <LineChart
+          height={LINE_HEIGHT}
+          xAxis={[{ scaleType: 'point', data: labels }]}
+          yAxis={yAxis}
+          series={series.map((line) => ({ ...line, showMark: false, curve: 'linear' as const }))}
+          grid={{ horizontal: true }}
+        />
+      )}
     </Described>
   );
 }
@@ -141,7 +138,7 @@ function ByGroup({ bars: all, value, compared }: { bars: SalesBar[]; value: Repo
 }
 
 /** The line chart and the bar chart, side by side on a wide screen. */
-export default function SalesCharts({ query, enabled, value, grouping, groupLabel, compared }: SalesChartsProps) {
+export default function SalesCharts({ query, enabled, value, grouping, groupLabel, compared, kind, kindToggle }: SalesChartsProps) {
   const { t } = useTranslation();
   const line = useSalesLineChart(query, enabled);
   const bars = useSalesBarChart(query, enabled);
@@ -151,9 +148,9 @@ export default function SalesCharts({ query, enabled, value, grouping, groupLabe
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, lg: 7 }}>
         <Card data-testid="sales-line-chart" aria-busy={line.isFetching} sx={{ height: 1 }}>
-          <CardHeader title={t('sales.overTime')} />
+          <CardHeader title={t('sales.overTime')} action={kindToggle} sx={{ flexWrap: 'wrap', gap: 1 }} />
           <ChartState loading={line.isPending && enabled} error={line.isError} empty={lineEmpty} onRetry={() => void line.refetch()} height={LINE_HEIGHT} />
-          {line.data && !lineEmpty && !line.isError ? <OverTime data={line.data} value={value} grouping={grouping} compared={compared} /> : null}
+          {line.data && !lineEmpty && !line.isError ? <OverTime data={line.data} value={value} grouping={grouping} compared={compared} kind={kind} /> : null}
         </Card>
       </Grid>
       <Grid size={{ xs: 12, lg: 5 }}>

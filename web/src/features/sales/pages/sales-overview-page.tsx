@@ -7,6 +7,7 @@ import { useReportFilters } from '../../../components/report-filters/report-filt
 import { EmptyReport, ReportFailure } from '../../../components/reports/report-notices';
 import { ReportScreen } from '../../../components/reports/report-screen';
 import { useSalesTotals } from '../api/sales';
+import { ChartKindToggle, useChartKind } from '../components/chart-kind';
 import { DetailTable } from '../components/detail-table';
 import { KpiCards } from '../../../components/reports/kpi-cards';
 import { TotalTable } from '../components/total-table';
@@ -16,7 +17,7 @@ import { isEmptySpan } from '../../../components/reports/sales-figures';
 // The charts library is large: it loads with the charts, after the figures.
 const SalesCharts = lazy(() => import('../components/sales-charts'));
 
-/** Sales overview: filters, KPI cards, charts, totals by group and the detail by period. */
+/** Sales overview: filters, KPI cards, charts (over time as a line or bars, `?chart=`), totals by group and the detail by period. */
 export default function SalesOverviewPage() {
   const { t, i18n } = useTranslation();
   const allowed = useReportPermission('sales_overview');
@@ -33,6 +34,7 @@ export default function SalesOverviewPage() {
   const language = i18n.language;
   const span = totals.data;
   const compared = span ? formatDateRange(span.previous_from, span.previous_to, language) : undefined;
+  const [chartKind, setChartKind] = useChartKind();
 
   return (
     <ReportScreen name="sales" state={state}>
@@ -55,7 +57,16 @@ export default function SalesOverviewPage() {
       ) : null}
       {canGraphs ? (
         <Suspense fallback={<Skeleton variant="rounded" height={380} />}>
-          <SalesCharts query={query} enabled={ready} value={filters.value} grouping={filters.grouping_period} groupLabel={groupLabel} compared={compared} />
+          <SalesCharts
+            query={query}
+            enabled={ready}
+            value={filters.value}
+            grouping={filters.grouping_period}
+            groupLabel={groupLabel}
+            compared={compared}
+            kind={chartKind}
+            kindToggle={<ChartKindToggle kind={chartKind} onChange={setChartKind} />}
+          />
         </Suspense>
       ) : null}
       {canTotals && !totals.isError ? (
