@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { mapPlaces } from './scripts/map-places';
+import { mapPlaces } from './scripts/map-places.ts';
 
 /** The keywords of a property that `src/api/limits.ts` reads. */
 const LIMIT_KEYWORDS = ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern', 'maxItems', 'minItems'];

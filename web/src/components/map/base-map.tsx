@@ -18,7 +18,7 @@ import { runtimeConfig } from '../../app/config';
 import { VisuallyHidden } from '../spoken';
 import { groundLevel, loadGround, loadPlaceCell, loadPlaceIndex, type Ground, type GroundLevel } from './ground-data';
 import { groundColors, type GroundColors } from './ground-style';
-import { cellsInView, chooseLabels, type Place, type PlaceIndex } from './place-labels';
+import { cellsInView, chooseLabels, NAME_GAP, type Place, type PlacedLabel, type PlaceIndex } from './place-labels';
 
 /** Where a map looks before it knows any point (western Europe). */
 const HOME: [number, number] = [46.5, 6];
@@ -120,16 +120,18 @@ function GroundLayer({ colors }: { colors: GroundColors }) {
   );
 }
 
-/** A name's marker: a dot at the place and the name beside it (one icon per name, made once). */
+/** A name's marker: a dot at the place and the name beside it (one icon per name and placement, made once). */
 const labelIcons = new Map<string, DivIcon>();
-function labelIcon(name: string): DivIcon {
-  let icon = labelIcons.get(name);
+function labelIcon({ name, side, offset }: PlacedLabel): DivIcon {
+  const key = `${side}:${offset}:${name}`;
+  let icon = labelIcons.get(key);
   if (!icon) {
     const element = document.createElement('span');
     element.className = 'vf-place-name';
     element.textContent = name;
+    element.style[side] = `${NAME_GAP + offset}px`;
     icon = divIcon({ className: 'vf-place', html: element, iconSize: [0, 0] });
-    labelIcons.set(name, icon);
+    labelIcons.set(key, icon);
   }
   return icon;
 }
@@ -155,8 +157,14 @@ function useCells(index: PlaceIndex | null, cells: string[]): Place[] {
   return useMemo(() => (index ? [...index.places, ...cells.flatMap((cell) => loaded[cell] ?? [])] : []), [index, cells, loaded]);
 }
 
-/** The place names of the view (`place-labels.ts` chooses them), above the ground, hidden from screen readers. */
-function PlaceLabels() {
+/** How far around a marker no name is written, in pixels (a cluster is up to 40 wide). */
+const AVOID_RADIUS = 20;
+
+/**
+ * The place names of the view (`place-labels.ts` chooses them), above the ground and clear of the
+ * points given (the markers), hidden from screen readers.
+ */
+function PlaceLabels({ avoid }: { avoid: readonly [number, number][] }) {
   const map = useMap();
   const view = useMapView();
   const [index, setIndex] = useState<PlaceIndex | null>(null);
@@ -189,13 +197,15 @@ function PlaceLabels() {
         charWidth: 6.5,
         lineHeight: 16,
         most: 60,
+        avoid: avoid.map(([latitude, longitude]) => map.latLngToContainerPoint([latitude, longitude])),
+        avoidRadius: AVOID_RADIUS,
       }),
     // `bounds` is the view the projection belongs to.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [places, map, zoom, size, bounds],
+    [places, avoid, map, zoom, size, bounds],
   );
   return labels.map((label) => (
-    <Marker key={`${label.name}@${label.latitude},${label.longitude}`} position={[label.latitude, label.longitude]} icon={labelIcon(label.name)} interactive={false} keyboard={false} pane={PLACES_PANE} />
+    <Marker key={`${label.name}@${label.latitude},${label.longitude}`} position={[label.latitude, label.longitude]} icon={labelIcon(label)} interactive={false} keyboard={false} pane={PLACES_PANE} />
   ));
 }
 
@@ -208,10 +218,14 @@ interface BaseMapProps {
   /** Where it looks until its content fits it (a point of its own). */
   center?: [number, number];
   zoom?: number;
+  /** Points no place name may cover (the markers drawn on the map). */
+  avoid?: readonly [number, number][];
   children?: ReactNode;
 }
 
-export function BaseMap({ label, hint, height, testId, center = HOME, zoom = 4, children }: BaseMapProps) {
+const NOTHING: readonly [number, number][] = [];
+
+export function BaseMap({ label, hint, height, testId, center = HOME, zoom = 4, avoid = NOTHING, children }: BaseMapProps) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
   const colors = useMemo(() => groundColors(theme.palette), [theme.palette]);
@@ -239,7 +253,6 @@ export function BaseMap({ label, hint, height, testId, center = HOME, zoom = 4, 
         '& .vf-place::before': { content: '""', position: 'absolute', left: -2.5, top: -2.5, width: 5, height: 5, borderRadius: '50%', bgcolor: colors.label },
         '& .vf-place-name': {
           position: 'absolute',
-          left: 6,
           top: -8,
           whiteSpace: 'nowrap',
           fontSize: 11,
@@ -263,7 +276,7 @@ export function BaseMap({ label, hint, height, testId, center = HOME, zoom = 4, 
           <TileLayer url={mapTileUrl} attribution={mapTileAttribution || undefined} />
         ) : (
           <Pane name={PLACES_PANE} style={{ zIndex: 350 }}>
-            <PlaceLabels />
+            <PlaceLabels avoid={avoid} />
           </Pane>
         )}
         {children}

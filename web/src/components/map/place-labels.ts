@@ -63,12 +63,18 @@ export interface LabelLayout {
   lineHeight: number;
   /** At most this many names. */
   most: number;
+  /** What a name must not cover (the markers, in pixels), and how far around each. */
+  avoid?: readonly { x: number; y: number }[];
+  avoidRadius?: number;
 }
 
 export interface PlacedLabel {
   name: string;
   latitude: number;
   longitude: number;
+  /** Which side of its dot the name is written on, and how much further than next to it (clear of a marker on the place). */
+  side: 'right' | 'left';
+  offset: number;
 }
 
 interface Box {
@@ -80,26 +86,45 @@ interface Box {
 
 /** The space kept between two names, in pixels. */
 const GAP = 6;
-/** The dot left of a name, and the space between them. */
+/** The dot of a place, with the space around it. */
 const DOT = 10;
+/** From a place to the start of its name, in pixels (the icon's CSS places the name so). */
+export const NAME_GAP = 6;
+
+const overlaps = (a: Box, b: Box) => a.left < b.right + GAP && b.left < a.right + GAP && a.top < b.bottom + GAP && b.top < a.bottom + GAP;
 
 /**
  * The names to show: the places in view with people enough for the zoom, most populous first, each
- * placed (a dot, its name to the right) where it overlaps no name placed before it.
+ * placed (a dot, its name to the right, else to the left; when a marker covers the place, beyond
+ * the marker) where it overlaps neither a name placed before it nor a marker to avoid.
  */
 export function chooseLabels(places: readonly Place[], layout: LabelLayout): PlacedLabel[] {
   const least = minPopulation(layout.zoom);
   const candidates = places.filter((place) => place[3] >= least).sort((a, b) => b[3] - a[3]);
-  const taken: Box[] = [];
+  const radius = layout.avoidRadius ?? 0;
+  const markers: Box[] = (layout.avoid ?? []).map(({ x, y }) => ({ left: x - radius, top: y - radius, right: x + radius, bottom: y + radius }));
+  const taken: Box[] = [...markers];
   const chosen: PlacedLabel[] = [];
+  const half = layout.lineHeight / 2;
   for (const [name, latitude, longitude] of candidates) {
     if (chosen.length >= layout.most) break;
     const { x, y } = layout.project(latitude, longitude);
-    const box = { left: x - DOT / 2, top: y - layout.lineHeight / 2, right: x + DOT + name.length * layout.charWidth, bottom: y + layout.lineHeight / 2 };
-    if (box.left < 0 || box.top < 0 || box.right > layout.width || box.bottom > layout.height) continue;
-    if (taken.some((other) => box.left < other.right + GAP && other.left < box.right + GAP && box.top < other.bottom + GAP && other.top < box.bottom + GAP)) continue;
+    const text = name.length * layout.charWidth;
+    // The text starts `NAME_GAP + offset` from the dot; beyond a marker on the place, clear of its box and gap.
+    const covered = markers.some((marker) => x >= marker.left && x <= marker.right && y >= marker.top && y <= marker.bottom);
+    const placements = (covered ? [0, radius + GAP] : [0]).flatMap((offset): [PlacedLabel['side'], number, Box][] => {
+      const start = NAME_GAP + offset;
+      const dot = offset === 0 ? DOT / 2 : 1 - start;
+      return [
+        ['right', offset, { left: x - dot, top: y - half, right: x + start + text, bottom: y + half }],
+        ['left', offset, { left: x - start - text, top: y - half, right: x + dot, bottom: y + half }],
+      ];
+    });
+    const fit = placements.find(([, , box]) => box.left >= 0 && box.top >= 0 && box.right <= layout.width && box.bottom <= layout.height && !taken.some((other) => overlaps(box, other)));
+    if (!fit) continue;
+    const [side, offset, box] = fit;
     taken.push(box);
-    chosen.push({ name, latitude, longitude });
+    chosen.push({ name, latitude, longitude, side, offset });
   }
   return chosen;
 }

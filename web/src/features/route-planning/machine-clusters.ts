@@ -4,8 +4,8 @@ import Supercluster from 'supercluster';
 import type { MapMachine } from '../../api/types';
 import { hasPoint, needRank } from './planning-logic';
 
-/** Machines closer than this many pixels join a cluster (a marker is 14 to 20 pixels wide). */
-export const CLUSTER_RADIUS = 28;
+/** Machines closer than this many pixels join a cluster (a cluster is up to 40 pixels wide). */
+export const CLUSTER_RADIUS = 40;
 /** The last zoom with clusters: closer (a street), every machine is drawn on its own. */
 export const CLUSTER_MAX_ZOOM = 15;
 

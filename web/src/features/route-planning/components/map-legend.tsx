@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import type { PlanRoute } from '../../../api/types';
 import { NEED_LEVELS, routeColor } from '../planning-logic';
-import { depotSvg, needMark, offlineColor } from './map-marks';
+import { chosenRing, depotSvg, needMark, offlineColor } from './map-marks';
 
 /** What the marks of the map mean, as the map draws them. */
 export function MapLegend({ routes, unplaced }: { routes: PlanRoute[]; unplaced: number }) {
@@ -25,7 +25,7 @@ export function MapLegend({ routes, unplaced }: { routes: PlanRoute[]; unplaced:
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mt: 1.5 }} data-testid="map-legend">
       {NEED_LEVELS.map((level) => item(level, dot(needMark(theme, level).fill), t(`routePlanning.needs.${level}`)))}
       {item('offline', dot(theme.palette.common.white, offlineColor(theme)), t('routePlanning.offline'))}
-      {item('chosen', dot(later.fill, theme.palette.primary.main, 3), t('routePlanning.legendChosen'))}
+      {item('chosen', dot(later.fill, chosenRing(theme), 3), t('routePlanning.legendChosen'))}
       {item(
         'cluster',
         <Box

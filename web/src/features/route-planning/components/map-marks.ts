@@ -18,6 +18,15 @@ export function offlineColor(theme: Theme): string {
   return theme.palette.text.secondary;
 }
 
+/**
+ * The thick ring of a machine chosen for the plan (and of a cluster holding one): the text colour,
+ * apart from every need colour (the theme's primary is green by default, as "later" is) and at
+ * least 3:1 on the land in both modes. The depot is a house, never a ring.
+ */
+export function chosenRing(theme: Theme): string {
+  return theme.palette.text.primary;
+}
+
 /** The depot: a house, the only square mark on the map (an SVG, for a Leaflet icon and the legend). */
 export function depotSvg(theme: Theme, size: number): string {
   const fill = theme.palette.text.primary;

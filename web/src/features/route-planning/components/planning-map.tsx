@@ -10,14 +10,14 @@
 // With the keyboard (issue 33): each machine is a button named as its tooltip (Tab reaches it,
 // its tooltip shows, Enter or Space opens it), each cluster a button that zooms in on it, the
 // depot and each route an image named as theirs. Machines come before clusters in the Tab order.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { divIcon, type CircleMarker as CircleMarkerLayer, type LatLngTuple, type Marker as MarkerLayer, type Polyline as PolylineLayer } from 'leaflet';
 import { CircleMarker, Marker, Pane, Polyline, Tooltip, useMap } from 'react-leaflet';
 import { useTheme } from '@mui/material/styles';
 import { BaseMap, FitToPoints, useMapView } from '../../../components/map/base-map';
 import type { MapMachine, MapPoint, PlanRoute } from '../../../api/types';
-import { depotSvg, needMark, offlineColor } from './map-marks';
+import { chosenRing, depotSvg, needMark, offlineColor } from './map-marks';
 import { CLUSTER_MAX_ZOOM, clusterMachines, fanOut, type MachineCluster } from '../machine-clusters';
 import { hasPoint, inDrawingOrder, NEED_LEVELS, needLevel, needRank, pointsToFit, rankLevel, ROUTE_OPACITY, routeColor, routeLine, type NeedLevel } from '../planning-logic';
 
@@ -83,8 +83,7 @@ interface MachineMarkerProps {
 function MachineMarker({ center, chosen, offline, level, label, onOpen }: MachineMarkerProps) {
   const theme = useTheme();
   const ref = useAccess<CircleMarkerLayer>(label, onOpen);
-  // A chosen machine: a thick ring in the primary colour (a depot is a house, never a ring).
-  const color = chosen ? theme.palette.primary.main : offline ? offlineColor(theme) : theme.palette.common.white;
+  const color = chosen ? chosenRing(theme) : offline ? offlineColor(theme) : theme.palette.common.white;
   const fillColor = needMark(theme, level).fill;
   return (
     <CircleMarker
@@ -135,7 +134,7 @@ function Cluster({ cluster }: { cluster: MachineCluster }) {
   const ref = useAccess<MarkerLayer>(label, zoomIn);
   const { fill, text } = needMark(theme, level);
   const size = cluster.count < 10 ? 28 : cluster.count < 100 ? 34 : 40;
-  const ring = cluster.chosen > 0 ? `4px solid ${theme.palette.primary.main}` : `2px solid ${theme.palette.background.paper}`;
+  const ring = cluster.chosen > 0 ? `4px solid ${chosenRing(theme)}` : `2px solid ${theme.palette.background.paper}`;
   const icon = useMemo(() => {
     const element = document.createElement('span');
     element.textContent = String(cluster.count);
@@ -161,8 +160,13 @@ function Cluster({ cluster }: { cluster: MachineCluster }) {
   );
 }
 
+type MachinesProps = Omit<PlanningMapProps, 'depot' | 'height'> & {
+  /** Told where the machines and clusters of the view are drawn (no place name covers them). */
+  onMarks: (points: [number, number][]) => void;
+};
+
 /** The machines and clusters of the view, each need level in its pane. */
-function Machines({ machines, routes, selected, onMachineClick }: Omit<PlanningMapProps, 'depot' | 'height'>) {
+function Machines({ machines, routes, selected, onMachineClick, onMarks }: MachinesProps) {
   const { t } = useTranslation();
   const map = useMap();
   const { zoom, bounds } = useMapView();
@@ -196,6 +200,9 @@ function Machines({ machines, routes, selected, onMachineClick }: Omit<PlanningM
     const moved = map.unproject(map.project([machine.latitude, machine.longitude], zoom).add([offset.x, offset.y]), zoom);
     return [moved.lat, moved.lng];
   };
+
+  const marks = JSON.stringify([...drawn.map(positionOf), ...view.clusters.map((cluster) => [cluster.latitude, cluster.longitude])]);
+  useEffect(() => onMarks(JSON.parse(marks) as [number, number][]), [marks, onMarks]);
 
   const chosen = new Set(selected);
   return (
@@ -237,13 +244,15 @@ export default function PlanningMap({ machines, depot, routes, selected, onMachi
   const { t } = useTranslation();
   const theme = useTheme();
   const points = useMemo(() => pointsToFit(machines, depot, routes), [machines, depot, routes]);
+  const [marks, setMarks] = useState<[number, number][]>([]);
+  const avoid = useMemo(() => (hasPoint(depot) ? [...marks, [depot.latitude, depot.longitude] as [number, number]] : marks), [marks, depot]);
   return (
-    <BaseMap label={t('routePlanning.map')} hint={t('routePlanning.mapKeys')} height={height} testId="planning-map">
+    <BaseMap label={t('routePlanning.map')} hint={t('routePlanning.mapKeys')} height={height} testId="planning-map" avoid={avoid}>
       <FitToPoints points={points} />
       {routes.map((route, index) => (
         <Route key={route.employee_id} positions={routeLine(route, depot)} color={routeColor(index, theme.palette.mode)} label={route.employee_name} />
       ))}
-      <Machines machines={machines} routes={routes} selected={selected} onMachineClick={onMachineClick} />
+      <Machines machines={machines} routes={routes} selected={selected} onMachineClick={onMachineClick} onMarks={setMarks} />
       {hasPoint(depot) ? (
         <Pane name={DEPOT_PANE} style={{ zIndex: 450 }}>
           <Depot center={[depot.latitude, depot.longitude]} />
