@@ -11,7 +11,7 @@ import 'leaflet/dist/leaflet.css';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { canvas, divIcon, type DivIcon, type PathOptions } from 'leaflet';
-import { AttributionControl, GeoJSON, MapContainer, Marker, Pane, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { AttributionControl, GeoJSON, MapContainer, Marker, Pane, TileLayer, useMap } from 'react-leaflet';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import { runtimeConfig } from '../../app/config';
@@ -27,12 +27,22 @@ const HOME: [number, number] = [46.5, 6];
 const GROUND_PANE = 'ground';
 const PLACES_PANE = 'places';
 
-/** The map's zoom, bounds and size, read again each time it stops moving. */
+/**
+ * The map's zoom, bounds and size, read again each time it stops moving. Listened to once per map
+ * (not again at each render): a view set by another component's effect in the same commit (a fit)
+ * would fall between one render's listener going and the next one's coming.
+ */
 export function useMapView() {
   const map = useMap();
   const [view, setView] = useState(() => ({ zoom: map.getZoom(), bounds: map.getBounds(), size: map.getSize() }));
-  const read = () => setView({ zoom: map.getZoom(), bounds: map.getBounds(), size: map.getSize() });
-  useMapEvents({ moveend: read, zoomend: read, resize: read });
+  useEffect(() => {
+    const read = () => setView({ zoom: map.getZoom(), bounds: map.getBounds(), size: map.getSize() });
+    read();
+    map.on('moveend zoomend resize', read);
+    return () => {
+      map.off('moveend zoomend resize', read);
+    };
+  }, [map]);
   return view;
 }
 
