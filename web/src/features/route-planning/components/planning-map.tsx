@@ -30,7 +30,10 @@ interface PlanningMapProps {
   height: number | string;
 }
 
-/** A need's pane: 0 (unknown) to 3 (now), stacked in that order above the routes (overlayPane, 400). */
+/**
+ * A need's pane: 0 (unknown) to 3 (now), stacked in that order above the routes (overlayPane, 400)
+ * and the clusters (a machine on its own is small, a cluster large: the small one stays seen).
+ */
 const machinePane = (rank: number) => `machines-${rank}`;
 const RANKS = [0, ...NEED_LEVELS.map((level) => needRank(level)).sort()];
 const CLUSTER_PANE = 'clusters';
@@ -130,7 +133,12 @@ function Cluster({ cluster }: { cluster: MachineCluster }) {
   const level = rankLevel(cluster.rank);
   const need = level ? t(`routePlanning.needs.${level}`) : t('routePlanning.needUnknown');
   const label = [t('routePlanning.cluster', { count: cluster.count, need }), cluster.chosen > 0 ? t('routePlanning.clusterChosen', { count: cluster.chosen }) : null].filter(Boolean).join(' · ');
-  const zoomIn = () => map.setView([cluster.latitude, cluster.longitude], Math.min(cluster.splitsAt, CLUSTER_MAX_ZOOM + 1), { animate: false });
+  // The cluster goes as the map zooms in: the focus goes back to the map, where Tab reaches its machines.
+  const zoomIn = () => {
+    map.setView([cluster.latitude, cluster.longitude], Math.min(cluster.splitsAt, CLUSTER_MAX_ZOOM + 1), { animate: false });
+    // Once the cluster's element has gone (React removes it after this event).
+    window.setTimeout(() => map.getContainer().focus({ preventScroll: true }), 0);
+  };
   const ref = useAccess<MarkerLayer>(label, zoomIn);
   const { fill, text } = needMark(theme, level);
   const size = cluster.count < 10 ? 28 : cluster.count < 100 ? 34 : 40;
@@ -229,7 +237,7 @@ function Machines({ machines, routes, selected, onMachineClick, onMarks }: Machi
             })}
         </Pane>
       ))}
-      <Pane name={CLUSTER_PANE} style={{ zIndex: 440 }}>
+      <Pane name={CLUSTER_PANE} style={{ zIndex: 405 }}>
         {[...view.clusters]
           .sort((a, b) => a.rank - b.rank)
           .map((cluster) => (
