@@ -10,7 +10,8 @@
 // location-map-centre, the latitude and longitude inputs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer } from './server.mjs';
+import { startServer } from './server.mjs';
+import { apiCall, signIn } from './signed-in.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
 
 let server;
@@ -22,20 +23,7 @@ const blocked = [];
 /** The ground's files the page fetched, with their status. */
 const groundFiles = [];
 
-async function call(method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${localStorage.getItem('accessToken')}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
-}
+const call = (method, path, body) => apiCall(page, method, path, body);
 
 /** The map's zoom: the scale of Leaflet's zoom proxy doubles each step. */
 const mapScale = () =>
@@ -63,11 +51,7 @@ describe('the maps’ ground, with nothing fetched off the server', { concurrenc
       const path = new URL(response.url()).pathname;
       if (/^\/assets\/(countries-|places-)/.test(path)) groundFiles.push({ path, status: response.status() });
     });
-    await page.goto(`${server.baseUrl}/auth/jwt/login?returnTo=${encodeURIComponent('/planning/route-planning')}`);
-    await page.locator('input[name=email]').fill(ADMIN.email);
-    await page.locator('input[name=password]').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => url.pathname === '/planning/route-planning');
+    await signIn(page, server.baseUrl, '/planning/route-planning');
   });
 
   after(async () => {
