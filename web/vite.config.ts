@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { mapPlaces } from './scripts/map-places.ts';
 
 /** The keywords of a property that `src/api/limits.ts` reads. */
 const LIMIT_KEYWORDS = ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern', 'maxItems', 'minItems'];
@@ -43,7 +44,7 @@ function openApiLimits(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [openApiLimits(), react()],
+  plugins: [openApiLimits(), mapPlaces(), react()],
   server: {
     port: 5173,
     // `npm run dev` talks to a `vendfleet serve` on 8080.

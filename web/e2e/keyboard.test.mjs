@@ -292,8 +292,17 @@ describe('route planning with the keyboard alone', { concurrency: false }, () =>
     await press('ArrowDown');
     await mapView('moved down', (view) => view.x === right.x && view.y < right.y);
 
+    // Machines that overlap at this zoom make a cluster (issue 29): Enter zooms in on it and gives
+    // the focus back to the map, from where Tab reaches its machines.
+    let marker = await press('Tab');
+    if (/ machines here, /.test(marker.text ?? '')) {
+      const before = await mapView('the view before the cluster opens');
+      await page.keyboard.press('Enter');
+      await mapView('the cluster zoomed in on', (view) => view.scale > before.scale);
+      assert.equal((await focused())?.role, 'region');
+      marker = await press('Tab');
+    }
     // The machines: buttons named as their tooltips, which show on focus; Enter opens one.
-    const marker = await press('Tab');
     assert.equal(marker.role, 'button');
     assert.match(marker.text, /^\S+ · (Visit now|Visit soon|Later)/);
     assert.equal((await page.locator('.leaflet-tooltip').textContent())?.trim(), marker.text);

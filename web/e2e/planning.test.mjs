@@ -89,7 +89,8 @@ describe('route planning and planned routes', { concurrency: false }, () => {
     const map = page.getByTestId('planning-map');
     await map.locator('.leaflet-container').waitFor();
     assert.equal(await map.getAttribute('data-tiles'), 'off');
-    await map.locator('path.leaflet-interactive').first().waitFor();
+    // Machines, or clusters of them (issue 29): each a Leaflet interactive element.
+    await map.locator('.leaflet-interactive').first().waitFor();
     assert.equal(await map.locator('.leaflet-tile').count(), 0, 'no tile layer without a tile URL');
     assert.equal(await page.locator('img.leaflet-marker-icon').count(), 0, 'circle markers, never the default marker images');
   });

@@ -189,6 +189,7 @@ export const en = {
   },
   common: {
     save: 'Save',
+    mapSources: 'Map: Natural Earth, GeoNames',
     saveChanges: 'Save changes',
     cancel: 'Cancel',
     close: 'Close',

@@ -3,15 +3,40 @@
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { selectedIds } from '../../components/grid';
 import type { MapMachine, MapPoint, PicklistRequest, Plan, PlanRoute, RankedMachine, SaveRoutesRequest } from '../../api/types';
-import type { Palette, PaletteMode } from '@mui/material/styles';
+import type { PaletteMode } from '@mui/material/styles';
 
 /** How urgently a machine needs a visit (the server's `need`); `offline` is a signal beside it. */
 export const NEED_LEVELS = ['now', 'soon', 'later'] as const;
 export type NeedLevel = (typeof NEED_LEVELS)[number];
 
+/** The theme colour of each need level (a chip's, a marker's). */
+export const NEED_PALETTE: Record<NeedLevel, 'error' | 'warning' | 'success'> = { now: 'error', soon: 'warning', later: 'success' };
+
 /** The need level of a machine, or null for one this web does not know. */
 export function needLevel(need: string): NeedLevel | null {
   return NEED_LEVELS.find((level) => level === need) ?? null;
+}
+
+/** How urgent a need is: 3 now, 2 soon, 1 later, 0 for one this web does not know. */
+export function needRank(need: string): number {
+  const level = needLevel(need);
+  return level ? NEED_LEVELS.length - NEED_LEVELS.indexOf(level) : 0;
+}
+
+/** The need level of a rank (`needRank`), or null for 0. */
+export function rankLevel(rank: number): NeedLevel | null {
+  return NEED_LEVELS[NEED_LEVELS.length - rank] ?? null;
+}
+
+/**
+ * The machines in the order the map draws them: the least urgent first, so that one needing a
+ * visit now is drawn last, over any that share its spot (the order of the list kept otherwise).
+ */
+export function inDrawingOrder<T extends { need: string }>(machines: readonly T[]): T[] {
+  return machines
+    .map((machine, index) => ({ machine, index, rank: needRank(machine.need) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ machine }) => machine);
 }
 
 /** `need=` of the ranked list: every machine, or those needing a visit. */
@@ -161,14 +186,22 @@ export const ROUTE_COLORS = {
 /** How opaque a route's line is on the map (where two routes cross, both show). */
 export const ROUTE_OPACITY = 0.9;
 
-/** The map's background without tiles (the markers and routes stand on it). */
-export function mapBackground(palette: Pick<Palette, 'mode' | 'grey'>): string {
-  return palette.mode === 'dark' ? palette.grey[800] : palette.grey[100];
-}
+/** What the markers and routes stand on: the ground's land. */
+export { mapBackground } from '../../components/map/ground-style';
 
 export function routeColor(index: number, mode: PaletteMode): string {
   const colors = ROUTE_COLORS[mode];
   return colors[index % colors.length];
+}
+
+/**
+ * The points the map fits its view to: a plan's routes when one shows (their stops and the depot,
+ * so that the whole route is in view), else every machine on the map and the depot.
+ */
+export function pointsToFit(machines: readonly MapMachine[], depot: MapPoint | null | undefined, routes: readonly Pick<PlanRoute, 'stops'>[]): [number, number][] {
+  const routed = routes.flatMap((route) => route.stops.filter(hasPoint).map((stop): [number, number] => [stop.latitude, stop.longitude]));
+  const points = routed.length > 0 ? routed : machines.filter(hasPoint).map((machine): [number, number] => [machine.latitude, machine.longitude]);
+  return hasPoint(depot) ? [...points, [depot.latitude, depot.longitude]] : points;
 }
 
 /** The line a route draws: from the depot, through its stops in order, back to the depot. */

@@ -13,7 +13,7 @@ vi.mock('../../components/snackbar', () => ({ toast: toasts }));
 
 // Leaflet needs a real browser (SVG, layout): the map is stood in for by the routes it is given.
 vi.mock('./components/planning-map', () => ({
-  PlanningMap: ({ machines, routes }: { machines: MapMachine[]; routes: PlanRoute[] }) => (
+  default: ({ machines, routes }: { machines: MapMachine[]; routes: PlanRoute[] }) => (
     <div data-testid="planning-map" data-machines={machines.map((machine) => machine.id).join(',')}>
       {routes.map((route) => (
         <span key={route.employee_id} data-testid="map-route">
@@ -22,7 +22,6 @@ vi.mock('./components/planning-map', () => ({
       ))}
     </div>
   ),
-  MapLegend: () => null,
 }));
 
 const LIST = 'planning.route_planning.list';

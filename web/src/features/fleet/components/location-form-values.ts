@@ -70,6 +70,15 @@ export function validateLocation(values: LocationFormValues, zones?: readonly st
   return problemsOf(locationSchema(zones), values);
 }
 
+/** The place the coordinates as typed stand for, for the map: both numbers within range, else null. */
+export function typedPoint(latitude: string, longitude: string): { latitude: number; longitude: number } | null {
+  const lat = parseDecimal(latitude);
+  const lon = parseDecimal(longitude);
+  if (lat === null || lon === null || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
+  return { latitude: lat, longitude: lon };
+}
+
 /** The body for POST (create) or PUT (update, with the version read). Call after `validateLocation`. */
 export function toLocationForm(values: LocationFormValues, version?: number): LocationForm {
   const latitude = parseDecimal(values.latitude);

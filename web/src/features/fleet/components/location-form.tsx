@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
-import { useController } from 'react-hook-form';
+import { lazy, Suspense, useMemo } from 'react';
+import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
@@ -14,7 +15,7 @@ import { paths } from '../../../routes/paths';
 import { useClientOptions, useEmployeeOptions, useRegions } from '../../../api/filter-options';
 import { useLocationTypes, useTimeZones } from '../api/filters';
 import { useCreateLocation, useUpdateLocation } from '../api/locations';
-import { LOCATION_ERROR_ALIASES, locationSchema, toLocationForm, type LocationFormValues } from './location-form-values';
+import { LOCATION_ERROR_ALIASES, locationSchema, toLocationForm, typedPoint, type LocationFormValues } from './location-form-values';
 
 interface Props {
   initial: LocationFormValues;
@@ -22,6 +23,37 @@ interface Props {
 }
 
 const grid = { display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } } as const;
+
+// The map picker comes with Leaflet in a script of its own, fetched when the form shows.
+const LocationPicker = lazy(() => import('../../../components/map/location-picker'));
+const PICKER_HEIGHT = 280;
+
+/** The map beside the coordinates: a click (or its centre, with the keyboard) fills both fields. */
+function LocationMapInput() {
+  const { t } = useTranslation();
+  const { control, setValue } = useFormContext<LocationFormValues>();
+  const [latitude, longitude] = useWatch({ control, name: ['latitude', 'longitude'] });
+  const point = typedPoint(latitude, longitude);
+  const pick = (lat: number, lon: number) => {
+    setValue('latitude', String(lat), { shouldDirty: true, shouldValidate: true });
+    setValue('longitude', String(lon), { shouldDirty: true, shouldValidate: true });
+  };
+  return (
+    <Box sx={{ gridColumn: '1 / -1' }}>
+      <Suspense fallback={<Box sx={{ height: PICKER_HEIGHT }} />}>
+        <LocationPicker
+          latitude={point?.latitude ?? null}
+          longitude={point?.longitude ?? null}
+          onPick={pick}
+          label={t('locations.map')}
+          hint={t('locations.mapKeys')}
+          centreLabel={t('locations.mapCentre')}
+          height={PICKER_HEIGHT}
+        />
+      </Suspense>
+    </Box>
+  );
+}
 
 /** The time zone: one of the server's IANA zones. */
 function TimeZoneInput({ zones, loading }: { zones: string[]; loading: boolean }) {
@@ -115,6 +147,7 @@ export function LocationForm({ initial, location }: Props) {
           <TextInput name="latitude" label={t('locations.latitude')} slotProps={decimal} />
           <TextInput name="longitude" label={t('locations.longitude')} slotProps={decimal} />
           <TimeZoneInput zones={zones.data ?? []} loading={zones.isLoading} />
+          <LocationMapInput />
         </CardContent>
       </Card>
       <FormFooter cancelTo={paths.settings.locationManagement} submitLabel={creating ? t('locations.newLocation') : t('common.saveChanges')} testId="location-submit" />

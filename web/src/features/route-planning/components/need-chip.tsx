@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import { needLevel, type NeedLevel } from '../planning-logic';
-
-const COLOR: Record<NeedLevel, 'error' | 'warning' | 'success'> = { now: 'error', soon: 'warning', later: 'success' };
+import { NEED_PALETTE, needLevel } from '../planning-logic';
 
 /** A machine's need level (now red, soon orange, later green) and, when it has gone quiet, "Offline". */
 export function NeedChips({ need, offline }: { need: string; offline: boolean }) {
@@ -11,7 +9,7 @@ export function NeedChips({ need, offline }: { need: string; offline: boolean })
   const level = needLevel(need);
   return (
     <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
-      <Chip size="small" color={level ? COLOR[level] : 'default'} label={level ? t(`routePlanning.needs.${level}`) : need} data-testid="need-chip" data-need={need} />
+      <Chip size="small" color={level ? NEED_PALETTE[level] : 'default'} label={level ? t(`routePlanning.needs.${level}`) : need} data-testid="need-chip" data-need={need} />
       {offline ? <Chip size="small" variant="outlined" label={t('routePlanning.offline')} data-testid="offline-chip" /> : null}
     </Box>
   );

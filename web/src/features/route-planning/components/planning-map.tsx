@@ -1,26 +1,25 @@
-// The route planning's map: Leaflet through react-leaflet. Tiles only when the runtime
-// configuration names a tile server (`mapTileUrl`); without one the map draws its markers and
-// routes on a plain background and fetches nothing. Machines are CircleMarkers, so Leaflet's
-// default marker images are never asked for.
+// The route planning's map: the shared base map (ground, place names, tiles when configured) with
+// the machines, the depot and a plan's routes. Loaded on its own (React.lazy): Leaflet and the
+// clustering come with the map, not with the screen's first script.
 //
-// With the keyboard (issue 33): the map is a named region reached with Tab (Leaflet's own keys: the
-// arrows move it, + and - zoom), then each machine is a button named as its tooltip (Tab reaches it,
-// its tooltip shows, Enter or Space opens it), the depot and each route an image named as theirs.
-import 'leaflet/dist/leaflet.css';
-import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
+// Drawing: machines that overlap at a zoom join a cluster showing how many they are, coloured as
+// the most urgent of them; a plan's stops are never clustered. Each need level has its own pane,
+// the most urgent above, so that a red machine is never hidden under a green one; machines on one
+// spot are fanned out around it. The view fits the machines and the depot, or a plan's routes.
+//
+// With the keyboard (issue 33): each machine is a button named as its tooltip (Tab reaches it,
+// its tooltip shows, Enter or Space opens it), each cluster a button that zooms in on it, the
+// depot and each route an image named as theirs. Machines come before clusters in the Tab order.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CircleMarker as CircleMarkerLayer, Path, Polyline as PolylineLayer } from 'leaflet';
-import { CircleMarker, MapContainer, Polyline, TileLayer, Tooltip, useMap } from 'react-leaflet';
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
+import { divIcon, type CircleMarker as CircleMarkerLayer, type LatLngTuple, type Marker as MarkerLayer, type Polyline as PolylineLayer } from 'leaflet';
+import { CircleMarker, Marker, Pane, Polyline, Tooltip, useMap } from 'react-leaflet';
 import { useTheme } from '@mui/material/styles';
-import { runtimeConfig } from '../../../app/config';
-import { VisuallyHidden } from '../../../components/spoken';
+import { BaseMap, FitToPoints, useMapView } from '../../../components/map/base-map';
 import type { MapMachine, MapPoint, PlanRoute } from '../../../api/types';
-import { hasPoint, mapBackground, needLevel, ROUTE_OPACITY, routeColor, routeLine, type NeedLevel } from '../planning-logic';
-
-/** Where the map looks before it knows any machine (western Europe). */
-const HOME: [number, number] = [46.5, 6];
+import { chosenRing, depotSvg, needMark, offlineColor } from './map-marks';
+import { CLUSTER_MAX_ZOOM, clusterMachines, fanOut, type MachineCluster } from '../machine-clusters';
+import { hasPoint, inDrawingOrder, NEED_LEVELS, needLevel, needRank, pointsToFit, rankLevel, ROUTE_OPACITY, routeColor, routeLine, type NeedLevel } from '../planning-logic';
 
 interface PlanningMapProps {
   machines: MapMachine[];
@@ -32,42 +31,22 @@ interface PlanningMapProps {
 }
 
 /**
- * Fits the view to the machines and the depot whenever that set of points changes, without an
- * animation: one still running when the page is left would reach for the removed map's panes
- * (an uncaught `_leaflet_pos` error).
+ * A need's pane: 0 (unknown) to 3 (now), stacked in that order above the routes (overlayPane, 400)
+ * and the clusters (a machine on its own is small, a cluster large: the small one stays seen).
  */
-function FitToPoints({ points }: { points: [number, number][] }) {
-  const map = useMap();
-  const key = JSON.stringify(points);
-  useEffect(() => {
-    const list = JSON.parse(key) as [number, number][];
-    if (list.length === 1) map.setView(list[0], 13, { animate: false });
-    else if (list.length > 1) map.fitBounds(list, { padding: [24, 24], maxZoom: 15, animate: false });
-  }, [map, key]);
-  return null;
-}
+const machinePane = (rank: number) => `machines-${rank}`;
+const RANKS = [0, ...NEED_LEVELS.map((level) => needRank(level)).sort()];
+const CLUSTER_PANE = 'clusters';
+const DEPOT_PANE = 'depot';
+
+type Accessible = { getElement(): Element | undefined };
 
 /**
- * The map's name and what its keys do, on Leaflet's container (react-leaflet passes no ARIA
- * attributes to it): a region screen readers name, described by a visually hidden hint.
+ * What a marker, a cluster or a route is to the keyboard and screen readers, on its element:
+ * focusable (its tooltip shows on focus), a role and a name; one that opens something does so with
+ * Enter or Space as with a click.
  */
-function MapName({ label, hintId }: { label: string; hintId: string }) {
-  const map = useMap();
-  useEffect(() => {
-    const container = map.getContainer();
-    container.setAttribute('role', 'region');
-    container.setAttribute('aria-label', label);
-    container.setAttribute('aria-describedby', hintId);
-  }, [map, label, hintId]);
-  return null;
-}
-
-/**
- * What a marker or a route is to the keyboard and screen readers, on its SVG path: focusable
- * (Chromium makes a path with a tooltip focusable on its own, other browsers do not; its tooltip
- * shows on focus), a role and a name; a machine opens with Enter or Space as with a click.
- */
-function usePathAccess<T extends Path>(label: string, onOpen?: () => void) {
+function useAccess<T extends Accessible>(label: string, onOpen?: () => void) {
   const ref = useRef<T>(null);
   const open = useRef(onOpen);
   useEffect(() => {
@@ -75,11 +54,11 @@ function usePathAccess<T extends Path>(label: string, onOpen?: () => void) {
   });
   const opens = Boolean(onOpen);
   useEffect(() => {
-    const path = ref.current?.getElement();
-    if (!path) return undefined;
-    path.setAttribute('tabindex', '0');
-    path.setAttribute('role', opens ? 'button' : 'img');
-    path.setAttribute('aria-label', label);
+    const element = ref.current?.getElement();
+    if (!element) return undefined;
+    element.setAttribute('tabindex', '0');
+    element.setAttribute('role', opens ? 'button' : 'img');
+    element.setAttribute('aria-label', label);
     if (!opens) return undefined;
     const onKey = (event: Event) => {
       const { key } = event as KeyboardEvent;
@@ -88,32 +67,42 @@ function usePathAccess<T extends Path>(label: string, onOpen?: () => void) {
       event.stopPropagation();
       open.current?.();
     };
-    path.addEventListener('keydown', onKey);
-    return () => path.removeEventListener('keydown', onKey);
+    element.addEventListener('keydown', onKey);
+    return () => element.removeEventListener('keydown', onKey);
   }, [label, opens]);
   return ref;
 }
 
-interface MarkerProps {
-  center: [number, number];
-  radius: number;
-  pathOptions: { color: string; weight: number; fillColor: string; fillOpacity: number };
+interface MachineMarkerProps {
+  center: LatLngTuple;
+  chosen: boolean;
+  offline: boolean;
+  level: NeedLevel | null;
   /** The tooltip's text, which is the marker's name too. */
   label: string;
-  onOpen?: () => void;
+  onOpen: () => void;
 }
 
-function Marker({ center, radius, pathOptions, label, onOpen }: MarkerProps) {
-  const ref = usePathAccess<CircleMarkerLayer>(label, onOpen);
+function MachineMarker({ center, chosen, offline, level, label, onOpen }: MachineMarkerProps) {
+  const theme = useTheme();
+  const ref = useAccess<CircleMarkerLayer>(label, onOpen);
+  const color = chosen ? chosenRing(theme) : offline ? offlineColor(theme) : theme.palette.common.white;
+  const fillColor = needMark(theme, level).fill;
   return (
-    <CircleMarker ref={ref} center={center} radius={radius} pathOptions={pathOptions} eventHandlers={onOpen ? { click: onOpen } : undefined}>
+    <CircleMarker
+      ref={ref}
+      center={center}
+      radius={chosen ? 10 : 7}
+      pathOptions={{ color, weight: chosen ? 4 : offline ? 3 : 1.5, fillColor, fillOpacity: 0.9 }}
+      eventHandlers={{ click: onOpen }}
+    >
       <Tooltip>{label}</Tooltip>
     </CircleMarker>
   );
 }
 
-function Route({ positions, color, label }: { positions: [number, number][]; color: string; label: string }) {
-  const ref = usePathAccess<PolylineLayer>(label);
+function Route({ positions, color, label }: { positions: LatLngTuple[]; color: string; label: string }) {
+  const ref = useAccess<PolylineLayer>(label);
   return (
     <Polyline ref={ref} positions={positions} pathOptions={{ color, weight: 4, opacity: ROUTE_OPACITY }}>
       <Tooltip sticky>{label}</Tooltip>
@@ -121,118 +110,162 @@ function Route({ positions, color, label }: { positions: [number, number][]; col
   );
 }
 
-export function useNeedColors(): Record<NeedLevel, string> {
-  const theme = useTheme();
-  return { now: theme.palette.error.main, soon: theme.palette.warning.main, later: theme.palette.success.main };
-}
-
-/**
- * The ring of an offline machine (and the fill of one whose need is unknown): the secondary text
- * grey, at least 3:1 on the map's background in both modes (grey 500 was 2.6:1 on grey 100).
- */
-function useOfflineColor(): string {
-  return useTheme().palette.text.secondary;
-}
-
-export function PlanningMap({ machines, depot, routes, selected, onMachineClick, height }: PlanningMapProps) {
+function Depot({ center }: { center: LatLngTuple }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const colors = useNeedColors();
-  const offline = useOfflineColor();
-  const hintId = useId();
-  const { mapTileUrl, mapTileAttribution } = runtimeConfig();
-  const placed = machines.filter(hasPoint);
-  const points = useMemo<[number, number][]>(() => {
-    const list: [number, number][] = machines.filter(hasPoint).map((machine) => [machine.latitude, machine.longitude]);
-    if (hasPoint(depot)) list.push([depot.latitude, depot.longitude]);
-    return list;
-  }, [machines, depot]);
-  const stopOf = new Map<string, { route: number; order: number }>();
-  routes.forEach((route, index) => route.stops.forEach((stop, order) => stopOf.set(stop.machine_id, { route: index, order: order + 1 })));
-
+  const label = t('routePlanning.depot');
+  const ref = useAccess<MarkerLayer>(label);
+  const icon = useMemo(
+    () => divIcon({ className: 'vf-depot', html: depotSvg(theme, 26), iconSize: [26, 26], iconAnchor: [13, 13] }),
+    [theme],
+  );
   return (
-    <Box
-      data-testid="planning-map"
-      data-tiles={mapTileUrl ? 'on' : 'off'}
-      sx={{
-        height,
-        borderRadius: 1,
-        overflow: 'hidden',
-        '& .leaflet-container': { height: 1, width: 1, background: mapBackground(theme.palette), fontFamily: 'inherit' },
-        // The focus ring of the buttons (the theme's ButtonBase), inside the box's rounded clip.
-        '& .leaflet-container:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
-        '& .leaflet-interactive:focus-visible, & .leaflet-bar a:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: 2 },
-      }}
-    >
-      <VisuallyHidden>
-        <span id={hintId}>{t('routePlanning.mapKeys')}</span>
-      </VisuallyHidden>
-      <MapContainer center={HOME} zoom={4} scrollWheelZoom attributionControl={Boolean(mapTileUrl)}>
-        <MapName label={t('routePlanning.map')} hintId={hintId} />
-        {mapTileUrl ? <TileLayer url={mapTileUrl} attribution={mapTileAttribution || undefined} /> : null}
-        <FitToPoints points={points} />
-        {routes.map((route, index) => (
-          <Route key={route.employee_id} positions={routeLine(route, depot)} color={routeColor(index, theme.palette.mode)} label={route.employee_name} />
-        ))}
-        {placed.map((machine) => {
-          const chosen = selected.includes(machine.id);
-          const stop = stopOf.get(machine.id);
-          const level = needLevel(machine.need);
-          const label = `${stop ? `${stop.order}. ` : ''}${machine.name} · ${level ? t(`routePlanning.needs.${level}`) : machine.need}${machine.offline ? ` · ${t('routePlanning.offline')}` : ''}`;
-          return (
-            <Marker
-              key={machine.id}
-              center={[machine.latitude, machine.longitude]}
-              radius={chosen ? 10 : 7}
-              pathOptions={{
-                // A chosen machine: a ring in the text colour (grey 900 was lost on dark mode's grey 800).
-                color: machine.offline ? offline : chosen ? theme.palette.text.primary : theme.palette.common.white,
-                weight: machine.offline || chosen ? 3 : 1.5,
-                fillColor: level ? colors[level] : offline,
-                fillOpacity: 0.9,
-              }}
-              label={label}
-              onOpen={() => onMachineClick(machine.id)}
-            />
-          );
-        })}
-        {hasPoint(depot) ? (
-          <Marker
-            center={[depot.latitude, depot.longitude]}
-            radius={9}
-            pathOptions={{ color: theme.palette.grey[900], weight: 3, fillColor: theme.palette.common.white, fillOpacity: 1 }}
-            label={t('routePlanning.depot')}
-          />
-        ) : null}
-      </MapContainer>
-    </Box>
+    <Marker ref={ref} position={center} icon={icon} keyboard={false}>
+      <Tooltip>{label}</Tooltip>
+    </Marker>
   );
 }
 
-/** What the colours of the map mean. */
-export function MapLegend({ routes, unplaced }: { routes: PlanRoute[]; unplaced: number }) {
+function Cluster({ cluster }: { cluster: MachineCluster }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const colors = useNeedColors();
-  const offline = useOfflineColor();
-  const dot = (fill: string, stroke = fill) => <Box component="span" sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: fill, border: `2px solid ${stroke}`, display: 'inline-block' }} />;
-  const item = (key: string, mark: ReactNode, label: string) => (
-    <Box key={key} component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
-      {mark}
-      <Typography variant="caption">{label}</Typography>
-    </Box>
-  );
+  const map = useMap();
+  const level = rankLevel(cluster.rank);
+  const need = level ? t(`routePlanning.needs.${level}`) : t('routePlanning.needUnknown');
+  const label = [t('routePlanning.cluster', { count: cluster.count, need }), cluster.chosen > 0 ? t('routePlanning.clusterChosen', { count: cluster.chosen }) : null].filter(Boolean).join(' · ');
+  // The cluster goes as the map zooms in: the focus goes back to the map, where Tab reaches its machines.
+  const zoomIn = () => {
+    map.setView([cluster.latitude, cluster.longitude], Math.min(cluster.splitsAt, CLUSTER_MAX_ZOOM + 1), { animate: false });
+    // Once the cluster's element has gone (React removes it after this event).
+    window.setTimeout(() => map.getContainer().focus({ preventScroll: true }), 0);
+  };
+  const ref = useAccess<MarkerLayer>(label, zoomIn);
+  const { fill, text } = needMark(theme, level);
+  const size = cluster.count < 10 ? 28 : cluster.count < 100 ? 34 : 40;
+  const ring = cluster.chosen > 0 ? `4px solid ${chosenRing(theme)}` : `2px solid ${theme.palette.background.paper}`;
+  const icon = useMemo(() => {
+    const element = document.createElement('span');
+    element.textContent = String(cluster.count);
+    Object.assign(element.style, {
+      display: 'flex',
+      alignItems: 'center',
+      justifyContent: 'center',
+      boxSizing: 'border-box',
+      width: `${size}px`,
+      height: `${size}px`,
+      borderRadius: '50%',
+      background: fill,
+      color: text,
+      border: ring,
+      font: `700 12px/1 ${theme.typography.fontFamily ?? 'sans-serif'}`,
+    });
+    return divIcon({ className: 'vf-cluster', html: element, iconSize: [size, size] });
+  }, [cluster.count, size, fill, text, ring, theme.typography.fontFamily]);
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mt: 1.5 }} data-testid="map-legend">
-      {item('now', dot(colors.now), t('routePlanning.needs.now'))}
-      {item('soon', dot(colors.soon), t('routePlanning.needs.soon'))}
-      {item('later', dot(colors.later), t('routePlanning.needs.later'))}
-      {item('offline', dot(theme.palette.common.white, offline), t('routePlanning.offline'))}
-      {item('depot', dot(theme.palette.common.white, theme.palette.grey[900]), t('routePlanning.depot'))}
-      {routes.map((route, index) =>
-        item(`route-${route.employee_id}`, <Box component="span" sx={{ width: 18, height: 4, bgcolor: routeColor(index, theme.palette.mode), display: 'inline-block', borderRadius: 1 }} />, route.employee_name),
-      )}
-      {unplaced > 0 ? <Typography variant="caption" sx={{ color: 'text.secondary' }}>{t('routePlanning.unplaced', { count: unplaced })}</Typography> : null}
-    </Box>
+    <Marker ref={ref} position={[cluster.latitude, cluster.longitude]} icon={icon} eventHandlers={{ click: zoomIn }}>
+      <Tooltip>{label}</Tooltip>
+    </Marker>
+  );
+}
+
+type MachinesProps = Omit<PlanningMapProps, 'depot' | 'height'> & {
+  /** Told where the machines and clusters of the view are drawn (no place name covers them). */
+  onMarks: (points: [number, number][]) => void;
+};
+
+/** The machines and clusters of the view, each need level in its pane. */
+function Machines({ machines, routes, selected, onMachineClick, onMarks }: MachinesProps) {
+  const { t } = useTranslation();
+  const map = useMap();
+  const { zoom, bounds } = useMapView();
+  const placed = useMemo(() => machines.filter(hasPoint), [machines]);
+  const stopOf = useMemo(() => {
+    const stops = new Map<string, number>();
+    routes.forEach((route) => route.stops.forEach((stop, order) => stops.set(stop.machine_id, order + 1)));
+    return stops;
+  }, [routes]);
+  const chosenKey = selected.join(',');
+  // A plan's stops stand alone: the route's line runs through each of them.
+  const index = useMemo(
+    () => clusterMachines(placed.filter((machine) => !stopOf.has(machine.id)), new Set(chosenKey ? chosenKey.split(',') : [])),
+    [placed, stopOf, chosenKey],
+  );
+  const padded = bounds.pad(0.25);
+  const view = index.at({ west: padded.getWest(), south: padded.getSouth(), east: padded.getEast(), north: padded.getNorth() }, zoom);
+  const alone = new Set(view.alone);
+  const drawn = inDrawingOrder(placed.filter((machine) => alone.has(machine.id) || stopOf.has(machine.id)));
+
+  // Machines on one spot, fanned out around it.
+  const bySpot = new Map<string, string[]>();
+  for (const machine of drawn) {
+    const spot = `${machine.latitude},${machine.longitude}`;
+    bySpot.set(spot, [...(bySpot.get(spot) ?? []), machine.id]);
+  }
+  const positionOf = (machine: MapMachine & MapPoint): LatLngTuple => {
+    const sharing = bySpot.get(`${machine.latitude},${machine.longitude}`) ?? [];
+    const offset = fanOut(sharing.indexOf(machine.id), sharing.length);
+    if (offset.x === 0 && offset.y === 0) return [machine.latitude, machine.longitude];
+    const moved = map.unproject(map.project([machine.latitude, machine.longitude], zoom).add([offset.x, offset.y]), zoom);
+    return [moved.lat, moved.lng];
+  };
+
+  const marks = JSON.stringify([...drawn.map(positionOf), ...view.clusters.map((cluster) => [cluster.latitude, cluster.longitude])]);
+  useEffect(() => onMarks(JSON.parse(marks) as [number, number][]), [marks, onMarks]);
+
+  const chosen = new Set(selected);
+  return (
+    <>
+      {RANKS.map((rank) => (
+        <Pane key={rank} name={machinePane(rank)} style={{ zIndex: 410 + rank * 5 }}>
+          {drawn
+            .filter((machine) => needRank(machine.need) === rank)
+            .map((machine) => {
+              const stop = stopOf.get(machine.id);
+              const level = needLevel(machine.need);
+              const label = `${stop ? `${stop}. ` : ''}${machine.name} · ${level ? t(`routePlanning.needs.${level}`) : machine.need}${machine.offline ? ` · ${t('routePlanning.offline')}` : ''}`;
+              return (
+                <MachineMarker
+                  key={machine.id}
+                  center={positionOf(machine)}
+                  chosen={chosen.has(machine.id)}
+                  offline={machine.offline}
+                  level={level}
+                  label={label}
+                  onOpen={() => onMachineClick(machine.id)}
+                />
+              );
+            })}
+        </Pane>
+      ))}
+      <Pane name={CLUSTER_PANE} style={{ zIndex: 405 }}>
+        {[...view.clusters]
+          .sort((a, b) => a.rank - b.rank)
+          .map((cluster) => (
+            <Cluster key={`${cluster.id}-${cluster.count}-${cluster.rank}-${cluster.chosen}`} cluster={cluster} />
+          ))}
+      </Pane>
+    </>
+  );
+}
+
+export default function PlanningMap({ machines, depot, routes, selected, onMachineClick, height }: PlanningMapProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const points = useMemo(() => pointsToFit(machines, depot, routes), [machines, depot, routes]);
+  const [marks, setMarks] = useState<[number, number][]>([]);
+  const avoid = useMemo(() => (hasPoint(depot) ? [...marks, [depot.latitude, depot.longitude] as [number, number]] : marks), [marks, depot]);
+  return (
+    <BaseMap label={t('routePlanning.map')} hint={t('routePlanning.mapKeys')} height={height} testId="planning-map" avoid={avoid}>
+      <FitToPoints points={points} />
+      {routes.map((route, index) => (
+        <Route key={route.employee_id} positions={routeLine(route, depot)} color={routeColor(index, theme.palette.mode)} label={route.employee_name} />
+      ))}
+      <Machines machines={machines} routes={routes} selected={selected} onMachineClick={onMachineClick} onMarks={setMarks} />
+      {hasPoint(depot) ? (
+        <Pane name={DEPOT_PANE} style={{ zIndex: 450 }}>
+          <Depot center={[depot.latitude, depot.longitude]} />
+        </Pane>
+      ) : null}
+    </BaseMap>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -20,11 +20,14 @@ import { usePlanningMap, useRankedMachines } from '../api/planning';
 import type { Plan, RankedMachine } from '../../../api/types';
 import { GeneratePanel } from '../components/generate-panel';
 import { MachineDrawer } from '../components/machine-drawer';
-import { MapLegend, PlanningMap } from '../components/planning-map';
+import { MapLegend } from '../components/map-legend';
 import { PlanView } from '../components/plan-view';
 import { RankedList } from '../components/ranked-list';
 import { SettingsDialog } from '../components/settings-dialog';
 import { defaultVisitDate, hasPoint, isDay, machinesNeedingVisit, type NeedFilter } from '../planning-logic';
+
+// The map comes with Leaflet in a script of its own, fetched when the screen shows it.
+const PlanningMap = lazy(() => import('../components/planning-map'));
 
 const FILTERS = ['need', 'visit_date'] as const;
 /** Side by side from this width; below it (a tablet) the map stacks above the list. */
@@ -115,7 +118,9 @@ export default function RoutePlanningPage() {
               </Alert>
             ) : null}
             <Box sx={{ height: 360, [SIDE_BY_SIDE]: { height: 560 } }}>
-              <PlanningMap machines={machines} depot={map.data?.depot ?? null} routes={plan?.routes ?? []} selected={selected} onMachineClick={openMachine} height="100%" />
+              <Suspense fallback={null}>
+                <PlanningMap machines={machines} depot={map.data?.depot ?? null} routes={plan?.routes ?? []} selected={selected} onMachineClick={openMachine} height="100%" />
+              </Suspense>
             </Box>
             <MapLegend routes={plan?.routes ?? []} unplaced={unplaced} />
           </Card>
