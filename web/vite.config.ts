@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -42,8 +43,15 @@ function openApiLimits(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * react-router's package exports name only its development build (warnings on); a production bundle
+ * takes the production build beside it (remix-run/react-router#14102).
+ */
+const REACT_ROUTER_PRODUCTION = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
+
+export default defineConfig(({ command }) => ({
   plugins: [openApiLimits(), react()],
+  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] } : {},
   server: {
     port: 5173,
     // `npm run dev` talks to a `vendfleet serve` on 8080.
@@ -71,4 +79,4 @@ export default defineConfig({
     // beside them): a slow test is not a failing one.
     testTimeout: 20_000,
   },
-});
+}));

@@ -53,7 +53,9 @@ import * as usersIt from '../features/users/locales/it';
 import * as commonEn from './en';
 import * as commonFr from './fr';
 import * as commonIt from './it';
-import { catalogues as merged } from './i18n';
+import catalogueEn from './catalogue-en';
+import catalogueFr from './catalogue-fr';
+import catalogueIt from './catalogue-it';
 import { mergeCatalogues, type Tree } from './shape';
 
 function flatten(tree: Tree, prefix = ''): Record<string, string> {
@@ -88,6 +90,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
 };
 
+const merged = { en: catalogueEn, fr: catalogueFr, it: catalogueIt };
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };
 const reference = Object.keys(catalogues.en).sort();
 
