@@ -4,12 +4,12 @@
 // sign-in page pulls in the data grid. Needs only `dist/` (a prior `npm run build`).
 //
 // What a first visit loads, read from the chunks' imports:
-// - every page: the entry and its static imports, and one language's catalogue (the app renders
-//   after it; the heaviest language is counted);
+// - every page: the entry and its static imports, and one language's shared strings (the app
+//   renders after them; the heaviest language is counted);
 // - a screen: its chunk, its static imports and what it imports lazily itself (a chart or a map it
 //   shows at once);
-// - a screen behind sign-in also: the dashboard layout and the HTTP transport (its first request
-//   loads aws-amplify).
+// - a screen behind sign-in also: the dashboard layout, the areas' strings of the language and the
+//   HTTP transport (its first request loads aws-amplify).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -18,7 +18,8 @@ const TARGET_SIGN_IN = 150 * 1024;
 const TARGET_SCREEN = 350 * 1024;
 
 /** Lazy chunks of the start-up that are not screens, by the name of their module. */
-const CATALOGUE = /^catalogue-[a-z]{2}$/;
+const SHARED_STRINGS = /^[a-z]{2}$/;
+const AREA_STRINGS = /^areas-[a-z]{2}$/;
 const LAYOUT = 'dashboard-layout';
 const TRANSPORT = 'amplify-transport';
 /** Loaded only for a right-to-left language, which no first visit of ours has. */
@@ -72,14 +73,16 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const initial = closure([entry]);
 const lazy = new Set([...initial].flatMap((file) => imported(file, DYNAMIC_IMPORT)));
 const byName = (name) => [...lazy].filter((file) => nameOf(file) === name);
-const catalogues = [...lazy].filter((file) => CATALOGUE.test(nameOf(file)));
-if (catalogues.length === 0) throw new Error('no language catalogue chunk (catalogue-<code>-*.js) among the lazy chunks');
-const heaviestCatalogue = catalogues
-  .map((file) => closure([file], new Set(initial)))
-  .sort((a, b) => total(b, 'brotli') - total(a, 'brotli'))[0];
-const start = new Set([...initial, ...heaviestCatalogue]);
-const signedIn = closure([...byName(LAYOUT), ...byName(TRANSPORT)], new Set(start));
-if (signedIn.size === start.size) throw new Error(`no ${LAYOUT} or ${TRANSPORT} chunk among the lazy chunks`);
+const named = (pattern) => [...lazy].filter((file) => pattern.test(nameOf(file)));
+/** The heaviest of the languages' chunks, with what it imports, over `base`. */
+function heaviestLanguage(pattern, base) {
+  const options = named(pattern).map((file) => closure([file], new Set(base)));
+  if (options.length === 0) throw new Error(`no chunk named ${pattern} among the lazy chunks`);
+  return options.sort((a, b) => total(b, 'brotli') - total(a, 'brotli'))[0];
+}
+const start = heaviestLanguage(SHARED_STRINGS, initial);
+const signedIn = closure([...byName(LAYOUT), ...byName(TRANSPORT)], heaviestLanguage(AREA_STRINGS, start));
+if (byName(LAYOUT).length === 0 || byName(TRANSPORT).length === 0) throw new Error(`no ${LAYOUT} or ${TRANSPORT} chunk among the lazy chunks`);
 
 /** A screen's chunk with its static imports and, recursively, its own lazy imports. */
 function screenFiles(file, base) {
@@ -90,7 +93,7 @@ function screenFiles(file, base) {
   return files;
 }
 
-const notScreens = new Set([...catalogues, ...byName(LAYOUT), ...byName(TRANSPORT), ...ON_DEMAND.flatMap(byName)]);
+const notScreens = new Set([...named(SHARED_STRINGS), ...named(AREA_STRINGS), ...byName(LAYOUT), ...byName(TRANSPORT), ...ON_DEMAND.flatMap(byName)]);
 const screens = [...lazy]
   .filter((file) => !notScreens.has(file))
   .map((file) => {
@@ -103,7 +106,7 @@ const signIn = screens.find((screen) => screen.name === 'login');
 if (!signIn) throw new Error('no login chunk among the lazy chunks');
 
 const rows = [
-  ['start-up (entry, its imports, a catalogue)', start.size, total(start, 'brotli'), total(start, 'gzip'), ''],
+  ['start-up (entry, its imports, shared strings)', start.size, total(start, 'brotli'), total(start, 'gzip'), ''],
   ['sign-in page', signIn.files.size, signIn.brotli, signIn.gzip, TARGET_SIGN_IN],
   ...screens
     .filter((screen) => screen !== signIn)

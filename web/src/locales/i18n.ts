@@ -19,7 +19,7 @@ import type { en as operatorSettingsEn } from '../features/operator-settings/loc
 import type { en as auditEn } from '../features/audit/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
 import type { en as commonEn } from './en';
-import type { Tree } from './shape';
+import { mergeCatalogues, type Tree } from './shape';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English', short: 'EN' },
@@ -53,7 +53,7 @@ function initialLanguage(): UiLanguage {
   return isSupportedLanguage(browser) ? browser : 'en';
 }
 
-/** The whole English catalogue (`catalogue-en.ts`): the shared strings and every area's, under their usual keys. */
+/** The whole English catalogue: the shared strings (`en.ts`) and every area's (`areas-en.ts`), under their usual keys. */
 export type Catalogue = typeof commonEn &
   typeof usersEn &
   typeof fleetEn &
@@ -74,14 +74,53 @@ export type Catalogue = typeof commonEn &
   typeof auditEn;
 
 /**
- * Each language's catalogue is a chunk of its own (`catalogue-<code>.ts`): a visit loads the one it
- * shows, and a switch loads the next before the screen changes language.
+ * A language's strings come in two chunks: the shared ones (`<code>.ts`), which the sign-in page
+ * needs, and the areas' (`areas-<code>.ts`), loaded before the first signed-in screen. A visit
+ * loads the language it shows; a switch loads the next before the screen changes language.
  */
-const CATALOGUES: Record<UiLanguage, () => Promise<{ default: Tree }>> = {
-  en: () => import('./catalogue-en'),
-  fr: () => import('./catalogue-fr'),
-  it: () => import('./catalogue-it'),
+const SHARED: Record<UiLanguage, () => Promise<Tree>> = {
+  en: () => import('./en').then((module) => module.en),
+  fr: () => import('./fr').then((module) => module.fr),
+  it: () => import('./it').then((module) => module.it),
 };
+const AREAS: Record<UiLanguage, () => Promise<{ default: Tree }>> = {
+  en: () => import('./areas-en'),
+  fr: () => import('./areas-fr'),
+  it: () => import('./areas-it'),
+};
+
+let withAreas = false;
+let areasLoaded: Promise<void> | null = null;
+
+async function loadCatalogue(language: UiLanguage): Promise<Tree> {
+  if (!withAreas) return SHARED[language]();
+  const [shared, areas] = await Promise.all([SHARED[language](), AREAS[language]()]);
+  return mergeCatalogues([shared, areas.default]);
+}
+
+/**
+ * Adds the areas' strings to the current language and to every one chosen later: the signed-in
+ * screens wait for it (routes/router.tsx), the sign-in page does not.
+ */
+export function loadAreaCatalogues(): Promise<void> {
+  areasLoaded ??= (async () => {
+    const current = isSupportedLanguage(i18next.language) ? i18next.language : 'en';
+    // Fetched first so that a chunk that does not arrive rejects (the route shows its error).
+    await AREAS[current]();
+    withAreas = true;
+    // Another language loaded before (a switch on the sign-in page) holds only the shared strings:
+    // dropped, it is loaded again in full when chosen.
+    for (const language of Object.keys(i18next.store.data)) {
+      if (language !== i18next.language) i18next.removeResourceBundle(language, 'translation');
+    }
+    await i18next.reloadResources(i18next.language, 'translation');
+  })().catch((error: unknown) => {
+    // Asked again by the next screen.
+    areasLoaded = null;
+    throw error;
+  });
+  return areasLoaded;
+}
 
 /** The page's `lang` and `dir` follow the UI language (screen readers choose their voice by it). */
 function markDocument(lng: string) {
@@ -92,7 +131,7 @@ function markDocument(lng: string) {
 
 /** Resolves once the first language's catalogue is in: the app renders after it, never before. */
 export const i18nReady: Promise<void> = i18next
-  .use(resourcesToBackend((language: string) => (isSupportedLanguage(language) ? CATALOGUES[language]() : Promise.resolve({}))))
+  .use(resourcesToBackend((language: string) => (isSupportedLanguage(language) ? loadCatalogue(language) : Promise.resolve({}))))
   .use(initReactI18next)
   .init({
     lng: initialLanguage(),

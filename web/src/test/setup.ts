@@ -8,9 +8,11 @@ import type { EmotionCache } from '@emotion/cache';
 // starts from fresh modules of src/ (its own `vi.mock`s, i18n, caches); the dependencies stay loaded.
 vi.resetModules();
 
-// The UI language's catalogue arrives asynchronously (locales/i18n.ts): each file starts with it in,
-// as the app renders only after it.
-await (await import('../locales/i18n')).i18nReady;
+// The UI language's strings arrive asynchronously (locales/i18n.ts): each file starts with all of
+// them in, the areas' too, as the app renders a screen only after them.
+const { i18nReady, loadAreaCatalogues } = await import('../locales/i18n');
+await i18nReady;
+await loadAreaCatalogues();
 
 // The suite shares two cores with Rust builds (CI, a developer's machine): what a test waits for
 // (findBy…, waitFor) may come later than the default 1 s without anything being wrong.
