@@ -8,7 +8,7 @@
 //   renders after them; the heaviest language is counted);
 // - a screen: its chunk, its static imports and what it imports lazily itself (a chart or a map it
 //   shows at once);
-// - a screen behind sign-in also: the dashboard layout, the areas' strings of the language and the
+// - a screen behind sign-in also: the dashboard layout (with the query cache), the areas' strings of the language and the
 //   HTTP transport (its first request loads aws-amplify).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ const TARGET_SCREEN = 350 * 1024;
 /** Lazy chunks of the start-up that are not screens, by the name of their module. */
 const SHARED_STRINGS = /^[a-z]{2}$/;
 const AREA_STRINGS = /^areas-[a-z]{2}$/;
-const LAYOUT = 'dashboard-layout';
+const LAYOUT = 'signed-in';
 const TRANSPORT = 'amplify-transport';
 /** Loaded only for a right-to-left language, which no first visit of ours has. */
 const ON_DEMAND = ['rtl-cache'];

@@ -52,17 +52,28 @@ export function configureApi(endpoint: string): void {
 }
 
 type Transport = typeof AmplifyTransport;
-let transport: Promise<Transport> | null = null;
+let transport: Transport | null = null;
+let loading: Promise<Transport> | null = null;
 let configuredEndpoint: string | null = null;
 
-/** Amplify, loaded with the first request and configured for the current endpoint. */
-async function loadTransport(): Promise<Transport> {
-  transport ??= import('./amplify-transport').catch((error: unknown) => {
-    // A chunk that did not arrive is asked again with the next request.
-    transport = null;
-    throw error;
-  });
-  const amplify = await transport;
+/**
+ * Loads aws-amplify's REST client; requests call it themselves when it is not there yet. The tests
+ * load it first, so that a request leaves at once, as it did when the client was in the entry.
+ */
+export function loadTransport(): Promise<Transport> {
+  loading ??= import('./amplify-transport').then(
+    (module) => (transport = module),
+    (error: unknown) => {
+      // A chunk that did not arrive is asked again with the next request.
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Amplify configured for the current endpoint. */
+function configured(amplify: Transport): Transport {
   if (configuredEndpoint !== apiEndpoint) {
     amplify.configureAmplify(apiEndpoint);
     configuredEndpoint = apiEndpoint;
@@ -152,7 +163,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 async function send(method: Method, path: string, options: RequestOptions): Promise<RawResponse> {
-  const { API_NAME, del, get, post, put } = await loadTransport();
+  const { API_NAME, del, get, post, put } = configured(transport ?? (await loadTransport()));
   const input = {
     apiName: API_NAME,
     path,

@@ -247,7 +247,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             // The signed-in screens render once the areas' strings are in (the sign-in page did without).
-            lazy: lazyPage(() => Promise.all([import('../layouts/dashboard/dashboard-layout'), loadAreaCatalogues()]).then(([layout]) => layout)),
+            lazy: lazyPage(() => Promise.all([import('../app/signed-in'), loadAreaCatalogues()]).then(([layout]) => layout)),
             children: [{ errorElement: <RouteErrorView />, children: protectedRoutes }],
           },
         ],

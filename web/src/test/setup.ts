@@ -13,6 +13,8 @@ vi.resetModules();
 const { i18nReady, loadAreaCatalogues } = await import('../locales/i18n');
 await i18nReady;
 await loadAreaCatalogues();
+// aws-amplify's REST client too (the app loads it with its first request): a request leaves at once.
+await (await import('../api/client')).loadTransport();
 
 // The suite shares two cores with Rust builds (CI, a developer's machine): what a test waits for
 // (findBy…, waitFor) may come later than the default 1 s without anything being wrong.
