@@ -19,7 +19,7 @@ import type { en as operatorSettingsEn } from '../features/operator-settings/loc
 import type { en as auditEn } from '../features/audit/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
 import type { en as commonEn } from './en';
-import { mergeCatalogues, type Tree } from './shape';
+import type { Tree } from './shape';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English', short: 'EN' },
@@ -74,9 +74,11 @@ export type Catalogue = typeof commonEn &
   typeof auditEn;
 
 /**
- * A language's strings come in two chunks: the shared ones (`<code>.ts`), which the sign-in page
- * needs, and the areas' (`areas-<code>.ts`), loaded before the first signed-in screen. A visit
- * loads the language it shows; a switch loads the next before the screen changes language.
+ * A language's strings come in two namespaces, each a chunk of its own: `translation`, the shared
+ * strings (`<code>.ts`) the sign-in page needs, and `areas`, every area's (`areas-<code>.ts`),
+ * loaded before the first signed-in screen. A key not in the first is looked up in the second, so
+ * the code names every key the same way. A visit loads the language it shows; a switch loads the
+ * next before the screen changes language.
  */
 const SHARED: Record<UiLanguage, () => Promise<Tree>> = {
   en: () => import('./en').then((module) => module.en),
@@ -88,38 +90,22 @@ const AREAS: Record<UiLanguage, () => Promise<{ default: Tree }>> = {
   fr: () => import('./areas-fr'),
   it: () => import('./areas-it'),
 };
+const AREAS_NS = 'areas';
+let areasWanted = false;
 
-let withAreas = false;
-let areasLoaded: Promise<void> | null = null;
-
-async function loadCatalogue(language: UiLanguage): Promise<Tree> {
-  if (!withAreas) return SHARED[language]();
-  const [shared, areas] = await Promise.all([SHARED[language](), AREAS[language]()]);
-  return mergeCatalogues([shared, areas.default]);
+function loadCatalogue(language: string, namespace: string): Promise<Tree | { default: Tree }> {
+  if (!isSupportedLanguage(language)) return Promise.resolve({});
+  return namespace === AREAS_NS ? AREAS[language]() : SHARED[language]();
 }
 
 /**
- * Adds the areas' strings to the current language and to every one chosen later: the signed-in
- * screens wait for it (routes/router.tsx), the sign-in page does not.
+ * The areas' strings, in the current language and in every one chosen later: the signed-in screens
+ * wait for them (routes/router.tsx), the sign-in page does not. Rejects when they did not arrive.
  */
-export function loadAreaCatalogues(): Promise<void> {
-  areasLoaded ??= (async () => {
-    const current = isSupportedLanguage(i18next.language) ? i18next.language : 'en';
-    // Fetched first so that a chunk that does not arrive rejects (the route shows its error).
-    await AREAS[current]();
-    withAreas = true;
-    // Another language loaded before (a switch on the sign-in page) holds only the shared strings:
-    // dropped, it is loaded again in full when chosen.
-    for (const language of Object.keys(i18next.store.data)) {
-      if (language !== i18next.language) i18next.removeResourceBundle(language, 'translation');
-    }
-    await i18next.reloadResources(i18next.language, 'translation');
-  })().catch((error: unknown) => {
-    // Asked again by the next screen.
-    areasLoaded = null;
-    throw error;
-  });
-  return areasLoaded;
+export async function loadAreaCatalogues(): Promise<void> {
+  areasWanted = true;
+  await i18next.loadNamespaces(AREAS_NS);
+  if (!i18next.hasResourceBundle(i18next.language, AREAS_NS)) throw new Error(`Loading chunk areas-${i18next.language} failed`);
 }
 
 /** The page's `lang` and `dir` follow the UI language (screen readers choose their voice by it). */
@@ -131,16 +117,20 @@ function markDocument(lng: string) {
 
 /** Resolves once the first language's catalogue is in: the app renders after it, never before. */
 export const i18nReady: Promise<void> = i18next
-  .use(resourcesToBackend((language: string) => (isSupportedLanguage(language) ? loadCatalogue(language) : Promise.resolve({}))))
+  .use(resourcesToBackend(loadCatalogue))
   .use(initReactI18next)
   .init({
     lng: initialLanguage(),
+    ns: ['translation'],
+    defaultNS: 'translation',
+    fallbackNS: AREAS_NS,
     // Every language holds every key (locales.test.ts): no fallback, so a visit in French or
     // Italian does not load the English catalogue too.
     fallbackLng: false,
     supportedLngs: LANGUAGES.map((language) => language.code),
     interpolation: { escapeValue: false },
     returnNull: false,
+    react: { bindI18nStore: 'added' },
   })
   .then(() => {
     // The initial language is not a choice: it is stored only when the user changes it.
@@ -152,6 +142,9 @@ export const i18nReady: Promise<void> = i18next
         // Not fatal: the language just will not survive a reload.
       }
       markDocument(lng);
+      // A switch that began before the areas were wanted loaded only the shared strings.
+      // (The screens render again when they arrive: `bindI18nStore` below.)
+      if (areasWanted && !i18next.hasResourceBundle(lng, AREAS_NS)) void i18next.loadNamespaces(AREAS_NS);
     });
   });
 
