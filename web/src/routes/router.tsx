@@ -6,8 +6,8 @@ import { NavigationProgress } from '../components/navigation-progress';
 import { RouteErrorView } from '../components/error-views';
 import { ScrollToTop } from '../components/scroll-to-top';
 import { AuthLayout } from '../layouts/auth-layout';
-import type { RouteHandle } from './handle';
 import { loadAreaCatalogues } from '../locales/i18n';
+import type { RouteHandle } from './handle';
 import { lazyPage } from './lazy';
 import { paths } from './paths';
 
