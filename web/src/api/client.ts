@@ -1,10 +1,7 @@
 // The one HTTP transport of the app: aws-amplify's REST client, configured from the runtime
 // config.json. Everything else calls `api.get/post/put/del` from here.
-import { Amplify } from 'aws-amplify';
-import { del, get, post, put } from 'aws-amplify/api';
 import type { DocumentType } from '@aws-amplify/core/internals/utils';
-
-export const API_NAME = 'vendfleet';
+import type * as AmplifyTransport from './amplify-transport';
 const FALLBACK_MESSAGE = 'Something went wrong';
 
 /** A failed request: the server's status, message and per-field errors. */
@@ -52,12 +49,36 @@ let apiEndpoint = '';
 
 export function configureApi(endpoint: string): void {
   apiEndpoint = endpoint;
-  Amplify.configure(
-    { API: { REST: { [API_NAME]: { endpoint } } } },
-    // Our server is not an AWS service: never sign, never retry behind the user's back (a 429 from
-    // sign-in must reach the screen).
-    { API: { REST: { defaultAuthMode: 'none', retryStrategy: { strategy: 'no-retry' } } } },
+}
+
+type Transport = typeof AmplifyTransport;
+let transport: Transport | null = null;
+let loading: Promise<Transport> | null = null;
+let configuredEndpoint: string | null = null;
+
+/**
+ * Loads aws-amplify's REST client; requests call it themselves when it is not there yet. The tests
+ * load it first, so that a request leaves at once, as it did when the client was in the entry.
+ */
+export function loadTransport(): Promise<Transport> {
+  loading ??= import('./amplify-transport').then(
+    (module) => (transport = module),
+    (error: unknown) => {
+      // A chunk that did not arrive is asked again with the next request.
+      loading = null;
+      throw error;
+    },
   );
+  return loading;
+}
+
+/** Amplify configured for the current endpoint. */
+function configured(amplify: Transport): Transport {
+  if (configuredEndpoint !== apiEndpoint) {
+    amplify.configureAmplify(apiEndpoint);
+    configuredEndpoint = apiEndpoint;
+  }
+  return amplify;
 }
 
 /**
@@ -142,6 +163,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 async function send(method: Method, path: string, options: RequestOptions): Promise<RawResponse> {
+  const { API_NAME, del, get, post, put } = configured(transport ?? (await loadTransport()));
   const input = {
     apiName: API_NAME,
     path,

@@ -1,60 +1,25 @@
 import i18next from 'i18next';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
-import { en as reportFiltersEn } from '../components/report-filters/locales/en';
-import { fr as reportFiltersFr } from '../components/report-filters/locales/fr';
-import { it as reportFiltersIt } from '../components/report-filters/locales/it';
-import { en as encashmentEn } from '../features/encashment/locales/en';
-import { fr as encashmentFr } from '../features/encashment/locales/fr';
-import { it as encashmentIt } from '../features/encashment/locales/it';
-import { en as refillLogEn } from '../features/refill-log/locales/en';
-import { fr as refillLogFr } from '../features/refill-log/locales/fr';
-import { it as refillLogIt } from '../features/refill-log/locales/it';
-import { en as inventoryEn } from '../features/inventory/locales/en';
-import { fr as inventoryFr } from '../features/inventory/locales/fr';
-import { it as inventoryIt } from '../features/inventory/locales/it';
-import { en as transactionLogEn } from '../features/transaction-log/locales/en';
-import { fr as transactionLogFr } from '../features/transaction-log/locales/fr';
-import { it as transactionLogIt } from '../features/transaction-log/locales/it';
-import { en as dashboardEn } from '../features/dashboard/locales/en';
-import { fr as dashboardFr } from '../features/dashboard/locales/fr';
-import { it as dashboardIt } from '../features/dashboard/locales/it';
-import { en as fleetEn } from '../features/fleet/locales/en';
-import { fr as fleetFr } from '../features/fleet/locales/fr';
-import { it as fleetIt } from '../features/fleet/locales/it';
-import { en as machinesEn } from '../features/machines/locales/en';
-import { fr as machinesFr } from '../features/machines/locales/fr';
-import { it as machinesIt } from '../features/machines/locales/it';
-import { en as productsEn } from '../features/products/locales/en';
-import { fr as productsFr } from '../features/products/locales/fr';
-import { it as productsIt } from '../features/products/locales/it';
-import { en as salesEn } from '../features/sales/locales/en';
-import { fr as salesFr } from '../features/sales/locales/fr';
-import { it as salesIt } from '../features/sales/locales/it';
-import { en as reportGeneratorEn } from '../features/report-generator/locales/en';
-import { fr as reportGeneratorFr } from '../features/report-generator/locales/fr';
-import { it as reportGeneratorIt } from '../features/report-generator/locales/it';
-import { en as querySchedulerEn } from '../features/query-scheduler/locales/en';
-import { fr as querySchedulerFr } from '../features/query-scheduler/locales/fr';
-import { it as querySchedulerIt } from '../features/query-scheduler/locales/it';
-import { en as routePlanningEn } from '../features/route-planning/locales/en';
-import { fr as routePlanningFr } from '../features/route-planning/locales/fr';
-import { it as routePlanningIt } from '../features/route-planning/locales/it';
-import { en as plannedRoutesEn } from '../features/planned-routes/locales/en';
-import { fr as plannedRoutesFr } from '../features/planned-routes/locales/fr';
-import { it as plannedRoutesIt } from '../features/planned-routes/locales/it';
-import { en as operatorSettingsEn } from '../features/operator-settings/locales/en';
-import { fr as operatorSettingsFr } from '../features/operator-settings/locales/fr';
-import { it as operatorSettingsIt } from '../features/operator-settings/locales/it';
-import { en as auditEn } from '../features/audit/locales/en';
-import { fr as auditFr } from '../features/audit/locales/fr';
-import { it as auditIt } from '../features/audit/locales/it';
-import { en as usersEn } from '../features/users/locales/en';
-import { fr as usersFr } from '../features/users/locales/fr';
-import { it as usersIt } from '../features/users/locales/it';
-import { en as commonEn } from './en';
-import { fr as commonFr } from './fr';
-import { it as commonIt } from './it';
-import { mergeCatalogues, type Shape } from './shape';
+import type { en as reportFiltersEn } from '../components/report-filters/locales/en';
+import type { en as encashmentEn } from '../features/encashment/locales/en';
+import type { en as refillLogEn } from '../features/refill-log/locales/en';
+import type { en as inventoryEn } from '../features/inventory/locales/en';
+import type { en as transactionLogEn } from '../features/transaction-log/locales/en';
+import type { en as dashboardEn } from '../features/dashboard/locales/en';
+import type { en as fleetEn } from '../features/fleet/locales/en';
+import type { en as machinesEn } from '../features/machines/locales/en';
+import type { en as productsEn } from '../features/products/locales/en';
+import type { en as salesEn } from '../features/sales/locales/en';
+import type { en as reportGeneratorEn } from '../features/report-generator/locales/en';
+import type { en as querySchedulerEn } from '../features/query-scheduler/locales/en';
+import type { en as routePlanningEn } from '../features/route-planning/locales/en';
+import type { en as plannedRoutesEn } from '../features/planned-routes/locales/en';
+import type { en as operatorSettingsEn } from '../features/operator-settings/locales/en';
+import type { en as auditEn } from '../features/audit/locales/en';
+import type { en as usersEn } from '../features/users/locales/en';
+import type { en as commonEn } from './en';
+import type { Tree } from './shape';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English', short: 'EN' },
@@ -88,7 +53,7 @@ function initialLanguage(): UiLanguage {
   return isSupportedLanguage(browser) ? browser : 'en';
 }
 
-/** The whole English catalogue: the shared strings and every area's, under their usual keys. */
+/** The whole English catalogue: the shared strings (`en.ts`) and every area's (`areas-en.ts`), under their usual keys. */
 export type Catalogue = typeof commonEn &
   typeof usersEn &
   typeof fleetEn &
@@ -108,85 +73,40 @@ export type Catalogue = typeof commonEn &
   typeof operatorSettingsEn &
   typeof auditEn;
 
-/** Per language, the shared catalogue first, then the areas' (see `features/<area>/locales/`). */
-export const catalogues = {
-  en: mergeCatalogues([
-    commonEn,
-    usersEn,
-    fleetEn,
-    machinesEn,
-    productsEn,
-    reportFiltersEn,
-    salesEn,
-    encashmentEn,
-    refillLogEn,
-    inventoryEn,
-    transactionLogEn,
-    dashboardEn,
-    reportGeneratorEn,
-    querySchedulerEn,
-    routePlanningEn,
-    plannedRoutesEn,
-    operatorSettingsEn,
-    auditEn,
-  ]) as Catalogue,
-  fr: mergeCatalogues([
-    commonFr,
-    usersFr,
-    fleetFr,
-    machinesFr,
-    productsFr,
-    reportFiltersFr,
-    salesFr,
-    encashmentFr,
-    refillLogFr,
-    inventoryFr,
-    transactionLogFr,
-    dashboardFr,
-    reportGeneratorFr,
-    querySchedulerFr,
-    routePlanningFr,
-    plannedRoutesFr,
-    operatorSettingsFr,
-    auditFr,
-  ]) as Shape<Catalogue>,
-  it: mergeCatalogues([
-    commonIt,
-    usersIt,
-    fleetIt,
-    machinesIt,
-    productsIt,
-    reportFiltersIt,
-    salesIt,
-    encashmentIt,
-    refillLogIt,
-    inventoryIt,
-    transactionLogIt,
-    dashboardIt,
-    reportGeneratorIt,
-    querySchedulerIt,
-    routePlanningIt,
-    plannedRoutesIt,
-    operatorSettingsIt,
-    auditIt,
-  ]) as Shape<Catalogue>,
+/**
+ * A language's strings come in two namespaces, each a chunk of its own: `translation`, the shared
+ * strings (`<code>.ts`) the sign-in page needs, and `areas`, every area's (`areas-<code>.ts`),
+ * loaded before the first signed-in screen. A key not in the first is looked up in the second, so
+ * the code names every key the same way. A visit loads the language it shows; a switch loads the
+ * next before the screen changes language.
+ */
+const SHARED: Record<UiLanguage, () => Promise<Tree>> = {
+  en: () => import('./en').then((module) => module.en),
+  fr: () => import('./fr').then((module) => module.fr),
+  it: () => import('./it').then((module) => module.it),
 };
+const AREAS: Record<UiLanguage, () => Promise<{ default: Tree }>> = {
+  en: () => import('./areas-en'),
+  fr: () => import('./areas-fr'),
+  it: () => import('./areas-it'),
+};
+const AREAS_NS = 'areas';
+let areasWanted = false;
 
-export const resources = {
-  en: { translation: catalogues.en },
-  fr: { translation: catalogues.fr },
-  it: { translation: catalogues.it },
-} as const;
+function loadCatalogue(language: string, namespace: string): Promise<Tree | { default: Tree }> {
+  if (!isSupportedLanguage(language)) return Promise.resolve({});
+  return namespace === AREAS_NS ? AREAS[language]() : SHARED[language]();
+}
 
-void i18next.use(initReactI18next).init({
-  resources,
-  lng: initialLanguage(),
-  fallbackLng: 'en',
-  supportedLngs: LANGUAGES.map((language) => language.code),
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
+/**
+ * The areas' strings, in the current language and in every one chosen later: the signed-in screens
+ * wait for them (routes/router.tsx), the sign-in page does not. Rejects when they did not arrive.
+ */
+export async function loadAreaCatalogues(): Promise<void> {
+  areasWanted = true;
+  await i18next.loadNamespaces(AREAS_NS);
+  if (!i18next.hasResourceBundle(i18next.language, AREAS_NS)) throw new Error(`Loading chunk areas-${i18next.language} failed`);
+}
 
 /** The page's `lang` and `dir` follow the UI language (screen readers choose their voice by it). */
 function markDocument(lng: string) {
@@ -195,16 +115,37 @@ function markDocument(lng: string) {
   document.documentElement.dir = directionOf(lng);
 }
 
-// The initial language was chosen before this listener existed (init is synchronous).
-markDocument(i18next.language);
-
-i18next.on('languageChanged', (lng) => {
-  try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
-  } catch {
-    // Not fatal: the language just will not survive a reload.
-  }
-  markDocument(lng);
-});
+/** Resolves once the first language's catalogue is in: the app renders after it, never before. */
+export const i18nReady: Promise<void> = i18next
+  .use(resourcesToBackend(loadCatalogue))
+  .use(initReactI18next)
+  .init({
+    lng: initialLanguage(),
+    ns: ['translation'],
+    defaultNS: 'translation',
+    fallbackNS: AREAS_NS,
+    // Every language holds every key (locales.test.ts): no fallback, so a visit in French or
+    // Italian does not load the English catalogue too.
+    fallbackLng: false,
+    supportedLngs: LANGUAGES.map((language) => language.code),
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { bindI18nStore: 'added' },
+  })
+  .then(() => {
+    // The initial language is not a choice: it is stored only when the user changes it.
+    markDocument(i18next.language);
+    i18next.on('languageChanged', (lng) => {
+      try {
+        localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
+      } catch {
+        // Not fatal: the language just will not survive a reload.
+      }
+      markDocument(lng);
+      // A switch that began before the areas were wanted loaded only the shared strings.
+      // (The screens render again when they arrive: `bindI18nStore` below.)
+      if (areasWanted && !i18next.hasResourceBundle(lng, AREAS_NS)) void i18next.loadNamespaces(AREAS_NS);
+    });
+  });
 
 export default i18next;

@@ -53,7 +53,10 @@ import * as usersIt from '../features/users/locales/it';
 import * as commonEn from './en';
 import * as commonFr from './fr';
 import * as commonIt from './it';
-import { catalogues as merged } from './i18n';
+import areasEn from './areas-en';
+import areasFr from './areas-fr';
+import areasIt from './areas-it';
+import type { Catalogue } from './i18n';
 import { mergeCatalogues, type Tree } from './shape';
 
 function flatten(tree: Tree, prefix = ''): Record<string, string> {
@@ -88,6 +91,11 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
 };
 
+const merged = {
+  en: mergeCatalogues([commonEn.en, areasEn]) as Catalogue,
+  fr: mergeCatalogues([commonFr.fr, areasFr]),
+  it: mergeCatalogues([commonIt.it, areasIt]),
+};
 const catalogues = { en: flatten(merged.en), fr: flatten(merged.fr), it: flatten(merged.it) };
 const reference = Object.keys(catalogues.en).sort();
 

@@ -6,6 +6,7 @@ import { NavigationProgress } from '../components/navigation-progress';
 import { RouteErrorView } from '../components/error-views';
 import { ScrollToTop } from '../components/scroll-to-top';
 import { AuthLayout } from '../layouts/auth-layout';
+import { loadAreaCatalogues } from '../locales/i18n';
 import type { RouteHandle } from './handle';
 import { lazyPage } from './lazy';
 import { paths } from './paths';
@@ -245,7 +246,8 @@ export const routes: RouteObject[] = [
         element: <AuthGuard><Outlet /></AuthGuard>,
         children: [
           {
-            lazy: lazyPage(() => import('../layouts/dashboard/dashboard-layout')),
+            // The signed-in screens render once the areas' strings are in (the sign-in page did without).
+            lazy: lazyPage(() => Promise.all([import('../app/signed-in'), loadAreaCatalogues()]).then(([layout]) => layout)),
             children: [{ errorElement: <RouteErrorView />, children: protectedRoutes }],
           },
         ],

@@ -8,6 +8,14 @@ import type { EmotionCache } from '@emotion/cache';
 // starts from fresh modules of src/ (its own `vi.mock`s, i18n, caches); the dependencies stay loaded.
 vi.resetModules();
 
+// The UI language's strings arrive asynchronously (locales/i18n.ts): each file starts with all of
+// them in, the areas' too, as the app renders a screen only after them.
+const { i18nReady, loadAreaCatalogues } = await import('../locales/i18n');
+await i18nReady;
+await loadAreaCatalogues();
+// aws-amplify's REST client too (the app loads it with its first request): a request leaves at once.
+await (await import('../api/client')).loadTransport();
+
 // The suite shares two cores with Rust builds (CI, a developer's machine): what a test waits for
 // (findBy…, waitFor) may come later than the default 1 s without anything being wrong.
 configure({ asyncUtilTimeout: 5_000 });

@@ -1,8 +1,6 @@
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CacheProvider } from '@emotion/react';
-import createCache from '@emotion/cache';
-import { prefixer } from 'stylis';
-import rtlPlugin from 'stylis-plugin-rtl';
+import createCache, { type EmotionCache } from '@emotion/cache';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider as MuiThemeProvider } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
@@ -16,13 +14,16 @@ import { directionOf } from '../locales/i18n';
 import { createAppTheme } from './create-theme';
 
 const ltrCache = createCache({ key: 'mui' });
-const rtlCache = createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] });
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const settings = useSettings();
   const { i18n } = useTranslation();
   const language = i18n.language;
   const direction = directionOf(language);
+  const [rtlCache, setRtlCache] = useState<EmotionCache | null>(null);
+  useEffect(() => {
+    if (direction === 'rtl' && !rtlCache) void import('./rtl-cache').then((module) => setRtlCache(module.rtlCache));
+  }, [direction, rtlCache]);
 
   const theme = useMemo(
     () =>
@@ -39,7 +40,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   );
 
   return (
-    <CacheProvider value={direction === 'rtl' ? rtlCache : ltrCache}>
+    <CacheProvider value={direction === 'rtl' && rtlCache ? rtlCache : ltrCache}>
       <MuiThemeProvider theme={theme}>
         <CssBaseline />
         {children}
