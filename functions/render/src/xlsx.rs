@@ -12,6 +12,8 @@ pub fn xlsx_error(e: rust_xlsxwriter::XlsxError) -> AppError {
 /// The cell formats of an XLSX file.
 pub struct XlsxFormats {
     bold: rust_xlsxwriter::Format,
+    bold_date: rust_xlsxwriter::Format,
+    bold_month: rust_xlsxwriter::Format,
     date: rust_xlsxwriter::Format,
     date_time: rust_xlsxwriter::Format,
     percent: rust_xlsxwriter::Format,
@@ -23,6 +25,8 @@ impl XlsxFormats {
         use rust_xlsxwriter::Format;
         XlsxFormats {
             bold: Format::new().set_bold(),
+            bold_date: Format::new().set_bold().set_num_format("yyyy-mm-dd"),
+            bold_month: Format::new().set_bold().set_num_format("mmm yyyy"),
             date: Format::new().set_num_format("yyyy-mm-dd"),
             date_time: Format::new().set_num_format("yyyy-mm-dd hh:mm"),
             percent: Format::new().set_num_format("0.00%"),
@@ -41,16 +45,42 @@ impl Default for XlsxFormats {
     }
 }
 
-/// Names a sheet and writes its bold header row.
+/// A header naming a day (`2026-11-01`) or a month (`2026-11`): the day it stands for, and
+/// whether it is a month. Such headers are written as dates, so that a spreadsheet sorts, filters
+/// and charts the period columns as dates, not text.
+fn header_date(h: &str) -> Option<(chrono::NaiveDate, bool)> {
+    let day = |s: &str| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
+    match h.len() {
+        10 => day(h).map(|d| (d, false)),
+        7 => day(&format!("{h}-01")).map(|d| (d, true)),
+        _ => None,
+    }
+}
+
+/// Names a sheet and writes its bold header row (days and months as dates).
 pub fn start_sheet(
     sheet: &mut rust_xlsxwriter::Worksheet,
     name: &str,
     header: &[String],
     f: &XlsxFormats,
 ) -> Result<(), rust_xlsxwriter::XlsxError> {
+    use chrono::Datelike;
     sheet.set_name(name)?;
     for (c, h) in header.iter().enumerate() {
-        sheet.write_string_with_format(0, c as u16, h, &f.bold)?;
+        match header_date(h) {
+            Some((d, month)) => {
+                let x = rust_xlsxwriter::ExcelDateTime::from_ymd(
+                    d.year() as u16,
+                    d.month() as u8,
+                    d.day() as u8,
+                )?;
+                let format = if month { &f.bold_month } else { &f.bold_date };
+                sheet.write_datetime_with_format(0, c as u16, &x, format)?;
+            }
+            None => {
+                sheet.write_string_with_format(0, c as u16, h, &f.bold)?;
+            }
+        }
     }
     Ok(())
 }

@@ -204,6 +204,20 @@ async fn a_generated_file_equals_the_report_endpoints(b: Backend) {
         "the workbook has a chart"
     );
     let rows = xlsx_rows(bytes.clone(), 0);
+    // The period columns' titles are dates, not text; the group's and the total's are text.
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.clone())).unwrap();
+    let range = book.worksheet_range_at(0).unwrap().unwrap();
+    let header: Vec<calamine::Data> = range.rows().next().unwrap().to_vec();
+    assert!(matches!(header[0], calamine::Data::String(_)), "{header:?}");
+    assert!(
+        matches!(header[1], calamine::Data::DateTime(_)),
+        "{header:?}"
+    );
+    assert!(
+        matches!(header.last(), Some(calamine::Data::String(_))),
+        "{header:?}"
+    );
     let detail = h
         .get(
             &format!("/api/sales-journal/detail-table/?{q}&page_size=200"),

@@ -458,7 +458,7 @@ pub async fn make(
                     .create_client(ClientInput {
                         name: name.into(),
                         commission_bps: Some(bps),
-                        ..Default::default()
+                        ..data::client_contact(name, CITIES[l.city].italian)
                     })
                     .await
                     .map_err(err("a client"))?;
@@ -538,6 +538,10 @@ pub async fn make(
             currency: "EUR".into(),
             vat_bps: Some(*vat),
             units: if recipe.is_some() { "cup" } else { "pcs" }.into(),
+            // Goods fill spirals and columns (the planograms' largest); cups are made to order.
+            max_quantity: recipe
+                .is_none()
+                .then_some(if tag == "Cold drinks" { 24 } else { 15 }),
             tag_ids: vec![tag_of(tag)],
             is_composite: recipe.is_some(),
             recipe: recipe.map(|lines| {

@@ -378,6 +378,42 @@ pub fn client_of(site: Site, italian: bool) -> Option<(&'static str, i64)> {
     })
 }
 
+/// A client's contact: a named person, an address at the client's (reserved `.example`) domain
+/// and a phone number of its country, all made from its name.
+pub fn client_contact(name: &str, italian: bool) -> vendfleet_app::settings::ClientInput {
+    let slug: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_lowercase();
+    let n = name
+        .bytes()
+        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let (contact, phone) = if italian {
+        (
+            "Giulia Conti",
+            format!("+39 02 {:04} {:04}", n % 10_000, (n / 10_000) % 10_000),
+        )
+    } else {
+        (
+            "Claire Martin",
+            format!(
+                "+33 1 {:02} {:02} {:02} {:02}",
+                n % 100,
+                (n / 100) % 100,
+                (n / 10_000) % 100,
+                (n / 1_000_000) % 100
+            ),
+        )
+    };
+    vendfleet_app::settings::ClientInput {
+        contact_name: contact.into(),
+        email: format!("contact@{slug}.example"),
+        phone,
+        ..Default::default()
+    }
+}
+
 /// Machine models: name, type, manufacturer, firmware, kind.
 pub const MODELS: &[(&str, &str, &str, &str, Kind)] = &[
     ("Kikko Max", "Hot drinks", "Evoca", "4.2.1", Kind::Coffee),

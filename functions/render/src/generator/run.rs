@@ -193,8 +193,8 @@ fn sales_extras(
         t("Summary", "Synthèse", "Riepilogo"),
         vec![
             t("Figure", "Indicateur", "Indicatore"),
-            format!("{} – {}", r.query.from, r.query.to),
-            format!("{} – {}", r.previous_from, r.previous_to),
+            crate::mail::period::name(r.query.from, r.query.to, lang),
+            crate::mail::period::name(r.previous_from, r.previous_to, lang),
         ],
     )?;
     let cell = |money: bool, v: i64| {
