@@ -1,15 +1,12 @@
 // What the browser tests do as the signed-in administrator: sign in on the login page and land on
 // a screen, and call the API with the page's own token. (The older test files still carry copies
 // of these; new ones use this file.)
+import { signIn as signInAs } from './browser.mjs';
 import { ADMIN } from './server.mjs';
 
 /** Signs in as ADMIN on `baseUrl`'s login page and waits for `path` (where the login returns to). */
-export async function signIn(page, baseUrl, path) {
-  await page.goto(`${baseUrl}/auth/jwt/login?returnTo=${encodeURIComponent(path)}`);
-  await page.locator('input[name=email]').fill(ADMIN.email);
-  await page.locator('input[name=password]').fill(ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((url) => url.pathname === path);
+export function signIn(page, baseUrl, path) {
+  return signInAs(page, baseUrl, ADMIN, path);
 }
 
 /** A call with the signed-in user's token, straight from the page: its status and parsed body. */

@@ -81,8 +81,8 @@ describe('what a first visit loads', { concurrency: false }, () => {
       await page.getByRole('heading', { name: heading }).waitFor();
       assert.equal(await lang(), code);
       assert.ok(seen.has(`areas-${code}`), `${code}: ${[...seen].join(' ')}`);
-      // An area's string, not only the shared ones: the dashboard's "Today".
-      await page.getByText(code === 'fr' ? 'Aujourd’hui' : 'Oggi', { exact: true }).first().waitFor();
+      // An area's string, not only the shared ones: the dashboard's "This month".
+      await page.getByText(code === 'fr' ? 'Ce mois-ci' : 'Questo mese', { exact: true }).first().waitFor();
       assert.deepEqual(await rawKeys(), []);
     }
     // Back to English, as the server's other tests expect the admin.

@@ -7,7 +7,6 @@ use crate::events::EventsService;
 use crate::machines::{Machine, MachinesService};
 use crate::records::{Changed, Touched};
 use crate::sales::{SalesParams, SalesReport, SalesService};
-use crate::settings::SettingsService;
 use crate::{AppResult, Calendar};
 use chrono::{Duration, NaiveDate, NaiveTime, Timelike};
 use std::collections::HashMap;
@@ -91,7 +90,6 @@ pub struct Dashboard {
 pub struct DashboardService {
     sales: SalesService,
     machines: MachinesService,
-    settings: SettingsService,
     events: EventsService,
     planning: crate::planning::PlanningService,
     calendar: Calendar,
@@ -146,7 +144,6 @@ impl DashboardService {
     pub fn new(
         sales: SalesService,
         machines: MachinesService,
-        settings: SettingsService,
         events: EventsService,
         planning: crate::planning::PlanningService,
         calendar: Calendar,
@@ -155,7 +152,6 @@ impl DashboardService {
         DashboardService {
             sales,
             machines,
-            settings,
             events,
             planning,
             calendar,
@@ -249,7 +245,7 @@ impl DashboardService {
             self.facts(&ids),
             self.events.held_audit_counts(),
             self.planning.settings(),
-            self.settings.locations().all_shared(),
+            self.sales.locations().all_shared(),
         )?;
         // The operator's thresholds (route planning's settings).
         let limits = settings.thresholds();

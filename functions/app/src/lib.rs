@@ -163,7 +163,6 @@ impl App {
         let dashboard = dashboard::DashboardService::new(
             sales.clone(),
             machines.clone(),
-            settings.clone(),
             events.clone(),
             planning.clone(),
             calendar.clone(),

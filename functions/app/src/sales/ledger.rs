@@ -21,6 +21,11 @@ impl SalesService {
         &self.sales
     }
 
+    /// The locations (whose zones make sales' local days), for the services drawn on sales.
+    pub(crate) fn locations(&self) -> &crate::records::Records<crate::settings::Location> {
+        self.settings.locations()
+    }
+
     /// How many writes one commit may hold, and what a commit costs of it.
     pub(crate) fn commit_limit(&self) -> usize {
         self.sales.commit_limit()

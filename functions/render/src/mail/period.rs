@@ -135,39 +135,20 @@ mod tests {
     #[test]
     fn periods_are_named_as_readers_say_them() {
         use Language::*;
+        #[rustfmt::skip]
         let cases = [
             ("2026-10-01", "2026-10-31", En, "October 2026"),
             ("2026-10-01", "2026-10-31", Fr, "octobre 2026"),
             ("2026-09-01", "2026-09-30", It, "settembre 2026"),
             ("2026-01-01", "2026-12-31", En, "2026"),
             ("2026-01-01", "2026-03-31", Fr, "janvier – mars 2026"),
-            (
-                "2026-11-16",
-                "2026-11-22",
-                En,
-                "week 47 of 2026 (16–22 November 2026)",
-            ),
-            (
-                "2026-11-16",
-                "2026-11-22",
-                It,
-                "settimana 47 del 2026 (16–22 novembre 2026)",
-            ),
+            ("2026-11-16", "2026-11-22", En, "week 47 of 2026 (16–22 November 2026)"),
+            ("2026-11-16", "2026-11-22", It, "settimana 47 del 2026 (16–22 novembre 2026)"),
             ("2026-11-27", "2026-11-27", En, "Friday 27 November 2026"),
             ("2026-11-27", "2026-11-27", Fr, "vendredi 27 novembre 2026"),
             ("2026-11-01", "2026-11-27", En, "1–27 November 2026"),
-            (
-                "2026-10-28",
-                "2026-11-03",
-                Fr,
-                "28 octobre – 3 novembre 2026",
-            ),
-            (
-                "2025-12-28",
-                "2026-01-03",
-                En,
-                "28 December 2025 – 3 January 2026",
-            ),
+            ("2026-10-28", "2026-11-03", Fr, "28 octobre – 3 novembre 2026"),
+            ("2025-12-28", "2026-01-03", En, "28 December 2025 – 3 January 2026"),
         ];
         for (from, to, lang, want) in cases {
             assert_eq!(name(d(from), d(to), lang), want, "{from}–{to} {lang:?}");
