@@ -9,6 +9,7 @@ mod audit_property;
 mod audit_truth;
 mod audits;
 mod auth;
+mod comparisons;
 mod contract;
 mod dashboard;
 mod dynamo_reads;

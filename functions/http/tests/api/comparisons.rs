@@ -1,0 +1,158 @@
+//! The sales overview's comparison spans from outside, around both 2026 clock changes: a
+//! calendar month against the month before, an ISO week against the week before, the current
+//! month and week so far against the same days before, and a custom span against the same
+//! weekdays before — the spans written out by hand here, the figures summed from the ledger.
+
+use crate::common::{created, Backend, Harness};
+use axum::http::StatusCode;
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use serde_json::{json, Value};
+use vendfleet_domain::events::MachineEvent;
+
+/// A machine in Paris and one in Auckland, each selling every five hours from `from` to `to`
+/// (a price that grows with each sale, so that a day moved is a figure changed); their ids.
+async fn sellers(h: &Harness, admin: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> Vec<String> {
+    let product = created(
+        h,
+        admin,
+        "/api/products/",
+        json!({"name": "Thé", "sku": "THE", "price_minor": 100, "vat_bps": 550, "units": "pcs"}),
+    )
+    .await;
+    let mut ids = Vec::new();
+    for zone in ["Europe/Paris", "Pacific/Auckland"] {
+        let loc = created(
+            h,
+            admin,
+            "/api/locations/",
+            json!({"name": zone, "time_zone": zone}),
+        )
+        .await;
+        let m = created(
+            h,
+            admin,
+            "/api/machines/",
+            json!({"name": zone, "location_id": loc["id"]}),
+        )
+        .await;
+        let id = m["id"].as_str().unwrap().to_string();
+        let r = h
+            .post(
+                "/api/machines/products/",
+                admin,
+                json!({"machine_id": id, "selection": "S0", "product_id": product["id"],
+                       "max": 10000, "price_minor": 100, "current": 10000}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+        let events: Vec<MachineEvent> = (0..)
+            .map(|k| (k, from + Duration::hours(5 * k)))
+            .take_while(|(_, at)| *at <= to)
+            .map(|(k, at)| {
+                serde_json::from_value(json!({"id": format!("v{k}"), "type": "vend",
+                    "at": at.to_rfc3339(), "selection": "S0", "price_minor": 100 + k,
+                    "quantity": 1, "payment": "cash"}))
+                .unwrap()
+            })
+            .collect();
+        h.app.events.apply(&id, &events).await.unwrap();
+        ids.push(id);
+    }
+    ids
+}
+
+/// Sales minor units of the machines' ledgers on local days `from..=to`.
+async fn ledger_sales(h: &Harness, machines: &[String], from: NaiveDate, to: NaiveDate) -> i64 {
+    let mut sum = 0;
+    for m in machines {
+        let rows = h.app.sales.store().ledger(m, from, to).await.unwrap();
+        sum += rows.iter().map(|v| v.revenue_minor).sum::<i64>();
+    }
+    sum
+}
+
+fn d(s: &str) -> NaiveDate {
+    s.parse().unwrap()
+}
+
+async fn comparison_spans_around_clock_changes(b: Backend) {
+    // (now, [(query, span, span compared)]): Thursday 2 April 2026 (Paris went to summer time on
+    // Sunday 29 March) and Monday 2 November 2026 (back to winter time on Sunday 25 October).
+    let cases = [
+        (
+            "2026-04-02T10:00:00Z",
+            vec![
+                (
+                    "period=previous_month",
+                    ("2026-03-01", "2026-03-31"),
+                    ("2026-02-01", "2026-02-28"),
+                ),
+                (
+                    "period=previous_week",
+                    ("2026-03-23", "2026-03-29"),
+                    ("2026-03-16", "2026-03-22"),
+                ),
+                (
+                    "period=current_month",
+                    ("2026-04-01", "2026-04-02"),
+                    ("2026-03-01", "2026-03-02"),
+                ),
+                (
+                    "period=current_week",
+                    ("2026-03-30", "2026-04-02"),
+                    ("2026-03-23", "2026-03-26"),
+                ),
+                (
+                    "date_from=2026-03-27&date_to=2026-03-31",
+                    ("2026-03-27", "2026-03-31"),
+                    ("2026-03-20", "2026-03-24"),
+                ),
+            ],
+        ),
+        (
+            "2026-11-02T10:00:00Z",
+            vec![
+                (
+                    "period=previous_month",
+                    ("2026-10-01", "2026-10-31"),
+                    ("2026-09-01", "2026-09-30"),
+                ),
+                (
+                    "period=previous_week",
+                    ("2026-10-26", "2026-11-01"),
+                    ("2026-10-19", "2026-10-25"),
+                ),
+                (
+                    "date_from=2026-10-20&date_to=2026-10-29",
+                    ("2026-10-20", "2026-10-29"),
+                    ("2026-10-06", "2026-10-15"),
+                ),
+            ],
+        ),
+    ];
+    for (now, queries) in cases {
+        let now: DateTime<Utc> = now.parse().unwrap();
+        let h = Harness::at(b, now, |_| {}).await;
+        let admin = h.admin().await;
+        let machines = sellers(&h, &admin, now - Duration::days(70), now).await;
+        for (query, (from, to), (pf, pt)) in queries {
+            let r = h
+                .get(&format!("/api/sales-journal/total-table/?{query}"), &admin)
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+            let data: Value = r.json()["data"].clone();
+            assert_eq!(
+                (&data["previous_from"], &data["previous_to"]),
+                (&json!(pf), &json!(pt)),
+                "{now} {query}"
+            );
+            let now_sales = ledger_sales(&h, &machines, d(from), d(to)).await;
+            let before = ledger_sales(&h, &machines, d(pf), d(pt)).await;
+            assert!(now_sales > 0 && before > 0, "{now} {query}");
+            assert_eq!(data["total"]["sales_minor"], now_sales, "{now} {query}");
+            assert_eq!(data["previous"]["sales_minor"], before, "{now} {query}");
+        }
+    }
+}
+
+on_both_stores!(comparison_spans_around_clock_changes);
