@@ -88,7 +88,13 @@ describe('vendfleet dashboard at 09:00', { concurrency: false }, () => {
     assert.equal(direct.status, 200);
     assert.equal(direct.body.data.today.date, today.date);
     assert.match(direct.body.data.today.until, /^09:0\d:\d\d$/);
-    for (const part of ['figures', 'yesterday', 'week_before']) assert.deepEqual(direct.body.data.today[part], today[part], part);
+    assert.deepEqual(direct.body.data.today.figures, today.figures, 'today');
+    // The server's clock runs on from 09:00: asked later, the compared hours may have grown by a
+    // sale or two; asked within the same second, they are the same.
+    for (const part of ['yesterday', 'week_before']) {
+      if (direct.body.data.today.until === today.until) assert.deepEqual(direct.body.data.today[part], today[part], part);
+      else assert.ok(direct.body.data.today[part].sales_minor >= today[part].sales_minor, part);
+    }
   });
 
   test('the trend charts draw the last 30 days and this month against the month before', async () => {
