@@ -22,10 +22,16 @@ const isGenerate = (response) => response.request().method() === 'POST' && new U
 /** Checks the rows of `ids` in the ranked list, chooses `refillers`, generates: the reply. */
 async function generate(ids, refillers) {
   const grid = page.getByTestId('ranked-grid');
+  // Every row asked for is there before any is ticked (the list may still be filling in).
+  for (const id of ids) await grid.locator(`.MuiDataGrid-row[data-id="${id}"]`).waitFor();
   for (const row of await grid.locator('.MuiDataGrid-row').all()) {
     const box = row.getByRole('checkbox');
     const wanted = ids.includes(await row.getAttribute('data-id'));
     if ((await box.isChecked()) !== wanted) await box.setChecked(wanted);
+  }
+  for (const id of ids) {
+    const box = grid.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox');
+    if (!(await box.isChecked())) throw new Error(`${id} is not ticked`);
   }
   await page.getByTestId('planning-refillers').click();
   for (const person of refillers) {
@@ -33,6 +39,7 @@ async function generate(ids, refillers) {
     if ((await option.getAttribute('aria-selected')) !== 'true') await option.click();
   }
   await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.querySelector('[data-testid="planning-generate"]')?.disabled === false);
   const reply = page.waitForResponse(isGenerate);
   reply.catch(() => undefined);
   await page.getByTestId('planning-generate').click();
