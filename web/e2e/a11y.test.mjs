@@ -15,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
+import { apiCall } from './signed-in.mjs';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -109,19 +110,8 @@ const GUEST_SCREENS = [
 ];
 
 /** A call with the signed-in user's token, straight from the page. */
-async function call(method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${localStorage.getItem('accessToken')}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
+function call(method, path, body) {
+  return apiCall(page, method, path, body);
 }
 
 async function created(method, path, body) {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
+import { apiCall } from './signed-in.mjs';
 
 const tag = Date.now().toString(36);
 const OTHER = { name: `Olga Export ${tag}`, email: `olga.${tag}@vendfleet.test` };
@@ -16,19 +17,8 @@ let page;
 const consoleLog = { errors: [], expected: [] };
 
 /** A call with the signed-in user's token, straight from the page. */
-async function call(method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${localStorage.getItem('accessToken')}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
+function call(method, path, body) {
+  return apiCall(page, method, path, body);
 }
 
 describe('vendfleet exports as background jobs', { concurrency: false }, () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ADMIN, startServer } from './server.mjs';
 import { parseCsv } from './csv.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
+import { apiCall } from './signed-in.mjs';
 
 const tag = Date.now().toString(36);
 const TEMPLATE = `Cash by bag ${tag}`;
@@ -30,19 +31,8 @@ const consoleLog = { errors: [], expected: [] };
 const made = { template: null, preview: null, columns: [] };
 
 /** A call with the signed-in user's token, straight from the page. */
-async function call(method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${localStorage.getItem('accessToken')}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
+function call(method, path, body) {
+  return apiCall(page, method, path, body);
 }
 
 const pathOf = (response) => new URL(response.url()).pathname;

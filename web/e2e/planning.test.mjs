@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
+import { apiCall } from './signed-in.mjs';
 
 const BAG = `E2E-${Date.now().toString(36)}`;
 
@@ -31,19 +32,8 @@ const offsite = [];
 const made = { admin: null, machines: [], plan: null, route: null };
 
 /** A call with the signed-in user's token, straight from the page. */
-async function call(method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${localStorage.getItem('accessToken')}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
+function call(method, path, body) {
+  return apiCall(page, method, path, body);
 }
 
 const pathOf = (response) => new URL(response.url()).pathname;
