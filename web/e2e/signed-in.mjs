@@ -1,6 +1,6 @@
 // What the browser tests do as the signed-in administrator: sign in on the login page and land on
-// a screen, and call the API with the page's own token (every test file calls the API through
-// `apiCall`).
+// a screen, and call the API with the page's own token (app, dashboard, fleet and session
+// tests still read the token themselves).
 import { signIn as signInAs } from './browser.mjs';
 import { ADMIN } from './server.mjs';
 
