@@ -3,11 +3,11 @@
 //! month and week so far against the same days before, and a custom span against the same
 //! weekdays before — the spans written out by hand here, the figures summed from the ledger.
 
+use crate::common::sellers::{seller, vend_at};
 use crate::common::{created, Backend, Harness};
 use axum::http::StatusCode;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::{json, Value};
-use vendfleet_domain::events::MachineEvent;
 
 /// A machine in Paris and one in Auckland, each selling every five hours from `from` to `to`
 /// (a price that grows with each sale, so that a day moved is a figure changed); their ids.
@@ -19,44 +19,15 @@ async fn sellers(h: &Harness, admin: &str, from: DateTime<Utc>, to: DateTime<Utc
         json!({"name": "Thé", "sku": "THE", "price_minor": 100, "vat_bps": 550, "units": "pcs"}),
     )
     .await;
+    let instants: Vec<DateTime<Utc>> = (0..)
+        .map(|k| from + Duration::hours(5 * k))
+        .take_while(|at| *at <= to)
+        .collect();
     let mut ids = Vec::new();
     for zone in ["Europe/Paris", "Pacific/Auckland"] {
-        let loc = created(
-            h,
-            admin,
-            "/api/locations/",
-            json!({"name": zone, "time_zone": zone}),
-        )
-        .await;
-        let m = created(
-            h,
-            admin,
-            "/api/machines/",
-            json!({"name": zone, "location_id": loc["id"]}),
-        )
-        .await;
-        let id = m["id"].as_str().unwrap().to_string();
-        let r = h
-            .post(
-                "/api/machines/products/",
-                admin,
-                json!({"machine_id": id, "selection": "S0", "product_id": product["id"],
-                       "max": 10000, "price_minor": 100, "current": 10000}),
-            )
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-        let events: Vec<MachineEvent> = (0..)
-            .map(|k| (k, from + Duration::hours(5 * k)))
-            .take_while(|(_, at)| *at <= to)
-            .map(|(k, at)| {
-                serde_json::from_value(json!({"id": format!("v{k}"), "type": "vend",
-                    "at": at.to_rfc3339(), "selection": "S0", "price_minor": 100 + k,
-                    "quantity": 1, "payment": "cash"}))
-                .unwrap()
-            })
-            .collect();
-        h.app.events.apply(&id, &events).await.unwrap();
-        ids.push(id);
+        let s = seller(h, admin, &product, (zone, zone), zone, (100, 10000)).await;
+        vend_at(h, &s.machine, &instants, |k| 100 + k as i64).await;
+        ids.push(s.machine);
     }
     ids
 }

@@ -2,40 +2,36 @@
 //! around clock changes and in zones ahead of and behind the operator's; its trend charts
 //! against the sales overview; its attention list's locations.
 
+use crate::common::sellers::{seller, vend_at, Seller};
 use crate::common::{created, Backend, Harness};
 use axum::http::StatusCode;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde_json::{json, Value};
-use vendfleet_domain::events::MachineEvent;
 
-/// A machine at a new location in `zone`, selling S0 at 250; its id.
-async fn machine_in(h: &Harness, admin: &str, product: &Value, zone: &str, stock: i64) -> String {
-    let loc = created(
-        h,
-        admin,
-        "/api/locations/",
-        json!({"name": format!("Station {zone}"), "time_zone": zone}),
-    )
-    .await;
-    let m = created(
-        h,
-        admin,
-        "/api/machines/",
-        json!({"name": format!("Lobby {zone}"), "location_id": loc["id"]}),
-    )
-    .await;
-    let id = m["id"].as_str().unwrap().to_string();
-    let r = h
-        .post(
-            "/api/machines/products/",
-            admin,
-            json!({"machine_id": id, "selection": "S0", "product_id": product["id"],
-                   "max": 5000, "price_minor": 250, "current": stock}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
-    id
+/// A machine at a new location in `zone`, selling S0 at 250.
+async fn machine_in(h: &Harness, admin: &str, product: &Value, zone: &str, stock: i64) -> Seller {
+    let place = format!("Station {zone}");
+    let name = format!("Lobby {zone}");
+    seller(h, admin, product, (&place, zone), &name, (250, stock)).await
+}
+
+/// A vend every 37 minutes from 00:05 local time `days` days before `today` to `now`.
+fn every_37_minutes(
+    zone: Tz,
+    today: NaiveDate,
+    days: i64,
+    now: DateTime<Utc>,
+) -> Vec<DateTime<Utc>> {
+    let start = zone
+        .from_local_datetime(&(today - Duration::days(days)).and_hms_opt(0, 5, 0).unwrap())
+        .earliest()
+        .unwrap()
+        .with_timezone(&Utc);
+    (0..)
+        .map(|k| start + Duration::minutes(37 * k))
+        .take_while(|at| *at <= now)
+        .collect()
 }
 
 /// Sales minor units of the vends (one unit at 250 each) whose local day in `zone` is `day`
@@ -87,27 +83,8 @@ async fn today_so_far_faces_the_same_hours(b: Backend) {
     for (z, zone) in zones.iter().enumerate() {
         let tz: Tz = zone.parse().unwrap();
         let machine = machine_in(&h, &admin, &product, zone, if z == 0 { 0 } else { 4000 }).await;
-        // A vend every 37 minutes from 8 days before to now, in the machine's zone.
-        let start = tz
-            .from_local_datetime(&(today - Duration::days(8)).and_hms_opt(0, 5, 0).unwrap())
-            .earliest()
-            .unwrap()
-            .with_timezone(&Utc);
-        let instants: Vec<DateTime<Utc>> = (0..)
-            .map(|k| start + Duration::minutes(37 * k))
-            .take_while(|at| *at <= now)
-            .collect();
-        let events: Vec<MachineEvent> = instants
-            .iter()
-            .enumerate()
-            .map(|(k, at)| {
-                serde_json::from_value(json!({"id": format!("v{k}"), "type": "vend",
-                    "at": at.to_rfc3339(), "selection": "S0", "price_minor": 250,
-                    "quantity": 1, "payment": "cash"}))
-                .unwrap()
-            })
-            .collect();
-        h.app.events.apply(&machine, &events).await.unwrap();
+        let instants = every_37_minutes(tz, today, 8, now);
+        vend_at(&h, &machine.machine, &instants, |_| 250).await;
         all.push((tz, instants));
     }
     let d = h.get("/api/dashboard/", &admin).await;
@@ -174,4 +151,148 @@ async fn today_so_far_faces_the_same_hours(b: Backend) {
     assert_eq!(paris["location_name"], "Station Europe/Paris");
 }
 
-on_both_stores!(today_so_far_faces_the_same_hours);
+/// Sales minor units of the vends (250 each) whose local day in `zone` is in `from..=to`.
+fn on_days(vends: &[DateTime<Utc>], zone: Tz, from: NaiveDate, to: NaiveDate) -> i64 {
+    vends
+        .iter()
+        .map(|at| at.with_timezone(&zone).date_naive())
+        .filter(|day| (from..=to).contains(day))
+        .count() as i64
+        * 250
+}
+
+/// A user whose machine access is one location, with the sales overview: every figure of the
+/// dashboard — today so far, both comparisons, the trend, the month, the top lists and the
+/// attention list — counts and names only that location's machine; the all-machines
+/// administrator's counts the other one too (so each check could fail).
+async fn a_scoped_user_sees_only_its_machines(b: Backend) {
+    // 09:00 in Paris on Monday 2 November 2026, the day after New York's clocks went back.
+    let now: DateTime<Utc> = "2026-11-02T08:00:00Z".parse().unwrap();
+    let today: NaiveDate = "2026-11-02".parse().unwrap();
+    let h = Harness::at(b, now, |_| {}).await;
+    let admin = h.admin().await;
+    let product = created(
+        &h,
+        &admin,
+        "/api/products/",
+        json!({"name": "Espresso", "sku": "ESP", "price_minor": 250, "vat_bps": 1000, "units": "pcs"}),
+    )
+    .await;
+    let paris: Tz = "Europe/Paris".parse().unwrap();
+    let mine = machine_in(&h, &admin, &product, "Europe/Paris", 4000).await;
+    let vends = every_37_minutes(paris, today, 35, now);
+    vend_at(&h, &mine.machine, &vends, |_| 250).await;
+    // The machine outside the scope sells too, and is sold out (the attention list holds it).
+    let other = machine_in(&h, &admin, &product, "America/New_York", 0).await;
+    let elsewhere = every_37_minutes("America/New_York".parse().unwrap(), today, 35, now);
+    vend_at(&h, &other.machine, &elsewhere, |_| 250).await;
+
+    let role = h
+        .role(
+            &admin,
+            "Sales",
+            &[
+                "reports.sales_overview.total_list",
+                "settings.machines.list",
+            ],
+        )
+        .await;
+    let body = json!({"name": "Scoped", "email": "scoped@example.com", "password": "password-123",
+                      "role_id": role, "access_all_machines": false,
+                      "location_ids": [mine.location]});
+    let r = h.post("/api/users/", &admin, body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
+    let scoped = h.token("scoped@example.com", "password-123").await;
+
+    let dashboard = |token: String| {
+        let h = &h;
+        async move {
+            let d = h.get("/api/dashboard/", &token).await;
+            assert_eq!(d.status, StatusCode::OK, "{}", d.json());
+            d.json()["data"].clone()
+        }
+    };
+    let (d, all) = (dashboard(scoped).await, dashboard(admin).await);
+    let total = |v: &Value| v.as_array().unwrap().iter().map(sales).sum::<i64>();
+    let checks = [
+        (
+            "today",
+            sales(&d["today"]["figures"]),
+            sales(&all["today"]["figures"]),
+            brute(&vends, paris, today, today, now),
+        ),
+        (
+            "yesterday",
+            sales(&d["today"]["yesterday"]),
+            sales(&all["today"]["yesterday"]),
+            brute(&vends, paris, today - Duration::days(1), today, now),
+        ),
+        (
+            "week before",
+            sales(&d["today"]["week_before"]),
+            sales(&all["today"]["week_before"]),
+            brute(&vends, paris, today - Duration::days(7), today, now),
+        ),
+        (
+            "last 30 days",
+            total(&d["trend"]["last_days"]),
+            total(&all["trend"]["last_days"]),
+            on_days(&vends, paris, today - Duration::days(29), today),
+        ),
+        (
+            "this month",
+            total(&d["trend"]["month"]),
+            total(&all["trend"]["month"]),
+            on_days(&vends, paris, "2026-11-01".parse().unwrap(), today),
+        ),
+        (
+            "last month",
+            total(&d["trend"]["previous_month"]),
+            total(&all["trend"]["previous_month"]),
+            on_days(
+                &vends,
+                paris,
+                "2026-10-01".parse().unwrap(),
+                "2026-10-02".parse().unwrap(),
+            ),
+        ),
+        (
+            "month",
+            sales(&d["month"]["figures"]),
+            sales(&all["month"]["figures"]),
+            on_days(&vends, paris, "2026-11-01".parse().unwrap(), today),
+        ),
+    ];
+    for (what, seen, everything, want) in checks {
+        assert_eq!(
+            seen, want,
+            "{what}: the scoped user's figure is its machine's"
+        );
+        assert!(
+            want > 0 && everything > seen,
+            "{what}: the administrator's counts both machines"
+        );
+    }
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                row["name"]
+                    .as_str()
+                    .or(row["machine_name"].as_str())
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(names(&d["top_machines"]), ["Lobby Europe/Paris"]);
+    assert_eq!(names(&all["top_machines"]).len(), 2);
+    assert!(!names(&d["attention"]).contains(&"Lobby America/New_York".to_string()));
+    assert!(names(&all["attention"]).contains(&"Lobby America/New_York".to_string()));
+}
+
+on_both_stores!(
+    today_so_far_faces_the_same_hours,
+    a_scoped_user_sees_only_its_machines
+);

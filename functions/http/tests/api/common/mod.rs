@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod audits;
+pub mod sellers;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

@@ -213,6 +213,22 @@ async fn run_reports(h: &Harness, admin: &str, task: &str) -> Vec<Value> {
     out
 }
 
+/// The mails in the outbox addressed to `address` (at least one), their quoted-printable soft
+/// line breaks undone.
+fn mails_to(h: &Harness, address: &str) -> Vec<String> {
+    let mails: Vec<String> = std::fs::read_dir(h.outbox())
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|m| {
+            m.lines()
+                .any(|l| l.starts_with("To:") && l.contains(address))
+        })
+        .map(|m| m.replace("=\r\n", "").replace("=\n", ""))
+        .collect();
+    assert!(!mails.is_empty(), "no mail to {address}");
+    mails
+}
+
 /// The file mailed to `address` in the task's last run, read back.
 async fn mailed_to(h: &Harness, w: &World, task: &str, address: &str) -> Option<String> {
     for r in run_reports(h, &w.admin, task).await {
@@ -600,6 +616,17 @@ async fn each_recipient_gets_only_what_they_may_see(b: Backend) {
         .clone();
     assert_eq!(auditor["status"], "withheld", "{t}");
     assert!(auditor["error"].as_str().unwrap().contains("users only"));
+
+    // The mails themselves — their chart, top rows and plain text — name only what the
+    // recipient may see (the outbox is the embedded deployment's).
+    if b == Backend::Sqlite {
+        for eve in mails_to(&h, "eve@example.com") {
+            assert!(eve.contains(PARIS) && !eve.contains(MILAN), "{eve}");
+        }
+        for admin in mails_to(&h, "admin@example.com") {
+            assert!(admin.contains(PARIS) && admin.contains(MILAN), "{admin}");
+        }
+    }
 
     // Eve, listed as recipient, sees none of the administrator's task or its files.
     assert_eq!(
