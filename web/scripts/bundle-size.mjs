@@ -125,6 +125,15 @@ const format = (row) => row.map((cell, column) => (column === 0 ? cell.padEnd(wi
 console.log(format(header));
 for (const row of cells) console.log(format(row));
 
+/** `npm run size -- --files NAME`: the files a page loads, heaviest first. */
+const asked = process.argv.indexOf('--files');
+if (asked > 0) {
+  const name = process.argv[asked + 1];
+  const screen = name === 'start-up' ? { files: start } : screens.find((candidate) => candidate.name === name);
+  if (!screen) throw new Error(`no page named ${name}`);
+  for (const file of [...screen.files].sort((a, b) => size(b).brotli - size(a).brotli)) console.log(`${kb(size(file).brotli).padStart(10)}  ${file}`);
+}
+
 const failures = [];
 if (screens.length === 0) failures.push('no screen chunk found');
 if ([...signIn.files].some((file) => text(file).includes('MuiDataGrid'))) failures.push('the data grid is in the sign-in page');
