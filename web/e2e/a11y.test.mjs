@@ -271,6 +271,9 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', { concurrency: false }, () =
       const combinations = [...new Set([...found.keys()].map((key) => key.split('\t')[0]))];
       const names = [...new Set([...found.keys()].map((key) => key.split('\t')[1]))];
       const rows = names.map((name) => `${name.padEnd(24)}${combinations.map((c) => String(found.get(`${c}\t${name}`) ?? '-').padStart(11)).join('')}`);
+      const total = (c) => names.reduce((sum, name) => sum + (found.get(`${c}\t${name}`) ?? 0), 0);
+      const screens = (c) => names.filter((name) => found.has(`${c}\t${name}`)).length;
+      rows.push(`${'total'.padEnd(24)}${combinations.map((c) => String(total(c)).padStart(11)).join('')}`, `${'screens scanned'.padEnd(24)}${combinations.map((c) => String(screens(c)).padStart(11)).join('')}`);
       console.log(`serious + critical violations (elements)\n${''.padEnd(24)}${combinations.map((c) => c.padStart(11)).join('')}\n${rows.join('\n')}`);
     }
     if (process.env.A11Y_REPORT) writeFileSync(process.env.A11Y_REPORT, JSON.stringify(details, null, 1));
