@@ -5,14 +5,20 @@
 //   grouping (selects), export the detail table as CSV (a menu).
 // - Route planning: the header's language menu, the planning settings dialog (the focus stays in
 //   it), the visit date, the ranked machines' grid and the map (Leaflet's keys, the machines).
-// One server and one browser page for both, signed in by the first.
+// - A report's custom period: chosen in the period select, its days moved on the date fields.
+// - The settings drawer (the focus stays inside, a colour chosen, Escape gives the focus back), a
+//   list row's delete confirmation (the same, nothing deleted) and the location form's map (moved with the arrows, Tab goes on to the button that picks its centre).
+// One server (its clock on 23 November 2026) and one browser page for all, signed in by the first.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
+import { apiCall } from './signed-in.mjs';
 
 const SCREEN = '/report/sales-overview';
+/** The server's clock (Monday 23 November 2026): the report's periods, and so a custom period's first dates, are known. */
+const CLOCK_START = '2026-11-23T09:00:00Z';
 const PLANNING = '/planning/route-planning';
 
 let server;
@@ -40,6 +46,9 @@ function focused() {
       // cannot see it: the field is focused but not :focus) shows its focus on the field's box.
       visible: (element.matches(':focus-visible') || (element.matches('input[type="date"], input[type="time"]') && !element.matches(':focus'))) && (outlined || boxed),
       inDialog: Boolean(element.closest('[role="dialog"]')),
+      // A drawer or a dialog (MUI's modals: a temporary drawer has no role of its own).
+      inModal: Boolean(element.closest('.MuiModal-root')),
+      inMap: Boolean(element.closest('.leaflet-container')),
       cell: cell ? { row: Number(cell.closest('[role="row"]')?.getAttribute('aria-rowindex')), column: Number(cell.getAttribute('aria-colindex')), field: cell.getAttribute('data-field') } : null,
     };
   });
@@ -68,6 +77,30 @@ async function tabTo(wanted, what, { back = false, most = 80 } = {}) {
   throw new Error(`${what} never got the focus; went through ${JSON.stringify(seen)}`);
 }
 
+/**
+ * Presses Tab `steps` times from inside a dialog or drawer: each control reached must still be
+ * inside it (`inside`) and show its focus. Returns what was reached, what it is named by first.
+ */
+async function tabAround(steps, inside, what) {
+  const seen = [];
+  for (let step = 0; step < steps; step += 1) {
+    const now = await press('Tab');
+    assert.ok(inside(now), `Tab left ${what} after ${JSON.stringify(seen)}: ${JSON.stringify(now)}`);
+    seen.push(now.testId ?? now.text);
+  }
+  return seen;
+}
+
+/** Escape closes what `opened` finds, and the focus is back, shown, on what `wanted` picks out. */
+async function escapeBack(opened, wanted, what) {
+  await page.keyboard.press('Escape');
+  await opened.waitFor({ state: 'detached' });
+  const back = await focused();
+  assert.ok(back && wanted(back), `the focus is back on ${what}: ${JSON.stringify(back)}`);
+  assert.ok(back.visible, `the focus shows on ${what} again`);
+  return back;
+}
+
 /** The open listbox's options, and the one the keyboard is on. */
 async function activeOption() {
   return page.evaluate(() => {
@@ -92,7 +125,7 @@ async function chooseWithKeys(testId) {
 }
 
 before(async () => {
-  server = await startServer({ seed: { machines: 4, days: 20 } });
+  server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START }, seed: { machines: 4, days: 20 } });
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true });
   page = await context.newPage();
@@ -225,22 +258,13 @@ describe('route planning with the keyboard alone', { concurrency: false }, () =>
     await page.getByTestId('planning-settings-submit').waitFor();
     assert.ok((await focused())?.inDialog, 'the focus is in the dialog once it opens');
     // Forwards past its last control and round again: the focus never leaves it.
-    const seen = [];
-    for (let step = 0; step < 24; step += 1) {
-      const now = await press('Tab');
-      assert.ok(now.inDialog, `Tab left the dialog after ${JSON.stringify(seen)}: ${JSON.stringify(now)}`);
-      seen.push(now.testId);
-    }
+    const seen = await tabAround(24, (now) => now.inDialog, 'the dialog');
     const submit = seen.indexOf('planning-settings-submit');
     assert.ok(submit >= 0 && seen[submit + 1] === seen[0], `Tab goes round inside the dialog: ${JSON.stringify(seen)}`);
     // And backwards from its first control to its last.
-    await tabTo((now) => now.testId === seen[0], 'the first field', { back: true, most: 30 });
+    await tabTo((now) => (now.testId ?? now.text) === seen[0], 'the first field', { back: true, most: 30 });
     assert.equal((await press('Shift+Tab')).testId, 'planning-settings-submit');
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    const back = await focused();
-    assert.equal(back?.testId, 'planning-settings');
-    assert.ok(back.visible, 'the focus shows on the button again');
+    await escapeBack(page.getByRole('dialog'), (now) => now.testId === 'planning-settings', 'the settings button');
   });
 
   // The app's date fields are the browser's own (<input type="date">): the keyboard picks a day on
@@ -317,7 +341,122 @@ describe('route planning with the keyboard alone', { concurrency: false }, () =>
     assert.equal(back?.text, marker.text, 'the focus is back on the machine');
   });
 
-  test('no console errors', () => {
-    assert.deepEqual(consoleLog.errors, []);
+  test('the map is no trap: Tab goes through its machines and on out of it, Shift+Tab out before it', async () => {
+    await tabTo((now) => now.role === 'region' && now.text === 'Map of the machines', 'the map', { back: true });
+    // Forwards: its machines and clusters (each showing its focus), its controls, then what follows it.
+    const inside = [];
+    let now = await press('Tab');
+    while (now.inMap && inside.length < 40) {
+      inside.push(now.text);
+      now = await press('Tab');
+    }
+    assert.ok(!now.inMap, `Tab never left the map: ${JSON.stringify(inside)}`);
+    assert.ok(inside.some((text) => /^\S+ · (Visit now|Visit soon|Later)| machines here, /.test(text)), `Tab went through the machines: ${JSON.stringify(inside)}`);
+    // Backwards: from the map itself to what comes before it.
+    await tabTo((now) => now.role === 'region' && now.text === 'Map of the machines', 'the map again', { back: true });
+    assert.equal((await press('Shift+Tab')).inMap, false);
   });
+});
+
+describe('a report’s own period with the keyboard alone', { concurrency: false }, () => {
+  /** Presses `key` on a date field's segment and waits until the address holds the day it made. */
+  async function moveDay(key, name, wanted) {
+    await page.keyboard.press(key);
+    await page.waitForURL((url) => url.searchParams.get(name) === wanted);
+    // The field shows the day once the screen has read it from its address (the next key builds on it).
+    await page.waitForFunction(({ name, wanted }) => document.querySelector(`[data-testid="report-${name}"]`).value === wanted, { name, wanted });
+  }
+
+  test('a custom period: chosen with the arrows, its first and last day moved on their fields, the report asked for them', async () => {
+    await page.goto(`${server.baseUrl}${SCREEN}`);
+    await page.getByTestId('report-filters').waitFor();
+    await tabTo((now) => now.testId === 'report-period' && now.role === 'combobox', 'the period');
+    await chooseWithKeys('report-period-custom');
+    await page.waitForURL((url) => url.searchParams.get('period') === 'custom');
+    // The custom period starts from the month so far (the server's clock: 23 November 2026).
+    assert.equal(await page.getByTestId('report-date_from').inputValue(), '2026-11-01');
+    assert.equal(await page.getByTestId('report-date_to').inputValue(), '2026-11-23');
+
+    // The segments are month, day, year (en-US): to the day, then four days on and three back.
+    await tabTo((now) => now.testId === 'report-date_from', 'the first day');
+    await page.keyboard.press('ArrowRight');
+    for (const day of ['02', '03', '04', '05']) await moveDay('ArrowUp', 'date_from', `2026-11-${day}`);
+    await tabTo((now) => now.testId === 'report-date_to', 'the last day');
+    await page.keyboard.press('ArrowRight');
+    const asked = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === '/api/sales-journal/detail-table/' && url.searchParams.get('date_from') === '2026-11-05' && url.searchParams.get('date_to') === '2026-11-20';
+    });
+    asked.catch(() => undefined); // awaited below
+    for (const day of ['22', '21', '20']) await moveDay('ArrowDown', 'date_to', `2026-11-${day}`);
+    await asked;
+    // Escape leaves the field as it is, with the focus.
+    await page.keyboard.press('Escape');
+    assert.equal((await focused())?.testId, 'report-date_to');
+    assert.equal(await page.getByTestId('report-date_to').inputValue(), '2026-11-20');
+  });
+});
+
+describe('the settings drawer, a confirmation and the location map with the keyboard alone', { concurrency: false }, () => {
+  test('the settings drawer: Enter opens it, the focus stays inside, Space picks a colour, Escape closes it and gives the focus back', async () => {
+    await page.goto(`${server.baseUrl}${SCREEN}`);
+    await page.getByTestId('report-filters').waitFor();
+    await tabTo((now) => now.testId === 'settings-button', 'the settings button');
+    await page.keyboard.press('Enter');
+    const drawer = page.locator('.MuiDrawer-paper');
+    await drawer.waitFor();
+    await page.waitForFunction(() => document.activeElement?.closest('.MuiDrawer-paper'));
+    // Forwards round its controls twice: the focus never leaves it.
+    const seen = await tabAround(32, (now) => now.inModal, 'the drawer');
+    assert.ok(seen.includes('setting-preset-blue') && seen.includes('setting-themeMode-dark'), JSON.stringify(seen));
+    // A colour preset (a radio) chosen with Space.
+    await tabTo((now) => now.testId === 'setting-preset-blue', 'the blue swatch');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('[data-testid="setting-preset-blue"]').getAttribute('aria-checked') === 'true');
+    assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('settings')).themeColorPresets), 'blue');
+    await escapeBack(drawer, (now) => now.testId === 'settings-button', 'the settings button');
+  });
+
+  test('a row’s delete confirmation: Tab reaches the row’s button, Enter opens the dialog, the focus stays inside, Escape closes it and gives the focus back', async () => {
+    await page.goto(`${server.baseUrl}/settings/location-management`);
+    await page.getByTestId('locations-grid').locator('[role="row"][aria-rowindex="2"]').waitFor();
+    const button = await tabTo((now) => now.role === 'button' && now.text.startsWith('Delete: '), 'a row’s delete button', { most: 120 });
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    assert.equal(await dialog.getByRole('heading').count(), 1);
+    await page.waitForFunction(() => document.activeElement?.closest('[role="dialog"]'));
+    const seen = await tabAround(6, (now) => now.inDialog, 'the dialog');
+    assert.ok(seen.includes('confirm-dialog-submit') && seen.includes('Cancel'), JSON.stringify(seen));
+    await escapeBack(dialog, (now) => now.text === button.text, 'the row’s delete button');
+    // Nothing was deleted.
+    await page.getByRole('button', { name: button.text }).waitFor();
+  });
+
+  test('the location map: reached with Tab, moved with the arrows, Tab goes on to the button under it, which puts the location at its centre', async () => {
+    const locations = await apiCall(page, 'GET', '/api/locations/?page_size=1');
+    const location = locations.body.data[0];
+    await page.goto(`${server.baseUrl}/settings/create-location/${encodeURIComponent(location.id)}`);
+    await page.getByTestId('location-map').locator('.leaflet-container').waitFor();
+    const latitude = page.locator('input[name=latitude]');
+    const longitude = page.locator('input[name=longitude]');
+    assert.equal(Number(await longitude.inputValue()), location.longitude);
+    const map = await tabTo((now) => now.role === 'region' && now.testId === 'location-map', 'the location map');
+    assert.equal(map.text, 'Map of the location');
+    // The map shows the location at its centre; the right arrow moves the view east.
+    const start = await mapView('its first view');
+    await press('ArrowRight');
+    await mapView('moved east', (view) => view.x < start.x && view.y === start.y);
+    // No trap: Tab goes on, past the map's own controls, to the button under it.
+    await tabTo((now) => now.testId === 'location-map-centre', 'the button under the map', { most: 10 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((before) => Number(document.querySelector('input[name=longitude]').value) > before, location.longitude);
+    const picked = [Number(await latitude.inputValue()), Number(await longitude.inputValue())];
+    // East of the location, at the same latitude, and close (the map shows streets apart).
+    assert.ok(Math.abs(picked[0] - location.latitude) < 0.0005 && picked[1] - location.longitude < 0.05, JSON.stringify({ picked, location }));
+  });
+});
+
+test('no console errors', () => {
+  assert.deepEqual(consoleLog.errors, []);
 });

@@ -1,5 +1,6 @@
 import type { GridSortModel } from '@mui/x-data-grid';
 import type { GridRowId, GridRowSelectionModel } from '@mui/x-data-grid';
+import { GridLoadingBar } from './grid-loading-bar';
 
 export const PAGE_SIZES = [10, 25, 50, 100];
 
@@ -22,9 +23,10 @@ export function orderingOf(model: GridSortModel, sortable: Record<string, string
 }
 
 /**
- * The data grids' slot props for their loading state (issue 33). The bar of a grid's loading
- * overlay sits inside its `role="grid"`, where only rows may be (axe: aria-required-children) and
- * where it had no name: it is hidden from screen readers, and the box around the grid says
- * `aria-busy` while it loads instead.
+ * The data grids' slots and slot props for their loading state (issue 33). The bar of a grid's
+ * loading overlay is drawn by `GridLoadingBar`: named, and outside role="grid" (where only rows
+ * may be). The overlay itself (the skeleton of a grid without rows yet) is hidden from screen
+ * readers; the box around each grid says `aria-busy` while it loads.
  */
+export const GRID_SLOTS = { baseLinearProgress: GridLoadingBar } as const;
 export const GRID_SLOT_PROPS = { loadingOverlay: { 'aria-hidden': true } } as const;

@@ -213,6 +213,7 @@ export const en = {
     none: 'None',
     back: 'Back',
     retry: 'Retry',
+    loadingRows: 'Loading the rows…',
   },
   exports: {
     preparing: 'Preparing {{file}}… {{progress}} %',

@@ -14,7 +14,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
-import { colorSet, PRESETS } from '../theme/palette';
+import { swatchColor } from '../theme/palette';
 import { useSettings } from './context';
 import { COLOR_PRESETS, SETTINGS_DRAWER_WIDTH, STRETCH_MIN_WIDTH, type Settings } from './types';
 
@@ -154,11 +154,7 @@ export function SettingsDrawer() {
           <Box role="radiogroup" sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: 1 }}>
             {COLOR_PRESETS.map((preset) => {
               const selected = settings.themeColorPresets === preset;
-              // The brand shade inside a ring of the mode's text shade: the swatch stands out at
-              // 3:1 or more on the drawer in both modes (orange alone was 1.9:1 on white, purple
-              // 2.5:1 on dark mode's grey 800), and so does the chosen one's border.
-              const color = PRESETS[preset].main;
-              const ring = colorSet(PRESETS[preset], settings.themeMode).main;
+              const color = swatchColor(preset, settings.themeMode);
               return (
                 <Tooltip key={preset} title={t(`settings.preset.${preset}`)}>
                   <ButtonBase
@@ -170,11 +166,11 @@ export function SettingsDrawer() {
                     sx={{
                       height: 56,
                       borderRadius: 1.5,
-                      border: `1px solid ${selected ? ring : alpha(color, 0.24)}`,
+                      border: `1px solid ${selected ? color : alpha(color, 0.24)}`,
                       bgcolor: selected ? alpha(color, 0.08) : 'transparent',
                     }}
                   >
-                    <Box sx={{ width: selected ? 24 : 14, height: selected ? 24 : 14, borderRadius: '50%', bgcolor: color, border: `2px solid ${ring}`, transition: 'all .2s' }} />
+                    <Box sx={{ width: selected ? 24 : 14, height: selected ? 24 : 14, borderRadius: '50%', bgcolor: color, transition: 'all .2s' }} />
                   </ButtonBase>
                 </Tooltip>
               );

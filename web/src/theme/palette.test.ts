@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { getContrastRatio } from '@mui/material/styles';
 import { COLOR_PRESETS, THEME_MODES } from '../settings/types';
 import { createAppTheme } from './create-theme';
-import { BACKGROUNDS, colorSet, error, grey, info, PRESETS, SECONDARY_TEXT, secondary, success, warning, type Hue } from './palette';
+import { BACKGROUNDS, colorSet, error, grey, info, PRESETS, SECONDARY_TEXT, secondary, success, swatchColor, warning, type Hue } from './palette';
 import { mapBackground, ROUTE_COLORS, ROUTE_OPACITY } from '../features/route-planning/planning-logic';
+import { groundColors } from '../components/map/ground-style';
+import { needMark } from '../features/route-planning/components/map-marks';
 
 /** `colour` laid over `background` at `opacity` (both #RRGGBB). */
 function over(background: string, colour: string, opacity: number): string {
@@ -61,6 +63,39 @@ describe('the palette meets WCAG 2.1 AA', () => {
         expect(getContrastRatio(over(map, fill, 0.9), map)).toBeGreaterThanOrEqual(3);
       }
       expect(getContrastRatio(palette.text.primary, map)).toBeGreaterThanOrEqual(3);
+    });
+  }
+
+  for (const mode of THEME_MODES) {
+    it(`the settings drawer's colour swatches in ${mode} mode: 3:1 on the drawer, the chosen one on its tint too`, () => {
+      for (const preset of COLOR_PRESETS) {
+        const swatch = swatchColor(preset, mode);
+        // The mode's shade of the preset: what the primary colour will be once it is chosen.
+        expect(swatch).toBe(createAppTheme({ settings: { themeMode: mode, themeContrast: 'default', themeColorPresets: preset }, direction: 'ltr', language: 'en' }).palette.primary.main);
+        for (const drawer of BACKGROUNDS[mode]) {
+          expect(getContrastRatio(swatch, drawer)).toBeGreaterThanOrEqual(3);
+          expect(getContrastRatio(swatch, over(drawer, swatch, 0.08))).toBeGreaterThanOrEqual(3);
+        }
+      }
+    });
+
+    // (The need marks, which no preset changes, are checked above on the land and in
+    // components/map/ground-style.test.ts on the sea.)
+    it(`the maps' marks of the primary colour in ${mode} mode, in every preset: 3:1 on land and sea`, () => {
+      for (const preset of COLOR_PRESETS) {
+        const { palette } = createAppTheme({ settings: { themeMode: mode, themeContrast: 'default', themeColorPresets: preset }, direction: 'ltr', language: 'en' });
+        const ground = groundColors(palette);
+        // The location picker's place, and the focus ring of a map and of its markers.
+        for (const under of [ground.land, ground.sea]) expect(getContrastRatio(palette.primary.main, under)).toBeGreaterThanOrEqual(3);
+      }
+    });
+
+    it(`a cluster's count in ${mode} mode: text on each need's mark and on the unknown's grey`, () => {
+      const theme = createAppTheme({ settings: { themeMode: mode, themeContrast: 'default', themeColorPresets: 'default' }, direction: 'ltr', language: 'en' });
+      for (const level of [null, 'now', 'soon', 'later'] as const) {
+        const { fill, text } = needMark(theme, level);
+        expect(getContrastRatio(text, fill)).toBeGreaterThanOrEqual(4.5);
+      }
     });
   }
 

@@ -78,6 +78,16 @@ export function colorSet(hue: Hue, mode: ThemeMode): ColorSet {
     : { lighter, light, main: hue.onLight, dark: hue.darker, darker, contrastText: '#FFFFFF' };
 }
 
+/**
+ * A colour preset's swatch in the settings drawer (and the chosen one's border): the shade the
+ * preset's primary takes in the mode, which is what the app will look like once it is chosen and
+ * at least 3:1 on the drawer (the brand shade alone was 1.9:1 for orange on white, 2.5:1 for
+ * purple on dark mode's grey 800).
+ */
+export function swatchColor(preset: ColorPreset, mode: ThemeMode): string {
+  return colorSet(PRESETS[preset], mode).main;
+}
+
 /** The backgrounds text stands on in a mode (the page, the cards and menus, bold contrast's grey). */
 export const BACKGROUNDS: Record<ThemeMode, readonly string[]> = {
   light: ['#FFFFFF', grey[200]],
