@@ -21,6 +21,7 @@
 //! reports read the store.
 
 use super::cells::{Cell, DayCells, Picked};
+use super::hours::{DayHours, Zones};
 use super::{bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
@@ -36,7 +37,12 @@ pub(crate) struct Engine {
     /// Commits hold it shared; a build holds it alone.
     gate: tokio::sync::RwLock<()>,
     columns: RwLock<Option<Columns>>,
+    /// The hours of the few recent days the dashboard compares with (`hours.rs`).
+    hours: std::sync::Mutex<HashMap<NaiveDate, Arc<DayHours>>>,
 }
+
+/// Days whose hours are kept at once (the dashboard compares with two).
+const HOURS_KEPT: usize = 4;
 
 /// Every machine's figures by day, and by product and day.
 #[derive(Default)]
@@ -208,6 +214,7 @@ impl Engine {
         Engine {
             gate: tokio::sync::RwLock::new(()),
             columns: RwLock::new(None),
+            hours: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -221,6 +228,12 @@ impl Engine {
         tokio::spawn(async move {
             let _shared = engine.gate.read().await;
             write.await?;
+            {
+                let mut hours = engine.hours.lock().unwrap_or_else(|e| e.into_inner());
+                for (_, date, _) in &delta.days {
+                    hours.remove(date);
+                }
+            }
             if let Some(columns) = engine.write_columns().as_mut() {
                 for (machine, date, f) in &delta.days {
                     columns.add(machine, *date, f);
@@ -276,6 +289,39 @@ impl Engine {
         }
         *self.write_columns() = Some(gathered.finish());
         Ok(())
+    }
+
+    /// The hours of `day` for `zones`: those kept, else built from `read` (the day's ledger)
+    /// while no commit runs, so that none is missed.
+    pub async fn hours<F>(
+        &self,
+        day: NaiveDate,
+        zones: &Zones,
+        read: F,
+    ) -> Result<Arc<DayHours>, StoreError>
+    where
+        F: std::future::Future<Output = Result<Vec<VendFact>, StoreError>>,
+    {
+        let kept = |engine: &Engine| {
+            let hours = engine.hours.lock().unwrap_or_else(|e| e.into_inner());
+            hours.get(&day).filter(|h| h.zones == *zones).cloned()
+        };
+        if let Some(h) = kept(self) {
+            return Ok(h);
+        }
+        let _alone = self.gate.write().await;
+        if let Some(h) = kept(self) {
+            return Ok(h);
+        }
+        let built = Arc::new(DayHours::of(read.await?, zones.clone()));
+        let mut hours = self.hours.lock().unwrap_or_else(|e| e.into_inner());
+        if hours.len() >= HOURS_KEPT {
+            if let Some(oldest) = hours.keys().min().copied() {
+                hours.remove(&oldest);
+            }
+        }
+        hours.insert(day, built.clone());
+        Ok(built)
     }
 
     /// Whether the columns are built.

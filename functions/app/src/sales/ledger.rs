@@ -2,6 +2,7 @@
 //! commits machine events through it, planning reads velocities and the ledger through it, the
 //! encashment report asks it for the cash sold between two collections.
 
+use super::hours::Zones;
 use super::SalesService;
 use crate::auth::Principal;
 use crate::ports::sales::{Commit, StoredReceipt, WeekdayUnits};
@@ -145,22 +146,47 @@ impl SalesService {
 
     /// The sales of each of `days` (before today) that `p` may see, up to the same wall-clock
     /// time as now in each sale's location's zone (`within_same_hours`): what "today so far" is
-    /// compared with. Read from the ledger (rollups hold whole days).
+    /// compared with. From the engine's hours of the day where there is an engine (built from
+    /// the whole fleet's ledger of the day once, until a commit touches it), else from the
+    /// ledger (rollups hold whole days).
     pub async fn so_far(&self, p: &Principal, days: &[NaiveDate]) -> AppResult<Vec<Figures>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
         let query = super::SalesParams::default().check(today)?;
         let (machines, locations) = self.chosen_machines(p, &query).await?;
         let ids: Vec<String> = machines.into_iter().map(|m| m.id).collect();
+        let zones = Zones {
+            by_location: Arc::new(
+                locations
+                    .iter()
+                    .map(|l| {
+                        (
+                            l.id.clone(),
+                            self.calendar.zone_or_operator(Some(&l.time_zone)),
+                        )
+                    })
+                    .collect(),
+            ),
+            operator: self.calendar.zone_or_operator(None),
+        };
         let mut out = Vec::with_capacity(days.len());
         for &day in days {
             let days_back = (today - day).num_days();
+            if let Some(engine) = self.engine().await? {
+                let fleet = async {
+                    let all =
+                        self.machines.machines().all().await.map_err(|e| {
+                            StoreError::Backend(format!("the fleet's machines: {e}"))
+                        })?;
+                    let all: Vec<String> = all.into_iter().map(|m| m.id).collect();
+                    self.sales.ledger_of(&all, day, day).await
+                };
+                let hours = engine.hours(day, &zones, fleet).await?;
+                out.push(hours.within(&ids, days_back, now));
+                continue;
+            }
             let mut figures = Figures::default();
             for v in self.sales.ledger_of(&ids, day, day).await? {
-                let zone = v.location_id.as_ref().and_then(|l| locations.get(l));
-                let zone = self
-                    .calendar
-                    .zone_or_operator(zone.map(|l| l.time_zone.as_str()));
-                if within_same_hours(v.at, days_back, now, zone) {
+                if within_same_hours(v.at, days_back, now, zones.of(v.location_id.as_deref())) {
                     figures.add(&Figures::of(&v));
                 }
             }

@@ -23,6 +23,7 @@ use vendfleet_domain::FieldErrors;
 
 mod cells;
 mod engine;
+mod hours;
 mod ledger;
 mod query;
 mod transactions;

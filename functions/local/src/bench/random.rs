@@ -167,10 +167,12 @@ fn encode(s: &str) -> String {
     out
 }
 
-/// The span of as many days just before `from..=to`, worked out here (not by the app).
+/// The span `from..=to` is compared with: the app's rule (`comparison_span`: the calendar
+/// period before, else the span before aligned by weekday), whose spans
+/// `functions/http/tests/api/comparisons.rs` checks against dates written by hand. It always
+/// ends before `from`, so a day of the query is current when `d >= from`.
 fn previous(from: NaiveDate, to: NaiveDate) -> (NaiveDate, NaiveDate) {
-    let days = (to - from).num_days() + 1;
-    (from - Days::days(days), from - Days::days(1))
+    vendfleet_domain::calendar::comparison_span(from, to)
 }
 
 /// A period preset's span on `today`, worked out here as docs/api.md says.

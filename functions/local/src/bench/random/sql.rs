@@ -1,7 +1,7 @@
 //! The DuckDB side of the random bench: each drawn query as SQL over the pre-joined ledger.
 
 use super::{previous, Drawn, Kind, Who};
-use chrono::{Duration as Days, NaiveDate};
+use chrono::NaiveDate;
 
 fn date(d: NaiveDate) -> String {
     format!("DATE '{d}'")
@@ -134,10 +134,14 @@ fn ranked(kind: &str, from: &str) -> String {
 
 /// The statements answering `q` as rows of (key, integers…) in the shape of `super::ours`.
 pub(super) fn of(q: &Drawn, who: &Who, today: NaiveDate) -> Vec<String> {
-    let (pfrom, _) = previous(q.from, q.to);
+    let (pfrom, pto) = previous(q.from, q.to);
     let f = filters(q, who);
     let (from, to) = (date(q.from), date(q.to));
-    let both = format!("d BETWEEN {} AND {to}{f}", date(pfrom));
+    let both = format!(
+        "(d BETWEEN {from} AND {to} OR d BETWEEN {} AND {}){f}",
+        date(pfrom),
+        date(pto)
+    );
     let (k, v) = (key(q), value(q));
     match q.kind {
         Kind::TotalTable => vec![format!(
@@ -215,16 +219,13 @@ pub(super) fn of(q: &Drawn, who: &Who, today: NaiveDate) -> Vec<String> {
             // The span's rows once; the totals and each top list, one statement each.
             let b = format!(
                 "WITH b AS (SELECT machine, product, d >= {from} AS cur, d = {} AS today, \
-                 d = {} AS yday, quantity, revenue, net, payment, class FROM ledger \
-                 WHERE {both}) ",
+                 quantity, revenue, net, payment, class FROM ledger WHERE {both}) ",
                 date(today),
-                date(today - Days::days(1)),
             );
             vec![
+                format!("{b}SELECT 'today', {} FROM b", figures("today")),
                 format!(
-                    "{b}SELECT 'today', {}, {} FROM b UNION ALL SELECT 'month', {}, {} FROM b",
-                    figures("today"),
-                    figures("yday"),
+                    "{b}SELECT 'month', {}, {} FROM b",
                     figures("cur"),
                     figures("NOT cur"),
                 ),
