@@ -16,6 +16,20 @@ async fn machine_in(h: &Harness, admin: &str, product: &Value, zone: &str, stock
     seller(h, admin, product, (&place, zone), &name, (250, stock)).await
 }
 
+/// A fleet on `b` whose clock stands at `now`: its administrator's token and an espresso at 250.
+async fn espresso_at(b: Backend, now: DateTime<Utc>) -> (Harness, String, Value) {
+    let h = Harness::at(b, now, |_| {}).await;
+    let admin = h.admin().await;
+    let product = created(
+        &h,
+        &admin,
+        "/api/products/",
+        json!({"name": "Espresso", "sku": "ESP", "price_minor": 250, "vat_bps": 1000, "units": "pcs"}),
+    )
+    .await;
+    (h, admin, product)
+}
+
 /// A vend every 37 minutes from 00:05 local time `days` days before `today` to `now`.
 fn every_37_minutes(
     zone: Tz,
@@ -68,15 +82,7 @@ async fn today_so_far_faces_the_same_hours(b: Backend) {
     // 02:00–03:00); the week before was still in winter time. New York changed on 8 March and
     // is at 03:00; Auckland's Tuesday is already under way (it faces whole days).
     let now: DateTime<Utc> = "2026-03-30T07:00:00Z".parse().unwrap();
-    let h = Harness::at(b, now, |_| {}).await;
-    let admin = h.admin().await;
-    let product = created(
-        &h,
-        &admin,
-        "/api/products/",
-        json!({"name": "Espresso", "sku": "ESP", "price_minor": 250, "vat_bps": 1000, "units": "pcs"}),
-    )
-    .await;
+    let (h, admin, product) = espresso_at(b, now).await;
     let today: NaiveDate = "2026-03-30".parse().unwrap();
     let zones = ["Europe/Paris", "America/New_York", "Pacific/Auckland"];
     let mut all = Vec::new();
@@ -169,15 +175,7 @@ async fn a_scoped_user_sees_only_its_machines(b: Backend) {
     // 09:00 in Paris on Monday 2 November 2026, the day after New York's clocks went back.
     let now: DateTime<Utc> = "2026-11-02T08:00:00Z".parse().unwrap();
     let today: NaiveDate = "2026-11-02".parse().unwrap();
-    let h = Harness::at(b, now, |_| {}).await;
-    let admin = h.admin().await;
-    let product = created(
-        &h,
-        &admin,
-        "/api/products/",
-        json!({"name": "Espresso", "sku": "ESP", "price_minor": 250, "vat_bps": 1000, "units": "pcs"}),
-    )
-    .await;
+    let (h, admin, product) = espresso_at(b, now).await;
     let paris: Tz = "Europe/Paris".parse().unwrap();
     let mine = machine_in(&h, &admin, &product, "Europe/Paris", 4000).await;
     let vends = every_37_minutes(paris, today, 35, now);
