@@ -22,11 +22,15 @@ export function orderingOf(model: GridSortModel, sortable: Record<string, string
   return `${first.sort === 'desc' ? '-' : ''}${sortable[first.field]}`;
 }
 
+const GRID_SLOTS = { baseLinearProgress: GridLoadingBar } as const;
+const GRID_SLOT_PROPS = { loadingOverlay: { 'aria-hidden': true } } as const;
+
 /**
- * The data grids' slots and slot props for their loading state (issue 33). The bar of a grid's
- * loading overlay is drawn by `GridLoadingBar`: named, and outside role="grid" (where only rows
- * may be). The overlay itself (the skeleton of a grid without rows yet) is hidden from screen
- * readers; the box around each grid says `aria-busy` while it loads.
+ * A data grid's loading state, to spread on it (issue 33): `loading`, and the slots that draw the
+ * bar of its loading overlay with `GridLoadingBar` — named, and outside role="grid" (where only
+ * rows may be). The overlay itself (the skeleton of a grid without rows yet) is hidden from
+ * screen readers; the box around each grid says `aria-busy` while it loads.
  */
-export const GRID_SLOTS = { baseLinearProgress: GridLoadingBar } as const;
-export const GRID_SLOT_PROPS = { loadingOverlay: { 'aria-hidden': true } } as const;
+export function gridLoading(loading: boolean) {
+  return { loading, slots: GRID_SLOTS, slotProps: GRID_SLOT_PROPS };
+}

@@ -3,7 +3,7 @@ import { DataGrid, type GridColDef, type GridValidRowModel } from '@mui/x-data-g
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardHeader from '@mui/material/CardHeader';
-import { GRID_SLOT_PROPS, GRID_SLOTS, PAGE_SIZES } from '../grid';
+import { gridLoading, PAGE_SIZES } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
 import { HEADER_SX } from '../server-list/column-widths';
 
@@ -37,9 +37,7 @@ export function SummaryTable<R extends GridValidRowModel>({ title, subheader, ro
         rows={rows}
         columns={columns}
         getRowId={getRowId}
-        loading={loading}
-        slots={GRID_SLOTS}
-        slotProps={GRID_SLOT_PROPS}
+        {...gridLoading(loading)}
         autoHeight
         disableColumnFilter
         disableRowSelectionOnClick

@@ -13,7 +13,7 @@ import type { ListReply } from '../../api/types';
 import { ConfirmDialog } from '../confirm-dialog';
 import { ExportMenu, type ExportFormat } from '../export-menu';
 import { deletionFailure, SearchField } from '../fields';
-import { EMPTY_SELECTION, GRID_SLOT_PROPS, GRID_SLOTS, PAGE_SIZES, selectedIds } from '../grid';
+import { EMPTY_SELECTION, gridLoading, PAGE_SIZES, selectedIds } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
 import { toast } from '../snackbar';
 import { actionsWidth, CHECKBOX_WIDTH, fitColumns, HEADER_SX, useWidth } from './column-widths';
@@ -259,9 +259,7 @@ export function ServerList<R extends { id: string }, F extends string>(props: Se
         <DataGrid
           rows={rows}
           columns={allColumns}
-          loading={query.isFetching}
-          slots={GRID_SLOTS}
-          slotProps={GRID_SLOT_PROPS}
+          {...gridLoading(query.isFetching)}
           {...(paging === 'server' ? { rowCount: query.data?.pagination.count ?? 0, paginationMode: 'server', sortingMode: 'server', filterMode: 'server' } : {})}
           disableColumnFilter
           paginationModel={{ page: page - 1, pageSize }}

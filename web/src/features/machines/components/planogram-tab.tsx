@@ -25,7 +25,7 @@ import type { Machine } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDate, formatDateTime } from '../../../components/format';
-import { EMPTY_SELECTION, GRID_SLOT_PROPS, GRID_SLOTS, selectedIds } from '../../../components/grid';
+import { EMPTY_SELECTION, gridLoading, selectedIds } from '../../../components/grid';
 import { useGridLocaleText } from '../../../components/grid-locale';
 import { amountToMinor, formatMoney } from '../../../components/money';
 import { fieldMessages } from '../../../components/server-errors';
@@ -298,9 +298,7 @@ export function PlanogramTab({ machine }: { machine: Machine }) {
         <DataGrid
           rows={rows}
           columns={fitted}
-          loading={planogram.isFetching}
-          slots={GRID_SLOTS}
-          slotProps={GRID_SLOT_PROPS}
+          {...gridLoading(planogram.isFetching)}
           editMode="row"
           rowModesModel={rowModes}
           onRowModesModelChange={setRowModes}

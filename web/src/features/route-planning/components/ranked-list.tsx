@@ -7,7 +7,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { ListReply, RankedMachine } from '../../../api/types';
 import { formatCount, formatDate } from '../../../components/format';
-import { GRID_SLOT_PROPS, GRID_SLOTS, PAGE_SIZES } from '../../../components/grid';
+import { gridLoading, PAGE_SIZES } from '../../../components/grid';
 import { useGridLocaleText } from '../../../components/grid-locale';
 import { RowOpenLink } from '../../../components/server-list/cells';
 import { HEADER_SX } from '../../../components/server-list/column-widths';
@@ -100,9 +100,7 @@ export function RankedList({ query, page, pageSize, onPage, selected, onSelect, 
         <DataGrid
           rows={rows}
           columns={columns}
-          loading={query.isFetching}
-          slots={GRID_SLOTS}
-          slotProps={GRID_SLOT_PROPS}
+          {...gridLoading(query.isFetching)}
           rowCount={query.data?.pagination.count ?? 0}
           paginationMode="server"
           sortingMode="server"
