@@ -21,7 +21,7 @@
 //! reports read the store.
 
 use super::cells::{Cell, DayCells, Picked};
-use super::hours::{DayHours, Zones};
+use super::hours::{DayHours, KeptHours, Zones};
 use super::{bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
@@ -38,11 +38,8 @@ pub(crate) struct Engine {
     gate: tokio::sync::RwLock<()>,
     columns: RwLock<Option<Columns>>,
     /// The hours of the few recent days the dashboard compares with (`hours.rs`).
-    hours: std::sync::Mutex<HashMap<NaiveDate, Arc<DayHours>>>,
+    hours: KeptHours,
 }
-
-/// Days whose hours are kept at once (the dashboard compares with two).
-const HOURS_KEPT: usize = 4;
 
 /// Every machine's figures by day, and by product and day.
 #[derive(Default)]
@@ -214,7 +211,7 @@ impl Engine {
         Engine {
             gate: tokio::sync::RwLock::new(()),
             columns: RwLock::new(None),
-            hours: std::sync::Mutex::new(HashMap::new()),
+            hours: KeptHours::default(),
         }
     }
 
@@ -228,12 +225,9 @@ impl Engine {
         tokio::spawn(async move {
             let _shared = engine.gate.read().await;
             write.await?;
-            {
-                let mut hours = engine.hours.lock().unwrap_or_else(|e| e.into_inner());
-                for (_, date, _) in &delta.days {
-                    hours.remove(date);
-                }
-            }
+            engine
+                .hours
+                .drop_days(delta.days.iter().map(|(_, date, _)| *date));
             if let Some(columns) = engine.write_columns().as_mut() {
                 for (machine, date, f) in &delta.days {
                     columns.add(machine, *date, f);
@@ -302,26 +296,7 @@ impl Engine {
     where
         F: std::future::Future<Output = Result<Vec<VendFact>, StoreError>>,
     {
-        let kept = |engine: &Engine| {
-            let hours = engine.hours.lock().unwrap_or_else(|e| e.into_inner());
-            hours.get(&day).filter(|h| h.zones == *zones).cloned()
-        };
-        if let Some(h) = kept(self) {
-            return Ok(h);
-        }
-        let _alone = self.gate.write().await;
-        if let Some(h) = kept(self) {
-            return Ok(h);
-        }
-        let built = Arc::new(DayHours::of(read.await?, zones.clone()));
-        let mut hours = self.hours.lock().unwrap_or_else(|e| e.into_inner());
-        if hours.len() >= HOURS_KEPT {
-            if let Some(oldest) = hours.keys().min().copied() {
-                hours.remove(&oldest);
-            }
-        }
-        hours.insert(day, built.clone());
-        Ok(built)
+        self.hours.get_or_build(&self.gate, day, zones, read).await
     }
 
     /// Whether the columns are built.

@@ -5,7 +5,8 @@
 //! store's sole writer) for a few days; a commit that touches a day drops it, and a day read
 //! with other location zones than it was built with is built again.
 
-use chrono::{DateTime, Duration, NaiveDateTime, Utc};
+use crate::ports::StoreError;
+use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -88,6 +89,58 @@ impl DayHours {
             }
         }
         total
+    }
+}
+
+/// Days whose hours are kept at once (the dashboard compares with two).
+const KEPT: usize = 4;
+
+/// The hours kept, by day.
+#[derive(Default)]
+pub(crate) struct KeptHours(std::sync::Mutex<HashMap<NaiveDate, Arc<DayHours>>>);
+
+impl KeptHours {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<NaiveDate, Arc<DayHours>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets `days` (a commit touched them).
+    pub fn drop_days(&self, days: impl Iterator<Item = NaiveDate>) {
+        let mut kept = self.lock();
+        for day in days {
+            kept.remove(&day);
+        }
+    }
+
+    /// The hours of `day` for `zones`: those kept, else built from `read` holding `gate` alone
+    /// (commits hold it shared), so that no commit falls between the read and the keeping.
+    pub async fn get_or_build<F>(
+        &self,
+        gate: &tokio::sync::RwLock<()>,
+        day: NaiveDate,
+        zones: &Zones,
+        read: F,
+    ) -> Result<Arc<DayHours>, StoreError>
+    where
+        F: std::future::Future<Output = Result<Vec<VendFact>, StoreError>>,
+    {
+        let kept = || self.lock().get(&day).filter(|h| h.zones == *zones).cloned();
+        if let Some(h) = kept() {
+            return Ok(h);
+        }
+        let _alone = gate.write().await;
+        if let Some(h) = kept() {
+            return Ok(h);
+        }
+        let built = Arc::new(DayHours::of(read.await?, zones.clone()));
+        let mut hours = self.lock();
+        if hours.len() >= KEPT {
+            if let Some(oldest) = hours.keys().min().copied() {
+                hours.remove(&oldest);
+            }
+        }
+        hours.insert(day, built.clone());
+        Ok(built)
     }
 }
 
