@@ -108,6 +108,13 @@ fn hhmm(errors: &mut FieldErrors, field: &str, v: &str) -> Option<NaiveTime> {
     }
 }
 
+/// A location's street address, when it has one.
+pub(crate) fn address_of(l: Option<&Location>) -> Option<String> {
+    l.map(|l| l.address.trim())
+        .filter(|a| !a.is_empty())
+        .map(String::from)
+}
+
 /// The instant a local wall-clock time of `date` in `tz` falls on; a time the clocks skip
 /// (spring forward) is taken an hour later, a time that happens twice the first time.
 pub fn local_instant(date: NaiveDate, time: NaiveTime, tz: chrono_tz::Tz) -> DateTime<Utc> {

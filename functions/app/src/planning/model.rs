@@ -7,6 +7,7 @@ use crate::records::Record;
 use crate::settings::Location;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use vendfleet_domain::planning::{Need, Point, RouteStatus, Thresholds, Velocity};
 use vendfleet_domain::FieldErrors;
 
@@ -229,6 +230,9 @@ pub struct PlanStop {
     pub machine_id: String,
     pub machine_name: String,
     pub location_name: Option<String>,
+    /// The location's street address, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
     pub point: Option<Point>,
     pub arrival: Option<DateTime<Utc>>,
     pub departure: Option<DateTime<Utc>>,
@@ -301,6 +305,9 @@ pub struct RouteStopSummary {
     #[serde(flatten)]
     pub stop: PlanStop,
     pub visited_at: Option<DateTime<Utc>>,
+    /// Why the stop could not be serviced, when its booking said so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_serviced: Option<NotServiced>,
 }
 
 /// A planned route: one refiller's day.
@@ -323,6 +330,13 @@ pub struct PlannedRoute {
     pub duration_s: i64,
     pub depot: Option<Point>,
     pub updated_at: DateTime<Utc>,
+    /// The day the stops' picklists were computed for (the visit day when saved; a route
+    /// moved to another day keeps it). Routes saved before it was kept: the visit day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picklist_date: Option<NaiveDate>,
+    /// Units loaded into the van per product (the warehouse's tick-off of the loading list).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub loaded: BTreeMap<String, i64>,
     #[serde(skip)]
     pub version: u64,
     #[serde(default)]
@@ -330,6 +344,11 @@ pub struct PlannedRoute {
 }
 
 impl PlannedRoute {
+    /// The day the picklists were computed for.
+    pub fn picklist_date(&self) -> NaiveDate {
+        self.picklist_date.unwrap_or(self.visit_date)
+    }
+
     /// GSI2 partition of the routes of a visit month.
     pub fn month_partition(date: NaiveDate) -> String {
         format!("ROUTEMONTH#{}", date.format("%Y-%m"))
@@ -437,6 +456,42 @@ pub struct Visit {
     pub lines: Vec<VisitLine>,
     pub cash_bag: Option<String>,
     pub collected_minor: Option<i64>,
+    /// The refiller's note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Set when the stop could not be serviced (then no lines and no cash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_serviced: Option<NotServiced>,
+}
+
+/// Why a stop could not be serviced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NotServiced {
+    /// The site or the machine could not be reached (locked, no key, no access).
+    NoAccess,
+    /// The machine is out of order.
+    OutOfOrder,
+    /// The site is closed.
+    SiteClosed,
+    Other,
+}
+
+impl vendfleet_domain::report::Choice for NotServiced {
+    const ALL: &'static [NotServiced] = &[
+        NotServiced::NoAccess,
+        NotServiced::OutOfOrder,
+        NotServiced::SiteClosed,
+        NotServiced::Other,
+    ];
+    fn key(self) -> &'static str {
+        match self {
+            NotServiced::NoAccess => "no_access",
+            NotServiced::OutOfOrder => "out_of_order",
+            NotServiced::SiteClosed => "site_closed",
+            NotServiced::Other => "other",
+        }
+    }
 }
 
 impl Visit {

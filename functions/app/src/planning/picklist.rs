@@ -215,6 +215,7 @@ impl Plan {
                             machine_id: m.machine.id.clone(),
                             machine_name: m.machine.name.clone(),
                             location_name: m.location.as_ref().map(|l| l.name.clone()),
+                            address: super::address_of(m.location.as_ref()),
                             point: m.point,
                             arrival: Some(st.arrival),
                             departure: Some(st.departure),

@@ -27,6 +27,7 @@ use vendfleet_app::planning::{
 use vendfleet_domain::planning::Point;
 use vendfleet_domain::report::Choice;
 
+mod loading;
 mod machine;
 mod picklist;
 mod ranked;
@@ -35,6 +36,7 @@ mod routes;
 mod settings;
 mod visit;
 
+use loading::*;
 use machine::*;
 use picklist::*;
 use ranked::*;
@@ -63,6 +65,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(route_stocks))
         .routes(routes!(route_accuracy))
         .routes(routes!(route_export))
+        .routes(routes!(loading_list))
+        .routes(routes!(put_loading))
 }
 
 /// The visit booking, under `/api/machines/` (served by the machines function).

@@ -29,6 +29,8 @@ pub struct PlanStopDto {
     pub machine_id: String,
     pub machine_name: String,
     pub location_name: Option<String>,
+    /// The location's street address.
+    pub address: Option<String>,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
     pub arrival: Option<DateTime<Utc>>,
@@ -43,6 +45,7 @@ pub(super) fn stop_dto(s: &PlanStop) -> PlanStopDto {
         machine_id: s.machine_id.clone(),
         machine_name: s.machine_name.clone(),
         location_name: s.location_name.clone(),
+        address: s.address.clone(),
         latitude: s.point.map(|p| p.latitude),
         longitude: s.point.map(|p| p.longitude),
         arrival: s.arrival,

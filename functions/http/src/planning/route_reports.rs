@@ -293,10 +293,22 @@ pub(super) async fn route_accuracy(
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub(super) async fn route_export(
     State(s): State<AppState>,
-    a: Authorized<perm::RoutesExport>,
+    a: Authorized<perm::RoutesList>,
     Path(id): Path<String>,
     Query(e): Query<crate::export::ExportQuery>,
 ) -> ApiResult<Response> {
+    // A refiller prints their own routes; anyone else's need the export permission.
+    let route = s.app.planning.get_route(a.principal(), &id).await?;
+    if route.employee_id != a.principal().user.id
+        && !a
+            .principal()
+            .can(vendfleet_domain::Permission::PlannedRoutesExport)
+    {
+        return Err(vendfleet_app::AppError::Forbidden(
+            "You may export only your own routes.".into(),
+        )
+        .into());
+    }
     let format = Format::parse(e.format.as_deref())?;
     let table = vendfleet_render::tables::routes::route_table(&s.app, a.principal(), &id).await?;
     crate::export::answer(table, &s, a.requester(), format, "planned-route").await

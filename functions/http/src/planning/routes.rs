@@ -12,6 +12,11 @@ pub struct RouteStopDto {
     #[serde(flatten)]
     pub stop: PlanStopDto,
     pub visited_at: Option<DateTime<Utc>>,
+    /// `visited`, `not_serviced` (booked as could not be serviced), or null before the visit.
+    pub outcome: Option<String>,
+    /// Why the stop could not be serviced.
+    #[schema(value_type = Option<vendfleet_app::planning::NotServiced>)]
+    pub not_serviced: Option<String>,
 }
 
 /// A planned route.
@@ -22,6 +27,11 @@ pub struct PlannedRouteDto {
     /// `refill`, `cash_collection` or `refill_and_collection`.
     pub route_type: String,
     pub visit_date: NaiveDate,
+    /// The day the stops' picklists were computed for.
+    pub picklist_date: NaiveDate,
+    /// True when the route was moved to another day after its picklists were computed: they
+    /// are the old day's.
+    pub picklist_stale: bool,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub employee_id: String,
@@ -47,6 +57,8 @@ pub(super) fn route_dto(s: &AppState, r: &PlannedRoute) -> PlannedRouteDto {
         name: r.name.clone(),
         route_type: r.route_type.key().into(),
         visit_date: r.visit_date,
+        picklist_date: r.picklist_date(),
+        picklist_stale: r.picklist_date() != r.visit_date,
         created_at: r.created_at,
         expires_at: r.expires_at,
         employee_id: r.employee_id.clone(),
@@ -60,6 +72,14 @@ pub(super) fn route_dto(s: &AppState, r: &PlannedRoute) -> PlannedRouteDto {
                 order: i + 1,
                 stop: stop_dto(&st.stop),
                 visited_at: st.visited_at,
+                outcome: st.visited_at.map(|_| {
+                    if st.not_serviced.is_some() {
+                        "not_serviced".into()
+                    } else {
+                        "visited".into()
+                    }
+                }),
+                not_serviced: st.not_serviced.map(|r| r.key().into()),
             })
             .collect(),
         stops: r.stops.len(),
@@ -289,6 +309,10 @@ pub struct VisitDto {
     pub removed: i64,
     pub cash_bag: Option<String>,
     pub collected_minor: Option<i64>,
+    pub note: Option<String>,
+    /// Why the stop could not be serviced (then no lines and no cash).
+    #[schema(value_type = Option<vendfleet_app::planning::NotServiced>)]
+    pub not_serviced: Option<String>,
     pub lines: Vec<VisitLineDto>,
 }
 
@@ -313,6 +337,8 @@ pub(super) fn visit_dto(v: &vendfleet_app::planning::Visit) -> VisitDto {
         removed: v.removed(),
         cash_bag: v.cash_bag.clone(),
         collected_minor: v.collected_minor,
+        note: v.note.clone(),
+        not_serviced: v.not_serviced.map(|r| r.key().into()),
         lines: v
             .lines
             .iter()

@@ -33,7 +33,13 @@ pub struct FillFromRouteBody {
     #[serde(default)]
     pub lines: Vec<VisitLineBody>,
     pub cash_bag: Option<String>,
+    /// The cash counted (minor units): also books the machine's collection, once.
     pub collected_minor: Option<i64>,
+    /// The refiller's note (at most 500 characters).
+    pub note: Option<String>,
+    /// The stop could not be serviced: `lines` empty, no cash.
+    #[schema(value_type = Option<vendfleet_app::planning::NotServiced>)]
+    pub not_serviced: Option<String>,
 }
 
 /// A booked visit.
@@ -70,6 +76,8 @@ pub(super) async fn fill_from_route(
             .collect(),
         cash_bag: b.cash_bag,
         collected_minor: b.collected_minor,
+        note: b.note,
+        not_serviced: b.not_serviced,
     };
     let booked = s
         .app

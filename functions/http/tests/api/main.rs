@@ -19,6 +19,7 @@ mod events_property;
 mod generator;
 mod jobs;
 mod machines;
+mod my_day;
 mod planning;
 mod products;
 mod reach;

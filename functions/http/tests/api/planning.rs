@@ -9,25 +9,25 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use serde_json::{json, Value};
 use vendfleet_domain::events::MachineEvent;
 
-struct Fleet {
-    admin: String,
+pub(crate) struct Fleet {
+    pub(crate) admin: String,
     /// Three machines east of the depot in a line, one with no coordinates.
-    machines: Vec<String>,
-    nowhere: String,
-    water: String,
-    cappuccino: String,
+    pub(crate) machines: Vec<String>,
+    pub(crate) nowhere: String,
+    pub(crate) water: String,
+    pub(crate) cappuccino: String,
     /// (machine, location).
-    locations: Vec<String>,
+    pub(crate) locations: Vec<String>,
 }
 
-fn now(h: &Harness) -> DateTime<Utc> {
+pub(crate) fn now(h: &Harness) -> DateTime<Utc> {
     vendfleet_app::ports::Clock::now(h.clock.as_ref())
 }
 
 /// A small fleet: water (cases of 6) and a cappuccino (7 g coffee and a cup a vend) in three
 /// machines with coordinates and one without, and 28 days of vends whose pattern depends on
 /// the weekday (free vends among them).
-async fn fleet(h: &Harness) -> Fleet {
+pub(crate) async fn fleet(h: &Harness) -> Fleet {
     let admin = h.admin().await;
     let water = create(
         h,
@@ -348,6 +348,7 @@ async fn picklists_routes_and_the_route_lifecycle(b: Backend) {
             &[
                 "planning.planned_routes.list",
                 "settings.machines.edit_quantity_expiry",
+                "settings.machines.collect_cash",
             ],
         )
         .await;
@@ -818,6 +819,8 @@ async fn the_machine_scope_holds_on_every_call(b: Backend) {
         format!("/api/planned-routes/{id}/stocks/"),
         format!("/api/planned-routes/{id}/accuracy/"),
         format!("/api/planned-routes/{id}/machines/products/values/"),
+        format!("/api/planned-routes/{id}/export/?format=csv"),
+        format!("/api/planned-routes/loading-list/?route_id={id}"),
     ] {
         assert_eq!(
             h.get(&path, &t).await.status,
@@ -825,6 +828,24 @@ async fn the_machine_scope_holds_on_every_call(b: Backend) {
             "{path}"
         );
     }
+    // The day's loading list leaves the route out; its tick-off is not theirs either.
+    let day = h
+        .get(
+            &format!("/api/planned-routes/loading-list/?date={visit}"),
+            &t,
+        )
+        .await;
+    assert_eq!(day.status, StatusCode::OK, "{}", day.json());
+    assert_eq!(day.json()["data"]["routes"], json!([]));
+    assert_eq!(day.json()["data"]["products"], json!([]));
+    let r = h
+        .put(
+            &format!("/api/planned-routes/{id}/loading/"),
+            &t,
+            json!({"lines": [{"product_id": f.water, "loaded": 1}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.json());
     // Nor can they move, edit, give away or cut it.
     let moves = [
         h.post(

@@ -11,9 +11,11 @@ use crate::records::Record;
 use vendfleet_domain::planning::RouteStatus;
 use vendfleet_domain::report::Choice;
 
+mod loading;
 mod reports;
 mod visit;
 
+pub use loading::*;
 pub use reports::*;
 pub use visit::*;
 
@@ -249,6 +251,7 @@ impl PlanningService {
                         machine_id: m.machine.id.clone(),
                         machine_name: m.machine.name.clone(),
                         location_name: m.location.as_ref().map(|l| l.name.clone()),
+                        address: address_of(m.location.as_ref()),
                         point: m.point,
                         arrival: Some(at),
                         departure: Some(at + service),
@@ -256,6 +259,7 @@ impl PlanningService {
                         units: m.units_to_bring(),
                     },
                     visited_at: None,
+                    not_serviced: None,
                 });
                 at += service;
                 route_stops.push(RouteStop {
@@ -295,6 +299,8 @@ impl PlanningService {
                 duration_s: (at - start).num_seconds(),
                 depot,
                 updated_at: now,
+                picklist_date: Some(visit),
+                loaded: BTreeMap::new(),
                 version: 1,
                 schema: SCHEMA,
             };
@@ -490,6 +496,8 @@ impl PlanningService {
         if input.visit_date.is_some() {
             next.visit_date = self.visit_date(input.visit_date.as_deref(), &mut errors);
             next.expires_at = self.end_of_day(next.visit_date);
+            // The stops' picklists stay those computed for the day they were saved for.
+            next.picklist_date = Some(current.picklist_date());
         }
         errors.into_result()?;
         self.replace_route(&current, next).await

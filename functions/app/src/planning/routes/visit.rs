@@ -1,6 +1,7 @@
 //! The visit of a route's stop (`fill-from-route`, idempotent by its request id).
 
 use super::*;
+use vendfleet_domain::events::{CashCollection, EventKind, MachineEvent};
 
 /// Retries of a visit booking that lost a race on the stock.
 const BOOKING_RETRIES: usize = 3;
@@ -25,6 +26,10 @@ pub struct FillFromRouteInput {
     pub lines: Vec<VisitLineInput>,
     pub cash_bag: Option<String>,
     pub collected_minor: Option<i64>,
+    /// The refiller's note.
+    pub note: Option<String>,
+    /// `no_access`, `out_of_order`, `site_closed` or `other`: the stop could not be serviced.
+    pub not_serviced: Option<String>,
 }
 
 /// What a booking answers.
@@ -51,7 +56,44 @@ impl PlanningService {
         if request_id.is_empty() || request_id.len() > 100 {
             errors.add("request_id", "Give a request id of 1 to 100 characters.");
         }
-        if input.lines.is_empty() && input.collected_minor.is_none() {
+        let not_serviced = match input.not_serviced.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(k) => {
+                let r = NotServiced::from_key(k);
+                if r.is_none() {
+                    errors.add(
+                        "not_serviced",
+                        "Choose one of: no_access, out_of_order, site_closed, other.",
+                    );
+                }
+                r
+            }
+        };
+        let cash_bag = input
+            .cash_bag
+            .as_deref()
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+            .map(String::from);
+        if not_serviced.is_some()
+            || input
+                .not_serviced
+                .as_deref()
+                .is_some_and(|k| !k.trim().is_empty())
+        {
+            if !input.lines.is_empty() {
+                errors.add(
+                    "lines",
+                    "A stop that could not be serviced has no selections.",
+                );
+            }
+            if input.collected_minor.is_some() || cash_bag.is_some() {
+                errors.add(
+                    "collected_minor",
+                    "A stop that could not be serviced has no cash.",
+                );
+            }
+        } else if input.lines.is_empty() && input.collected_minor.is_none() {
             errors.add(
                 "lines",
                 "Give at least one selection or the cash collected.",
@@ -60,18 +102,30 @@ impl PlanningService {
         if input.collected_minor.is_some_and(|c| c < 0) {
             errors.add("collected_minor", "Must be 0 or more.");
         }
-        let cash_bag = input
-            .cash_bag
-            .as_deref()
-            .map(str::trim)
-            .filter(|b| !b.is_empty())
-            .map(String::from);
         if cash_bag.as_ref().is_some_and(|b| b.chars().count() > 60) {
             errors.add("cash_bag", "At most 60 characters.");
         }
+        let note = input
+            .note
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(String::from);
+        if note.as_ref().is_some_and(|n| n.chars().count() > 500) {
+            errors.add("note", "At most 500 characters.");
+        }
         errors.into_result()?;
+        if input.collected_minor.is_some() {
+            p.require(Permission::MachinesCollectCash)?;
+        }
+        let booking = Booking {
+            request_id: &request_id,
+            cash_bag,
+            note,
+            not_serviced,
+        };
         for _ in 0..BOOKING_RETRIES {
-            match self.try_book(p, input, &request_id, cash_bag.clone()).await {
+            match self.try_book(p, input, &booking).await {
                 Err(AppError::Conflict { message, .. }) if message == RACE => continue,
                 other => return other,
             }
@@ -85,9 +139,9 @@ impl PlanningService {
         &self,
         p: &Principal,
         input: &FillFromRouteInput,
-        request_id: &str,
-        cash_bag: Option<String>,
+        booking: &Booking<'_>,
     ) -> AppResult<Booked> {
+        let request_id = booking.request_id;
         // The route must be one the user sees and theirs (or they edit routes), the machine in
         // their scope.
         let route = self.route_for(p, input.route_id.trim()).await?;
@@ -110,6 +164,9 @@ impl PlanningService {
         let stop = RouteStop::from_item(&stop_item)?;
         if let Some(v) = &stop.visit {
             if v.request_id == request_id {
+                // A replay books the collection again: a no-op once it is stored, and the
+                // repair when the first attempt stopped between the visit and the collection.
+                self.book_collection(&route, &machine, v).await?;
                 return Ok(Booked {
                     route,
                     stop,
@@ -235,8 +292,10 @@ impl PlanningService {
             employee_id: p.user.id.clone(),
             employee_name: p.user.name.clone(),
             lines,
-            cash_bag,
+            cash_bag: booking.cash_bag.clone(),
             collected_minor: input.collected_minor,
+            note: booking.note.clone(),
+            not_serviced: booking.not_serviced,
         };
         let mut writes = Vec::new();
         for (before, mut next, line) in changed {
@@ -277,6 +336,7 @@ impl PlanningService {
         for s in next_route.stops.iter_mut() {
             if s.stop.machine_id == machine.id {
                 s.visited_at = Some(now);
+                s.not_serviced = booking.not_serviced;
             }
         }
         next_route.status = if next_route.visited() == next_route.stops.len() {
@@ -291,16 +351,62 @@ impl PlanningService {
             &next_route,
         )?);
         match self.store.transact(writes).await {
-            Ok(()) => Ok(Booked {
-                route: next_route,
-                stop: next_stop,
-                replayed: false,
-            }),
+            Ok(()) => {
+                if let Some(v) = &next_stop.visit {
+                    self.book_collection(&next_route, &machine, v).await?;
+                }
+                Ok(Booked {
+                    route: next_route,
+                    stop: next_stop,
+                    replayed: false,
+                })
+            }
             // Someone else changed the stock, the stop or the route meanwhile: read again.
             Err(StoreError::ConditionFailed { .. }) => Err(AppError::conflict(RACE)),
             Err(e) => Err(e.into()),
         }
     }
+
+    /// The machine's cash collection of a visit that collected cash: one event through the
+    /// machines' intake, its id the route's (a stop is visited once), so booking it again —
+    /// a replay of the visit — changes nothing. The counted cash stands as the cash box; the
+    /// phone knows no tube or stacker figures.
+    async fn book_collection(
+        &self,
+        route: &PlannedRoute,
+        machine: &Machine,
+        visit: &Visit,
+    ) -> AppResult<()> {
+        let Some(collected) = visit.collected_minor else {
+            return Ok(());
+        };
+        let event = MachineEvent {
+            id: format!("visit-{}", route.id),
+            at: visit.at.fixed_offset(),
+            kind: EventKind::CashCollection(CashCollection {
+                bag_no: visit.cash_bag.clone().unwrap_or_default(),
+                employee_id: Some(visit.employee_id.clone()),
+                cash_box_minor: collected,
+                bill_stacker_minor: 0,
+                tubes_minor: 0,
+                ejected_minor: 0,
+                refilled_coins_minor: 0,
+                collected_minor: collected,
+            }),
+        };
+        self.events
+            .apply(&machine.id, std::slice::from_ref(&event))
+            .await?;
+        Ok(())
+    }
+}
+
+/// A booking's checked parts.
+struct Booking<'a> {
+    request_id: &'a str,
+    cash_bag: Option<String>,
+    note: Option<String>,
+    not_serviced: Option<NotServiced>,
 }
 
 const RACE: &str = "stock changed meanwhile";

@@ -1,0 +1,201 @@
+//! The van loading list (`/api/planned-routes/loading-list/`) and its tick-off
+//! (`/api/planned-routes/{id}/loading/`).
+
+use super::*;
+use vendfleet_app::planning::routes::{
+    LoadProduct, LoadStop, LoadedInput, LoadingList, LoadingQuery, ToteLine,
+};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LoadingListQuery {
+    /// The day whose routes to load (YYYY-MM-DD); or
+    pub date: Option<String>,
+    /// one route.
+    pub route_id: Option<String>,
+}
+
+/// A route of the loading list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoadRouteDto {
+    pub id: String,
+    pub name: String,
+    pub employee_id: String,
+    pub employee_name: String,
+    pub visit_date: NaiveDate,
+    pub version: u64,
+}
+
+/// One product to load.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoadProductDto {
+    pub product_id: String,
+    pub product_name: String,
+    pub units: i64,
+    pub case_size: Option<i64>,
+    /// Whole cases: `units` ÷ `case_size` (0 without a case size).
+    pub cases: i64,
+    /// Units outside whole cases.
+    pub loose: i64,
+    /// Units ticked as loaded.
+    pub loaded: i64,
+}
+
+/// One product of a stop's tote.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ToteLineDto {
+    pub product_id: String,
+    pub product_name: String,
+    pub units: i64,
+}
+
+/// A stop's tote.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoadStopDto {
+    pub route_id: String,
+    pub route_name: String,
+    pub order: usize,
+    pub machine_id: String,
+    pub machine_name: String,
+    pub location_name: Option<String>,
+    pub tote: Vec<ToteLineDto>,
+}
+
+/// The loading list of a day's routes or of one route.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoadingListDto {
+    pub date: Option<NaiveDate>,
+    pub routes: Vec<LoadRouteDto>,
+    /// Most units first.
+    pub products: Vec<LoadProductDto>,
+    /// Route by route, in stop order.
+    pub stops: Vec<LoadStopDto>,
+}
+
+fn loading_dto(l: LoadingList) -> LoadingListDto {
+    LoadingListDto {
+        date: l.date,
+        routes: l
+            .routes
+            .iter()
+            .map(|r| LoadRouteDto {
+                id: r.id.clone(),
+                name: r.name.clone(),
+                employee_id: r.employee_id.clone(),
+                employee_name: r.employee_name.clone(),
+                visit_date: r.visit_date,
+                version: r.version,
+            })
+            .collect(),
+        products: l
+            .products
+            .into_iter()
+            .map(|p: LoadProduct| LoadProductDto {
+                product_id: p.product_id,
+                product_name: p.product_name,
+                units: p.units,
+                case_size: p.case_size,
+                cases: p.cases,
+                loose: p.loose,
+                loaded: p.loaded,
+            })
+            .collect(),
+        stops: l
+            .stops
+            .into_iter()
+            .map(|s: LoadStop| LoadStopDto {
+                route_id: s.route_id,
+                route_name: s.route_name,
+                order: s.order,
+                machine_id: s.machine_id,
+                machine_name: s.machine_name,
+                location_name: s.location_name,
+                tote: s
+                    .tote
+                    .into_iter()
+                    .map(|t: ToteLine| ToteLineDto {
+                        product_id: t.product_id,
+                        product_name: t.product_name,
+                        units: t.units,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+#[utoipa::path(get, path = "/api/planned-routes/loading-list/", tag = "planning", security(("bearer" = [])), params(LoadingListQuery),
+    responses((status = 200, body = Data<LoadingListDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub(super) async fn loading_list(
+    State(s): State<AppState>,
+    a: Authorized<perm::RoutesList>,
+    Query(q): Query<LoadingListQuery>,
+) -> ApiResult<axum::Json<Data<LoadingListDto>>> {
+    let list = s
+        .app
+        .planning
+        .loading_list(
+            a.principal(),
+            &LoadingQuery {
+                date: q.date,
+                route_id: q.route_id,
+            },
+        )
+        .await?;
+    Ok(axum::Json(Data {
+        data: loading_dto(list),
+    }))
+}
+
+/// One product's tick-off.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoadedLineBody {
+    pub product_id: String,
+    /// Units loaded (0 clears the tick).
+    pub loaded: i64,
+}
+
+/// What was loaded into the van for a route.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoadedBody {
+    pub lines: Vec<LoadedLineBody>,
+    /// The route's version (409 when it changed meanwhile).
+    pub version: Option<u64>,
+}
+
+#[utoipa::path(put, path = "/api/planned-routes/{id}/loading/", tag = "planning", security(("bearer" = [])), params(("id" = String, Path)), request_body = LoadedBody,
+    responses((status = 200, body = MessageData<LoadingListDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub(super) async fn put_loading(
+    State(s): State<AppState>,
+    a: Authorized<perm::RoutesList>,
+    Path(id): Path<String>,
+    Json(b): Json<LoadedBody>,
+) -> ApiResult<impl IntoResponse> {
+    let lines: Vec<LoadedInput> = b
+        .lines
+        .into_iter()
+        .map(|l| LoadedInput {
+            product_id: l.product_id,
+            loaded: l.loaded,
+        })
+        .collect();
+    let route = s
+        .app
+        .planning
+        .set_loaded(a.principal(), &id, &lines, b.version)
+        .await?;
+    let list = s
+        .app
+        .planning
+        .loading_list(
+            a.principal(),
+            &LoadingQuery {
+                date: None,
+                route_id: Some(route.id),
+            },
+        )
+        .await?;
+    Ok(updated("Loading saved", loading_dto(list)))
+}
