@@ -21,6 +21,7 @@ pub mod reports;
 pub mod sales;
 pub mod scheduler;
 pub mod settings;
+pub mod settlements;
 pub mod users;
 
 #[cfg(feature = "testkit")]
@@ -48,6 +49,7 @@ pub struct App {
     pub generator: generator::GeneratorService,
     pub scheduler: scheduler::SchedulerService,
     pub planning: planning::PlanningService,
+    pub settlements: settlements::SettlementsService,
     /// Where scheduled reports leave by e-mail.
     pub mailer: Arc<dyn ports::Mailer>,
     pub clock: Arc<dyn ports::Clock>,
@@ -160,6 +162,12 @@ impl App {
             directory.clone(),
             calendar.clone(),
         );
+        let settlements = settlements::SettlementsService::new(
+            store.clone(),
+            machines.clone(),
+            sales.clone(),
+            calendar.clone(),
+        );
         let dashboard = dashboard::DashboardService::new(
             sales.clone(),
             machines.clone(),
@@ -197,6 +205,7 @@ impl App {
         App {
             audit: audit::AuditTrail::new(store.clone(), clock.clone()),
             planning,
+            settlements,
             events,
             jobs,
             generator,

@@ -190,6 +190,10 @@ catalogue! {
             TransactionLogExport = "export" EXPORT,
             TransactionLogFullAccess = "full_access" FULL,
         }
+        area "settlements" n("Card settlements", "Règlements carte", "Regolamenti carte") => {
+            SettlementsList = "list" LIST,
+            SettlementsImport = "import" n("Import settlement files", "Importer des fichiers de règlement", "Importa file di regolamento"),
+        }
     }
     group "settings" n("Settings", "Paramètres", "Impostazioni") => {
         area "users" n("Users", "Utilisateurs", "Utenti") => crud(UsersList, UsersNew, UsersEdit, UsersDelete) {

@@ -504,6 +504,15 @@ pub mod planning_perm {
     }
 }
 
+/// The requirement types of card settlements.
+pub mod settlements_perm {
+    use super::*;
+    require! {
+        List => SettlementsList;
+        Import => SettlementsImport;
+    }
+}
+
 /// The requirement types of the reports area.
 pub mod reports_perm {
     use super::*;

@@ -24,6 +24,7 @@ pub mod reports;
 pub mod sales;
 pub mod scheduler;
 pub mod settings;
+pub mod settlements;
 pub mod state;
 pub mod transaction_log;
 pub mod users;
@@ -160,7 +161,9 @@ fn machines_routes() -> OpenApiRouter<AppState> {
 
 /// The reports area: the report screens and the report generator.
 fn reports_routes() -> OpenApiRouter<AppState> {
-    reports::router().merge(generator::router())
+    reports::router()
+        .merge(generator::router())
+        .merge(settlements::router())
 }
 
 /// The option lists each area adds under `/api/filters/` (served by the filters function). A

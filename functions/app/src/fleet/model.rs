@@ -65,6 +65,9 @@ crate::entity! {
         /// EVA-DTS audits.
         #[serde(default)]
         pub sales_source: SalesSource,
+        /// The card processor's terminal id (settlement files name machines by it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub terminal_id: Option<String>,
     }
 }
 

@@ -41,6 +41,8 @@ pub struct MachineInput {
     pub decimal_places: Option<i64>,
     /// Unchanged when absent.
     pub sales_source: Option<SalesSource>,
+    /// The card processor's terminal id: unchanged when absent, cleared when empty.
+    pub terminal_id: Option<String>,
     pub version: Option<u64>,
 }
 
@@ -402,6 +404,23 @@ impl MachinesService {
         if let Some(src) = input.sales_source {
             m.sales_source = src;
         }
+        if let Some(t) = input.terminal_id.as_deref().map(str::trim) {
+            if t.chars().count() > 64 {
+                errors.add("terminal_id", "At most 64 characters.");
+            } else if t.is_empty() {
+                m.terminal_id = None;
+            } else if self
+                .machines
+                .all_shared()
+                .await?
+                .iter()
+                .any(|o| o.id != m.id && o.terminal_id.as_deref() == Some(t))
+            {
+                errors.add("terminal_id", "Another machine has this terminal id.");
+            } else {
+                m.terminal_id = Some(t.to_string());
+            }
+        }
         m.model_id = opt(&input.model_id).map(String::from);
         if let Some(id) = &m.model_id {
             if self.settings.models().get(id).await?.is_none() {
@@ -453,6 +472,7 @@ impl MachinesService {
             decimal_places: 2,
             webhook_secret: new_secret(),
             sales_source: SalesSource::Events,
+            terminal_id: None,
             created_at: now,
             updated_at: now,
             version: 1,

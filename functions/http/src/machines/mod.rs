@@ -122,6 +122,8 @@ pub struct MachineDto {
     pub currency: String,
     pub decimal_places: u8,
     pub sales_source: SalesSourceDto,
+    /// The card processor's terminal id (settlement files name machines by it).
+    pub terminal_id: Option<String>,
     /// Only in the replies that make a new secret (create, rotate): shown once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_secret: Option<String>,
@@ -209,6 +211,7 @@ impl Lookups {
             currency: m.currency,
             decimal_places: m.decimal_places,
             sales_source: m.sales_source.into(),
+            terminal_id: m.terminal_id,
             created_at: m.created_at,
             updated_at: m.updated_at,
             version: m.version,
@@ -286,6 +289,9 @@ pub struct MachineForm {
     /// Default `events`; unchanged when absent.
     #[serde(default)]
     pub sales_source: Option<SalesSourceDto>,
+    /// The card processor's terminal id: unchanged when absent, cleared when empty.
+    #[serde(default)]
+    pub terminal_id: Option<String>,
     #[serde(default)]
     pub version: Option<u64>,
 }
@@ -311,6 +317,7 @@ impl From<MachineForm> for MachineInput {
             currency: f.currency,
             decimal_places: f.decimal_places,
             sales_source: f.sales_source.map(Into::into),
+            terminal_id: f.terminal_id,
             version: f.version,
         }
     }

@@ -28,4 +28,5 @@ mod sales;
 mod scheduled_mail;
 mod scheduler;
 mod settings;
+mod settlements;
 mod users;
