@@ -14,6 +14,7 @@ mod audit;
 mod catalogue;
 mod data;
 mod history;
+mod settlements;
 pub mod sim;
 
 use std::time::{Duration, Instant};
@@ -110,6 +111,8 @@ pub struct Summary {
     pub products: usize,
     pub refillers: usize,
     pub history: Counts,
+    /// Last month's settlement file imported: its name and rows.
+    pub settlement: (String, usize),
     pub catalogue_time: Duration,
     pub history_time: Duration,
 }
@@ -175,6 +178,11 @@ impl std::fmt::Display for Summary {
             thousands(h.collections as i64),
             thousands(h.telemetry as i64),
             h.audits,
+        )?;
+        write!(
+            f,
+            "\n  card settlements: last month's file {} imported ({} rows)",
+            self.settlement.0, self.settlement.1
         )
     }
 }
@@ -223,6 +231,7 @@ pub async fn seed(app: &App, admin: &Principal, opts: Options) -> Result<Summary
     while let Some(done) = running.join_next().await {
         totals.add(&done.map_err(|e| format!("seeding the demo fleet: {e}"))??);
     }
+    let settlement = settlements::seed(app, admin, opts.seed).await?;
     Ok(Summary {
         options: opts,
         machines,
@@ -231,6 +240,7 @@ pub async fn seed(app: &App, admin: &Principal, opts: Options) -> Result<Summary
         products: made.products,
         refillers: made.refillers,
         history: totals,
+        settlement,
         catalogue_time,
         history_time: started.elapsed(),
     })

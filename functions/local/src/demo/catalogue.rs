@@ -631,6 +631,8 @@ pub async fn make(
                         decimal_places: Some(2),
                         // Machines read daily count their sales from the audits.
                         sales_source: m.audits.then_some(SalesSource::Audit),
+                        // The card reader's terminal at the processor (settlement files).
+                        terminal_id: Some(format!("NYX{:07}", 3_100_001 + m.index)),
                         ..Default::default()
                     },
                 )

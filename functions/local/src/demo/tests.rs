@@ -512,3 +512,53 @@ async fn seeding_works_around_local_midnight_and_on_new_years_day() {
         }
     }
 }
+
+#[tokio::test]
+async fn last_months_settlement_file_is_imported_and_reconciles_with_a_few_mismatches() {
+    let s = seeded(
+        "2026-11-20T10:00:00Z",
+        Options {
+            machines: 12,
+            days: 40,
+            seed: 5,
+        },
+    )
+    .await;
+    let (name, rows) = &s.summary.settlement;
+    assert_eq!(name, "nayax-2026-10.csv");
+    // October from the 11th: about 20 days of each machine.
+    assert!(*rows > 12 * 15, "{rows} rows");
+    let machines = s.app.machines.machines().all().await.unwrap();
+    assert!(machines.iter().all(|m| m.terminal_id.is_some()));
+    let rec = s
+        .app
+        .settlements
+        .reconcile(
+            &s.admin,
+            &vendfleet_app::sales::SalesParams {
+                period: Some("custom".into()),
+                date_from: Some("2026-10-01".into()),
+                date_to: Some("2026-10-31".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let count = |k: &str| rec.totals.by_status.get(k).copied().unwrap_or(0);
+    // Most machine-days match; the month's realistic mismatches are there too.
+    assert!(
+        count("matched") * 10 > rec.rows.len() * 9,
+        "{:?}",
+        rec.totals
+    );
+    assert_eq!(count("settled_no_sales"), 1, "{:?}", rec.totals);
+    assert!(count("not_settled") >= 1, "{:?}", rec.totals);
+    assert!(count("short") + count("over") >= 1, "{:?}", rec.totals);
+    assert_eq!(
+        rec.totals.gross_minor - rec.totals.sales_minor,
+        rec.totals.difference_minor
+    );
+    let payouts: Vec<&str> = rec.payouts.iter().map(|p| p.reference.as_str()).collect();
+    assert_eq!(payouts.len(), 5, "{payouts:?}");
+    assert!(payouts.iter().all(|p| p.starts_with("NYX-202610-W")));
+}
