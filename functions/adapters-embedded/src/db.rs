@@ -198,6 +198,8 @@ fn migrations() -> Vec<String> {
             (day, at DESC, machine_id, event_id, class, product_id); \
          DROP INDEX sales_ledger_by_time;"
             .to_string(),
+        // 10: each vend keeps its product's VAT rate at the sale (NULL on older vends).
+        "ALTER TABLE sales_ledger ADD COLUMN vat_bps INTEGER;".to_string(),
     ]
 }
 

@@ -376,6 +376,7 @@ async fn a_days_sales_page_is_the_same_by_key_and_by_time() {
                 net_minor: 90,
                 payment: Payment::Cash,
                 class,
+                vat_bps: (k % 2 == 0).then_some(550),
             });
         }
     }

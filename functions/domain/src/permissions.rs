@@ -194,6 +194,9 @@ catalogue! {
             SettlementsList = "list" LIST,
             SettlementsImport = "import" n("Import settlement files", "Importer des fichiers de règlement", "Importa file di regolamento"),
         }
+        area "vat" n("VAT report", "Rapport de TVA", "Report IVA") => {
+            VatList = "list" LIST,
+        }
     }
     group "settings" n("Settings", "Paramètres", "Impostazioni") => {
         area "users" n("Users", "Utilisateurs", "Utenti") => crud(UsersList, UsersNew, UsersEdit, UsersDelete) {

@@ -26,6 +26,10 @@ pub struct VendFact {
     pub net_minor: i64,
     pub payment: Payment,
     pub class: VendClass,
+    /// The product's VAT rate at the sale, in basis points (`None`: taken in before the ledger
+    /// kept rates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vat_bps: Option<u32>,
 }
 
 /// The transaction log's order within a day: newest first, then machine and event id.

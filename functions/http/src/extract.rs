@@ -510,6 +510,7 @@ pub mod settlements_perm {
     require! {
         List => SettlementsList;
         Import => SettlementsImport;
+        Vat => VatList;
     }
 }
 

@@ -164,6 +164,7 @@ fn reports_routes() -> OpenApiRouter<AppState> {
     reports::router()
         .merge(generator::router())
         .merge(settlements::router())
+        .merge(settlements::vat_router())
 }
 
 /// The option lists each area adds under `/api/filters/` (served by the filters function). A

@@ -1,6 +1,7 @@
 //! Card settlements (`/api/settlements/…`, served by the reports function): the processors'
 //! column mappings, importing a settlement file (all or nothing, idempotent), the imports'
-//! history and the reconciliation of each machine-day's card sales with what was settled.
+//! history and the reconciliation of each machine-day's card sales with what was settled; and
+//! the VAT report (`/api/vat/`).
 
 use crate::dto::{Data, MessageData};
 use crate::error::{ApiResult, ErrorBody};
@@ -387,6 +388,119 @@ async fn reconciliation(
                     .collect(),
             },
             payouts: r.payouts.into_iter().map(Into::into).collect(),
+        },
+    }))
+}
+
+// ----- the VAT report ---------------------------------------------------------------------
+
+/// The VAT report's route.
+pub fn vat_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(vat_report))
+}
+
+/// The VAT report's own parameter, beside the sales query's period and filters.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct VatQuery {
+    /// `rate` (default), `client`, `location` or `month`.
+    pub group: Option<String>,
+}
+
+/// Gross, net and VAT.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VatFiguresDto {
+    pub quantity: i64,
+    pub gross_minor: i64,
+    pub net_minor: i64,
+    pub vat_minor: i64,
+}
+
+impl From<vendfleet_app::reports::VatFigures> for VatFiguresDto {
+    fn from(f: vendfleet_app::reports::VatFigures) -> Self {
+        VatFiguresDto {
+            quantity: f.quantity,
+            gross_minor: f.gross_minor,
+            net_minor: f.net_minor,
+            vat_minor: f.vat_minor,
+        }
+    }
+}
+
+/// One group at one rate.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VatRowDto {
+    pub key: String,
+    pub name: String,
+    /// Basis points: 550 is 5.5 %.
+    pub rate_bps: u32,
+    #[serde(flatten)]
+    pub figures: VatFiguresDto,
+}
+
+/// One rate's totals.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VatRateDto {
+    pub rate_bps: u32,
+    #[serde(flatten)]
+    pub figures: VatFiguresDto,
+}
+
+/// The VAT report.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VatReportDto {
+    pub date_from: NaiveDate,
+    pub date_to: NaiveDate,
+    pub group: String,
+    pub rows: Vec<VatRowDto>,
+    pub by_rate: Vec<VatRateDto>,
+    pub taxable: VatFiguresDto,
+    pub exempt: VatFiguresDto,
+    pub total: VatFiguresDto,
+    /// Sales taken in before the ledger kept rates (counted at their product's current rate).
+    pub legacy_sales: i64,
+}
+
+#[utoipa::path(get, path = "/api/vat/", tag = "reports", security(("bearer" = [])), params(SalesParams, VatQuery),
+    responses((status = 200, body = Data<VatReportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn vat_report(
+    State(s): State<AppState>,
+    a: Authorized<perm::Vat>,
+    Query(q): Query<SalesParams>,
+    Query(v): Query<VatQuery>,
+) -> ApiResult<axum::Json<Data<VatReportDto>>> {
+    let r = s
+        .app
+        .reports
+        .vat(a.principal(), &q, v.group.as_deref())
+        .await?;
+    Ok(axum::Json(Data {
+        data: VatReportDto {
+            date_from: r.date_from,
+            date_to: r.date_to,
+            group: r.group.key().into(),
+            rows: r
+                .rows
+                .into_iter()
+                .map(|row| VatRowDto {
+                    key: row.key,
+                    name: row.name,
+                    rate_bps: row.rate_bps,
+                    figures: row.figures.into(),
+                })
+                .collect(),
+            by_rate: r
+                .by_rate
+                .into_iter()
+                .map(|(rate_bps, f)| VatRateDto {
+                    rate_bps,
+                    figures: f.into(),
+                })
+                .collect(),
+            taxable: r.taxable.into(),
+            exempt: r.exempt.into(),
+            total: r.total.into(),
+            legacy_sales: r.legacy_sales,
         },
     }))
 }

@@ -35,7 +35,7 @@ pub(super) fn read_vends(
     let mut stmt = c
         .prepare_cached(&format!(
             "SELECT machine_id, day, at, event_id, location_id, selection, product_id, quantity, \
-             revenue, net, payment, class FROM sales_ledger {tail}"
+             revenue, net, payment, class, vat_bps FROM sales_ledger {tail}"
         ))
         .map_err(backend)?;
     let rows = stmt
@@ -53,12 +53,14 @@ pub(super) fn read_vends(
                 r.get::<_, i64>(9)?,
                 r.get::<_, i64>(10)?,
                 r.get::<_, i64>(11)?,
+                r.get::<_, Option<u32>>(12)?,
             ))
         })
         .map_err(backend)?;
     let mut out = Vec::new();
     for row in rows {
-        let (m, day, at, id, loc, sel, prod, q, rev, net, pay, class) = row.map_err(backend)?;
+        let (m, day, at, id, loc, sel, prod, q, rev, net, pay, class, vat) =
+            row.map_err(backend)?;
         out.push(VendFact {
             machine_id: m,
             event_id: id,
@@ -82,6 +84,7 @@ pub(super) fn read_vends(
                 1 => VendClass::Free,
                 _ => VendClass::Test,
             },
+            vat_bps: vat,
         });
     }
     Ok(out)

@@ -120,8 +120,8 @@ pub(super) fn write_commit(c: &mut Connection, commit: &Commit) -> Result<(), St
         let mut ledger = tx
             .prepare_cached(
                 "INSERT INTO sales_ledger (machine_id, day, at, event_id, location_id, selection, \
-                 product_id, quantity, revenue, net, payment, class) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                 product_id, quantity, revenue, net, payment, class, vat_bps) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )
             .map_err(backend)?;
         for v in &commit.vends {
@@ -139,6 +139,7 @@ pub(super) fn write_commit(c: &mut Connection, commit: &Commit) -> Result<(), St
                     v.net_minor,
                     payment_code(v.payment),
                     class_code(v.class),
+                    v.vat_bps,
                 ])
                 .map_err(backend)?;
         }

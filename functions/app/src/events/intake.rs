@@ -241,6 +241,7 @@ impl<'c> Draft<'c> {
                     net_minor: vendfleet_domain::events::net_of_vat(revenue, vat),
                     payment,
                     class,
+                    vat_bps: Some(vat),
                 });
             }
         }
@@ -357,6 +358,7 @@ impl<'c> Draft<'c> {
                     net_minor: vendfleet_domain::events::net_of_vat(revenue, vat),
                     payment: v.payment,
                     class,
+                    vat_bps: Some(vat),
                 });
             }
             EventKind::Refill(r) => {

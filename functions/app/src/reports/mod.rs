@@ -3,8 +3,10 @@
 //! (`inventory`), within the user's scope.
 
 mod inventory;
+mod vat;
 
 pub use inventory::{ComponentStock, ProductStock, SelectionStock};
+pub use vat::{VatFigures, VatGroup, VatReport, VatRow};
 
 use crate::auth::Principal;
 use crate::events::{Encashment, EventsService};

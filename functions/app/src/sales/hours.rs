@@ -189,6 +189,7 @@ mod tests {
                     } else {
                         VendClass::Sale
                     },
+                    vat_bps: Some(1000),
                 }
             })
             .collect();

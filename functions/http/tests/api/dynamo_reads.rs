@@ -84,6 +84,7 @@ async fn fleet_of(machines: usize) -> [u64; 3] {
                     net_minor: 100,
                     payment: Payment::Cash,
                     class: VendClass::Sale,
+                    vat_bps: Some(550),
                 })
                 .collect();
             let commit = Commit {

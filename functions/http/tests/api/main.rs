@@ -30,3 +30,4 @@ mod scheduler;
 mod settings;
 mod settlements;
 mod users;
+mod vat;
