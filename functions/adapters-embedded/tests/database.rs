@@ -330,6 +330,7 @@ fn migrations_are_as_shipped() {
         "dd8626098b32e21307c786ac6a2f24fb078d088d837ace7c434194a6f4e59230",
         "41c3f4dcf297af2d311f51f91e37a667e5cbc247d7ecb266447d7429cc999e20",
         "382facc2f7835e6bc268f4912c60560a67515d4f4754132b5fd4c9401dc16b22",
+        "0a15d5207d5dff7cd0a123628faedc65f4230edefe2768bd5a72e48b2ad5543f",
     ];
     let now: Vec<String> = MIGRATIONS
         .iter()
