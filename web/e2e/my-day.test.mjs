@@ -132,8 +132,6 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     watchConsole(page, consoleLog);
-    // A server without issue 30's loading lists answers 404 (the app shows none).
-    consoleLog.expected.push({ url: '/api/planned-routes/loading-list/', status: 404 });
     page.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === FILL) posted.push(JSON.parse(request.postData() ?? '{}').request_id);
     });
@@ -240,6 +238,33 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     // The office's booking stands.
     const stops = await admincall('GET', `/api/planned-routes/${made.route.id}/machines/`);
     assert.ok(stops.body.data.find((stop) => stop.machine_id === machineId)?.visit);
+  });
+
+  test('the van’s loading list: per product cases and loose units, ticked off, shown on the picklist', async () => {
+    const reply = await admincall('GET', `/api/planned-routes/loading-list/?route_id=${made.spare.route}`);
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const list = reply.body.data;
+    assert.ok(list.products.length > 0, JSON.stringify(list));
+    await page.goto(`${server.baseUrl}/my-day/loading?route=${made.spare.route}`);
+    const rows = page.getByTestId('loading-product');
+    await rows.first().waitFor();
+    assert.deepEqual(await rows.evaluateAll((items) => items.map((row) => row.getAttribute('data-product'))), list.products.map((product) => product.product_id));
+    const first = list.products[0];
+    const cells = await rows.first().locator('td').allInnerTexts();
+    assert.equal(cells[1], String(first.units));
+    assert.equal(cells[2], first.case_size ? `${first.cases} × ${first.case_size} + ${first.loose}` : String(first.loose));
+    assert.equal(await page.getByTestId('loading-stop').count(), list.stops.length);
+
+    const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === `/api/planned-routes/${made.spare.route}/loading/`);
+    await rows.first().getByRole('checkbox').click();
+    assert.equal((await saved).status(), 200);
+    await page.locator(`[data-testid="loading-product"][data-product="${first.product_id}"][data-loaded="${first.units}"]`).waitFor();
+    const after = await admincall('GET', `/api/planned-routes/loading-list/?route_id=${made.spare.route}`);
+    assert.equal(after.body.data.products.find((product) => product.product_id === first.product_id).loaded, first.units);
+
+    // The stop's picklist says what the van was loaded with.
+    await page.goto(`${server.baseUrl}/my-day/routes/${made.spare.route}/stops/${made.spare.machine}`);
+    await page.getByTestId('my-picklist').getByText(`Loaded on the van: ${first.units} of ${first.units}`).first().waitFor();
   });
 
   test('installable: the manifest and its icons load, the service worker is active, the shell opens offline', async () => {

@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert';
 import { authApi } from '../api/auth';
 import { isApiError, setAccessToken, setTokenHooks } from '../api/client';
 import type { LanguageCode, LoginRequest, Profile, RegisterRequest } from '../api/types';
+import { useOnline } from '../components/use-online';
 import { isSupportedLanguage } from '../locales/i18n';
 import { authReducer, initialAuthState } from './auth-state';
 import { AuthContext, type AuthContextValue } from './context';
@@ -152,17 +153,7 @@ export function AuthProvider({ children, onSignedOut }: Props) {
   }, []);
 
   // The browser's own view of the network, for the same notice mid-session.
-  const [offline, setOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
-  useEffect(() => {
-    const down = () => setOffline(true);
-    const up = () => setOffline(false);
-    window.addEventListener('offline', down);
-    window.addEventListener('online', up);
-    return () => {
-      window.removeEventListener('offline', down);
-      window.removeEventListener('online', up);
-    };
-  }, []);
+  const offline = !useOnline();
 
   // The profile as last read, for an offline start of the refiller's app.
   useEffect(() => {

@@ -1,5 +1,5 @@
 // The visit form's selections (the planned route's dialog, the refiller's phone): per selection
-// what was found, filled and removed with its reason.
+// what was found, filled and removed with its reason, then the cash.
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -54,6 +54,22 @@ function LineInputs({ index, line, size }: { index: number; line: PicklistLine; 
           </MenuItem>
         ))}
       </SelectInput>
+    </Box>
+  );
+}
+
+/** The cash bag and the cash collected (in the stop's currency), side by side from a tablet up. */
+export function VisitCash({ currency }: { currency: string }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+      <TextInput name="cash_bag" label={t('plannedRoutes.cashBag')} slotProps={{ htmlInput: { 'data-testid': 'visit-cash-bag' } }} />
+      <TextInput
+        name="collected"
+        label={t('plannedRoutes.visitForm.collected', { currency })}
+        helperText={t('plannedRoutes.visitForm.collectedHint')}
+        slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'visit-collected' } }}
+      />
     </Box>
   );
 }

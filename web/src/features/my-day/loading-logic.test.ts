@@ -26,8 +26,8 @@ describe('loadingChanges', () => {
   const list: LoadingList = {
     date: '2026-11-26',
     routes: [
-      { id: 'r1', name: 'North', employee_name: 'Ann', version: 1 },
-      { id: 'r2', name: 'South', employee_name: 'Bob', version: 3 },
+      { id: 'r1', name: 'North', employee_id: 'u1', employee_name: 'Ann', visit_date: '2026-11-26', version: 1 },
+      { id: 'r2', name: 'South', employee_id: 'u2', employee_name: 'Bob', visit_date: '2026-11-26', version: 3 },
     ],
     products: [],
     stops: [

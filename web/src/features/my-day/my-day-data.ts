@@ -4,48 +4,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError } from '../../api/client';
 import { expectData, expectList, expectReply } from '../../api/replies';
-import type { ListReply, PlannedRoute, StopPicklist } from '../../api/types';
+import type { ListReply, LoadingList, PlannedRoute, StopPicklist } from '../../api/types';
 import { keep, kept, myDayDb } from './offline-db';
 
-/** A stop of my route; `address` and `outcome` come with issue 30's server. */
-export type MyStop = PlannedRoute['machines'][number] & {
-  address?: string | null;
-  outcome?: 'visited' | 'not_serviced' | null;
-};
-
-export type MyRoute = Omit<PlannedRoute, 'machines'> & {
-  machines: MyStop[];
-  /** The day the picklists were computed for; stale when the route moved to another day. */
-  picklist_date?: string | null;
-  picklist_stale?: boolean;
-};
-
-export interface LoadingProduct {
-  product_id: string;
-  product_name: string;
-  units: number;
-  case_size: number | null;
-  cases: number;
-  loose: number;
-  loaded: number;
-}
-
-export interface LoadingStop {
-  route_id: string;
-  route_name: string;
-  order: number;
-  machine_id: string;
-  machine_name: string;
-  location_name: string | null;
-  tote: { product_id: string; product_name: string; units: number }[];
-}
-
-export interface LoadingList {
-  date: string | null;
-  routes: { id: string; name: string; employee_name: string; version: number }[];
-  products: LoadingProduct[];
-  stops: LoadingStop[];
-}
+/** A stop of my route, with its address and outcome (visited, not serviced). */
+export type MyStop = PlannedRoute['machines'][number];
+/** A route with the day its picklists were computed for (`picklist_stale` when it moved since). */
+export type MyRoute = PlannedRoute;
+export type { LoadingList };
 
 /** A reply, fresh or the copy kept on the phone (`offline`), with when it was fetched. */
 export interface Fetched<T> {

@@ -115,6 +115,9 @@ function withRequestId(kind: OutboxKind, body: Record<string, unknown>, requestI
   return kind === 'visit' ? { ...body, request_id: requestId } : body;
 }
 
+/** A booking to be sent as if new: queued, never tried. */
+const FRESH = { status: 'queued', attempts: 0, nextAttemptAt: 0, lastError: null, waitingForSignIn: false, refusal: null } as const satisfies Partial<OutboxItem>;
+
 function sameBody(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const strip = ({ request_id: _ignored, ...rest }: Record<string, unknown>) => rest;
   return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
@@ -164,12 +167,7 @@ export class Outbox {
       machineId: draft.machineId,
       label: draft.label,
       createdAt: this.now(),
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: 0,
-      lastError: null,
-      waitingForSignIn: false,
-      refusal: null,
+      ...FRESH,
       sentAt: null,
       replayed: false,
     };
@@ -212,12 +210,7 @@ export class Outbox {
       ...item,
       body: withRequestId(item.kind, changed ? body : item.body, requestId),
       requestId,
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: 0,
-      lastError: null,
-      waitingForSignIn: false,
-      refusal: null,
+      ...FRESH,
     });
     this.changed();
     await this.flush();

@@ -32,6 +32,8 @@ function plannedRoute(id: string, patch: Partial<PlannedRoute> = {}): PlannedRou
     machines: [],
     stops: 2,
     visited: 0,
+    picklist_date: '2026-11-24',
+    picklist_stale: false,
     ...patch,
   };
 }

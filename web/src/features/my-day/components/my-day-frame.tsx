@@ -17,7 +17,7 @@ import LoadingIcon from '@mui/icons-material/Inventory2Outlined';
 import ExitIcon from '@mui/icons-material/ExitToApp';
 import { paths } from '../../../routes/paths';
 import { useOutboxSummary } from '../use-outbox';
-import { useOnline } from './parts';
+import { useOnline } from '../../../components/use-online';
 
 function Tab(value: string) {
   return (pathname: string) => (value === paths.myDay.root ? pathname === value || pathname.startsWith(`${value}/routes`) : pathname.startsWith(value));

@@ -1,6 +1,6 @@
 // The small pieces every screen of the refiller's app shows: the network's state, the offline
 // copy's age, a booking's sync status and the link to the phone's map app.
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -9,22 +9,6 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { formatClock } from '../../../components/format';
 import type { OutboxStatus } from '../outbox';
-
-/** The browser's view of the network. */
-export function useOnline(): boolean {
-  const [online, setOnline] = useState(() => typeof navigator === 'undefined' || navigator.onLine !== false);
-  useEffect(() => {
-    const up = () => setOnline(true);
-    const down = () => setOnline(false);
-    window.addEventListener('online', up);
-    window.addEventListener('offline', down);
-    return () => {
-      window.removeEventListener('online', up);
-      window.removeEventListener('offline', down);
-    };
-  }, []);
-  return online;
-}
 
 /** A stop's directions in the phone's map app (a link only: nothing is fetched). */
 export function mapsUrl(latitude: number, longitude: number): string {

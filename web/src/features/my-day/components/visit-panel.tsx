@@ -12,20 +12,19 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { ApiError } from '../../../api/client';
-import type { PicklistLine } from '../../../api/types';
+import type { NotServicedReason, PicklistLine } from '../../../api/types';
 import { applyServerError, Form, FormAlerts, TextInput, useServerForm } from '../../../components/form';
 import { text } from '../../../components/form/rules';
 import { minorToAmount } from '../../../components/money';
 import { toast } from '../../../components/snackbar';
-import { VisitLines } from '../../../components/visit/visit-lines';
+import { VisitCash, VisitLines } from '../../../components/visit/visit-lines';
 import { toFillBody, VISIT_ALIASES, visitSchema, visitValues, type VisitValues } from '../../../components/visit/visit-rules';
 import { paths } from '../../../routes/paths';
 import type { OutboxItem } from '../outbox';
 import { useOutbox } from '../use-outbox';
 import { Section, TOUCH } from './parts';
 
-export const NOT_SERVICED_REASONS = ['no_access', 'out_of_order', 'site_closed', 'other'] as const;
-export type NotServicedReason = (typeof NOT_SERVICED_REASONS)[number];
+export const NOT_SERVICED_REASONS = ['no_access', 'out_of_order', 'site_closed', 'other'] as const satisfies readonly NotServicedReason[];
 export const FILL_PATH = '/api/machines/fill-from-route/';
 const NOTE_MAX = 500;
 
@@ -123,13 +122,7 @@ export function VisitPanel({ routeId, machineId, machineName, lines, decimals, c
         <Form form={form} onSubmit={submit} data-testid="my-visit-form" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <FormAlerts testId="my-visit-error" />
           <VisitLines lines={lines} size="medium" />
-          <TextInput name="cash_bag" label={t('plannedRoutes.cashBag')} slotProps={{ htmlInput: { 'data-testid': 'visit-cash-bag' } }} />
-          <TextInput
-            name="collected"
-            label={t('plannedRoutes.visitForm.collected', { currency })}
-            helperText={t('plannedRoutes.visitForm.collectedHint')}
-            slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'visit-collected' } }}
-          />
+          <VisitCash currency={currency} />
           <TextInput name="note" label={t('myDay.note')} helperText={t('myDay.noteHint')} multiline minRows={2} slotProps={{ htmlInput: { maxLength: NOTE_MAX, 'data-testid': 'visit-note' } }} />
           <Button type="submit" variant="contained" size="large" disabled={saving} sx={{ ...TOUCH, minHeight: 56 }} data-testid="visit-submit">
             {t('myDay.bookVisit')}

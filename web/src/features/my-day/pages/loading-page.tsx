@@ -18,7 +18,8 @@ import PrintIcon from '@mui/icons-material/PrintOutlined';
 import { formatCount } from '../../../components/format';
 import { Page } from '../../../components/page';
 import { toast } from '../../../components/snackbar';
-import { Busy, OfflineCopy, Section, TOUCH, useOnline } from '../components/parts';
+import { useOnline } from '../../../components/use-online';
+import { Busy, OfflineCopy, Section, TOUCH } from '../components/parts';
 import { isLoaded, loadingChanges } from '../loading-logic';
 import { localDay, useDayLoadingList, useMyRoute, useSaveLoading, type Fetched, type LoadingList } from '../my-day-data';
 

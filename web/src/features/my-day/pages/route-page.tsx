@@ -20,7 +20,7 @@ import { useOutbox } from '../use-outbox';
 function StopState({ stop, booking }: { stop: MyStop; booking: OutboxItem | undefined }) {
   const { t } = useTranslation();
   if (booking) return <SyncChip status={booking.status} />;
-  const outcome = stop.outcome ?? (stop.visited_at ? 'visited' : 'todo');
+  const outcome = stop.outcome === 'not_serviced' ? 'not_serviced' : stop.outcome === 'visited' || stop.visited_at ? 'visited' : 'todo';
   return (
     <Chip
       label={t(`myDay.outcome.${outcome}`)}

@@ -1,20 +1,19 @@
 import { useMemo, useState } from 'react';
 import { useFormState } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import Box from '@mui/material/Box';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { Form, FormAlerts, TextInput, useServerForm } from '../../../components/form';
+import { Form, FormAlerts, useServerForm } from '../../../components/form';
 import { FormDialogActions } from '../../../components/form/form-dialog';
 import type { PicklistLine, RouteStop } from '../../../api/types';
 import { currencyDecimals } from '../../../components/money';
 import { toast } from '../../../components/snackbar';
 import { useFillFromRoute } from '../api/routes';
-import { VisitLines } from '../../../components/visit/visit-lines';
+import { VisitCash, VisitLines } from '../../../components/visit/visit-lines';
 import { newRequestId, toFillBody, VISIT_ALIASES, visitSchema, visitValues } from '../../../components/visit/visit-rules';
 
 interface VisitFormDialogProps {
@@ -63,15 +62,7 @@ export function VisitFormDialog({ routeId, stop, lines, onClose }: VisitFormDial
           <FormAlerts stale={form.stale} testId="visit-form-error" />
           {lines.length === 0 ? <Typography variant="body2">{t('plannedRoutes.visitForm.noLines')}</Typography> : null}
           <VisitLines lines={lines} />
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-            <TextInput name="cash_bag" label={t('plannedRoutes.cashBag')} slotProps={{ htmlInput: { 'data-testid': 'visit-cash-bag' } }} />
-            <TextInput
-              name="collected"
-              label={t('plannedRoutes.visitForm.collected', { currency })}
-              helperText={t('plannedRoutes.visitForm.collectedHint')}
-              slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'visit-collected' } }}
-            />
-          </Box>
+          <VisitCash currency={currency} />
         </DialogContent>
         <FormDialogActions saving={saving} onCancel={onClose} submitLabel={t('plannedRoutes.visitForm.submit')} submitTestId="visit-submit" />
       </Form>
