@@ -13,6 +13,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ADMIN, startServer } from './server.mjs';
 import { launchBrowser, signIn, watchConsole } from './browser.mjs';
 import { apiCall } from './signed-in.mjs';
@@ -22,6 +23,7 @@ const TODAY = '2026-11-26';
 const PHONE = { width: 390, height: 844 };
 const REFILLER = { name: 'Rita Refiller', email: 'rita.refiller@vendfleet.test', password: 'Rita-pass-1234' };
 const FILL = '/api/machines/fill-from-route/';
+const axeSource = createRequire(import.meta.url)('axe-core').source;
 const SHOTS = process.env.MY_DAY_SHOTS ? new URL('../../docs/screenshots/issue-30/', import.meta.url) : null;
 
 let server;
@@ -91,8 +93,20 @@ async function assertBookedOnce(machineId) {
   }
 }
 
+/** axe's serious and critical WCAG 2.1 A/AA violations of the page as it is now. */
+async function axe() {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ rule: violation.id, impact: violation.impact, nodes: violation.nodes.map((node) => node.html.slice(0, 200)) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
 async function shot(name, language) {
   if (!SHOTS) return;
+  // No toast over the screen.
+  await page.locator('#notistack-snackbar').first().waitFor({ state: 'detached', timeout: 10_000 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: new URL(`${language}-${name}.png`, SHOTS).pathname });
 }
@@ -264,7 +278,7 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
 
     // The stop's picklist says what the van was loaded with.
     await page.goto(`${server.baseUrl}/my-day/routes/${made.spare.route}/stops/${made.spare.machine}`);
-    await page.getByTestId('my-picklist').getByText(`Loaded on the van: ${first.units} of ${first.units}`).first().waitFor();
+    await page.getByTestId('my-picklist').getByText(`Van, whole route: ${first.units} of ${first.units} loaded`).first().waitFor();
   });
 
   test('installable: the manifest and its icons load, the service worker is active, the shell opens offline', async () => {
@@ -293,6 +307,21 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     await context.setOffline(false);
   });
 
+  test('accessible: the phone screens pass axe (WCAG 2.1 A/AA)', async () => {
+    const screens = [
+      ['/my-day', 'my-route'],
+      [`/my-day/routes/${made.route.id}`, 'my-stop'],
+      [`/my-day/routes/${made.spare.route}/stops/${made.spare.machine}`, 'my-visit-form'],
+      ['/my-day/queue', 'queue-item'],
+      [`/my-day/loading?route=${made.spare.route}`, 'loading-product'],
+    ];
+    for (const [path, testId] of screens) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await page.getByTestId(testId).first().waitFor();
+      assert.deepEqual(await axe(), [], path);
+    }
+  });
+
   test('no console errors (but the refused booking’s 409 and the requests made offline)', () => {
     const unexpected = consoleLog.errors.filter((line) => !/net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch/.test(line));
     assert.deepEqual(unexpected, []);
@@ -312,7 +341,7 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
       await shot('stop', language);
       await page.goto(`${server.baseUrl}/my-day/routes/${made.spare.route}/stops/${made.spare.machine}`);
       await page.getByTestId('my-visit-form').waitFor();
-      await page.getByTestId('my-visit-form').scrollIntoViewIfNeeded();
+      await page.getByTestId('my-visit').evaluate((section) => window.scrollTo(0, section.getBoundingClientRect().top + window.scrollY - 64));
       await shot('visit-form', language);
       await page.goto(`${server.baseUrl}/my-day/queue`);
       await page.getByTestId('queue-item').first().waitFor();

@@ -39,7 +39,7 @@ export function MyDayFrame({ children }: { children: ReactNode }) {
         </Badge>
       ),
     },
-    { value: paths.myDay.loading, label: t('myDay.loading'), icon: <LoadingIcon /> },
+    { value: paths.myDay.loading, label: t('myDay.loadingTab'), icon: <LoadingIcon /> },
   ];
   const current = tabs.find((tab) => Tab(tab.value)(pathname))?.value ?? false;
   return (
@@ -48,7 +48,7 @@ export function MyDayFrame({ children }: { children: ReactNode }) {
         component="header"
         sx={{ position: 'sticky', top: 0, zIndex: 10, bgcolor: 'grey.900', color: 'common.white', display: 'flex', alignItems: 'center', gap: 1, px: 2, minHeight: 56, '@media print': { display: 'none' } }}
       >
-        <Typography variant="h6" component="p" sx={{ flex: 1, fontWeight: 700 }}>
+        <Typography variant="h6" component="p" noWrap sx={{ flex: 1, fontWeight: 700 }}>
           {t('myDay.title')}
         </Typography>
         <Typography
