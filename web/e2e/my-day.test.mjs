@@ -2,14 +2,17 @@
 // 390 × 844 with the server's and the browser's clock on 26 November 2026: a refiller opens
 // today's route online, goes offline, books three visits, reloads the page offline (the queue is
 // still there), comes back online (each visit booked once, the stock right); a send cut on its way
-// back is resent and booked once; a booking the server refuses shows its reason. The manifest and
-// the service worker load without errors and the app shell opens offline. With MY_DAY_SHOTS=1 it
-// saves the phone screens in en and fr to docs/screenshots/issue-30/.
+// back is resent and booked once; a booking the server refuses shows its reason; "could not
+// service" is booked with its reason; the van's loading list is ticked off and the picklist shows
+// it. The manifest and the service worker load without errors, the app shell opens offline, and
+// axe finds nothing on the phone screens. With MY_DAY_SHOTS=1 it saves the phone screens in en and
+// fr to docs/screenshots/issue-30/.
 //
 // Selectors it relies on (test ids): my-route[data-route], my-stop[data-machine] > stop-open,
 // stop-outcome, sync-status[data-status]; my-visit-form, visit-submit, visit-cash-bag;
 // sync-summary[data-pending][data-refused]; queue-item[data-status][data-machine], queue-refusal,
-// queue-discard; pending-booking[data-status]; offline-copy; my-day-offline.
+// queue-discard; pending-booking[data-status]; offline-copy; my-day-offline; not-serviced-reason,
+// not-serviced-submit; loading-product[data-product][data-loaded]; my-route-export.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -114,7 +117,7 @@ async function shot(name, language) {
 describe('the refiller’s phone app, offline first', { concurrency: false }, () => {
   before(async () => {
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-    server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' }, seed: { machines: 6, days: 20 } });
+    server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' }, seed: { machines: 7, days: 20 } });
     browser = await launchBrowser();
     admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })).newPage();
     admin.setDefaultTimeout(15_000);
@@ -124,12 +127,12 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     const role = await created('POST', '/api/users/roles/', { name: 'Phone refiller', modules: ['planning.planned_routes.list', 'settings.machines.edit_quantity_expiry'] });
     made.refiller = await created('POST', '/api/users/', { ...REFILLER, language: 'en', active: true, role_id: role.id, access_all_modules: false, access_all_machines: true });
 
-    // Today's route of five stops (the machines nearest each other first).
+    // Today's route of six stops.
     const ranked = await admincall('GET', '/api/route-planning/?page_size=100');
     assert.equal(ranked.status, 200, JSON.stringify(ranked.body));
     const placed = ranked.body.data.filter((m) => typeof m.latitude === 'number').map((m) => m.id);
-    assert.equal(placed.length, 6, JSON.stringify(ranked.body.data));
-    const machines = placed.slice(0, 5);
+    assert.equal(placed.length, 7, JSON.stringify(ranked.body.data));
+    const machines = [...placed.slice(0, 5), placed[6]];
     const saved = await created('POST', '/api/planned-routes/', { name: 'Thursday north', visit_date: TODAY, routes: [{ employee_id: made.refiller.id, machine_ids: machines }] });
     made.route = (Array.isArray(saved) ? saved : (saved.routes ?? [saved]))[0];
     assert.ok(made.route?.id, JSON.stringify(saved));
@@ -168,6 +171,12 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     const maps = await page.getByTestId('stop-maps').first().getAttribute('href');
     assert.match(maps ?? '', /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=-?\d/);
     assert.equal(await page.getByTestId('offline-copy').count(), 0);
+    // The refiller downloads their own route's table.
+    const download = page.waitForEvent('download');
+    download.catch(() => undefined);
+    await page.getByTestId('my-route-export').click();
+    await page.getByRole('menuitem', { name: /CSV/ }).click();
+    assert.match((await download).suggestedFilename(), /\.csv$/);
   });
 
   test('offline: three visits booked on the phone, still queued after a reload', async () => {
@@ -252,6 +261,24 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     // The office's booking stands.
     const stops = await admincall('GET', `/api/planned-routes/${made.route.id}/machines/`);
     assert.ok(stops.body.data.find((stop) => stop.machine_id === machineId)?.visit);
+  });
+
+  test('“could not service” with its reason and a note: booked once, the stop marked', async () => {
+    const machineId = made.stops[5];
+    await openRoute();
+    await stopCard(machineId).getByTestId('stop-open').click();
+    await page.getByTestId('not-serviced-reason').click();
+    await page.getByRole('option', { name: 'Site closed' }).click();
+    await page.getByTestId('my-not-serviced').getByLabel('Note').fill('Gate locked, nobody on site');
+    await page.getByTestId('not-serviced-submit').click();
+    await page.getByTestId('my-stops').waitFor();
+    await allSent();
+    await stopCard(machineId).locator('[data-testid="stop-outcome"][data-outcome="not_serviced"]').waitFor();
+    const route = await admincall('GET', `/api/planned-routes/${made.route.id}/`);
+    const stop = route.body.data.machines.find((item) => item.machine_id === machineId);
+    assert.equal(stop.outcome, 'not_serviced');
+    assert.equal(stop.not_serviced, 'site_closed');
+    assert.equal((await books(machineId)).fromRoute.length, 0, 'nothing refilled');
   });
 
   test('the van’s loading list: per product cases and loose units, ticked off, shown on the picklist', async () => {

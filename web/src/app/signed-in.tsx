@@ -1,10 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { clearExportJobs, ExportJobs } from '../components/export-jobs';
+import { ExportJobs } from '../components/export-jobs';
 import DashboardLayout from '../layouts/dashboard/dashboard-layout';
 import { signedInQueryClient as queryClient } from './signed-in-cache';
-import { onSignOut } from './sign-out';
-
-onSignOut(clearExportJobs);
 
 /** The dashboard layout with what only signed-in screens use: the query cache and the export jobs. */
 export default function SignedIn() {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { signedInQueryClient } from '../app/signed-in-cache';
+import { ExportJobs } from '../components/export-jobs';
 import { MyDayFrame } from '../features/my-day/components/my-day-frame';
 import { OutboxProvider } from '../features/my-day/use-outbox';
 import { RouteGate } from './dashboard/route-gate';
@@ -24,6 +25,7 @@ export default function MyDayLayout() {
           </RouteGate>
         </MyDayFrame>
       </OutboxProvider>
+      <ExportJobs />
     </QueryClientProvider>
   );
 }

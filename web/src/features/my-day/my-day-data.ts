@@ -3,6 +3,7 @@
 // from there when the server cannot be reached (no answer, or a server fault).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError } from '../../api/client';
+import { requestExport } from '../../api/download';
 import { expectData, expectList, expectReply } from '../../api/replies';
 import type { ListReply, LoadingList, PlannedRoute, StopPicklist } from '../../api/types';
 import { keep, kept, myDayDb } from './offline-db';
@@ -139,4 +140,9 @@ export function useSaveLoading() {
     onSuccess: () => client.invalidateQueries({ queryKey: myDayKeys.all }),
     networkMode: 'always',
   });
+}
+
+/** The route's full table as a file (csv or xlsx): my own routes too. */
+export function exportMyRoute(id: string, format: 'csv' | 'xlsx') {
+  return requestExport(`${one(id)}export/`, { format }, `planned-route.${format}`);
 }

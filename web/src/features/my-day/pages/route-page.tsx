@@ -8,11 +8,13 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import MapIcon from '@mui/icons-material/MapOutlined';
+import { ExportMenu } from '../../../components/export-menu';
 import { formatClock, formatDate } from '../../../components/format';
+import { useOnline } from '../../../components/use-online';
 import { Page } from '../../../components/page';
 import { paths } from '../../../routes/paths';
 import { Busy, mapsUrl, OfflineCopy, SyncChip, TOUCH } from '../components/parts';
-import { useMyRoute, type MyStop } from '../my-day-data';
+import { exportMyRoute, useMyRoute, type MyStop } from '../my-day-data';
 import type { OutboxItem } from '../outbox';
 import { useOutbox } from '../use-outbox';
 
@@ -40,6 +42,7 @@ export default function RoutePage() {
   const bundle = useMyRoute(routeId);
   const { items } = useOutbox();
   const route = bundle.data?.value.route;
+  const online = useOnline();
   // The latest booking of each stop not yet taken by the server.
   const bookings = new Map(items.filter((item) => item.routeId === routeId && item.kind === 'visit' && item.status !== 'sent').map((item) => [item.machineId, item]));
   return (
@@ -62,9 +65,14 @@ export default function RoutePage() {
               {t('myDay.picklistStale', { date: formatDate(route.picklist_date, i18n.language) })}
             </Alert>
           ) : null}
-          <Button component={RouterLink} to={`${paths.myDay.loading}?route=${encodeURIComponent(route.id)}`} variant="outlined" sx={TOUCH}>
-            {t('myDay.loading')}
-          </Button>
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+            <Button component={RouterLink} to={`${paths.myDay.loading}?route=${encodeURIComponent(route.id)}`} variant="outlined" sx={{ ...TOUCH, flex: 1 }}>
+              {t('myDay.loading')}
+            </Button>
+            <Box sx={{ '& > button': { minHeight: 48 } }}>
+              <ExportMenu testId="my-route-export" disabled={!online} onExport={(format) => exportMyRoute(route.id, format)} />
+            </Box>
+          </Box>
           <Stack spacing={1.5} component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="my-stops">
             {route.machines.map((stop) => (
               <Card component="li" key={stop.machine_id} variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="my-stop" data-machine={stop.machine_id}>
