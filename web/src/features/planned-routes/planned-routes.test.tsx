@@ -22,6 +22,8 @@ function plannedRoute(id: string, patch: Partial<PlannedRoute> = {}): PlannedRou
     route_type: 'refill',
     created_at: '2026-11-23T09:00:00Z',
     visit_date: '2026-11-24',
+    picklist_date: '2026-11-24',
+    picklist_stale: false,
     expires_at: '2026-11-24T22:59:59Z',
     employee_id: 'u1',
     employee_name: 'Ann',
@@ -32,8 +34,6 @@ function plannedRoute(id: string, patch: Partial<PlannedRoute> = {}): PlannedRou
     machines: [],
     stops: 2,
     visited: 0,
-    picklist_date: '2026-11-24',
-    picklist_stale: false,
     ...patch,
   };
 }
