@@ -295,6 +295,13 @@ describe('the refiller’s phone app, offline first', { concurrency: false }, ()
     assert.equal(cells[1], String(first.units));
     assert.equal(cells[2], first.case_size ? `${first.cases} × ${first.case_size} + ${first.loose}` : String(first.loose));
     assert.equal(await page.getByTestId('loading-stop').count(), list.stops.length);
+    // On paper: the lists only, without the bar, the navigation and the buttons.
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('header').isVisible(), false);
+    assert.equal(await page.locator('nav').isVisible(), false);
+    assert.equal(await page.getByRole('button', { name: 'Print' }).isVisible(), false);
+    assert.ok(await rows.first().isVisible());
+    await page.emulateMedia({ media: 'screen' });
 
     const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === `/api/planned-routes/${made.spare.route}/loading/`);
     await rows.first().getByRole('checkbox').click();

@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18next from '../locales/i18n';
-import { setAccessToken } from '../api/client';
+import { getAccessToken, setAccessToken } from '../api/client';
 import type { Profile } from '../api/types';
 import { fakeApi } from '../test/fake-api';
 import { AuthProvider, retryDelay } from './auth-provider';
@@ -139,6 +139,8 @@ describe('AuthProvider', () => {
     renderProvider();
     await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'));
     expect(screen.getByTestId('user').textContent).toBe('ann@example.com');
+    // Bookings sent meanwhile carry the stored token.
+    expect(getAccessToken()).toBe('good');
     reachable = true;
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('ann.new@example.com'), { timeout: 3000 });
     expect(JSON.parse(localStorage.getItem(PROFILE_KEY) ?? '{}').email).toBe('ann.new@example.com');

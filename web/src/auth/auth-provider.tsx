@@ -138,8 +138,13 @@ export function AuthProvider({ children, onSignedOut }: Props) {
           setRetrying(true);
           // The refiller's app opens offline as the user last seen with a stored session; the
           // start-up goes on retrying, and a refusal then signs out as usual.
-          const snapshot = readTokens().access ? readProfileSnapshot<Profile>() : null;
-          if (count === 0 && snapshot && OFFLINE_FIRST_PATH.test(window.location.pathname)) dispatch({ type: 'INITIAL', user: snapshot });
+          const { access } = readTokens();
+          const snapshot = access ? readProfileSnapshot<Profile>() : null;
+          if (count === 0 && snapshot && OFFLINE_FIRST_PATH.test(window.location.pathname)) {
+            // Its calls carry the stored token (an expired one is refreshed as usual).
+            setAccessToken(access);
+            dispatch({ type: 'INITIAL', user: snapshot });
+          }
           timer = setTimeout(() => attempt(count + 1), retryDelay(count));
         },
       );

@@ -23,7 +23,7 @@ function fakeServer() {
 }
 
 /** An outbox on a fresh database with a hand-driven clock and timer. */
-function setup(send: (item: OutboxItem) => Promise<unknown>, name = `outbox-test-${++dbCount}`) {
+function setup(send: (item: OutboxItem) => Promise<unknown>, name = `outbox-test-${++dbCount}`, network = { online: true }) {
   const clock = { now: 1_000_000 };
   const timers: { at: number; run: () => void }[] = [];
   let ids = 0;
@@ -33,6 +33,7 @@ function setup(send: (item: OutboxItem) => Promise<unknown>, name = `outbox-test
     now: () => clock.now,
     random: () => 0.5,
     newId: () => `id-${name}-${++ids}`,
+    isOnline: () => network.online,
     schedule: (run, ms) => {
       const timer = { at: clock.now + ms, run };
       timers.push(timer);
@@ -136,6 +137,20 @@ describe('Outbox', () => {
     await outbox.flush();
     expect((await outbox.list()).map((item) => item.status)).toEqual(['sent', 'sent']);
     expect(server.received).toHaveLength(2);
+  });
+
+  it('known offline: nothing is tried and no back-off spent until the network is back', async () => {
+    const server = fakeServer();
+    const network = { online: false };
+    const { outbox, timers } = setup(async (item) => server.take(item), undefined, network);
+    await outbox.add(visit('m1'));
+    await outbox.flush();
+    const [waiting] = await outbox.list();
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(timers).toHaveLength(0);
+    network.online = true;
+    await outbox.flush();
+    expect((await outbox.list())[0].status).toBe('sent');
   });
 
   it('a flush before the item is due waits for its time (an online event does not skip the back-off)', async () => {

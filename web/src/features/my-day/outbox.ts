@@ -99,6 +99,12 @@ export interface OutboxOptions {
   newId?: () => string;
   /** Runs `run` after `ms`; returns its cancel. */
   schedule?: (run: () => void, ms: number) => () => void;
+  /** False when the device knows it is offline: nothing is tried until the `online` event. */
+  isOnline?: () => boolean;
+}
+
+function browserOnline(): boolean {
+  return typeof navigator === 'undefined' || navigator.onLine !== false;
 }
 
 function randomId(): string {
@@ -130,6 +136,7 @@ export class Outbox {
   private readonly random: () => number;
   private readonly newId: () => string;
   private readonly schedule: NonNullable<OutboxOptions['schedule']>;
+  private readonly isOnline: () => boolean;
   private readonly listeners = new Set<() => void>();
   private running: Promise<void> | null = null;
   private again = false;
@@ -143,6 +150,7 @@ export class Outbox {
     this.random = options.random ?? Math.random;
     this.newId = options.newId ?? randomId;
     this.schedule = options.schedule ?? later;
+    this.isOnline = options.isOnline ?? browserOnline;
   }
 
   /** Every item, in the order they were booked. */
@@ -278,7 +286,8 @@ export class Outbox {
 
   private async sendDue(): Promise<void> {
     const db = await this.db;
-    while (!this.disposed) {
+    // Known offline: no attempt (and no back-off spent); the `online` event sends.
+    while (!this.disposed && this.isOnline()) {
       const items = await db.getAllFromIndex('outbox', 'seq');
       // A refused item waits for the refiller; the ones after it go on.
       const next = items.find(isPending);
