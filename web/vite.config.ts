@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { mapPlaces } from './scripts/map-places.ts';
 
 /** The keywords of a property that `src/api/limits.ts` reads. */
@@ -50,8 +51,50 @@ function openApiLimits(): Plugin {
  */
 const REACT_ROUTER_PRODUCTION = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
 
+/**
+ * The installable refiller's app (issue 30): a Workbox service worker (generateSW) precaches the
+ * app shell, answers every page address with index.html when offline, and fetches nothing from
+ * elsewhere. The app registers it from /my-day only (src/app/register-sw.ts).
+ */
+const pwa = VitePWA({
+  registerType: 'autoUpdate',
+  injectRegister: false,
+  manifest: {
+    name: 'Vendfleet — My day',
+    short_name: 'My day',
+    description: 'The refiller’s routes, stops and bookings, offline first.',
+    start_url: '/my-day',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    background_color: '#FFFFFF',
+    theme_color: '#00A76F',
+    icons: [
+      { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+    // The map's place names and the world atlas are the largest chunks: they are needed offline too.
+    maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
+    navigateFallback: 'index.html',
+    // API calls and file downloads are never answered by the shell.
+    navigateFallbackDenylist: [/^\/api\//, /^\/files\//, /^\/auth\/(?!jwt\/)/],
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    runtimeCaching: [
+      // The deployment's runtime configuration: fresh when online, the last copy offline.
+      { urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/config.json', handler: 'NetworkFirst', options: { cacheName: 'config', networkTimeoutSeconds: 3 } },
+    ],
+  },
+  devOptions: { enabled: false },
+});
+
 export default defineConfig(({ command }) => ({
-  plugins: [openApiLimits(), mapPlaces(), react()],
+  plugins: [openApiLimits(), mapPlaces(), react(), pwa],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] } : {},
   server: {
     port: 5173,

@@ -167,6 +167,12 @@ export type RemovalReason = Schemas['RemovalReason'];
 export type FillFromRouteRequest = Schemas['FillFromRouteBody'];
 /** Its reply's `data`: `replayed` when the same `request_id` had been booked before. */
 export type BookedVisit = Schemas['BookedDto'];
+/** Why a stop could not be serviced. */
+export type NotServicedReason = Schemas['NotServiced'];
+/** The van's loading list of a day or a route (issue 30). */
+export type LoadingList = Schemas['LoadingListDto'];
+export type LoadingProduct = Schemas['LoadProductDto'];
+export type LoadingStop = Schemas['LoadStopDto'];
 
 // --- Report generator and query scheduler -----------------------------------------------------
 

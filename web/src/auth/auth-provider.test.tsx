@@ -1,12 +1,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18next from '../locales/i18n';
-import { setAccessToken } from '../api/client';
+import { getAccessToken, setAccessToken } from '../api/client';
 import type { Profile } from '../api/types';
 import { fakeApi } from '../test/fake-api';
 import { AuthProvider, retryDelay } from './auth-provider';
 import { useAuth } from './context';
-import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from './token-storage';
+import { ACCESS_TOKEN_KEY, PROFILE_KEY, REFRESH_TOKEN_KEY } from './token-storage';
 
 const profile = {
   id: 'u1',
@@ -120,6 +120,48 @@ describe('AuthProvider', () => {
     expect(screen.queryByTestId('offline-notice')).toBeNull();
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r1');
     expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  it('offline on the refiller’s app: opens as the user last read while the start-up retries (issue 30)', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'good');
+    localStorage.setItem(PROFILE_KEY, JSON.stringify(profile));
+    window.history.pushState(null, '', '/my-day/queue');
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let reachable = false;
+    fakeApi({
+      'POST /auth/token/verify/': () => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return { status: 200, body: {} };
+      },
+      'GET /api/users/me/': () => ({ status: 200, body: { data: { ...profile, email: 'ann.new@example.com' } } }),
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'));
+    expect(screen.getByTestId('user').textContent).toBe('ann@example.com');
+    // Bookings sent meanwhile carry the stored token.
+    expect(getAccessToken()).toBe('good');
+    reachable = true;
+    await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('ann.new@example.com'), { timeout: 3000 });
+    expect(JSON.parse(localStorage.getItem(PROFILE_KEY) ?? '{}').email).toBe('ann.new@example.com');
+    window.history.pushState(null, '', '/');
+    log.mockRestore();
+  });
+
+  it('offline elsewhere: the kept profile is not used, the start-up waits', async () => {
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'good');
+    localStorage.setItem(PROFILE_KEY, JSON.stringify(profile));
+    window.history.pushState(null, '', '/dashboard');
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    fakeApi({
+      'POST /auth/token/verify/': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    renderProvider();
+    await waitFor(() => expect(screen.getByTestId('offline-notice')).toBeTruthy());
+    expect(screen.getByTestId('status').textContent).toBe('loading');
+    window.history.pushState(null, '', '/');
     log.mockRestore();
   });
 

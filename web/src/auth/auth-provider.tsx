@@ -4,10 +4,11 @@ import Alert from '@mui/material/Alert';
 import { authApi } from '../api/auth';
 import { isApiError, setAccessToken, setTokenHooks } from '../api/client';
 import type { LanguageCode, LoginRequest, Profile, RegisterRequest } from '../api/types';
+import { useOnline } from '../components/use-online';
 import { isSupportedLanguage } from '../locales/i18n';
 import { authReducer, initialAuthState } from './auth-state';
 import { AuthContext, type AuthContextValue } from './context';
-import { clearTokens, readTokens, writeTokens } from './token-storage';
+import { clearTokens, readProfileSnapshot, readTokens, writeProfileSnapshot, writeTokens } from './token-storage';
 
 interface Props {
   children: ReactNode;
@@ -52,6 +53,9 @@ async function refreshTokens(): Promise<boolean> {
 export function retryDelay(attempt: number): number {
   return Math.min(250 * 2 ** attempt, 8000);
 }
+
+/** The pages that open offline with the profile last read (the refiller's app, issue 30). */
+export const OFFLINE_FIRST_PATH = /^\/my-day(\/|$)/;
 
 /** One start-up attempt: the profile, null when signed out for good; throws when worth retrying. */
 async function startUp(): Promise<Profile | null> {
@@ -132,6 +136,15 @@ export function AuthProvider({ children, onSignedOut }: Props) {
           if (cancelled) return;
           console.warn('Session start-up failed; retrying', error);
           setRetrying(true);
+          // The refiller's app opens offline as the user last seen with a stored session; the
+          // start-up goes on retrying, and a refusal then signs out as usual.
+          const { access } = readTokens();
+          const snapshot = access ? readProfileSnapshot<Profile>() : null;
+          if (count === 0 && snapshot && OFFLINE_FIRST_PATH.test(window.location.pathname)) {
+            // Its calls carry the stored token (an expired one is refreshed as usual).
+            setAccessToken(access);
+            dispatch({ type: 'INITIAL', user: snapshot });
+          }
           timer = setTimeout(() => attempt(count + 1), retryDelay(count));
         },
       );
@@ -145,17 +158,12 @@ export function AuthProvider({ children, onSignedOut }: Props) {
   }, []);
 
   // The browser's own view of the network, for the same notice mid-session.
-  const [offline, setOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
+  const offline = !useOnline();
+
+  // The profile as last read, for an offline start of the refiller's app.
   useEffect(() => {
-    const down = () => setOffline(true);
-    const up = () => setOffline(false);
-    window.addEventListener('offline', down);
-    window.addEventListener('online', up);
-    return () => {
-      window.removeEventListener('offline', down);
-      window.removeEventListener('online', up);
-    };
-  }, []);
+    if (state.status === 'authenticated') writeProfileSnapshot(state.user);
+  }, [state]);
 
   // The UI speaks the signed-in user's language.
   const userLanguage = state.user?.language;

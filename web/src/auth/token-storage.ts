@@ -30,7 +30,30 @@ export function clearTokens(storage: Storage = localStorage): void {
   try {
     storage.removeItem(ACCESS_TOKEN_KEY);
     storage.removeItem(REFRESH_TOKEN_KEY);
+    storage.removeItem(PROFILE_KEY);
   } catch {
     // Nothing stored, nothing to clear.
+  }
+}
+
+// The signed-in user's profile as last read, for the refiller's app to open offline (issue 30):
+// kept beside the tokens and dropped with them.
+export const PROFILE_KEY = 'profile';
+
+export function readProfileSnapshot<T>(storage: Storage = localStorage): T | null {
+  try {
+    const text = storage.getItem(PROFILE_KEY);
+    return text ? (JSON.parse(text) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeProfileSnapshot(profile: unknown, storage: Storage = localStorage): void {
+  try {
+    if (profile) storage.setItem(PROFILE_KEY, JSON.stringify(profile));
+    else storage.removeItem(PROFILE_KEY);
+  } catch {
+    // Then the app does not open offline.
   }
 }

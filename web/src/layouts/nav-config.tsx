@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import ReportsIcon from '@mui/icons-material/AssessmentOutlined';
 import PlanningIcon from '@mui/icons-material/RouteOutlined';
+import MyDayIcon from '@mui/icons-material/LocalShippingOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import { DATA_POLICY_KEYS, reportKeys } from '../auth/permissions';
 import type { I18nKey } from '../locales/keys';
@@ -46,7 +47,11 @@ function pages(entries: [page: Page, key: string | readonly string[]][]): NavIte
 export const navConfig: NavGroup[] = [
   {
     subheader: 'nav.overview',
-    items: [{ title: 'nav.dashboard', path: paths.dashboard.root, icon: <DashboardIcon /> }],
+    items: [
+      { title: 'nav.dashboard', path: paths.dashboard.root, icon: <DashboardIcon /> },
+      // The refiller's phone app: whoever reads their routes.
+      { title: 'nav.myDay', path: paths.myDay.root, icon: <MyDayIcon />, key: 'planning.planned_routes.list' },
+    ],
   },
   {
     subheader: 'nav.management',

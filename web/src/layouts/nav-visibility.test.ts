@@ -55,6 +55,12 @@ describe('navigation visibility (spec section 4)', () => {
     expect(visible).toEqual(['nav.dashboard', 'nav.reports', 'nav.encashment']);
   });
 
+  it('a refiller (their routes and the stock of a visit) sees "My day" beside the dashboard (issue 30)', () => {
+    const groups = filterNavGroups(navConfig, profile({}, ['planning.planned_routes.list', 'settings.machines.edit_quantity_expiry']));
+    expect(titles(groups[0].items)).toEqual(['nav.dashboard', 'nav.myDay']);
+    expect(groups[0].items[1].path).toBe('/my-day');
+  });
+
   it('hides a group when no child is permitted', () => {
     const groups = filterNavGroups(navConfig, profile({}, ['settings.users.list']));
     const visible = titles(groups.flatMap((group) => group.items));

@@ -24,6 +24,7 @@ export const en = {
     routePlanning: 'Route planning',
     plannedRoutes: 'Planned routes',
     plannedRoute: 'Planned route',
+    myDay: 'My day',
     settings: 'Settings',
     userManagement: 'User management',
     createUser: 'New user',

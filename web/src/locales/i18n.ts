@@ -15,6 +15,7 @@ import type { en as reportGeneratorEn } from '../features/report-generator/local
 import type { en as querySchedulerEn } from '../features/query-scheduler/locales/en';
 import type { en as routePlanningEn } from '../features/route-planning/locales/en';
 import type { en as plannedRoutesEn } from '../features/planned-routes/locales/en';
+import type { en as myDayEn } from '../features/my-day/locales/en';
 import type { en as operatorSettingsEn } from '../features/operator-settings/locales/en';
 import type { en as auditEn } from '../features/audit/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
@@ -70,6 +71,7 @@ export type Catalogue = typeof commonEn &
   typeof querySchedulerEn &
   typeof routePlanningEn &
   typeof plannedRoutesEn &
+  typeof myDayEn &
   typeof operatorSettingsEn &
   typeof auditEn;
 

@@ -41,6 +41,9 @@ import * as routePlanningIt from '../features/route-planning/locales/it';
 import * as plannedRoutesEn from '../features/planned-routes/locales/en';
 import * as plannedRoutesFr from '../features/planned-routes/locales/fr';
 import * as plannedRoutesIt from '../features/planned-routes/locales/it';
+import * as myDayEn from '../features/my-day/locales/en';
+import * as myDayFr from '../features/my-day/locales/fr';
+import * as myDayIt from '../features/my-day/locales/it';
 import * as operatorSettingsEn from '../features/operator-settings/locales/en';
 import * as operatorSettingsFr from '../features/operator-settings/locales/fr';
 import * as operatorSettingsIt from '../features/operator-settings/locales/it';
@@ -87,6 +90,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   queryScheduler: { en: querySchedulerEn.en, fr: querySchedulerFr.fr, it: querySchedulerIt.it },
   routePlanning: { en: routePlanningEn.en, fr: routePlanningFr.fr, it: routePlanningIt.it },
   plannedRoutes: { en: plannedRoutesEn.en, fr: plannedRoutesFr.fr, it: plannedRoutesIt.it },
+  myDay: { en: myDayEn.en, fr: myDayFr.fr, it: myDayIt.it },
   operatorSettings: { en: operatorSettingsEn.en, fr: operatorSettingsFr.fr, it: operatorSettingsIt.it },
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
 };

@@ -27,6 +27,14 @@ export const paths = {
     plannedRoutes: '/planning/planned-routes',
     plannedRoute: (id: string) => `/planning/planned-routes/${encodeURIComponent(id)}`,
   },
+  /** The refiller's phone app (issue 30): my routes, their stops, the outbox, the van's loading. */
+  myDay: {
+    root: '/my-day',
+    route: (id: string) => `/my-day/routes/${encodeURIComponent(id)}`,
+    stop: (id: string, machineId: string) => `/my-day/routes/${encodeURIComponent(id)}/stops/${encodeURIComponent(machineId)}`,
+    queue: '/my-day/queue',
+    loading: '/my-day/loading',
+  },
   settings: {
     userManagement: '/settings/user-management',
     createUser: '/settings/create-user',

@@ -212,6 +212,22 @@ export const protectedRoutes: RouteObject[] = [
   ),
 ];
 
+const MY_DAY = { title: 'nav.myDay', href: paths.myDay.root } as const;
+const REFILLER = 'planning.planned_routes.list';
+
+/** The refiller's phone app (issue 30), in its own layout. */
+export const myDayRoutes: RouteObject[] = [
+  screen(paths.myDay.root, { title: 'nav.myDay', permission: REFILLER }, lazyPage(() => import('../features/my-day/pages/my-routes-page'))),
+  screen('/my-day/routes/:routeId', { title: 'myDay.routes', crumbs: [MY_DAY], permission: REFILLER }, lazyPage(() => import('../features/my-day/pages/route-page'))),
+  screen(
+    '/my-day/routes/:routeId/stops/:machineId',
+    { title: 'myDay.openStop', crumbs: [MY_DAY], permission: REFILLER },
+    lazyPage(() => import('../features/my-day/pages/stop-page')),
+  ),
+  screen(paths.myDay.queue, { title: 'myDay.queue', crumbs: [MY_DAY], permission: REFILLER }, lazyPage(() => import('../features/my-day/pages/queue-page'))),
+  screen(paths.myDay.loading, { title: 'myDay.loading', crumbs: [MY_DAY], permission: REFILLER }, lazyPage(() => import('../features/my-day/pages/loading-page'))),
+];
+
 function Root() {
   return (
     <>
@@ -249,6 +265,10 @@ export const routes: RouteObject[] = [
             // The signed-in screens render once the areas' strings are in (the sign-in page did without).
             lazy: lazyPage(() => Promise.all([import('../app/signed-in'), loadAreaCatalogues()]).then(([layout]) => layout)),
             children: [{ errorElement: <RouteErrorView />, children: protectedRoutes }],
+          },
+          {
+            lazy: lazyPage(() => Promise.all([import('../layouts/my-day-layout'), loadAreaCatalogues()]).then(([layout]) => layout)),
+            children: [{ errorElement: <RouteErrorView />, children: myDayRoutes }],
           },
         ],
       },
