@@ -177,6 +177,19 @@ describe('a planned route', SLOW, () => {
     expect(screen.queryByTestId('stop-remove-m1')).toBeNull();
   });
 
+  it('says when the route was moved after its picklist was computed', async () => {
+    serve({ 'GET /api/planned-routes/r1/': data(plannedRoute('r1', { visit_date: '2026-11-26', picklist_date: '2026-11-24', picklist_stale: true })) });
+    renderAt('/planning/planned-routes/r1', keys('list'));
+    expect((await screen.findByTestId('picklist-stale')).textContent).toBe('The route was moved: its picklist was computed for Nov 24, 2026.');
+  });
+
+  it('says nothing of the picklist’s day when the route kept it', async () => {
+    serve();
+    renderAt('/planning/planned-routes/r1', keys('list'));
+    await screen.findByTestId('route-facts');
+    expect(screen.queryByTestId('picklist-stale')).toBeNull();
+  });
+
   it('shows the server’s reason when a status move is refused', async () => {
     const api = serve({
       'POST /api/planned-routes/r1/status/': () => ({ status: 409, body: { message: 'The route expired at the end of its visit date.', errors: {} } }),

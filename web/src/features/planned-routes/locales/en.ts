@@ -8,6 +8,7 @@ export const en = {
     name: 'Name',
     routeType: 'Route type',
     visitDate: 'Visit date',
+    picklistStale: 'The route was moved: its picklist was computed for {{date}}.',
     created: 'Created',
     expires: 'Expires',
     employee: 'Employee',

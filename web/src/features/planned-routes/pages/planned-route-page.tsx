@@ -59,6 +59,12 @@ function Facts({ route }: { route: PlannedRoute }) {
     ['expires', t('plannedRoutes.expires'), formatDateTime(route.expires_at, language) || NO_FIGURE],
   ];
   return (
+    <>
+    {route.picklist_stale ? (
+      <Alert severity="warning" data-testid="picklist-stale">
+        {t('plannedRoutes.picklistStale', { date: formatDate(route.picklist_date, language) })}
+      </Alert>
+    ) : null}
     <Card sx={{ p: 2.5, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, minmax(0, 1fr))', lg: 'repeat(7, minmax(0, 1fr))' } }} data-testid="route-facts">
       {facts.map(([key, label, value]) => (
         <Box key={key} data-testid={`route-${key}`}>
@@ -71,6 +77,7 @@ function Facts({ route }: { route: PlannedRoute }) {
         </Box>
       ))}
     </Card>
+    </>
   );
 }
 
