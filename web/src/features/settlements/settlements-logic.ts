@@ -1,7 +1,6 @@
 // The card settlements screen's rules: the statuses of a machine-day, the file read for upload,
 // the server's per-cell errors as a readable list, and the mapping form's values.
 import { isApiError } from '../../api/client';
-import { formatMoney } from '../../components/money';
 import type { Mapping, MappingBody, MappingColumns, ReconRow, SettlementImport } from './api/settlements';
 
 /** A machine-day's status, in the order the screen lists them. */
@@ -23,12 +22,6 @@ export function rowsOfStatus(rows: readonly ReconRow[], status: SettlementStatus
 /** A machine-day's row id. */
 export function reconRowId(row: ReconRow): string {
   return `${row.machine_id}|${row.date}|${row.currency}`;
-}
-
-/** "+€2.00", "-€1.50", "€0.00": settled gross less the card sales, signed. */
-export function formatDifference(minor: number, currency: string, language: string): string {
-  const amount = formatMoney(minor, currency, language);
-  return minor > 0 ? `+${amount}` : amount;
 }
 
 /** The largest file read for upload: its base64 in a JSON body stays under the server's 10 MiB. */

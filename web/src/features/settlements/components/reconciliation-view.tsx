@@ -11,28 +11,26 @@ import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
 import { reportColumns, type ReportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { StatCards } from '../../../components/reports/stat-cards';
+import { formatSignedMoney, signedColor } from '../../../components/reports/signed-money';
 import { SummaryTable } from '../../../components/reports/summary-table';
 import { useReconciliation, type Payout, type ReconRow, type Reconciliation } from '../api/settlements';
-import { formatDifference, reconRowId, rowsOfStatus, STATUSES, type SettlementStatus } from '../settlements-logic';
+import { reconRowId, rowsOfStatus, STATUSES, type SettlementStatus } from '../settlements-logic';
 import { Difference, StatusChip } from './status-parts';
 
+/** A machine-day's amounts are in its machine's currency. */
+const inRowCurrency = { currency: (row: ReconRow) => row.currency };
+
 function rowColumns(col: ReportColumns<ReconRow>, t: TFunction): GridColDef<ReconRow>[] {
-  const money = (field: keyof ReconRow, title: string) => col.money(field, title, { currency: (row) => row.currency });
   return [
     col.text('machine_name', t('settlements.machine'), { minWidth: 150 }),
     col.text('terminal_id', t('settlements.terminal'), { minWidth: 110 }),
     col.date('date', t('settlements.day'), { minWidth: 110 }),
-    money('sales_minor', t('settlements.cardSales')),
-    money('gross_minor', t('settlements.settled')),
-    {
-      field: 'difference_minor',
-      headerName: t('settlements.difference'),
-      type: 'number',
-      minWidth: 130,
-      renderCell: ({ row }) => <Difference minor={row.difference_minor} currency={row.currency} />,
-    },
-    money('fees_minor', t('settlements.fees')),
-    money('net_minor', t('settlements.net')),
+    col.money('sales_minor', t('settlements.cardSales'), inRowCurrency),
+    col.money('gross_minor', t('settlements.settled'), inRowCurrency),
+    // Signed, on a chip coloured by its sign, and said in words.
+    { field: 'difference_minor', headerName: t('settlements.difference'), type: 'number', minWidth: 130, renderCell: ({ row }) => <Difference minor={row.difference_minor} currency={row.currency} /> },
+    col.money('fees_minor', t('settlements.fees'), inRowCurrency),
+    col.money('net_minor', t('settlements.net'), inRowCurrency),
     { field: 'status', headerName: t('settlements.statusColumn'), minWidth: 150, renderCell: ({ row }) => <StatusChip status={row.status} /> },
     col.text('payouts', t('settlements.payouts'), { minWidth: 160, valueGetter: (value: string[]) => value.join(', '), sortable: false }),
     col.count('transactions', t('settlements.transactions'), { minWidth: 120 }),
@@ -112,8 +110,8 @@ export function ReconciliationView({ query }: { query: Query }) {
           {
             key: 'difference',
             label: t('settlements.difference'),
-            value: formatDifference(difference, REPORT_CURRENCY, i18n.language),
-            color: difference < 0 ? 'error.main' : difference > 0 ? 'warning.main' : undefined,
+            value: formatSignedMoney(difference, REPORT_CURRENCY, i18n.language),
+            color: difference === 0 ? undefined : `${signedColor(difference)}.main`,
             caption: t('settlements.differenceCaption'),
           },
         ]}

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import { formatMoney } from '../../../components/money';
-import { Spoken } from '../../../components/spoken';
-import { formatDifference, isStatus, STATUS_COLOR } from '../settlements-logic';
+import { SignedMoneyChip } from '../../../components/reports/signed-money';
+import { isStatus, STATUS_COLOR } from '../settlements-logic';
 
 /** A machine-day's status, in words on a coloured chip. */
 export function StatusChip({ status }: { status: string }) {
@@ -16,17 +16,5 @@ export function Difference({ minor, currency }: { minor: number; currency: strin
   const { t, i18n } = useTranslation();
   const amount = formatMoney(Math.abs(minor), currency, i18n.language);
   const spoken = minor < 0 ? t('settlements.shortBy', { amount }) : minor > 0 ? t('settlements.overBy', { amount }) : t('settlements.exact');
-  const tone = minor < 0 ? 'short' : minor > 0 ? 'over' : 'matched';
-  return (
-    <Spoken text={spoken}>
-      <Chip
-        size="small"
-        color={STATUS_COLOR[tone]}
-        variant={tone === 'matched' ? 'outlined' : 'filled'}
-        label={formatDifference(minor, currency, i18n.language)}
-        title={spoken}
-        data-testid="settlement-difference"
-      />
-    </Spoken>
-  );
+  return <SignedMoneyChip minor={minor} currency={currency} spoken={spoken} testId="settlement-difference" />;
 }
