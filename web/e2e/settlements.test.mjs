@@ -5,7 +5,8 @@
 // November is uploaded through the import dialog's file input: one machine's 24th settled 1.00
 // short and its 25th not in the file at all, the other machine's days settled exactly. The grid
 // shows the short and the unsettled day; a broken file is refused naming its row and column,
-// with nothing imported; the same good file again changes nothing.
+// with nothing imported; the same good file again changes nothing; a corrected file supersedes
+// its payout and the imported files say which corrected which.
 // SHOTS_DIR=<dir> saves the screen and the import dialog with its errors in English and French.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -234,12 +235,36 @@ describe('card settlements', { concurrency: false }, () => {
     assert.equal((await apiCall(page, 'GET', '/api/settlements/imports/')).body.data.length, 1);
   });
 
+  test('a corrected file supersedes its payout, the history says which file corrected which', async () => {
+    const [a, b] = machines;
+    const at = (machine, date) => sales.get(`${machine.terminal}|${date}`);
+    // The processor's corrected PO-2026-11-25: machine A's 24th settled in full this time.
+    const corrected = [
+      HEADER,
+      line('2026-11-24', a.terminal, at(a, '2026-11-24').sales_minor, at(a, '2026-11-24').transactions, 'PO-2026-11-25'),
+      line('2026-11-23', b.terminal, at(b, '2026-11-23').sales_minor, at(b, '2026-11-23').transactions, 'PO-2026-11-25'),
+      line('2026-11-24', b.terminal, at(b, '2026-11-24').sales_minor, at(b, '2026-11-24').transactions, 'PO-2026-11-25'),
+    ].join('\n');
+    const dialog = await openImport();
+    await upload(dialog, 'settlement-2026-11-corrected.csv', `${corrected}\n`);
+    const done = dialog.getByTestId('settlement-import-done');
+    await done.waitFor();
+    assert.match(await text(done), /It corrects an earlier file/);
+    await closeDialog();
+    await page.getByTestId('settlement-status-short').filter({ hasText: 'Short: 0' }).waitFor();
+    assert.equal(await text(page.getByTestId('settlement-status-matched')), 'Matched: 5');
+    assert.equal(await text(page.getByTestId('settlement-status-not_settled')), 'Not yet settled: 1');
+    const history = page.getByTestId('settlement-imports');
+    await history.getByText('PO-2026-11-25 corrected by settlement-2026-11-corrected.csv').waitFor();
+    await history.getByText('Corrects settlement-2026-11.csv').waitFor();
+  });
+
   test('in French', async () => {
     const switched = await apiCall(page, 'POST', '/api/settings/languges/switch/', { language: 'fr' });
     assert.equal(switched.status, 200, JSON.stringify(switched.body));
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'fr'));
     await page.goto(`${server.baseUrl}${SCREEN}`);
-    await page.getByTestId('settlement-status-short').filter({ hasText: 'Manque : 1' }).waitFor();
+    await page.getByTestId('settlement-status-not_settled').filter({ hasText: 'Pas encore réglé : 1' }).waitFor();
     await page.getByRole('heading', { name: 'Règlements carte' }).first().waitFor();
     await shot('card-settlements-fr');
     await page.getByTestId('settlement-import-open').click();

@@ -29,18 +29,19 @@ export function ImportsHistory() {
   const imports = useImports(true);
   const all = imports.data ?? [];
   const col = reportColumns<SettlementImport>(i18n.language);
+  // The file and what corrected it first (the columns a 1280 px screen shows), then its figures.
   const columns: GridColDef<SettlementImport>[] = [
     col.dateTime('imported_at', t('settlements.importedAt')),
     col.text('file_name', t('settlements.file'), { minWidth: 170 }),
-    col.text('processor', t('settlements.processor'), { minWidth: 120 }),
-    col.text('imported_by_name', t('settlements.importedBy'), { minWidth: 120 }),
-    col.count('rows', t('settlements.rows')),
-    col.text('date_from', t('settlements.days'), { minWidth: 170, valueGetter: (_value, row) => formatDateRange(row.date_from, row.date_to, i18n.language) }),
+    { field: 'supersedes', headerName: t('settlements.history'), minWidth: 280, flex: 2, sortable: false, renderCell: ({ row }) => <History row={row} all={all} t={t} /> },
+    col.text('date_from', t('settlements.days'), { minWidth: 150, valueGetter: (_value, row) => formatDateRange(row.date_from, row.date_to, i18n.language) }),
     col.text('payouts', t('settlements.payouts'), { minWidth: 150, sortable: false, valueGetter: (value: string[]) => value.join(', ') }),
+    col.count('rows', t('settlements.rows')),
     col.money('gross_minor', t('settlements.settled')),
     col.money('fees_minor', t('settlements.fees')),
     col.money('net_minor', t('settlements.net')),
-    { field: 'supersedes', headerName: t('settlements.history'), minWidth: 300, flex: 2, sortable: false, renderCell: ({ row }) => <History row={row} all={all} t={t} /> },
+    col.text('processor', t('settlements.processor'), { minWidth: 120 }),
+    col.text('imported_by_name', t('settlements.importedBy'), { minWidth: 120 }),
   ];
   return (
     <SummaryTable
