@@ -64,6 +64,7 @@ function screens() {
     ['inventory', '/report/inventory-report'],
     ['inventory components', '/report/inventory-report?tab=components'],
     ['transaction log', '/report/transaction-log?period=current_and_previous_month'],
+    ['card settlements', '/report/card-settlements?period=current_and_previous_month'],
     ['route planning', '/planning/route-planning'],
     ['planned routes', '/planning/planned-routes'],
     ['planned route', r()],

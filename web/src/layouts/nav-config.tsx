@@ -68,6 +68,7 @@ export const navConfig: NavGroup[] = [
           ['reportGenerator', reportKeys('report_generator')],
           ['inventoryReport', reportKeys('inventory_report')],
           ['transactionLog', reportKeys('transaction_log')],
+          ['cardSettlements', ['reports.settlements.list', 'reports.settlements.import']],
         ]),
       },
       {

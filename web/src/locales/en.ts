@@ -20,6 +20,7 @@ export const en = {
     editTemplate: 'Edit template',
     inventoryReport: 'Inventory report',
     transactionLog: 'Transaction log',
+    cardSettlements: 'Card settlements',
     planning: 'Planning',
     routePlanning: 'Route planning',
     plannedRoutes: 'Planned routes',

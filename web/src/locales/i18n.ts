@@ -19,6 +19,7 @@ import type { en as myDayEn } from '../features/my-day/locales/en';
 import type { en as operatorSettingsEn } from '../features/operator-settings/locales/en';
 import type { en as auditEn } from '../features/audit/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
+import type { en as settlementsEn } from '../features/settlements/locales/en';
 import type { en as commonEn } from './en';
 import type { Tree } from './shape';
 
@@ -73,7 +74,8 @@ export type Catalogue = typeof commonEn &
   typeof plannedRoutesEn &
   typeof myDayEn &
   typeof operatorSettingsEn &
-  typeof auditEn;
+  typeof auditEn &
+  typeof settlementsEn;
 
 /**
  * A language's strings come in two namespaces, each a chunk of its own: `translation`, the shared

@@ -53,6 +53,9 @@ import * as auditIt from '../features/audit/locales/it';
 import * as usersEn from '../features/users/locales/en';
 import * as usersFr from '../features/users/locales/fr';
 import * as usersIt from '../features/users/locales/it';
+import * as settlementsEn from '../features/settlements/locales/en';
+import * as settlementsFr from '../features/settlements/locales/fr';
+import * as settlementsIt from '../features/settlements/locales/it';
 import * as commonEn from './en';
 import * as commonFr from './fr';
 import * as commonIt from './it';
@@ -93,6 +96,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   myDay: { en: myDayEn.en, fr: myDayFr.fr, it: myDayIt.it },
   operatorSettings: { en: operatorSettingsEn.en, fr: operatorSettingsFr.fr, it: operatorSettingsIt.it },
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
+  settlements: { en: settlementsEn.en, fr: settlementsFr.fr, it: settlementsIt.it },
 };
 
 const merged = {

@@ -21,6 +21,7 @@ export const paths = {
     editTemplate: (id: string) => `/report/create-report/${encodeURIComponent(id)}`,
     inventoryReport: '/report/inventory-report',
     transactionLog: '/report/transaction-log',
+    cardSettlements: '/report/card-settlements',
   },
   planning: {
     routePlanning: '/planning/route-planning',

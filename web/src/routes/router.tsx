@@ -87,6 +87,11 @@ export const protectedRoutes: RouteObject[] = [
     { title: 'nav.transactionLog', crumbs: [REPORTS], permission: reportKeys('transaction_log') },
     lazyPage(() => import('../features/transaction-log/pages/transaction-log-page')),
   ),
+  screen(
+    paths.report.cardSettlements,
+    { title: 'nav.cardSettlements', crumbs: [REPORTS], permission: ['reports.settlements.list', 'reports.settlements.import'] },
+    lazyPage(() => import('../features/settlements/pages/settlements-page')),
+  ),
 
   screen(
     paths.planning.routePlanning,

@@ -1,6 +1,6 @@
 // How a collection compares with what was expected: short (less cash than the sales say), over,
 // exact, or nothing to compare with (a machine's first collection).
-import { formatMoney } from '../../components/money';
+import { formatSignedMoney } from '../../components/reports/signed-money';
 
 export type OverShortTone = 'short' | 'over' | 'exact' | 'none';
 
@@ -13,7 +13,4 @@ export function overShortTone(minor: number | null | undefined): OverShortTone {
 export const TONE_COLOR = { short: 'error', over: 'warning', exact: 'success', none: 'default' } as const;
 
 /** "+€12.00", "-€289.20", "€0.00". */
-export function formatOverShort(minor: number, currency: string, language: string): string {
-  const amount = formatMoney(minor, currency, language);
-  return minor > 0 ? `+${amount}` : amount;
-}
+export const formatOverShort = formatSignedMoney;

@@ -120,4 +120,10 @@ describe('machine form', () => {
     expect(form.sales_source).toBe('events');
     expect(toMachineForm({ ...values, sales_source: 'audit' }).sales_source).toBe('audit');
   });
+
+  it('sends the card terminal id trimmed, and empty to clear it', () => {
+    const values = { ...emptyMachineValues(), name: 'Lobby' };
+    expect(toMachineForm({ ...values, terminal_id: ' T-0001 ' }).terminal_id).toBe('T-0001');
+    expect(toMachineForm(values).terminal_id).toBe('');
+  });
 });

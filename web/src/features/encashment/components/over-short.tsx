@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
 import { Spoken } from '../../../components/spoken';
-import { formatOverShort, overShortTone, TONE_COLOR } from '../encashment-logic';
+import { SignedMoneyChip } from '../../../components/reports/signed-money';
+import { overShortTone } from '../encashment-logic';
 
 /** A collection's (or a sum's) over or short, coloured; "—" when there was nothing to compare with. */
 export function OverShort({ minor, currency = REPORT_CURRENCY }: { minor: number | null | undefined; currency?: string }) {
@@ -22,17 +22,5 @@ export function OverShort({ minor, currency = REPORT_CURRENCY }: { minor: number
   }
   const amount = formatMoney(Math.abs(minor), currency, i18n.language);
   const spoken = tone === 'short' ? t('encashment.shortBy', { amount }) : tone === 'over' ? t('encashment.overBy', { amount }) : t('encashment.exact');
-  return (
-    <Spoken text={spoken}>
-      <Chip
-        size="small"
-        color={TONE_COLOR[tone]}
-        variant={tone === 'exact' ? 'outlined' : 'filled'}
-        label={formatOverShort(minor, currency, i18n.language)}
-        title={spoken}
-        data-tone={tone}
-        data-testid="over-short"
-      />
-    </Spoken>
-  );
+  return <SignedMoneyChip minor={minor} currency={currency} spoken={spoken} tone={tone} testId="over-short" />;
 }

@@ -125,6 +125,7 @@ export function MachineForm({ initial, machine }: Props) {
           />
           <TextInput name="serial" label={t('machines.serial')} />
           <TextInput name="mcu_serial" label={t('machines.mcuSerial')} />
+          <TextInput name="terminal_id" label={t('machines.terminalId')} helperText={t('machines.terminalIdHint')} />
           <OptionInput
             name="model_id"
             label={t('machines.model')}

@@ -44,6 +44,8 @@ export const en = {
     type: 'Type',
     serial: 'Machine serial',
     mcuSerial: 'MCU serial',
+    terminalId: 'Terminal id',
+    terminalIdHint: 'The card processor’s terminal id: settlement files name the machine by it.',
     model: 'Model',
     location: 'Location',
     tags: 'Tags',
