@@ -171,8 +171,8 @@ export type BookedVisit = Schemas['BookedDto'];
 export type NotServicedReason = Schemas['NotServiced'];
 /** The van's loading list of a day or a route (issue 30). */
 export type LoadingList = Schemas['LoadingListDto'];
-export type LoadingProduct = Schemas['LoadProductDto'];
-export type LoadingStop = Schemas['LoadStopDto'];
+export type LoadingProduct = Schemas['LoadProduct'];
+export type LoadingStop = Schemas['LoadStop'];
 
 // --- Report generator and query scheduler -----------------------------------------------------
 

@@ -6,7 +6,7 @@ mod inventory;
 mod vat;
 
 pub use inventory::{ComponentStock, ProductStock, SelectionStock};
-pub use vat::{VatFigures, VatGroup, VatReport, VatRow};
+pub use vat::{VatFigures, VatGroup, VatRate, VatReport, VatRow};
 
 use crate::auth::Principal;
 use crate::events::{Encashment, EventsService};

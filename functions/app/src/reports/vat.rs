@@ -9,7 +9,8 @@ use vendfleet_domain::events::VendClass;
 use vendfleet_domain::report::Choice;
 
 /// What the VAT report groups by, beside the rate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum VatGroup {
     /// The rates only.
     #[default]
@@ -38,7 +39,7 @@ impl Choice for VatGroup {
 }
 
 /// Gross, net and VAT of a set of sales.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct VatFigures {
     pub quantity: i64,
     pub gross_minor: i64,
@@ -56,25 +57,37 @@ impl VatFigures {
 }
 
 /// One group at one rate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct VatRow {
     /// The group's key (a client, location or `YYYY-MM`; empty: none; with `rate`, empty).
     pub key: String,
     pub name: String,
+    /// Basis points: 550 is 5.5 %.
     pub rate_bps: u32,
+    #[serde(flatten)]
+    pub figures: VatFigures,
+}
+
+/// One rate's totals.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct VatRate {
+    pub rate_bps: u32,
+    #[serde(flatten)]
     pub figures: VatFigures,
 }
 
 /// The VAT report.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct VatReport {
     pub date_from: chrono::NaiveDate,
     pub date_to: chrono::NaiveDate,
+    /// `rate`, `client`, `location` or `month`.
+    #[schema(value_type = String)]
     pub group: VatGroup,
     /// By group name, then rate (highest first).
     pub rows: Vec<VatRow>,
     /// By rate, highest first.
-    pub by_rate: Vec<(u32, VatFigures)>,
+    pub by_rate: Vec<VatRate>,
     pub taxable: VatFigures,
     pub exempt: VatFigures,
     pub total: VatFigures,
@@ -186,7 +199,11 @@ impl ReportsService {
             date_to: q.to,
             group,
             rows,
-            by_rate: by_rate.into_iter().rev().collect(),
+            by_rate: by_rate
+                .into_iter()
+                .rev()
+                .map(|(rate_bps, figures)| VatRate { rate_bps, figures })
+                .collect(),
             taxable,
             exempt,
             total,

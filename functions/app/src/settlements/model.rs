@@ -45,28 +45,20 @@ impl Columns {
     }
 }
 
-/// How one processor's files read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SettlementMapping {
-    pub id: String,
-    /// The processor's name, e.g. "Nayax" (unique).
-    pub name: String,
-    pub columns: Columns,
-    /// chrono format of the dates of a CSV file (XLSX date cells need none).
-    pub date_format: String,
-    /// `.` or `,`: the amounts' decimal separator.
-    pub decimal_separator: char,
-    /// Amounts in minor units (cents) rather than major units.
-    pub amounts_in_minor: bool,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-    #[serde(default)]
-    pub schema: u32,
+crate::entity! {
+    /// How one processor's files read (its name, e.g. "Nayax", is unique).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct SettlementMapping {
+        pub columns: Columns,
+        /// chrono format of the dates of a CSV file (XLSX date cells need none).
+        pub date_format: String,
+        /// `.` or `,`: the amounts' decimal separator.
+        pub decimal_separator: char,
+        /// Amounts in minor units (cents) rather than major units.
+        pub amounts_in_minor: bool,
+    }
+    record "SETTLEMAP", "Settlement mapping";
 }
-
-crate::named_record!(SettlementMapping, "SETTLEMAP", "Settlement mapping");
 
 /// One line of a settlement file, matched to a machine.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,7 +78,7 @@ pub struct SettlementLine {
 
 /// An imported file: the commit point of an import (its line chunks are written first and
 /// read only through it). Its id is the file's digest: the same file again is the same import.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SettlementImport {
     pub id: String,
     pub mapping_id: String,
@@ -106,13 +98,17 @@ pub struct SettlementImport {
     pub net_minor: i64,
     /// The earlier imports whose payouts this one corrected.
     #[serde(default)]
+    #[schema(required = true)]
     pub supersedes: Vec<String>,
     /// Payout reference → the later import that corrected it: those lines no longer count.
     #[serde(default)]
+    #[schema(required = true)]
     pub superseded: BTreeMap<String, String>,
     #[serde(skip)]
     pub version: u64,
+    /// The stored shape's version.
     #[serde(default)]
+    #[schema(required = true)]
     pub schema: u32,
 }
 

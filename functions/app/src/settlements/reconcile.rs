@@ -6,7 +6,10 @@ use chrono::NaiveDate;
 use std::collections::BTreeMap;
 
 /// How a machine-day's card sales and settlement compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Settled exactly what was sold.
     Matched,
@@ -39,8 +42,8 @@ impl vendfleet_domain::report::Choice for Status {
     }
 }
 
-/// One machine-day.
-#[derive(Debug, Clone, PartialEq)]
+/// One machine-day: its card sales against what was settled.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct ReconRow {
     pub machine_id: String,
     pub machine_name: String,
@@ -62,7 +65,7 @@ pub struct ReconRow {
 }
 
 /// One payout of the period.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct Payout {
     pub reference: String,
     pub import_id: String,
@@ -75,19 +78,20 @@ pub struct Payout {
 }
 
 /// The totals of the rows.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct ReconTotals {
     pub sales_minor: i64,
     pub gross_minor: i64,
     pub fees_minor: i64,
     pub net_minor: i64,
     pub difference_minor: i64,
-    /// Rows by status key.
+    /// Machine-days by status.
+    #[schema(value_type = BTreeMap<String, usize>)]
     pub by_status: BTreeMap<&'static str, usize>,
 }
 
 /// The reconciliation of a period.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
 pub struct Reconciliation {
     pub date_from: NaiveDate,
     pub date_to: NaiveDate,

@@ -3,7 +3,7 @@
 
 use super::*;
 use vendfleet_app::planning::routes::{
-    LoadProduct, LoadStop, LoadedInput, LoadingList, LoadingQuery, ToteLine,
+    LoadProduct, LoadStop, LoadedInput, LoadingList, LoadingQuery,
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -26,50 +26,15 @@ pub struct LoadRouteDto {
     pub version: u64,
 }
 
-/// One product to load.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LoadProductDto {
-    pub product_id: String,
-    pub product_name: String,
-    pub units: i64,
-    pub case_size: Option<i64>,
-    /// Whole cases: `units` ÷ `case_size` (0 without a case size).
-    pub cases: i64,
-    /// Units outside whole cases.
-    pub loose: i64,
-    /// Units ticked as loaded.
-    pub loaded: i64,
-}
-
-/// One product of a stop's tote.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ToteLineDto {
-    pub product_id: String,
-    pub product_name: String,
-    pub units: i64,
-}
-
-/// A stop's tote.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LoadStopDto {
-    pub route_id: String,
-    pub route_name: String,
-    pub order: usize,
-    pub machine_id: String,
-    pub machine_name: String,
-    pub location_name: Option<String>,
-    pub tote: Vec<ToteLineDto>,
-}
-
 /// The loading list of a day's routes or of one route.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LoadingListDto {
     pub date: Option<NaiveDate>,
     pub routes: Vec<LoadRouteDto>,
     /// Most units first.
-    pub products: Vec<LoadProductDto>,
+    pub products: Vec<LoadProduct>,
     /// Route by route, in stop order.
-    pub stops: Vec<LoadStopDto>,
+    pub stops: Vec<LoadStop>,
 }
 
 fn loading_dto(l: LoadingList) -> LoadingListDto {
@@ -87,41 +52,24 @@ fn loading_dto(l: LoadingList) -> LoadingListDto {
                 version: r.version,
             })
             .collect(),
-        products: l
-            .products
-            .into_iter()
-            .map(|p: LoadProduct| LoadProductDto {
-                product_id: p.product_id,
-                product_name: p.product_name,
-                units: p.units,
-                case_size: p.case_size,
-                cases: p.cases,
-                loose: p.loose,
-                loaded: p.loaded,
-            })
-            .collect(),
-        stops: l
-            .stops
-            .into_iter()
-            .map(|s: LoadStop| LoadStopDto {
-                route_id: s.route_id,
-                route_name: s.route_name,
-                order: s.order,
-                machine_id: s.machine_id,
-                machine_name: s.machine_name,
-                location_name: s.location_name,
-                tote: s
-                    .tote
-                    .into_iter()
-                    .map(|t: ToteLine| ToteLineDto {
-                        product_id: t.product_id,
-                        product_name: t.product_name,
-                        units: t.units,
-                    })
-                    .collect(),
-            })
-            .collect(),
+        products: l.products,
+        stops: l.stops,
     }
+}
+
+/// The loading list of a day or a route.
+async fn listed(
+    s: &AppState,
+    a: &Authorized<perm::RoutesList>,
+    date: Option<String>,
+    route_id: Option<String>,
+) -> ApiResult<LoadingListDto> {
+    let list = s
+        .app
+        .planning
+        .loading_list(a.principal(), &LoadingQuery { date, route_id })
+        .await?;
+    Ok(loading_dto(list))
 }
 
 #[utoipa::path(get, path = "/api/planned-routes/loading-list/", tag = "planning", security(("bearer" = [])), params(LoadingListQuery),
@@ -131,19 +79,8 @@ pub(super) async fn loading_list(
     a: Authorized<perm::RoutesList>,
     Query(q): Query<LoadingListQuery>,
 ) -> ApiResult<axum::Json<Data<LoadingListDto>>> {
-    let list = s
-        .app
-        .planning
-        .loading_list(
-            a.principal(),
-            &LoadingQuery {
-                date: q.date,
-                route_id: q.route_id,
-            },
-        )
-        .await?;
     Ok(axum::Json(Data {
-        data: loading_dto(list),
+        data: listed(&s, &a, q.date, q.route_id).await?,
     }))
 }
 
@@ -186,16 +123,8 @@ pub(super) async fn put_loading(
         .planning
         .set_loaded(a.principal(), &id, &lines, b.version)
         .await?;
-    let list = s
-        .app
-        .planning
-        .loading_list(
-            a.principal(),
-            &LoadingQuery {
-                date: None,
-                route_id: Some(route.id),
-            },
-        )
-        .await?;
-    Ok(updated("Loading saved", loading_dto(list)))
+    Ok(updated(
+        "Loading saved",
+        listed(&s, &a, None, Some(route.id)).await?,
+    ))
 }

@@ -18,7 +18,7 @@ import {
 
 const ALL = ['reports.settlements.list', 'reports.settlements.import'];
 
-function day(date: string, status: string, patch: Partial<ReconRow> = {}): ReconRow {
+function day(date: string, status: ReconRow['status'], patch: Partial<ReconRow> = {}): ReconRow {
   return {
     machine_id: 'm1',
     machine_name: 'Lobby snack',
@@ -82,6 +82,8 @@ function fileImport(id: string, patch: Partial<SettlementImport> = {}): Settleme
     net_minor: 2182,
     supersedes: [],
     superseded: {},
+    chunks: 1,
+    schema: 1,
     ...patch,
   };
 }

@@ -12,7 +12,7 @@ pub struct LoadingQuery {
 }
 
 /// One product to load.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct LoadProduct {
     pub product_id: String,
     pub product_name: String,
@@ -27,7 +27,7 @@ pub struct LoadProduct {
 }
 
 /// One product of a stop's tote.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct ToteLine {
     pub product_id: String,
     pub product_name: String,
@@ -35,7 +35,7 @@ pub struct ToteLine {
 }
 
 /// A stop's tote.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct LoadStop {
     pub route_id: String,
     pub route_name: String,

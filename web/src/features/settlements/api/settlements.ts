@@ -8,12 +8,12 @@ import type { components } from '../../../api/schema';
 
 type Schemas = components['schemas'];
 
-export type Reconciliation = Schemas['ReconciliationDto'];
+export type Reconciliation = Schemas['Reconciliation'];
 /** One machine-day: its card sales against what was settled. */
-export type ReconRow = Schemas['ReconRowDto'];
-export type Payout = Schemas['PayoutDto'];
+export type ReconRow = Schemas['ReconRow'];
+export type Payout = Schemas['Payout'];
 /** An imported settlement file, with the corrections it made or that were made to it. */
-export type SettlementImport = Schemas['ImportDto'];
+export type SettlementImport = Schemas['SettlementImport'];
 /** A processor's mapping: which column of its files holds each field. */
 export type Mapping = Schemas['MappingDto'];
 export type MappingBody = Schemas['MappingBody'];
