@@ -52,7 +52,13 @@ async function openImport() {
   await page.getByTestId('settlement-import-open').click();
   const dialog = page.getByTestId('settlement-import-dialog');
   await dialog.waitFor();
-  await page.getByTestId('settlement-import-mapping').filter({ hasText: 'Generic CSV' }).waitFor();
+  // The demo fleet brings its own processors' mappings: choose ours.
+  const select = page.getByTestId('settlement-import-mapping');
+  if (!(await select.filter({ hasText: 'Generic CSV' }).count())) {
+    await select.click();
+    await page.getByRole('option', { name: 'Generic CSV', exact: true }).click();
+  }
+  await select.filter({ hasText: 'Generic CSV' }).waitFor();
   return dialog;
 }
 
@@ -141,11 +147,16 @@ describe('card settlements', { concurrency: false }, () => {
     await page.getByText('Machine updated successfully').or(page.locator('.notistack-MuiContent-success')).first().waitFor();
     assert.equal((await apiCall(page, 'GET', `/api/machines/${first.id}/details/`)).body.data.terminal_id, 'T-0001');
 
-    const details = (await apiCall(page, 'GET', `/api/machines/${second.id}/details/`)).body.data;
-    const keep = ['name', 'serial', 'mcu_serial', 'model_id', 'location_id', 'firmware', 'connection_method', 'protocol', 'inactive', 'tag_ids', 'peripherals', 'currency', 'decimal_places', 'sales_source', 'version'];
-    const body = { ...Object.fromEntries(keep.map((key) => [key, details[key]])), terminal_id: 'T-0002' };
-    const saved = await apiCall(page, 'PUT', `/api/machines/${second.id}/settings/`, body);
-    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const setTerminal = async (id, terminal) => {
+      const details = (await apiCall(page, 'GET', `/api/machines/${id}/details/`)).body.data;
+      const keep = ['name', 'serial', 'mcu_serial', 'model_id', 'location_id', 'firmware', 'connection_method', 'protocol', 'inactive', 'tag_ids', 'peripherals', 'currency', 'decimal_places', 'sales_source', 'version'];
+      const body = { ...Object.fromEntries(keep.map((key) => [key, details[key]])), terminal_id: terminal };
+      const saved = await apiCall(page, 'PUT', `/api/machines/${id}/settings/`, body);
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    };
+    await setTerminal(second.id, 'T-0002');
+    // The demo gives every machine a terminal: only ours are settled here.
+    for (const machine of list.body.data) if (machine.id !== first.id && machine.id !== second.id) await setTerminal(machine.id, '');
 
     const before = await apiCall(page, 'GET', `/api/settlements/reconciliation/?period=custom&date_from=${SPAN.from}&date_to=${SPAN.to}`);
     assert.equal(before.status, 200);
@@ -267,9 +278,7 @@ describe('card settlements', { concurrency: false }, () => {
     await page.getByTestId('settlement-status-not_settled').filter({ hasText: 'Pas encore réglé : 1' }).waitFor();
     await page.getByRole('heading', { name: 'Règlements carte' }).first().waitFor();
     await shot('card-settlements-fr');
-    await page.getByTestId('settlement-import-open').click();
-    const dialog = page.getByTestId('settlement-import-dialog');
-    await page.getByTestId('settlement-import-mapping').filter({ hasText: 'Generic CSV' }).waitFor();
+    const dialog = await openImport();
     await uploadRefused(dialog, 'broken.csv', `${HEADER}\n2026-11-25,T-0001,"1,5x",0.10,,3,PO-X,EUR\n`);
     await dialog.getByTestId('settlement-import-problems').filter({ hasText: 'Rien n’a été importé' }).waitFor();
     await shot('card-settlements-import-errors-fr', false);
