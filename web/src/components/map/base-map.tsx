@@ -256,7 +256,10 @@ export function BaseMap({ label, hint, height, testId, center = HOME, zoom = 4, 
           outline: `2px solid ${theme.palette.primary.main}`,
           outlineOffset: 2,
         },
-        '& .leaflet-control-attribution': { bgcolor: 'background.paper', color: 'text.secondary', fontSize: 11, lineHeight: 1.6, px: 0.75 },
+        // Leaflet's own sheet says `.leaflet-container .leaflet-control-attribution` (a white
+        // background); the same specificity would leave the winner to the order the two sheets
+        // load in, so ours is one class stronger.
+        '& .leaflet-container .leaflet-control-attribution': { bgcolor: 'background.paper', color: 'text.secondary', fontSize: 11, lineHeight: 1.6, px: 0.75 },
         '& .leaflet-control-attribution a': { color: 'primary.main' },
         // A name: a dot on the place, the name to its right, outlined in the land's colour.
         '& .vf-place': { pointerEvents: 'none' },
