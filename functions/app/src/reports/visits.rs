@@ -70,7 +70,7 @@ pub enum ExplanationKind {
     /// not in the figures (audit machines).
     HeldRead,
     /// The audit reads at the two collections show coins put into the tubes by hand (`CA1002`
-    /// rose) that the collection's figures do not account for.
+    /// rose) beyond what the collections between them reported refilling.
     TubeRefill,
     /// Cash sales of the interval whose events arrived after the collection was booked.
     LateEvent,
@@ -233,6 +233,36 @@ struct Evidence {
     reads: BTreeMap<String, Vec<AuditRead>>,
 }
 
+impl Evidence {
+    async fn reads(&mut self, r: &ReportsService, machine_id: &str) -> AppResult<&[AuditRead]> {
+        if !self.reads.contains_key(machine_id) {
+            let reads = r.events.audit_reads(machine_id).await?;
+            self.reads.insert(machine_id.to_string(), reads);
+        }
+        Ok(&self.reads[machine_id])
+    }
+}
+
+/// The span a line's cash sales are counted over: after one instant, up to another (each with
+/// its local day).
+#[derive(Debug, Clone, Copy)]
+struct Interval {
+    from: (DateTime<Utc>, NaiveDate),
+    to: (DateTime<Utc>, NaiveDate),
+}
+
+impl Interval {
+    fn holds(&self, at: DateTime<Utc>) -> bool {
+        at > self.from.0 && at <= self.to.0
+    }
+
+    /// The local days to read for it (at most a year back).
+    fn days(&self) -> (NaiveDate, NaiveDate) {
+        let (a, b) = (self.from.1.min(self.to.1), self.from.1.max(self.to.1));
+        (a.max(b - Duration::days(366)), b)
+    }
+}
+
 impl ReportsService {
     /// Every line of the ledger for the query, newest first.
     pub async fn visit_lines(
@@ -375,13 +405,26 @@ impl ReportsService {
         // The bag (less the coins ejected from the tubes into it) and what the tubes gained.
         let counted = row.collected_minor - row.ejected_minor + row.tubes_minor
             - counts(prev).tubes_left_minor();
+        // An audit machine's sales are booked when its audit is read: between the reads taken
+        // at the two collections when there are such reads.
+        let mut span = Interval {
+            from: (prev.at, prev.local_date),
+            to: (row.at, row.local_date),
+        };
+        if source == SalesSource::Audit {
+            let reads = evidence.reads(self, &row.machine_id).await?;
+            if let (Some(a), Some(b)) = (read_near(reads, prev.at), read_near(reads, row.at)) {
+                if a.order() < b.order() {
+                    span = Interval {
+                        from: (a.at, a.local_date),
+                        to: (b.at, b.local_date),
+                    };
+                }
+            }
+        }
         let sales = self
             .sales
-            .cash_sales(
-                &row.machine_id,
-                (prev.at, prev.local_date),
-                (row.at, row.local_date),
-            )
+            .cash_sales(&row.machine_id, span.from, span.to)
             .await?;
         let variance = counted - sales;
         line.cash_sales_minor = Some(sales);
@@ -391,7 +434,9 @@ impl ReportsService {
             line.status = VisitStatus::Matched;
             return Ok(line);
         }
-        line.explanations = self.explanations(p, prev, row, source, evidence).await?;
+        line.explanations = self
+            .explanations(p, (prev, row), span, source, evidence)
+            .await?;
         line.status = if line.explanations.is_empty() {
             VisitStatus::Unexplained
         } else {
@@ -404,15 +449,15 @@ impl ReportsService {
     async fn explanations(
         &self,
         p: &Principal,
-        prev: &Encashment,
-        row: &Encashment,
+        (prev, row): (&Encashment, &Encashment),
+        span: Interval,
         source: SalesSource,
         evidence: &mut Evidence,
     ) -> AppResult<Vec<Explanation>> {
-        let within = |at: DateTime<Utc>| at > prev.at && at <= row.at;
+        let within = |at: DateTime<Utc>| span.holds(at);
         let mut out = Vec::new();
         // Stock typed in by hand.
-        let from = prev.local_date.max(row.local_date - Duration::days(366));
+        let (from, to) = span.days();
         let (entries, _) = self
             .machines
             .refill_entries(
@@ -420,7 +465,7 @@ impl ReportsService {
                 &RefillListParams {
                     machine: Some(row.machine_id.clone()),
                     from: Some(from.to_string()),
-                    to: Some(row.local_date.to_string()),
+                    to: Some(to.to_string()),
                     ..RefillListParams::default()
                 },
             )
@@ -440,11 +485,7 @@ impl ReportsService {
             });
         }
         // The audit reads: held, resets and board changes (audit machines), tube refills.
-        if !evidence.reads.contains_key(&row.machine_id) {
-            let reads = self.events.audit_reads(&row.machine_id).await?;
-            evidence.reads.insert(row.machine_id.clone(), reads);
-        }
-        let reads = &evidence.reads[&row.machine_id];
+        let reads = evidence.reads(self, &row.machine_id).await?;
         if source == SalesSource::Audit {
             let window = Duration::minutes(READ_WINDOW_MINUTES);
             // A held read's sales are in a later counted read's difference; only one that no
@@ -452,7 +493,7 @@ impl ReportsService {
             let counted_after = |r: &AuditRead| {
                 reads.iter().any(|b| {
                     b.order() > r.order()
-                        && b.at <= row.at + window
+                        && b.at <= span.to.0.max(row.at + window)
                         && b.is_baseline()
                         && !b.diff.as_ref().is_some_and(|d| {
                             d.findings
@@ -498,10 +539,17 @@ impl ReportsService {
                     .and_then(|m| m.value_since_init_minor)
             };
             if let (Some(x), Some(y)) = (filled(a), filled(b)) {
+                // The coins the collections themselves put in between the two reads are in
+                // their figures already.
+                let reported: i64 = [prev, row]
+                    .iter()
+                    .filter(|c| a.at < c.at && c.at <= b.at)
+                    .map(|c| c.refilled_coins_minor)
+                    .sum();
                 let rise = i64::try_from(y)
                     .ok()
                     .zip(i64::try_from(x).ok())
-                    .map(|(y, x)| y - x);
+                    .map(|(y, x)| y - x - reported);
                 if let Some(rise) = rise.filter(|r| *r > 0) {
                     out.push(Explanation {
                         kind: ExplanationKind::TubeRefill,
@@ -514,7 +562,7 @@ impl ReportsService {
             }
         }
         // Cash sales that arrived after the collection was booked.
-        if let Some(late) = self.late_cash_sales(prev, row).await? {
+        if let Some(late) = self.late_cash_sales(row, span).await? {
             out.push(late);
         }
         Ok(out)
@@ -524,8 +572,8 @@ impl ReportsService {
     /// collection's.
     async fn late_cash_sales(
         &self,
-        prev: &Encashment,
         row: &Encashment,
+        span: Interval,
     ) -> AppResult<Option<Explanation>> {
         let booked = self
             .sales
@@ -534,17 +582,14 @@ impl ReportsService {
         let Some(booked) = booked.get(&row.id).map(|r| r.received_at) else {
             return Ok(None);
         };
-        let from = prev.local_date.max(row.local_date - Duration::days(366));
+        let (from, to) = span.days();
         let vends: Vec<_> = self
             .sales
-            .ledger(&row.machine_id, from, row.local_date)
+            .ledger(&row.machine_id, from, to)
             .await?
             .into_iter()
             .filter(|v| {
-                v.class == VendClass::Sale
-                    && v.payment == Payment::Cash
-                    && v.at > prev.at
-                    && v.at <= row.at
+                v.class == VendClass::Sale && v.payment == Payment::Cash && span.holds(v.at)
             })
             .collect();
         let ids: Vec<String> = vends
