@@ -459,10 +459,11 @@ async fn audit_machines_variances_cite_their_reads(backend: Backend) {
             dex("r1", base, read("S1", 1, 10, 1000)),
             collection("k1", base + five, counts(0, 1000), None),
         ),
-        // Four sales read clean: k2 matches.
+        // Four sales, read clean five minutes after k2 (booked then): k2 matches — its sales
+        // are counted between the reads taken at the collections, not the collections' instants.
         (
             dex("r2", base + day, read("S1", 2, 14, 1000)),
-            collection("k2", base + day + five, counts(600, 1000), None),
+            collection("k2", base + day - five, counts(600, 1000), None),
         ),
         // Three more, the read cut off (held): k3 is 4.50 over.
         (
