@@ -70,6 +70,7 @@ export const navConfig: NavGroup[] = [
           ['transactionLog', reportKeys('transaction_log')],
           ['cardSettlements', ['reports.settlements.list', 'reports.settlements.import', 'reports.settlements.export']],
           ['vat', reportKeys('vat')],
+          ['visitLedger', reportKeys('visit_ledger')],
         ]),
       },
       {

@@ -21,6 +21,7 @@ import type { en as auditEn } from '../features/audit/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
 import type { en as settlementsEn } from '../features/settlements/locales/en';
 import type { en as vatEn } from '../features/vat/locales/en';
+import type { en as visitLedgerEn } from '../features/visit-ledger/locales/en';
 import type { en as commonEn } from './en';
 import type { Tree } from './shape';
 
@@ -77,7 +78,8 @@ export type Catalogue = typeof commonEn &
   typeof operatorSettingsEn &
   typeof auditEn &
   typeof settlementsEn &
-  typeof vatEn;
+  typeof vatEn &
+  typeof visitLedgerEn;
 
 /**
  * A language's strings come in two namespaces, each a chunk of its own: `translation`, the shared

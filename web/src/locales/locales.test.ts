@@ -59,6 +59,9 @@ import * as settlementsIt from '../features/settlements/locales/it';
 import * as vatEn from '../features/vat/locales/en';
 import * as vatFr from '../features/vat/locales/fr';
 import * as vatIt from '../features/vat/locales/it';
+import * as visitLedgerEn from '../features/visit-ledger/locales/en';
+import * as visitLedgerFr from '../features/visit-ledger/locales/fr';
+import * as visitLedgerIt from '../features/visit-ledger/locales/it';
 import * as commonEn from './en';
 import * as commonFr from './fr';
 import * as commonIt from './it';
@@ -101,6 +104,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
   settlements: { en: settlementsEn.en, fr: settlementsFr.fr, it: settlementsIt.it },
   vat: { en: vatEn.en, fr: vatFr.fr, it: vatIt.it },
+  visitLedger: { en: visitLedgerEn.en, fr: visitLedgerFr.fr, it: visitLedgerIt.it },
 };
 
 const merged = {

@@ -93,6 +93,11 @@ export const protectedRoutes: RouteObject[] = [
     lazyPage(() => import('../features/settlements/pages/settlements-page')),
   ),
   screen(paths.report.vat, { title: 'nav.vat', crumbs: [REPORTS], permission: reportKeys('vat') }, lazyPage(() => import('../features/vat/pages/vat-page'))),
+  screen(
+    paths.report.visitLedger,
+    { title: 'nav.visitLedger', crumbs: [REPORTS], permission: reportKeys('visit_ledger') },
+    lazyPage(() => import('../features/visit-ledger/pages/visit-ledger-page')),
+  ),
 
   screen(
     paths.planning.routePlanning,
