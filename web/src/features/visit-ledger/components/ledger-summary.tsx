@@ -36,6 +36,17 @@ function SumTable({ kind, summary, loading }: { kind: Kind; summary: VisitSummar
       valueGetter: (value: string) => value || t('visitLedger.unknownEmployee'),
     }),
     { field: 'variance_minor', headerName: t('visitLedger.variance'), type: 'number', minWidth: 120, renderCell: ({ row }) => <Variance minor={row.compared ? row.variance_minor : null} currency={REPORT_CURRENCY} /> },
+    {
+      field: 'trend',
+      headerName: t('visitLedger.trend', { grain: t(`visitLedger.grain.${grain}`) }),
+      minWidth: 150,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Suspense fallback={<Skeleton variant="rounded" width={120} height={36} />}>
+          <VarianceTrend points={row.trend} grain={grain} />
+        </Suspense>
+      ),
+    },
     col.count('unexplained', t('visitLedger.unexplainedColumn'), {
       minWidth: 130,
       valueFormatter: (_value, row) => t('visitLedger.unexplainedOf', { count: count(row.unexplained), amount: formatMoney(row.unexplained_minor, REPORT_CURRENCY, language) }),
@@ -49,17 +60,6 @@ function SumTable({ kind, summary, loading }: { kind: Kind; summary: VisitSummar
     col.money('collected_minor', t('visitLedger.collected')),
     col.money('cash_sales_minor', t('visitLedger.cashSales')),
     col.money('counted_minor', t('visitLedger.counted')),
-    {
-      field: 'trend',
-      headerName: t('visitLedger.trend', { grain: t(`visitLedger.grain.${grain}`) }),
-      minWidth: 150,
-      sortable: false,
-      renderCell: ({ row }) => (
-        <Suspense fallback={<Skeleton variant="rounded" width={120} height={36} />}>
-          <VarianceTrend points={row.trend} grain={grain} />
-        </Suspense>
-      ),
-    },
   ];
   return (
     <SummaryTable
