@@ -12,16 +12,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { startServer } from './server.mjs';
+import { axeFindings } from './axe.mjs';
 import { launchBrowser, watchConsole } from './browser.mjs';
 import { apiCall, signIn } from './signed-in.mjs';
 
 const CLOCK_START = '2026-11-26T08:00:00Z';
 const SCREEN = '/report/visit-ledger?period=custom&date_from=2026-11-20&date_to=2026-11-26';
 const SHOTS_DIR = process.env.SHOTS_DIR;
-const axeSource = createRequire(import.meta.url)('axe-core').source;
 
 let server;
 let browser;
@@ -68,16 +67,6 @@ const collection = (id, at, bag, box) => ({
   collected_minor: box,
 });
 const cashVend = (id, at, price) => ({ id, type: 'vend', at, selection: 'A1', price_minor: price, quantity: 1, payment: 'cash' });
-
-/** axe-core's serious and critical WCAG 2.1 A/AA findings on the page, as `rule: targets`. */
-async function axeFindings() {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-    const { violations } = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return violations.filter((found) => found.impact === 'serious' || found.impact === 'critical').map((found) => `${found.id}: ${found.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
 
 async function shot(name) {
   if (SHOTS_DIR) await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: false });
@@ -194,7 +183,7 @@ describe('visit ledger', { concurrency: false }, () => {
     assert.ok(said.some((item) => item.startsWith('manual_stock_entry: Stock was typed in by hand on Nov 26, 2026 (6 units) — hand entries make a variance now and the opposite next visit')), said.join('\n'));
     assert.ok(said.includes('late_event: 1 cash sale (€1.00) arrived after the collection was bookedRecords: gym-v3'), said.join('\n'));
     assert.equal(await drawer.getByTestId('visit-unexplained').count(), 0);
-    assert.deepEqual(await axeFindings(), []);
+    assert.deepEqual(await axeFindings(page), []);
     await shot('visit-ledger-explanation-en');
   });
 
