@@ -80,7 +80,7 @@ export function VatView({ query, group, onGroup }: VatViewProps) {
   const rowCol = reportColumns<VatRow>(language);
   const groupLabel = t(`vat.groups.${group}`);
   const rowColumns: GridColDef<VatRow>[] = [
-    rowCol.text('name', groupLabel, { minWidth: 180, flex: 1.5, valueGetter: (_value, row) => groupName(row, group, language) ?? t(`vat.noGroup.${group}`) }),
+    rowCol.text('name', groupLabel, { minWidth: 240, flex: 2, valueGetter: (_value, row) => groupName(row, group, language) ?? t(`vat.noGroup.${group}`) }),
     rateColumn<VatRow>(t, language),
     ...figureColumns(rowCol, t),
   ];
