@@ -193,9 +193,15 @@ catalogue! {
         area "settlements" n("Card settlements", "Règlements carte", "Regolamenti carte") => {
             SettlementsList = "list" LIST,
             SettlementsImport = "import" n("Import settlement files", "Importer des fichiers de règlement", "Importa file di regolamento"),
+            SettlementsExport = "export" EXPORT,
         }
         area "vat" n("VAT report", "Rapport de TVA", "Report IVA") => {
             VatList = "list" LIST,
+            VatExport = "export" EXPORT,
+        }
+        area "visit_ledger" n("Visit ledger", "Journal des visites", "Registro visite") => {
+            VisitLedgerList = "list" LIST,
+            VisitLedgerExport = "export" EXPORT,
         }
     }
     group "settings" n("Settings", "Paramètres", "Impostazioni") => {

@@ -510,7 +510,11 @@ pub mod settlements_perm {
     require! {
         List => SettlementsList;
         Import => SettlementsImport;
+        Export => SettlementsExport;
         Vat => VatList;
+        VatExport => VatExport;
+        VisitLedger => VisitLedgerList;
+        VisitLedgerExport => VisitLedgerExport;
     }
 }
 

@@ -28,6 +28,7 @@ pub mod settlements;
 pub mod state;
 pub mod transaction_log;
 pub mod users;
+pub mod visits;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
@@ -165,6 +166,7 @@ fn reports_routes() -> OpenApiRouter<AppState> {
         .merge(generator::router())
         .merge(settlements::router())
         .merge(settlements::vat_router())
+        .merge(visits::router())
 }
 
 /// The option lists each area adds under `/api/filters/` (served by the filters function). A

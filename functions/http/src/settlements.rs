@@ -32,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(update_mapping, delete_mapping))
         .routes(routes!(list_imports))
         .routes(routes!(reconciliation))
+        .routes(routes!(export_reconciliation))
         .merge(
             OpenApiRouter::new()
                 .routes(routes!(import_file))
@@ -229,11 +230,30 @@ async fn reconciliation(
     Ok(axum::Json(Data { data }))
 }
 
+/// The reconciliation as a file: each machine-day of the query.
+#[utoipa::path(get, path = "/api/settlements/reconciliation/export/", tag = "reports", security(("bearer" = [])),
+    params(SalesParams, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn export_reconciliation(
+    State(s): State<AppState>,
+    a: Authorized<perm::Export>,
+    Query(q): Query<SalesParams>,
+    Query(x): Query<crate::export::ExportQuery>,
+) -> ApiResult<axum::response::Response> {
+    let format = crate::export::Format::parse(x.format.as_deref())?;
+    let table =
+        vendfleet_render::tables::money::reconciliation_table(&s.app, a.principal(), &q).await?;
+    crate::export::answer(table, &s, a.requester(), format, "card-settlements").await
+}
+
 // ----- the VAT report ---------------------------------------------------------------------
 
 /// The VAT report's route.
 pub fn vat_router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(vat_report))
+    OpenApiRouter::new()
+        .routes(routes!(vat_report))
+        .routes(routes!(export_vat))
 }
 
 /// The VAT report's own parameter, beside the sales query's period and filters.
@@ -258,4 +278,23 @@ async fn vat_report(
         .vat(a.principal(), &q, v.group.as_deref())
         .await?;
     Ok(axum::Json(Data { data }))
+}
+
+/// The VAT report as a file: the groups at each rate, each rate, taxable, exempt and the total.
+#[utoipa::path(get, path = "/api/vat/export/", tag = "reports", security(("bearer" = [])),
+    params(SalesParams, VatQuery, crate::export::ExportQuery),
+    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn export_vat(
+    State(s): State<AppState>,
+    a: Authorized<perm::VatExport>,
+    Query(q): Query<SalesParams>,
+    Query(v): Query<VatQuery>,
+    Query(x): Query<crate::export::ExportQuery>,
+) -> ApiResult<axum::response::Response> {
+    let format = crate::export::Format::parse(x.format.as_deref())?;
+    let table =
+        vendfleet_render::tables::money::vat_table(&s.app, a.principal(), &q, v.group.as_deref())
+            .await?;
+    crate::export::answer(table, &s, a.requester(), format, "vat").await
 }

@@ -4,9 +4,14 @@
 
 mod inventory;
 mod vat;
+mod visits;
 
 pub use inventory::{ComponentStock, ProductStock, SelectionStock};
 pub use vat::{VatFigures, VatGroup, VatRate, VatReport, VatRow};
+pub use visits::{
+    Explanation, ExplanationKind, PreviousVisit, TrendGrain, TrendPoint, VisitLine, VisitParams,
+    VisitStatus, VisitSum, VisitSummary,
+};
 
 use crate::auth::Principal;
 use crate::events::{Encashment, EventsService};
@@ -15,7 +20,7 @@ use crate::machines::{MachinesService, RefillListParams};
 use crate::products::ProductsService;
 use crate::sales::{SalesParams, SalesService};
 use crate::{AppResult, Calendar};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet};
 use vendfleet_domain::sales::cash::{counted_since, taken_since, Counts};
 use vendfleet_domain::FieldErrors;
@@ -260,13 +265,7 @@ impl ReportsService {
         machine_id: &str,
         at: DateTime<Utc>,
     ) -> Option<&'a vendfleet_domain::dex::Audit> {
-        let window = Duration::minutes(READ_WINDOW_MINUTES);
-        reads
-            .get(machine_id)?
-            .iter()
-            .filter(|r| (r.at - at).abs() <= window)
-            .min_by_key(|r| (r.at - at).abs())
-            .map(|r| &r.audit)
+        visits::read_near(reads.get(machine_id)?, at).map(|r| &r.audit)
     }
 
     /// A collection beside the previous one of its machine, the cash sales in between and,
@@ -282,13 +281,6 @@ impl ReportsService {
                 counted_minor: None,
                 counted_over_short_minor: None,
             });
-        };
-        let counts = |e: &Encashment| Counts {
-            cash_box_minor: e.cash_box_minor,
-            bill_stacker_minor: e.bill_stacker_minor,
-            tubes_minor: e.tubes_minor,
-            ejected_minor: e.ejected_minor,
-            refilled_coins_minor: e.refilled_coins_minor,
         };
         let taken = taken_since(&counts(&prev), &counts(&row));
         let expected = self
@@ -312,5 +304,16 @@ impl ReportsService {
             counted_over_short_minor: counted.map(|c| taken - c),
             row,
         })
+    }
+}
+
+/// A collection's coin and note figures.
+fn counts(e: &Encashment) -> Counts {
+    Counts {
+        cash_box_minor: e.cash_box_minor,
+        bill_stacker_minor: e.bill_stacker_minor,
+        tubes_minor: e.tubes_minor,
+        ejected_minor: e.ejected_minor,
+        refilled_coins_minor: e.refilled_coins_minor,
     }
 }

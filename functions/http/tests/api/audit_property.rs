@@ -107,6 +107,7 @@ fn history(rng: &mut StdRng, reads: usize) -> Vec<Read> {
                     pa7: *pa7,
                 })
                 .collect(),
+            manual_fill: None,
         };
         let clean = file.render();
         let damage = match rng.random_range(0..100) {

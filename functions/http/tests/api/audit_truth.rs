@@ -27,6 +27,7 @@ fn file(reads: u64, selections: Vec<SelectionCounters>) -> AuditFile {
         serial: "123456789012".into(),
         reads,
         selections,
+        manual_fill: None,
     }
 }
 

@@ -31,3 +31,4 @@ mod settings;
 mod settlements;
 mod users;
 mod vat;
+mod visit_ledger;

@@ -296,6 +296,24 @@ async fn a_processor_file_is_reconciled_exactly(b: Backend) {
         .map(|p| p["reference"].as_str().unwrap())
         .collect();
     assert_eq!(payouts, ["PO-1", "PO-2"]);
+    // The export: every machine-day, the statuses in words.
+    let r = h
+        .get(
+            &format!(
+                "/api/settlements/reconciliation/export/?period=custom&date_from={}&date_to={}&format=csv",
+                f.days[0], f.days[9]
+            ),
+            &admin,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let csv = String::from_utf8_lossy(&r.bytes).to_string();
+    assert_eq!(
+        csv.lines().count(),
+        rec["rows"].as_array().unwrap().len() + 1,
+        "{csv}"
+    );
+    assert!(csv.contains("Short") && csv.contains("PO-1"), "{csv}");
 
     // The same file again changes nothing.
     let (status, again) = import(&h, &admin, &nayax, "copy.csv", file.as_bytes()).await;
@@ -483,6 +501,13 @@ async fn a_processor_file_is_reconciled_exactly(b: Backend) {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.json());
     let acc = h.token("acc@example.com", "password-123").await;
     let mine = reconcile(&h, &acc, &f).await;
+    assert_eq!(
+        h.get("/api/settlements/reconciliation/export/", &acc)
+            .await
+            .status,
+        StatusCode::FORBIDDEN,
+        "listing is not exporting"
+    );
     assert!(!mine["rows"].as_array().unwrap().is_empty());
     assert!(
         mine["rows"]

@@ -186,6 +186,33 @@ async fn vat_by_rate_client_and_month_equals_the_sales(b: Backend) {
     assert_eq!(rate["total"]["vat_minor"], total_vat);
     assert_eq!(rate["taxable"]["gross_minor"], total_gross - paper.0);
     assert_eq!(rate["legacy_sales"], 0);
+    // The accountant's file: each month at each rate, each rate, taxable, exempt, the total.
+    let r = h
+        .get(
+            &format!("/api/vat/export/?{q}&group=month&format=xlsx"),
+            &admin,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(r.bytes.to_vec())).unwrap();
+    let sheet = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
+    let rows: Vec<Vec<String>> = sheet
+        .rows()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect();
+    assert_eq!(
+        rows.len(),
+        1 + by_month.len() + by_rate.len() + 3,
+        "{rows:?}"
+    );
+    let last = rows.last().unwrap();
+    let minor = |cell: &str| (cell.parse::<f64>().unwrap() * 100.0).round() as i64;
+    assert_eq!(last[0], "Total");
+    assert_eq!(minor(&last[3]), total_gross, "{last:?}");
+    assert_eq!(minor(&last[5]), total_vat, "{last:?}");
     // The sales overview's totals, to the cent.
     let sales = h
         .get(&format!("/api/sales-journal/total-table/?{q}"), &admin)
@@ -237,6 +264,11 @@ async fn vat_by_rate_client_and_month_equals_the_sales(b: Backend) {
         .map(|(k, v)| (k.clone(), *v))
         .collect();
     assert_eq!(of(&mine), want);
+    assert_eq!(
+        h.get(&format!("/api/vat/export/?{q}"), &acc).await.status,
+        StatusCode::FORBIDDEN,
+        "listing is not exporting"
+    );
     // Without the permission; a bad grouping.
     let other = h
         .role(&admin, "Sales", &["reports.sales_overview.list"])

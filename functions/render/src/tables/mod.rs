@@ -4,6 +4,7 @@
 
 pub mod encashment;
 pub mod inventory;
+pub mod money;
 pub mod refills;
 pub mod routes;
 pub mod sales;

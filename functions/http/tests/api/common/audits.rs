@@ -154,6 +154,8 @@ pub struct AuditFile {
     /// `EA301` and `EA308`: reads since initialisation.
     pub reads: u64,
     pub selections: Vec<SelectionCounters>,
+    /// `CA1002`: coins put into the tubes by hand since initialisation, when written.
+    pub manual_fill: Option<u64>,
 }
 
 impl AuditFile {
@@ -183,6 +185,9 @@ impl AuditFile {
                 sum(&|c| c.cashless)
             ),
         ];
+        if let Some(filled) = self.manual_fill {
+            out.push(format!("CA10*0*{filled}"));
+        }
         for c in s {
             let paid = c.cash + c.cashless;
             out.push(format!("PA1*{}*{}*Product {}*24", c.id, c.price, c.id));

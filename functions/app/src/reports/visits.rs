@@ -1,0 +1,634 @@
+//! The visit ledger: every cash collection as one line of the chain — the machine's previous
+//! collection, the cash sales since, what the tubes held before and after, what the collector
+//! counted, the variance — with the records that explain a variance where there are any: a stock
+//! typed in by hand, a counter reset or board change, a held audit read, coins put into the tubes
+//! by hand, cash sales that arrived after the collection was booked. Summed by employee and by
+//! machine with a trend, so a pattern stands out and a one-off does not alarm.
+
+use super::{counts, ReportsService, READ_WINDOW_MINUTES};
+use crate::auth::Principal;
+use crate::events::{AuditRead, AuditState, Encashment};
+use crate::fleet::SalesSource;
+use crate::listing::{page_of, paging, ListPage, ListParams};
+use crate::machines::RefillListParams;
+use crate::sales::SalesParams;
+use crate::AppResult;
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use utoipa::ToSchema;
+use vendfleet_domain::audit::Flag;
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::FieldErrors;
+
+/// The visit ledger's query: the sales filters' period and machines, employees (comma-separated
+/// ids), statuses (comma-separated) and the list's paging.
+#[derive(Debug, Clone, Default)]
+pub struct VisitParams {
+    pub sales: SalesParams,
+    pub employees: Option<String>,
+    pub status: Option<String>,
+    pub list: ListParams,
+}
+
+/// How a line stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VisitStatus {
+    /// The machine's first collection: nothing to compare with.
+    First,
+    /// Counted what the sales say, to the cent.
+    Matched,
+    /// A variance some record explains.
+    Explained,
+    /// A variance no record explains.
+    Unexplained,
+}
+
+impl VisitStatus {
+    const ALL: [(VisitStatus, &'static str); 4] = [
+        (VisitStatus::First, "first"),
+        (VisitStatus::Matched, "matched"),
+        (VisitStatus::Explained, "explained"),
+        (VisitStatus::Unexplained, "unexplained"),
+    ];
+}
+
+/// What kind of record explains a variance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplanationKind {
+    /// Stock typed in by hand (a refill-log line of source `manual`) between the collections.
+    ManualStockEntry,
+    /// An audit read between the collections found the counters reset (the whole machine's, or
+    /// a selection's): sales across it were not counted (audit machines).
+    CounterReset,
+    /// An audit read between the collections came from another board (audit machines).
+    BoardChange,
+    /// An audit read between the collections is held for review (or was superseded by a new
+    /// baseline while held) and no counted read follows it up to the collection: its sales are
+    /// not in the figures (audit machines).
+    HeldRead,
+    /// The audit reads at the two collections show coins put into the tubes by hand (`CA1002`
+    /// rose) that the collection's figures do not account for.
+    TubeRefill,
+    /// Cash sales of the interval whose events arrived after the collection was booked.
+    LateEvent,
+}
+
+/// One explanation and the records it cites.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Explanation {
+    pub kind: ExplanationKind,
+    /// When the (first) cited record happened.
+    pub at: DateTime<Utc>,
+    /// The money it accounts for, where the records give one.
+    pub amount_minor: Option<i64>,
+    /// Units (stock typed in: net units; late events: cash sales), where that is the measure.
+    pub units: Option<i64>,
+    /// The cited records' ids: refill-log lines, audit reads, vend events.
+    pub refs: Vec<String>,
+}
+
+/// The collection before a line's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PreviousVisit {
+    pub id: String,
+    pub at: DateTime<Utc>,
+    pub bag_no: String,
+    pub employee_name: Option<String>,
+}
+
+/// One line of the visit ledger: a collection and the chain behind it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct VisitLine {
+    /// The collection's event id.
+    pub id: String,
+    pub at: DateTime<Utc>,
+    pub local_date: NaiveDate,
+    pub machine_id: String,
+    pub machine_name: String,
+    pub location_id: Option<String>,
+    pub location_name: Option<String>,
+    pub employee_id: Option<String>,
+    pub employee_name: Option<String>,
+    pub bag_no: String,
+    pub currency: String,
+    pub previous: Option<PreviousVisit>,
+    /// Where the machine's sales come from: its vend events, or its audit counters.
+    #[schema(value_type = String, example = "events")]
+    pub sales_source: SalesSource,
+    /// Cash sales since the previous collection (the expected); null for a first collection.
+    pub cash_sales_minor: Option<i64>,
+    /// What the tubes held when the previous collector left them.
+    pub tubes_before_minor: Option<i64>,
+    /// What the tubes held when the collector came.
+    pub tubes_found_minor: i64,
+    /// What the tubes held when the collector left (found − ejected + refilled).
+    pub tubes_after_minor: i64,
+    pub cash_box_minor: i64,
+    pub bill_stacker_minor: i64,
+    /// The bag.
+    pub collected_minor: i64,
+    /// The cash customers paid since the previous collection by the count: the bag (less the
+    /// coins ejected from the tubes into it) + what the tubes gained since the previous
+    /// collector left them. A bag counted short at the depot is a variance.
+    pub counted_minor: Option<i64>,
+    /// `counted − cash_sales`: over when positive, short when negative.
+    pub variance_minor: Option<i64>,
+    pub status: VisitStatus,
+    /// The records that explain the variance (only lines with a variance carry any).
+    pub explanations: Vec<Explanation>,
+}
+
+/// One period of a trend.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct TrendPoint {
+    /// The period's first day (a Monday for weeks, the 1st for months).
+    pub start: NaiveDate,
+    pub visits: usize,
+    pub variance_minor: i64,
+    pub unexplained: usize,
+}
+
+/// The lines of one employee or machine (or all) over the period.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct VisitSum {
+    /// The employee or machine (empty for the total and for collections of no known employee).
+    pub id: String,
+    pub name: String,
+    pub visits: usize,
+    /// Lines with a previous collection to compare with.
+    pub compared: usize,
+    pub collected_minor: i64,
+    pub cash_sales_minor: i64,
+    pub counted_minor: i64,
+    pub variance_minor: i64,
+    pub shorts: usize,
+    pub overs: usize,
+    pub explained: usize,
+    pub unexplained: usize,
+    /// The variance of the unexplained lines.
+    pub unexplained_minor: i64,
+    pub trend: Vec<TrendPoint>,
+}
+
+/// How the trend is cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TrendGrain {
+    Week,
+    Month,
+}
+
+/// The visit ledger's totals: all, by employee and by machine (most short first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct VisitSummary {
+    pub total: VisitSum,
+    pub by_employee: Vec<VisitSum>,
+    pub by_machine: Vec<VisitSum>,
+    /// Weeks for a period of up to 92 days, months beyond.
+    pub trend_grain: TrendGrain,
+}
+
+impl TrendGrain {
+    fn start(self, day: NaiveDate) -> NaiveDate {
+        match self {
+            TrendGrain::Week => {
+                day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
+            }
+            TrendGrain::Month => day.with_day(1).unwrap_or(day),
+        }
+    }
+}
+
+impl VisitSum {
+    fn add(&mut self, l: &VisitLine, grain: TrendGrain) {
+        self.visits += 1;
+        self.collected_minor += l.collected_minor;
+        let start = grain.start(l.local_date);
+        let point = match self.trend.iter().position(|t| t.start == start) {
+            Some(i) => &mut self.trend[i],
+            None => {
+                self.trend.push(TrendPoint {
+                    start,
+                    ..TrendPoint::default()
+                });
+                self.trend.last_mut().expect("just pushed")
+            }
+        };
+        point.visits += 1;
+        let (Some(sales), Some(counted), Some(v)) =
+            (l.cash_sales_minor, l.counted_minor, l.variance_minor)
+        else {
+            return;
+        };
+        point.variance_minor += v;
+        self.compared += 1;
+        self.cash_sales_minor += sales;
+        self.counted_minor += counted;
+        self.variance_minor += v;
+        self.shorts += usize::from(v < 0);
+        self.overs += usize::from(v > 0);
+        match l.status {
+            VisitStatus::Explained => self.explained += 1,
+            VisitStatus::Unexplained => {
+                self.unexplained += 1;
+                self.unexplained_minor += v;
+                point.unexplained += 1;
+            }
+            VisitStatus::First | VisitStatus::Matched => {}
+        }
+    }
+}
+
+/// What explanations are looked up from, per machine, fetched once a request when needed.
+#[derive(Default)]
+struct Evidence {
+    reads: BTreeMap<String, Vec<AuditRead>>,
+}
+
+impl ReportsService {
+    /// Every line of the ledger for the query, newest first.
+    pub async fn visit_lines(
+        &self,
+        p: &Principal,
+        params: &VisitParams,
+    ) -> AppResult<Vec<VisitLine>> {
+        p.require(vendfleet_domain::Permission::VisitLedgerList)?;
+        let q = params.sales.check(self.calendar.today())?;
+        let mut errors = FieldErrors::new();
+        let employees = crate::sales::ids(&mut errors, "employees", &params.employees);
+        let statuses = statuses(&mut errors, &params.status);
+        errors.into_result()?;
+        let (machines, _) = self.sales.chosen_machines(p, &q).await?;
+        let sources: BTreeMap<String, SalesSource> = machines
+            .iter()
+            .map(|m| (m.id.clone(), m.sales_source))
+            .collect();
+        let ids: BTreeSet<String> = sources.keys().cloned().collect();
+        // Every collection of the period (the chain needs the other employees' too), oldest
+        // first by machine.
+        let mut by_machine: BTreeMap<String, Vec<Encashment>> = BTreeMap::new();
+        for row in self.events.encashments(&ids, q.from, q.to).await? {
+            by_machine
+                .entry(row.machine_id.clone())
+                .or_default()
+                .push(row);
+        }
+        let mut evidence = Evidence::default();
+        let mut out = Vec::new();
+        for (machine_id, mut rows) in by_machine {
+            rows.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
+            let source = sources.get(&machine_id).copied().unwrap_or_default();
+            let mut previous = self.events.previous_encashment(&rows[0]).await?;
+            for row in rows {
+                let line = self
+                    .visit_line(p, &row, previous.as_ref(), source, &mut evidence)
+                    .await?;
+                previous = Some(row);
+                let wanted = (employees.is_empty()
+                    || line
+                        .employee_id
+                        .as_ref()
+                        .is_some_and(|e| employees.contains(e)))
+                    && (statuses.is_empty() || statuses.contains(&line.status));
+                if wanted {
+                    out.push(line);
+                }
+            }
+        }
+        out.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
+        Ok(out)
+    }
+
+    /// A page of the ledger.
+    pub async fn visit_ledger(
+        &self,
+        p: &Principal,
+        params: &VisitParams,
+    ) -> AppResult<ListPage<VisitLine>> {
+        let mut errors = FieldErrors::new();
+        let pg = paging(&params.list, &[], &mut errors);
+        errors.into_result()?;
+        Ok(page_of(self.visit_lines(p, params).await?, &pg))
+    }
+
+    /// The ledger's totals by employee and by machine, with their trends.
+    pub async fn visit_summary(
+        &self,
+        p: &Principal,
+        params: &VisitParams,
+    ) -> AppResult<VisitSummary> {
+        let q = params.sales.check(self.calendar.today())?;
+        let grain = if (q.to - q.from).num_days() < 92 {
+            TrendGrain::Week
+        } else {
+            TrendGrain::Month
+        };
+        let lines = self.visit_lines(p, params).await?;
+        let mut total = VisitSum::default();
+        let mut by_employee: BTreeMap<String, VisitSum> = BTreeMap::new();
+        let mut by_machine: BTreeMap<String, VisitSum> = BTreeMap::new();
+        for l in lines.iter().rev() {
+            total.add(l, grain);
+            let employee = l.employee_id.clone().unwrap_or_default();
+            let e = by_employee.entry(employee.clone()).or_default();
+            e.id = employee;
+            e.name = l.employee_name.clone().unwrap_or_default();
+            e.add(l, grain);
+            let m = by_machine.entry(l.machine_id.clone()).or_default();
+            m.id = l.machine_id.clone();
+            m.name = l.machine_name.clone();
+            m.add(l, grain);
+        }
+        let ranked = |m: BTreeMap<String, VisitSum>| {
+            let mut v: Vec<VisitSum> = m.into_values().collect();
+            v.sort_by(|a, b| {
+                a.variance_minor
+                    .cmp(&b.variance_minor)
+                    .then_with(|| a.name.cmp(&b.name))
+            });
+            v
+        };
+        Ok(VisitSummary {
+            total,
+            by_employee: ranked(by_employee),
+            by_machine: ranked(by_machine),
+            trend_grain: grain,
+        })
+    }
+
+    /// One collection beside the previous one of its machine.
+    async fn visit_line(
+        &self,
+        p: &Principal,
+        row: &Encashment,
+        previous: Option<&Encashment>,
+        source: SalesSource,
+        evidence: &mut Evidence,
+    ) -> AppResult<VisitLine> {
+        let now = counts(row);
+        let mut line = VisitLine {
+            id: row.id.clone(),
+            at: row.at,
+            local_date: row.local_date,
+            machine_id: row.machine_id.clone(),
+            machine_name: row.machine_name.clone(),
+            location_id: row.location_id.clone(),
+            location_name: row.location_name.clone(),
+            employee_id: row.employee_id.clone(),
+            employee_name: row.employee_name.clone(),
+            bag_no: row.bag_no.clone(),
+            currency: row.currency.clone(),
+            previous: previous.map(|v| PreviousVisit {
+                id: v.id.clone(),
+                at: v.at,
+                bag_no: v.bag_no.clone(),
+                employee_name: v.employee_name.clone(),
+            }),
+            sales_source: source,
+            cash_sales_minor: None,
+            tubes_before_minor: previous.map(|v| counts(v).tubes_left_minor()),
+            tubes_found_minor: row.tubes_minor,
+            tubes_after_minor: now.tubes_left_minor(),
+            cash_box_minor: row.cash_box_minor,
+            bill_stacker_minor: row.bill_stacker_minor,
+            collected_minor: row.collected_minor,
+            counted_minor: None,
+            variance_minor: None,
+            status: VisitStatus::First,
+            explanations: Vec::new(),
+        };
+        let Some(prev) = previous else {
+            return Ok(line);
+        };
+        // The bag (less the coins ejected from the tubes into it) and what the tubes gained.
+        let counted = row.collected_minor - row.ejected_minor + row.tubes_minor
+            - counts(prev).tubes_left_minor();
+        let sales = self
+            .sales
+            .cash_sales(
+                &row.machine_id,
+                (prev.at, prev.local_date),
+                (row.at, row.local_date),
+            )
+            .await?;
+        let variance = counted - sales;
+        line.cash_sales_minor = Some(sales);
+        line.counted_minor = Some(counted);
+        line.variance_minor = Some(variance);
+        if variance == 0 {
+            line.status = VisitStatus::Matched;
+            return Ok(line);
+        }
+        line.explanations = self.explanations(p, prev, row, source, evidence).await?;
+        line.status = if line.explanations.is_empty() {
+            VisitStatus::Unexplained
+        } else {
+            VisitStatus::Explained
+        };
+        Ok(line)
+    }
+
+    /// The records between two collections of a machine that explain a variance.
+    async fn explanations(
+        &self,
+        p: &Principal,
+        prev: &Encashment,
+        row: &Encashment,
+        source: SalesSource,
+        evidence: &mut Evidence,
+    ) -> AppResult<Vec<Explanation>> {
+        let within = |at: DateTime<Utc>| at > prev.at && at <= row.at;
+        let mut out = Vec::new();
+        // Stock typed in by hand.
+        let from = prev.local_date.max(row.local_date - Duration::days(366));
+        let (entries, _) = self
+            .machines
+            .refill_entries(
+                p,
+                &RefillListParams {
+                    machine: Some(row.machine_id.clone()),
+                    from: Some(from.to_string()),
+                    to: Some(row.local_date.to_string()),
+                    ..RefillListParams::default()
+                },
+            )
+            .await?;
+        let mut manual: Vec<_> = entries
+            .into_iter()
+            .filter(|e| e.source == "manual" && within(e.at))
+            .collect();
+        manual.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
+        if let Some(first) = manual.first() {
+            out.push(Explanation {
+                kind: ExplanationKind::ManualStockEntry,
+                at: first.at,
+                amount_minor: None,
+                units: Some(manual.iter().map(|e| e.added - e.removed).sum()),
+                refs: manual.iter().map(|e| e.id.clone()).collect(),
+            });
+        }
+        // The audit reads: held, resets and board changes (audit machines), tube refills.
+        if !evidence.reads.contains_key(&row.machine_id) {
+            let reads = self.events.audit_reads(&row.machine_id).await?;
+            evidence.reads.insert(row.machine_id.clone(), reads);
+        }
+        let reads = &evidence.reads[&row.machine_id];
+        if source == SalesSource::Audit {
+            let window = Duration::minutes(READ_WINDOW_MINUTES);
+            // A held read's sales are in a later counted read's difference; only one that no
+            // counted read follows up to the collection's read leaves them out.
+            let counted_after = |r: &AuditRead| {
+                reads.iter().any(|b| {
+                    b.order() > r.order()
+                        && b.at <= row.at + window
+                        && b.is_baseline()
+                        && !b.diff.as_ref().is_some_and(|d| {
+                            d.findings
+                                .iter()
+                                .any(|f| matches!(f.flag, Flag::MeterReset | Flag::BoardChange))
+                        })
+                })
+            };
+            for r in reads.iter().filter(|r| within(r.at)) {
+                let flags: BTreeSet<Flag> = r
+                    .diff
+                    .iter()
+                    .flat_map(|d| d.findings.iter().map(|f| f.flag))
+                    .collect();
+                let cited = |kind, amount_minor| Explanation {
+                    kind,
+                    at: r.at,
+                    amount_minor,
+                    units: None,
+                    refs: vec![r.id.clone()],
+                };
+                let left_out = matches!(r.state, AuditState::Held | AuditState::Superseded);
+                if left_out && !counted_after(r) {
+                    let cash = r.diff.as_ref().map(|d| d.total().cash_minor);
+                    out.push(cited(
+                        ExplanationKind::HeldRead,
+                        cash.and_then(|c| i64::try_from(c).ok()),
+                    ));
+                }
+                if flags.contains(&Flag::MeterReset) || flags.contains(&Flag::CounterReset) {
+                    out.push(cited(ExplanationKind::CounterReset, None));
+                }
+                if flags.contains(&Flag::BoardChange) {
+                    out.push(cited(ExplanationKind::BoardChange, None));
+                }
+            }
+        }
+        if let (Some(a), Some(b)) = (read_near(reads, prev.at), read_near(reads, row.at)) {
+            let filled = |r: &AuditRead| {
+                r.audit
+                    .manual_fill
+                    .as_ref()
+                    .and_then(|m| m.value_since_init_minor)
+            };
+            if let (Some(x), Some(y)) = (filled(a), filled(b)) {
+                let rise = i64::try_from(y)
+                    .ok()
+                    .zip(i64::try_from(x).ok())
+                    .map(|(y, x)| y - x);
+                if let Some(rise) = rise.filter(|r| *r > 0) {
+                    out.push(Explanation {
+                        kind: ExplanationKind::TubeRefill,
+                        at: b.at,
+                        amount_minor: Some(rise),
+                        units: None,
+                        refs: vec![a.id.clone(), b.id.clone()],
+                    });
+                }
+            }
+        }
+        // Cash sales that arrived after the collection was booked.
+        if let Some(late) = self.late_cash_sales(prev, row).await? {
+            out.push(late);
+        }
+        Ok(out)
+    }
+
+    /// The cash sales between two collections whose events were received after the later
+    /// collection's.
+    async fn late_cash_sales(
+        &self,
+        prev: &Encashment,
+        row: &Encashment,
+    ) -> AppResult<Option<Explanation>> {
+        let booked = self
+            .sales
+            .receipts(&row.machine_id, std::slice::from_ref(&row.id))
+            .await?;
+        let Some(booked) = booked.get(&row.id).map(|r| r.received_at) else {
+            return Ok(None);
+        };
+        let from = prev.local_date.max(row.local_date - Duration::days(366));
+        let vends: Vec<_> = self
+            .sales
+            .ledger(&row.machine_id, from, row.local_date)
+            .await?
+            .into_iter()
+            .filter(|v| {
+                v.class == VendClass::Sale
+                    && v.payment == Payment::Cash
+                    && v.at > prev.at
+                    && v.at <= row.at
+            })
+            .collect();
+        let ids: Vec<String> = vends
+            .iter()
+            .map(|v| v.event_id.clone())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let received = self.sales.receipts(&row.machine_id, &ids).await?;
+        let late: Vec<_> = vends
+            .iter()
+            .filter(|v| {
+                received
+                    .get(&v.event_id)
+                    .is_some_and(|r| r.received_at > booked)
+            })
+            .collect();
+        let Some(first) = late.iter().map(|v| v.at).min() else {
+            return Ok(None);
+        };
+        let refs: BTreeSet<String> = late.iter().map(|v| v.event_id.clone()).collect();
+        Ok(Some(Explanation {
+            kind: ExplanationKind::LateEvent,
+            at: first,
+            amount_minor: Some(late.iter().map(|v| v.revenue_minor).sum()),
+            units: Some(late.iter().map(|v| i64::from(v.quantity)).sum()),
+            refs: refs.into_iter().collect(),
+        }))
+    }
+}
+
+/// The audit read nearest an instant, within the window.
+pub(super) fn read_near(reads: &[AuditRead], at: DateTime<Utc>) -> Option<&AuditRead> {
+    let window = Duration::minutes(READ_WINDOW_MINUTES);
+    reads
+        .iter()
+        .filter(|r| (r.at - at).abs() <= window)
+        .min_by_key(|r| (r.at - at).abs())
+}
+
+/// The `status` filter: statuses, comma-separated.
+fn statuses(errors: &mut FieldErrors, v: &Option<String>) -> BTreeSet<VisitStatus> {
+    let mut out = BTreeSet::new();
+    for s in v.as_deref().unwrap_or("").split(',').map(str::trim) {
+        if s.is_empty() {
+            continue;
+        }
+        match VisitStatus::ALL.iter().find(|(_, k)| *k == s) {
+            Some((status, _)) => {
+                out.insert(*status);
+            }
+            None => errors.add("status", "Choose first, matched, explained or unexplained."),
+        }
+    }
+    out
+}

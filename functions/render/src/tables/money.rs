@@ -1,0 +1,312 @@
+//! The accountant's reports as tables: the visit ledger, the VAT report and the card-settlement
+//! reconciliation.
+
+use crate::table::{col, titles, Column, Table};
+use crate::{tr, Cell};
+use vendfleet_app::auth::Principal;
+use vendfleet_app::reports::{ExplanationKind, VatGroup, VisitParams, VisitStatus};
+use vendfleet_app::sales::SalesParams;
+use vendfleet_app::settlements::Status;
+use vendfleet_app::{App, AppResult};
+use vendfleet_domain::Language;
+
+/// Money in minor units of a two-decimal currency.
+fn money(minor: i64, currency: &str) -> Cell {
+    Cell::Money {
+        minor,
+        exponent: 2,
+        currency: currency.to_string(),
+    }
+}
+
+/// The visit ledger's columns.
+pub const VISIT_COLUMNS: [Column; 18] = [
+    col("date", "Date", "Date", "Data"),
+    col("machine", "Machine", "Machine", "Macchina"),
+    col("location", "Location", "Emplacement", "Ubicazione"),
+    col("employee", "Employee", "Employé", "Dipendente"),
+    col("bag_no", "Bag no", "N° de sac", "N. sacchetto"),
+    col(
+        "previous",
+        "Previous collection",
+        "Collecte précédente",
+        "Raccolta precedente",
+    ),
+    col("tubes_before", "Tubes before", "Tubes avant", "Tubi prima"),
+    col(
+        "tubes_found",
+        "Tubes found",
+        "Tubes trouvés",
+        "Tubi trovati",
+    ),
+    col("tubes_after", "Tubes after", "Tubes après", "Tubi dopo"),
+    col("cash_box", "Cash box", "Caisse", "Cassa"),
+    col("bill_stacker", "Bill stacker", "Billets", "Banconote"),
+    col("collected", "Collected", "Collecté", "Raccolto"),
+    col(
+        "cash_sales",
+        "Cash sales",
+        "Ventes en espèces",
+        "Vendite in contanti",
+    ),
+    col("counted", "Counted", "Compté", "Contato"),
+    col("variance", "Variance", "Écart", "Differenza"),
+    col("status", "Status", "Statut", "Stato"),
+    col("explanation", "Explanation", "Explication", "Spiegazione"),
+    col("references", "References", "Références", "Riferimenti"),
+];
+
+fn status_label(lang: Language, s: VisitStatus) -> String {
+    match s {
+        VisitStatus::First => tr(
+            lang,
+            "First collection",
+            "Première collecte",
+            "Prima raccolta",
+        ),
+        VisitStatus::Matched => tr(lang, "Matched", "Concordant", "Corrispondente"),
+        VisitStatus::Explained => tr(lang, "Explained", "Expliqué", "Spiegato"),
+        VisitStatus::Unexplained => tr(lang, "Unexplained", "Inexpliqué", "Non spiegato"),
+    }
+}
+
+fn explanation_label(lang: Language, k: ExplanationKind) -> String {
+    match k {
+        ExplanationKind::ManualStockEntry => tr(
+            lang,
+            "Stock typed in by hand",
+            "Stock saisi à la main",
+            "Scorte inserite a mano",
+        ),
+        ExplanationKind::CounterReset => tr(
+            lang,
+            "Counters reset",
+            "Compteurs remis à zéro",
+            "Contatori azzerati",
+        ),
+        ExplanationKind::BoardChange => {
+            tr(lang, "Board changed", "Carte changée", "Scheda cambiata")
+        }
+        ExplanationKind::HeldRead => tr(
+            lang,
+            "Audit read held for review",
+            "Relevé d'audit en attente",
+            "Lettura audit in sospeso",
+        ),
+        ExplanationKind::TubeRefill => tr(
+            lang,
+            "Coins put into the tubes by hand",
+            "Pièces mises à la main dans les tubes",
+            "Monete inserite a mano nei tubi",
+        ),
+        ExplanationKind::LateEvent => tr(
+            lang,
+            "Cash sales arrived after the collection",
+            "Ventes en espèces arrivées après la collecte",
+            "Vendite in contanti arrivate dopo la raccolta",
+        ),
+    }
+}
+
+/// The visit ledger of a query as a table (every line; paging ignored).
+pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppResult<Table> {
+    let lang = p.user.language;
+    let lines = app.reports.visit_lines(p, params).await?;
+    let rows = lines
+        .into_iter()
+        .map(|l| {
+            let m = |v: i64| money(v, &l.currency);
+            let maybe = |v: Option<i64>| v.map_or(Cell::Empty, m);
+            let why: Vec<String> = l
+                .explanations
+                .iter()
+                .map(|e| explanation_label(lang, e.kind))
+                .collect();
+            let refs: Vec<String> = l
+                .explanations
+                .iter()
+                .flat_map(|e| e.refs.iter().cloned())
+                .collect();
+            vec![
+                l.at.into(),
+                l.machine_name.clone().into(),
+                l.location_name.clone().unwrap_or_default().into(),
+                l.employee_name.clone().unwrap_or_default().into(),
+                l.bag_no.clone().into(),
+                l.previous.as_ref().map_or(Cell::Empty, |v| v.at.into()),
+                maybe(l.tubes_before_minor),
+                m(l.tubes_found_minor),
+                m(l.tubes_after_minor),
+                m(l.cash_box_minor),
+                m(l.bill_stacker_minor),
+                m(l.collected_minor),
+                maybe(l.cash_sales_minor),
+                maybe(l.counted_minor),
+                maybe(l.variance_minor),
+                status_label(lang, l.status).into(),
+                why.join("; ").into(),
+                refs.join(" ").into(),
+            ]
+        })
+        .collect();
+    Ok(Table {
+        sheet: tr(
+            lang,
+            "Visit ledger",
+            "Journal des visites",
+            "Registro visite",
+        ),
+        header: titles(lang, &VISIT_COLUMNS),
+        rows,
+    })
+}
+
+/// The VAT report's columns.
+pub const VAT_COLUMNS: [Column; 6] = [
+    col("group", "Group", "Groupe", "Gruppo"),
+    col(
+        "rate",
+        "VAT rate (%)",
+        "Taux de TVA (%)",
+        "Aliquota IVA (%)",
+    ),
+    col("quantity", "Quantity", "Quantité", "Quantità"),
+    col("gross", "Gross", "TTC", "Lordo"),
+    col("net", "Net", "HT", "Netto"),
+    col("vat", "VAT", "TVA", "IVA"),
+];
+
+/// The VAT report as a table: its groups by rate, then each rate's totals, taxable, exempt and
+/// the total.
+pub async fn vat_table(
+    app: &App,
+    p: &Principal,
+    sales: &SalesParams,
+    group: Option<&str>,
+) -> AppResult<Table> {
+    let lang = p.user.language;
+    let r = app.reports.vat(p, sales, group).await?;
+    let fig = |name: String, rate: Option<u32>, f: &vendfleet_app::reports::VatFigures| {
+        vec![
+            name.into(),
+            rate.map_or(Cell::Empty, |b| Cell::PercentBps(i64::from(b))),
+            Cell::Int(f.quantity),
+            money(f.gross_minor, "EUR"),
+            money(f.net_minor, "EUR"),
+            money(f.vat_minor, "EUR"),
+        ]
+    };
+    let mut rows = Vec::new();
+    if r.group != VatGroup::Rate {
+        for row in &r.rows {
+            rows.push(fig(row.name.clone(), Some(row.rate_bps), &row.figures));
+        }
+    }
+    let all = tr(lang, "All", "Tous", "Tutti");
+    for rate in &r.by_rate {
+        rows.push(fig(all.clone(), Some(rate.rate_bps), &rate.figures));
+    }
+    rows.push(fig(
+        tr(lang, "Taxable", "Imposable", "Imponibile"),
+        None,
+        &r.taxable,
+    ));
+    rows.push(fig(
+        tr(lang, "Exempt", "Exonéré", "Esente"),
+        None,
+        &r.exempt,
+    ));
+    rows.push(fig(tr(lang, "Total", "Total", "Totale"), None, &r.total));
+    Ok(Table {
+        sheet: tr(lang, "VAT", "TVA", "IVA"),
+        header: titles(lang, &VAT_COLUMNS),
+        rows,
+    })
+}
+
+/// The reconciliation's columns.
+pub const RECONCILIATION_COLUMNS: [Column; 12] = [
+    col("machine", "Machine", "Machine", "Macchina"),
+    col("terminal", "Terminal", "Terminal", "Terminale"),
+    col("date", "Date", "Date", "Data"),
+    col("sales", "Card sales", "Ventes carte", "Vendite carta"),
+    col(
+        "transactions",
+        "Transactions",
+        "Transactions",
+        "Transazioni",
+    ),
+    col("gross", "Settled gross", "Réglé brut", "Regolato lordo"),
+    col("fees", "Fees", "Frais", "Commissioni"),
+    col("net", "Net", "Net", "Netto"),
+    col(
+        "settled_count",
+        "Settled count",
+        "Nombre réglé",
+        "Numero regolato",
+    ),
+    col("difference", "Difference", "Écart", "Differenza"),
+    col("status", "Status", "Statut", "Stato"),
+    col("payouts", "Payouts", "Virements", "Bonifici"),
+];
+
+fn recon_status(lang: Language, s: Status) -> String {
+    match s {
+        Status::Matched => tr(lang, "Matched", "Concordant", "Corrispondente"),
+        Status::Short => tr(lang, "Short", "Manquant", "Mancante"),
+        Status::Over => tr(lang, "Over", "Excédent", "Eccedenza"),
+        Status::NotSettled => tr(
+            lang,
+            "Not settled yet",
+            "Pas encore réglé",
+            "Non ancora regolato",
+        ),
+        Status::SettledNoSales => tr(
+            lang,
+            "Settled, no sales",
+            "Réglé sans ventes",
+            "Regolato senza vendite",
+        ),
+    }
+}
+
+/// The card-settlement reconciliation of a query as a table: each machine-day.
+pub async fn reconciliation_table(
+    app: &App,
+    p: &Principal,
+    sales: &SalesParams,
+) -> AppResult<Table> {
+    let lang = p.user.language;
+    let r = app.settlements.reconcile(p, sales).await?;
+    let rows = r
+        .rows
+        .into_iter()
+        .map(|row| {
+            let m = |v: i64| money(v, &row.currency);
+            vec![
+                row.machine_name.clone().into(),
+                row.terminal_id.clone().into(),
+                Cell::Date(row.date),
+                m(row.sales_minor),
+                Cell::Int(row.transactions),
+                m(row.gross_minor),
+                m(row.fees_minor),
+                m(row.net_minor),
+                Cell::Int(row.settled_count),
+                m(row.difference_minor),
+                recon_status(lang, row.status).into(),
+                row.payouts.join(" ").into(),
+            ]
+        })
+        .collect();
+    Ok(Table {
+        sheet: tr(
+            lang,
+            "Card settlements",
+            "Règlements carte",
+            "Regolamenti carte",
+        ),
+        header: titles(lang, &RECONCILIATION_COLUMNS),
+        rows,
+    })
+}
