@@ -43,7 +43,8 @@ export function statusCounts(sum: VisitSum | undefined): Record<VisitStatus, num
 
 /** What the tubes gained between the previous collector leaving and this one arriving: part of what customers paid. */
 export function tubesGained(line: VisitLine): number | null {
-  return line.tubes_before_minor === null ? null : line.tubes_found_minor - line.tubes_before_minor;
+  const before = line.tubes_before_minor ?? null;
+  return before === null ? null : line.tubes_found_minor - before;
 }
 
 /** "Short by €0.50", "Over by €2.00", "Exact", or, for a first collection, nothing to compare. */
@@ -59,8 +60,9 @@ export function varianceText(t: TFunction, minor: number | null | undefined, cur
  */
 export function explanationText(t: TFunction, explanation: Explanation, currency: string, language: string): string {
   const date = formatDate(explanation.at, language);
-  const amount = explanation.amount_minor === null ? null : formatMoney(Math.abs(explanation.amount_minor), currency, language);
-  const units = explanation.units;
+  const minor = explanation.amount_minor ?? null;
+  const amount = minor === null ? null : formatMoney(Math.abs(minor), currency, language);
+  const units = explanation.units ?? null;
   const counted = units === null ? null : { count: units, units: formatCount(units, language) };
   switch (explanation.kind) {
     case 'manual_stock_entry':

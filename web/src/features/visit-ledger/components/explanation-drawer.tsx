@@ -55,7 +55,7 @@ export function ExplanationDrawer({ drawer }: { drawer: RowDrawer<VisitLine> }) 
   const language = i18n.language;
   const line = drawer.row;
   if (!line) return null;
-  const money = (minor: number | null) => (minor === null ? t('visitLedger.noFigure') : formatMoney(minor, line.currency, language));
+  const money = (minor: number | null | undefined) => (minor === null || minor === undefined ? t('visitLedger.noFigure') : formatMoney(minor, line.currency, language));
   const previous = line.previous;
   const previousText = previous
     ? previous.employee_name
@@ -63,7 +63,7 @@ export function ExplanationDrawer({ drawer }: { drawer: RowDrawer<VisitLine> }) 
       : t('visitLedger.chainPreviousValue', { date: formatDateTime(previous.at, language), bag: previous.bag_no })
     : t('visitLedger.chainNone');
   const tubes =
-    line.tubes_before_minor === null
+    line.tubes_before_minor === null || line.tubes_before_minor === undefined
       ? t('visitLedger.chainTubesUnknown', { found: money(line.tubes_found_minor), after: money(line.tubes_after_minor) })
       : t('visitLedger.chainTubesValue', { before: money(line.tubes_before_minor), found: money(line.tubes_found_minor), after: money(line.tubes_after_minor) });
   return (

@@ -19,7 +19,7 @@ const LIST_OF_STATUS: ReportListSpec<VisitLine> = { ...LIST, noRows: 'visitLedge
 
 function columns(col: ReportColumns<Row>, t: TFunction, language: string, explain: (row: Row) => void): GridColDef<Row>[] {
   const money = (field: keyof VisitLine, title: string) => col.money(field, title, { currency: (row) => row.currency });
-  const amount = (minor: number | null, currency: string) => (minor === null ? NO_FIGURE : formatMoney(minor, currency, language));
+  const amount = (minor: number | null | undefined, currency: string) => (minor === null || minor === undefined ? NO_FIGURE : formatMoney(minor, currency, language));
   return [
     // The chain's result first (what a 1280 px screen shows): when, where, who, against what was
     // expected and why; then how the cash was made up.
