@@ -185,7 +185,7 @@ describe('visit ledger screen', () => {
     expect(plain(drawer.getByTestId('visit-chain-previous'))).toContain('bag BAG-0, by Anna Rossi');
     expect(plain(drawer.getByTestId('visit-chain-sales'))).toContain('€12.50');
     expect(plain(drawer.getByTestId('visit-chain-tubes'))).toBe('€20.00 when the previous collector left → €21.50 found → €20.00 left');
-    expect(plain(drawer.getByTestId('visit-chain-counted'))).toContain('box €9.00 + stacker €1.50 + tubes gained €1.50');
+    expect(plain(drawer.getByTestId('visit-chain-counted'))).toContain('plus what the tubes gained (€1.50); box €9.00, stacker €1.50');
     expect(drawer.getAllByTestId('visit-explanation-item').map((item) => plain(item))).toEqual([
       'Stock was typed in by hand on Nov 18, 2026 (12 units) — hand entries make a variance now and the opposite next visitRecords: refill r-1',
     ]);
