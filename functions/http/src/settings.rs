@@ -167,21 +167,13 @@ pub struct LocationDto {
 
 /// Names of clients and employees, to show beside ids.
 struct Names {
-    clients: HashMap<String, String>,
+    clients: std::collections::BTreeMap<String, String>,
     users: HashMap<String, String>,
 }
 
 impl Names {
     async fn load(s: &AppState) -> ApiResult<Names> {
-        let clients = s
-            .app
-            .settings
-            .clients()
-            .all()
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c.name))
-            .collect();
+        let clients = s.app.settings.client_names().await?;
         let users = s
             .app
             .users

@@ -109,7 +109,7 @@ impl MachineStatus {
 }
 
 /// One cash collection: a row of the encashment report (spec section 3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Encashment {
     /// The machine event's id.
     pub id: String,

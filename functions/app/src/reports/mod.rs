@@ -231,15 +231,7 @@ impl ReportsService {
                 }
             }
         }
-        let ranked = |m: BTreeMap<String, OverShort>| {
-            let mut v: Vec<OverShort> = m.into_values().collect();
-            v.sort_by(|a, b| {
-                a.over_short_minor
-                    .cmp(&b.over_short_minor)
-                    .then_with(|| a.name.cmp(&b.name))
-            });
-            v
-        };
+        let ranked = |m| most_short_first(m, |s: &OverShort| (s.over_short_minor, &s.name));
         Ok(EncashmentTotals {
             all,
             by_employee: ranked(by_employee),
@@ -316,4 +308,11 @@ fn counts(e: &Encashment) -> Counts {
         ejected_minor: e.ejected_minor,
         refilled_coins_minor: e.refilled_coins_minor,
     }
+}
+
+/// Sums by employee or machine, most short first (the lowest over/short), then by name.
+fn most_short_first<T>(sums: BTreeMap<String, T>, key: impl Fn(&T) -> (i64, &String)) -> Vec<T> {
+    let mut v: Vec<T> = sums.into_values().collect();
+    v.sort_by(|a, b| key(a).cmp(&key(b)));
+    v
 }

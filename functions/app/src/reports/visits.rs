@@ -99,21 +99,12 @@ pub struct PreviousVisit {
     pub employee_name: Option<String>,
 }
 
-/// One line of the visit ledger: a collection and the chain behind it.
+/// One line of the visit ledger: a collection (its figures as booked: `tubes_minor` is what the
+/// tubes held when the collector came) and the chain behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct VisitLine {
-    /// The collection's event id.
-    pub id: String,
-    pub at: DateTime<Utc>,
-    pub local_date: NaiveDate,
-    pub machine_id: String,
-    pub machine_name: String,
-    pub location_id: Option<String>,
-    pub location_name: Option<String>,
-    pub employee_id: Option<String>,
-    pub employee_name: Option<String>,
-    pub bag_no: String,
-    pub currency: String,
+    #[serde(flatten)]
+    pub collection: Encashment,
     pub previous: Option<PreviousVisit>,
     /// Where the machine's sales come from: its vend events, or its audit counters.
     #[schema(value_type = String, example = "events")]
@@ -122,14 +113,8 @@ pub struct VisitLine {
     pub cash_sales_minor: Option<i64>,
     /// What the tubes held when the previous collector left them.
     pub tubes_before_minor: Option<i64>,
-    /// What the tubes held when the collector came.
-    pub tubes_found_minor: i64,
     /// What the tubes held when the collector left (found − ejected + refilled).
     pub tubes_after_minor: i64,
-    pub cash_box_minor: i64,
-    pub bill_stacker_minor: i64,
-    /// The bag.
-    pub collected_minor: i64,
     /// The cash customers paid since the previous collection by the count: the bag (less the
     /// coins ejected from the tubes into it) + what the tubes gained since the previous
     /// collector left them. A bag counted short at the depot is a variance.
@@ -205,8 +190,8 @@ impl TrendGrain {
 impl VisitSum {
     fn add(&mut self, l: &VisitLine, grain: TrendGrain) {
         self.visits += 1;
-        self.collected_minor += l.collected_minor;
-        let start = grain.start(l.local_date);
+        self.collected_minor += l.collection.collected_minor;
+        let start = grain.start(l.collection.local_date);
         let point = match self.trend.iter().position(|t| t.start == start) {
             Some(i) => &mut self.trend[i],
             None => {
@@ -289,6 +274,7 @@ impl ReportsService {
                 previous = Some(row);
                 let wanted = (employees.is_empty()
                     || line
+                        .collection
                         .employee_id
                         .as_ref()
                         .is_some_and(|e| employees.contains(e)))
@@ -298,7 +284,10 @@ impl ReportsService {
                 }
             }
         }
-        out.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
+        out.sort_by(|a, b| {
+            let (a, b) = (&a.collection, &b.collection);
+            b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id))
+        });
         Ok(out)
     }
 
@@ -332,25 +321,19 @@ impl ReportsService {
         let mut by_machine: BTreeMap<String, VisitSum> = BTreeMap::new();
         for l in lines.iter().rev() {
             total.add(l, grain);
-            let employee = l.employee_id.clone().unwrap_or_default();
+            let employee = l.collection.employee_id.clone().unwrap_or_default();
             let e = by_employee.entry(employee.clone()).or_default();
             e.id = employee;
-            e.name = l.employee_name.clone().unwrap_or_default();
+            e.name = l.collection.employee_name.clone().unwrap_or_default();
             e.add(l, grain);
-            let m = by_machine.entry(l.machine_id.clone()).or_default();
-            m.id = l.machine_id.clone();
-            m.name = l.machine_name.clone();
+            let m = by_machine
+                .entry(l.collection.machine_id.clone())
+                .or_default();
+            m.id = l.collection.machine_id.clone();
+            m.name = l.collection.machine_name.clone();
             m.add(l, grain);
         }
-        let ranked = |m: BTreeMap<String, VisitSum>| {
-            let mut v: Vec<VisitSum> = m.into_values().collect();
-            v.sort_by(|a, b| {
-                a.variance_minor
-                    .cmp(&b.variance_minor)
-                    .then_with(|| a.name.cmp(&b.name))
-            });
-            v
-        };
+        let ranked = |m| super::most_short_first(m, |s: &VisitSum| (s.variance_minor, &s.name));
         Ok(VisitSummary {
             total,
             by_employee: ranked(by_employee),
@@ -370,17 +353,7 @@ impl ReportsService {
     ) -> AppResult<VisitLine> {
         let now = counts(row);
         let mut line = VisitLine {
-            id: row.id.clone(),
-            at: row.at,
-            local_date: row.local_date,
-            machine_id: row.machine_id.clone(),
-            machine_name: row.machine_name.clone(),
-            location_id: row.location_id.clone(),
-            location_name: row.location_name.clone(),
-            employee_id: row.employee_id.clone(),
-            employee_name: row.employee_name.clone(),
-            bag_no: row.bag_no.clone(),
-            currency: row.currency.clone(),
+            collection: row.clone(),
             previous: previous.map(|v| PreviousVisit {
                 id: v.id.clone(),
                 at: v.at,
@@ -390,11 +363,7 @@ impl ReportsService {
             sales_source: source,
             cash_sales_minor: None,
             tubes_before_minor: previous.map(|v| counts(v).tubes_left_minor()),
-            tubes_found_minor: row.tubes_minor,
             tubes_after_minor: now.tubes_left_minor(),
-            cash_box_minor: row.cash_box_minor,
-            bill_stacker_minor: row.bill_stacker_minor,
-            collected_minor: row.collected_minor,
             counted_minor: None,
             variance_minor: None,
             status: VisitStatus::First,

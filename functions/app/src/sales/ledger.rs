@@ -22,6 +22,11 @@ impl SalesService {
         &self.sales
     }
 
+    /// The settings (clients, locations), for the services drawn on sales.
+    pub(crate) fn settings(&self) -> &crate::settings::SettingsService {
+        &self.settings
+    }
+
     /// The locations (whose zones make sales' local days), for the services drawn on sales.
     pub(crate) fn locations(&self) -> &crate::records::Records<crate::settings::Location> {
         self.settings.locations()

@@ -319,18 +319,6 @@ impl SalesService {
         Ok((machines, locations, fleet_size))
     }
 
-    /// Every client's name by id.
-    pub async fn client_names(&self) -> AppResult<BTreeMap<String, String>> {
-        Ok(self
-            .settings
-            .clients()
-            .all()
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c.name))
-            .collect())
-    }
-
     /// The products the query's product and product-tag filters choose: `None` for every
     /// product.
     pub async fn chosen_products(&self, q: &SalesQuery) -> AppResult<Option<BTreeSet<String>>> {

@@ -93,6 +93,17 @@ impl SettingsService {
         &self.clients
     }
 
+    /// Every client's name, by id.
+    pub async fn client_names(&self) -> AppResult<std::collections::BTreeMap<String, String>> {
+        Ok(self
+            .clients
+            .all()
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c.name))
+            .collect())
+    }
+
     /// The locations repository.
     pub fn locations(&self) -> &Records<Location> {
         &self.locations

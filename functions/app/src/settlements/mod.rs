@@ -314,15 +314,8 @@ impl SettlementsService {
 
     /// The lines of an import (all of them, superseded ones included).
     pub async fn lines_of(&self, import: &SettlementImport) -> AppResult<Vec<SettlementLine>> {
-        let q = Query::partition(
-            Index::Primary,
-            format!(
-                "{}#{}",
-                <SettlementImport as crate::records::Record>::KIND,
-                import.id
-            ),
-        )
-        .sk(SortKey::BeginsWith(LineChunk::PREFIX.into()));
+        let q = Query::partition(Index::Primary, LineChunk::partition(&import.id))
+            .sk(SortKey::BeginsWith(LineChunk::PREFIX.into()));
         let mut out = Vec::new();
         for item in query_all(self.store.as_ref(), q).await? {
             let chunk: LineChunk = item.to_value()?;

@@ -126,12 +126,17 @@ pub const CHUNK_LINES: usize = 500;
 impl LineChunk {
     pub const PREFIX: &'static str = "LINES#";
 
+    /// The partition of an import's chunks.
+    pub fn partition(import_id: &str) -> String {
+        format!(
+            "{}#{import_id}",
+            <SettlementImport as crate::records::Record>::KIND
+        )
+    }
+
     pub fn key(import_id: &str, n: usize) -> Key {
         Key::new(
-            format!(
-                "{}#{import_id}",
-                <SettlementImport as crate::records::Record>::KIND
-            ),
+            Self::partition(import_id),
             format!("{}{n:05}", Self::PREFIX),
         )
     }

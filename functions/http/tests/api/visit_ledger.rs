@@ -239,7 +239,7 @@ async fn each_variance_is_explained_by_what_the_data_shows(backend: Backend) {
     assert_eq!(c2["previous"]["id"], "c1");
     assert_eq!(c2["cash_sales_minor"], 300);
     assert_eq!(c2["tubes_before_minor"], 1000);
-    assert_eq!(c2["tubes_found_minor"], 1100);
+    assert_eq!(c2["tubes_minor"], 1100);
     assert_eq!(c2["counted_minor"], 300);
     assert_eq!(c2["variance_minor"], 0);
     assert_eq!(c2["explanations"], json!([]));

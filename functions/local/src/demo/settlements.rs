@@ -132,27 +132,29 @@ pub async fn seed(app: &App, admin: &Principal, seed: u64) -> Result<(String, us
             row.currency
         ));
     }
-    // A settlement for a machine on a day it sold nothing by card (a test card, a refund).
-    if let Some(first) = open.rows.first() {
-        let quiet = (0..)
+    // A settlement for a machine on a day it sold nothing by card (a test card, a refund): the
+    // first machine (in the reconciliation's order) with such a day.
+    let sold: std::collections::BTreeSet<(&str, NaiveDate)> = open
+        .rows
+        .iter()
+        .map(|r| (r.machine_id.as_str(), r.date))
+        .collect();
+    let quiet = open.rows.iter().find_map(|r| {
+        (0..)
             .map(|d| from + Duration::days(d))
             .take_while(|d| *d <= to)
-            .find(|d| {
-                !open
-                    .rows
-                    .iter()
-                    .any(|r| r.machine_id == first.machine_id && r.date == *d)
-            });
-        if let Some(d) = quiet {
-            lines.push(format!(
-                "{};{};1,00;0,03;0,97;1;NYX-{}-W{};{}",
-                d.format("%d/%m/%Y"),
-                first.terminal_id,
-                from.format("%Y%m"),
-                d.day0() / 7 + 1,
-                first.currency
-            ));
-        }
+            .find(|d| !sold.contains(&(r.machine_id.as_str(), *d)))
+            .map(|d| (r, d))
+    });
+    if let Some((r, d)) = quiet {
+        lines.push(format!(
+            "{};{};1,00;0,03;0,97;1;NYX-{}-W{};{}",
+            d.format("%d/%m/%Y"),
+            r.terminal_id,
+            from.format("%Y%m"),
+            d.day0() / 7 + 1,
+            r.currency
+        ));
     }
     let name = format!("nayax-{}.csv", from.format("%Y-%m"));
     let rows = lines.len() - 1;

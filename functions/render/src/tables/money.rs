@@ -115,7 +115,8 @@ pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppR
     let rows = lines
         .into_iter()
         .map(|l| {
-            let m = |v: i64| money(v, &l.currency);
+            let c = &l.collection;
+            let m = |v: i64| money(v, &c.currency);
             let maybe = |v: Option<i64>| v.map_or(Cell::Empty, m);
             let why: Vec<String> = l
                 .explanations
@@ -128,18 +129,18 @@ pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppR
                 .flat_map(|e| e.refs.iter().cloned())
                 .collect();
             vec![
-                l.at.into(),
-                l.machine_name.clone().into(),
-                l.location_name.clone().unwrap_or_default().into(),
-                l.employee_name.clone().unwrap_or_default().into(),
-                l.bag_no.clone().into(),
+                c.at.into(),
+                c.machine_name.clone().into(),
+                c.location_name.clone().unwrap_or_default().into(),
+                c.employee_name.clone().unwrap_or_default().into(),
+                c.bag_no.clone().into(),
                 l.previous.as_ref().map_or(Cell::Empty, |v| v.at.into()),
                 maybe(l.tubes_before_minor),
-                m(l.tubes_found_minor),
+                m(c.tubes_minor),
                 m(l.tubes_after_minor),
-                m(l.cash_box_minor),
-                m(l.bill_stacker_minor),
-                m(l.collected_minor),
+                m(c.cash_box_minor),
+                m(c.bill_stacker_minor),
+                m(c.collected_minor),
                 maybe(l.cash_sales_minor),
                 maybe(l.counted_minor),
                 maybe(l.variance_minor),

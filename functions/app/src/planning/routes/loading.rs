@@ -165,14 +165,14 @@ impl PlanningService {
                 .map(String::from)
         };
         let (date, route_id) = (trimmed(&q.date), trimmed(&q.route_id));
-        let routes = match (date, route_id) {
+        let (routes, asked) = match (date, route_id) {
             (Some(_), Some(_)) | (None, None) => {
                 return Err(AppError::invalid_field(
                     "date",
                     "Give either a day or a route.",
                 ));
             }
-            (None, Some(id)) => vec![self.route_for(p, &id).await?],
+            (None, Some(id)) => (vec![self.route_for(p, &id).await?], None),
             (Some(d), None) => {
                 let Some(day) = parse_date(&d) else {
                     return Err(AppError::invalid_field(
@@ -191,11 +191,11 @@ impl PlanningService {
                     .filter(|r| r.status_at(now) != RouteStatus::Cancelled)
                     .collect();
                 routes.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
-                routes
+                (routes, Some(day))
             }
         };
         let date = match routes.as_slice() {
-            [] => trimmed(&q.date).and_then(|d| parse_date(&d)),
+            [] => asked,
             [first, ..] => Some(first.visit_date),
         };
         let mut with_stops = Vec::with_capacity(routes.len());
