@@ -44,7 +44,7 @@ export function statusCounts(sum: VisitSum | undefined): Record<VisitStatus, num
 /** What the tubes gained between the previous collector leaving and this one arriving: part of what customers paid. */
 export function tubesGained(line: VisitLine): number | null {
   const before = line.tubes_before_minor ?? null;
-  return before === null ? null : line.tubes_found_minor - before;
+  return before === null ? null : line.tubes_minor - before;
 }
 
 /** "Short by €0.50", "Over by €2.00", "Exact", or, for a first collection, nothing to compare. */

@@ -27,10 +27,12 @@ function line(id: string, patch: Partial<VisitLine> = {}): VisitLine {
     sales_source: 'events',
     cash_sales_minor: 1250,
     tubes_before_minor: 2000,
-    tubes_found_minor: 2150,
+    tubes_minor: 2150,
     tubes_after_minor: 2000,
     cash_box_minor: 900,
     bill_stacker_minor: 150,
+    ejected_minor: 0,
+    refilled_coins_minor: 0,
     collected_minor: 1200,
     counted_minor: 1200,
     variance_minor: -50,
@@ -185,7 +187,7 @@ describe('visit ledger screen', () => {
     expect(plain(drawer.getByTestId('visit-chain-previous'))).toContain('bag BAG-0, by Anna Rossi');
     expect(plain(drawer.getByTestId('visit-chain-sales'))).toContain('€12.50');
     expect(plain(drawer.getByTestId('visit-chain-tubes'))).toBe('€20.00 when the previous collector left → €21.50 found → €20.00 left');
-    expect(plain(drawer.getByTestId('visit-chain-counted'))).toContain('plus what the tubes gained (€1.50); box €9.00, stacker €1.50');
+    expect(plain(drawer.getByTestId('visit-chain-counted'))).toContain('bag €12.00 − coins ejected into it €0.00 + what the tubes gained €1.50');
     expect(drawer.getAllByTestId('visit-explanation-item').map((item) => plain(item))).toEqual([
       'Stock was typed in by hand on Nov 18, 2026 (12 units) — hand entries make a variance now and the opposite next visitRecords: refill r-1',
     ]);

@@ -64,8 +64,8 @@ export function ExplanationDrawer({ drawer }: { drawer: RowDrawer<VisitLine> }) 
     : t('visitLedger.chainNone');
   const tubes =
     line.tubes_before_minor === null || line.tubes_before_minor === undefined
-      ? t('visitLedger.chainTubesUnknown', { found: money(line.tubes_found_minor), after: money(line.tubes_after_minor) })
-      : t('visitLedger.chainTubesValue', { before: money(line.tubes_before_minor), found: money(line.tubes_found_minor), after: money(line.tubes_after_minor) });
+      ? t('visitLedger.chainTubesUnknown', { found: money(line.tubes_minor), after: money(line.tubes_after_minor) })
+      : t('visitLedger.chainTubesValue', { before: money(line.tubes_before_minor), found: money(line.tubes_minor), after: money(line.tubes_after_minor) });
   return (
     <ReportDrawer
       control={drawer}
@@ -91,13 +91,13 @@ export function ExplanationDrawer({ drawer }: { drawer: RowDrawer<VisitLine> }) 
             testId="visit-chain-sales"
           />
           <Step label={t('visitLedger.chainTubes')} value={tubes} testId="visit-chain-tubes" />
+          <Step label={t('visitLedger.chainCollected')} value={money(line.collected_minor)} testId="visit-chain-collected" />
           <Step
             label={t('visitLedger.chainCounted')}
             value={money(line.counted_minor)}
-            detail={t('visitLedger.chainCountedValue', { box: money(line.cash_box_minor), stacker: money(line.bill_stacker_minor), gained: money(tubesGained(line)) })}
+            detail={t('visitLedger.chainCountedValue', { bag: money(line.collected_minor), ejected: money(line.ejected_minor), gained: money(tubesGained(line)) })}
             testId="visit-chain-counted"
           />
-          <Step label={t('visitLedger.chainCollected')} value={money(line.collected_minor)} testId="visit-chain-collected" />
           <Step label={t('visitLedger.chainVariance')} value={<Variance minor={line.variance_minor} currency={line.currency} />} detail={t('visitLedger.chainVarianceValue')} testId="visit-chain-variance" />
         </Box>
       </section>

@@ -59,7 +59,7 @@ function columns(col: ReportColumns<Row>, t: TFunction, language: string, explai
     col.text('tubes', t('visitLedger.tubes'), {
       minWidth: 240,
       sortable: false,
-      valueGetter: (_value, row) => [amount(row.tubes_before_minor, row.currency), amount(row.tubes_found_minor, row.currency), amount(row.tubes_after_minor, row.currency)].join(' → '),
+      valueGetter: (_value, row) => [amount(row.tubes_before_minor, row.currency), amount(row.tubes_minor, row.currency), amount(row.tubes_after_minor, row.currency)].join(' → '),
     }),
     money('cash_box_minor', t('visitLedger.cashBox')),
     money('bill_stacker_minor', t('visitLedger.billStacker')),

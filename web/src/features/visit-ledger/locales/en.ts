@@ -73,7 +73,7 @@ export const en = {
     chainTubesValue: '{{before}} when the previous collector left → {{found}} found → {{after}} left',
     chainTubesUnknown: '{{found}} found → {{after}} left',
     chainCounted: 'Counted',
-    chainCountedValue: 'The bag less the coins ejected into it, plus what the tubes gained ({{gained}}); box {{box}}, stacker {{stacker}}',
+    chainCountedValue: 'bag {{bag}} − coins ejected into it {{ejected}} + what the tubes gained {{gained}}',
     chainCollected: 'In the bag',
     chainVariance: 'Variance',
     chainVarianceValue: 'counted less cash sales',
