@@ -12,6 +12,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer } from './server.mjs';
 import { axeFindings } from './axe.mjs';
@@ -93,7 +94,7 @@ describe('visit ledger', { concurrency: false }, () => {
     began = Date.now();
     server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' } });
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Paris', reducedMotion: 'reduce' });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Paris', reducedMotion: 'reduce', acceptDownloads: true });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     watchConsole(page, consoleLog);
@@ -154,7 +155,7 @@ describe('visit ledger', { concurrency: false }, () => {
   test('the screen shows the unexplained line standing out, and a line’s explanation in words', async () => {
     await page.goto(`${server.baseUrl}${SCREEN}`);
     const unexplained = page.getByTestId('visit-status-unexplained');
-    await unexplained.filter({ hasText: 'Unexplained (1)' }).waitFor();
+    await unexplained.filter({ hasText: 'Unexplained: 1' }).waitFor();
     assert.match((await unexplained.getAttribute('class')) ?? '', /colorError/);
     const rows = await gridRows();
     assert.ok(rows.includes('Lobby snack | L-2 | -€0.50 | unexplained'), rows.join('\n'));
@@ -206,12 +207,28 @@ describe('visit ledger', { concurrency: false }, () => {
     await byMachine.locator('.MuiDataGrid-row').filter({ hasText: 'Gym drinks' }).waitFor();
   });
 
+  test('the export is the ledger of the filters and statuses as a file, the explanations in words', async () => {
+    await page.goto(`${server.baseUrl}${SCREEN}&status=unexplained,explained`);
+    await page.getByTestId('visit-ledger-grid').locator('.MuiDataGrid-row').first().waitFor();
+    const downloaded = page.waitForEvent('download');
+    downloaded.catch(() => undefined); // awaited below; no unhandled rejection if a step before fails
+    await page.getByTestId('visit-ledger-export').click();
+    await page.getByRole('menuitem', { name: 'Export CSV' }).click();
+    const download = await downloaded;
+    assert.match(download.suggestedFilename(), /\.csv$/);
+    const csv = await readFile(await download.path(), 'utf8');
+    assert.match(csv, /L-2/);
+    assert.match(csv, /G-2/);
+    // Only the chosen statuses: the first collections are not in the file.
+    assert.doesNotMatch(csv, /L-1|G-1/);
+  });
+
   test('in French', async () => {
     const switched = await apiCall(page, 'POST', '/api/settings/languges/switch/', { language: 'fr' });
     assert.equal(switched.status, 200, JSON.stringify(switched.body));
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'fr'));
     await page.goto(`${server.baseUrl}${SCREEN}`);
-    await page.getByTestId('visit-status-unexplained').filter({ hasText: 'Inexpliqué (1)' }).waitFor();
+    await page.getByTestId('visit-status-unexplained').filter({ hasText: 'Inexpliqué : 1' }).waitFor();
     await page.getByTestId('visit-ledger-grid').locator('.MuiDataGrid-row').filter({ hasText: 'L-2' }).getByRole('button', { name: /^Pourquoi/ }).click();
     const drawer = page.getByTestId('visit-explanation');
     assert.equal(await text(drawer.getByTestId('visit-unexplained')), 'Aucun enregistrement n’explique cet écart.');

@@ -152,9 +152,9 @@ describe('visit ledger screen', () => {
     await waitFor(() => expect(plain(screen.getByTestId('visit-total-variance-value'))).toBe('+€2.50'));
     expect(plain(screen.getByTestId('visit-total-unexplained-value'))).toBe('1');
     const unexplained = screen.getByTestId('visit-status-unexplained');
-    expect(plain(unexplained)).toBe('Unexplained (1)');
+    expect(plain(unexplained)).toBe('Unexplained: 1');
     expect(unexplained.className).toContain('colorError');
-    expect(plain(screen.getByTestId('visit-status-first'))).toBe('First collection (1)');
+    expect(plain(screen.getByTestId('visit-status-first'))).toBe('First collection: 1');
     const grid = within(await screen.findByTestId('visit-ledger-grid'));
     await grid.findByText('Gym drinks');
     expect(grid.getAllByTestId('visit-status').map((chip) => chip.getAttribute('data-status'))).toEqual(['unexplained', 'explained', 'matched', 'first']);

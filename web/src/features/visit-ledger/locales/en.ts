@@ -26,7 +26,7 @@ export const en = {
       first: 'First collection',
     },
     statusFilter: 'Show the collections of a status',
-    statusCount: '{{status}} ({{count}})',
+    statusCount: '{{status}}: {{count}}',
     allStatuses: 'All',
     lines: 'Collections',
     noLines: 'No collections in this period',
