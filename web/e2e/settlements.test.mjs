@@ -13,8 +13,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startServer } from './server.mjs';
 import { axeFindings } from './axe.mjs';
-import { launchBrowser, watchConsole } from './browser.mjs';
-import { apiCall, signIn } from './signed-in.mjs';
+import { launchBrowser } from './browser.mjs';
+import { apiCall, signedInPage } from './signed-in.mjs';
 
 const CLOCK_START = '2026-11-26T08:00:00Z';
 const SPAN = { from: '2026-11-23', to: '2026-11-25' };
@@ -108,11 +108,7 @@ describe('card settlements', { concurrency: false }, () => {
   before(async () => {
     server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' }, seed: { machines: 4, days: 20 } });
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    watchConsole(page, consoleLog);
-    await signIn(page, server.baseUrl, '/dashboard');
+    page = await signedInPage(browser, server.baseUrl, consoleLog);
   });
 
   after(async () => {

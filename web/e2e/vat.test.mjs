@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { startServer } from './server.mjs';
 import { axeFindings } from './axe.mjs';
-import { launchBrowser, watchConsole } from './browser.mjs';
-import { apiCall, signIn } from './signed-in.mjs';
+import { launchBrowser } from './browser.mjs';
+import { apiCall, signedInPage } from './signed-in.mjs';
 
 const CLOCK_START = '2026-11-26T08:00:00Z';
 const SPAN = 'period=custom&date_from=2026-10-20&date_to=2026-11-25';
@@ -26,11 +26,7 @@ describe('VAT report', { concurrency: false }, () => {
   before(async () => {
     server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' }, seed: { machines: 4, days: 20 } });
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce', acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    watchConsole(page, consoleLog);
-    await signIn(page, server.baseUrl, '/dashboard');
+    page = await signedInPage(browser, server.baseUrl, consoleLog, { acceptDownloads: true });
   });
 
   after(async () => {

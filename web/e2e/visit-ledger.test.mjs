@@ -16,8 +16,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer } from './server.mjs';
 import { axeFindings } from './axe.mjs';
-import { launchBrowser, watchConsole } from './browser.mjs';
-import { apiCall, signIn } from './signed-in.mjs';
+import { launchBrowser } from './browser.mjs';
+import { apiCall, signedInPage } from './signed-in.mjs';
 
 const CLOCK_START = '2026-11-26T08:00:00Z';
 const SCREEN = '/report/visit-ledger?period=custom&date_from=2026-11-20&date_to=2026-11-26';
@@ -94,11 +94,7 @@ describe('visit ledger', { concurrency: false }, () => {
     began = Date.now();
     server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' } });
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Paris', reducedMotion: 'reduce', acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    watchConsole(page, consoleLog);
-    await signIn(page, server.baseUrl, '/dashboard');
+    page = await signedInPage(browser, server.baseUrl, consoleLog, { timezoneId: 'Europe/Paris', acceptDownloads: true });
   });
 
   after(async () => {
