@@ -65,6 +65,8 @@ function screens() {
     ['inventory components', '/report/inventory-report?tab=components'],
     ['transaction log', '/report/transaction-log?period=current_and_previous_month'],
     ['card settlements', '/report/card-settlements?period=current_and_previous_month'],
+    ['vat', '/report/vat?period=current_and_previous_month&group=client'],
+    ['visit ledger', '/report/visit-ledger?period=current_and_previous_month'],
     ['route planning', '/planning/route-planning'],
     ['planned routes', '/planning/planned-routes'],
     ['planned route', r()],

@@ -10,18 +10,17 @@
 // SHOTS_DIR=<dir> saves the screen and the import dialog with its errors in English and French.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { startServer } from './server.mjs';
-import { launchBrowser, watchConsole } from './browser.mjs';
-import { apiCall, signIn } from './signed-in.mjs';
+import { axeFindings } from './axe.mjs';
+import { launchBrowser } from './browser.mjs';
+import { apiCall, signedInPage } from './signed-in.mjs';
 
 const CLOCK_START = '2026-11-26T08:00:00Z';
 const SPAN = { from: '2026-11-23', to: '2026-11-25' };
 const SCREEN = `/report/card-settlements?period=custom&date_from=${SPAN.from}&date_to=${SPAN.to}`;
 const HEADER = 'date,terminal_id,gross,fees,net,transactions,payout_reference,currency';
 const SHOTS_DIR = process.env.SHOTS_DIR;
-const axeSource = createRequire(import.meta.url)('axe-core').source;
 
 let server;
 let browser;
@@ -99,16 +98,6 @@ async function rowsBecome(expected) {
   assert.deepEqual(rows, expected);
 }
 
-/** axe-core's serious and critical WCAG 2.1 A/AA findings in `selector` (the page by default), as `rule: targets`. */
-async function axeFindings(selector = 'body') {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async (selector) => {
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-    const { violations } = await window.axe.run(document.querySelector(selector), { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return violations.filter((found) => found.impact === 'serious' || found.impact === 'critical').map((found) => `${found.id}: ${found.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  }, selector);
-}
-
 /** Uploads a file the server refuses (400; the browser logs that request, see `consoleLog`). */
 async function uploadRefused(dialog, name, content) {
   await upload(dialog, name, content);
@@ -119,11 +108,7 @@ describe('card settlements', { concurrency: false }, () => {
   before(async () => {
     server = await startServer({ env: { VENDFLEET_CLOCK_START: CLOCK_START, VENDFLEET_TIME_ZONE: 'Europe/Paris' }, seed: { machines: 4, days: 20 } });
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    watchConsole(page, consoleLog);
-    await signIn(page, server.baseUrl, '/dashboard');
+    page = await signedInPage(browser, server.baseUrl, consoleLog);
   });
 
   after(async () => {
@@ -174,7 +159,7 @@ describe('card settlements', { concurrency: false }, () => {
     await form.getByRole('textbox', { name: /^Processor/ }).fill('Generic CSV');
     await form.getByTestId('settlement-mapping-generic').click();
     assert.equal(await form.getByRole('textbox', { name: /^Transaction count/ }).inputValue(), 'transactions');
-    assert.deepEqual(await axeFindings('[role="dialog"]'), []);
+    assert.deepEqual(await axeFindings(page, '[role="dialog"]'), []);
     await form.getByTestId('settlement-mapping-submit').click();
     await form.waitFor({ state: 'detached' });
     await page.getByTestId('settlement-mappings').getByText('Generic CSV').waitFor();
@@ -217,7 +202,7 @@ describe('card settlements', { concurrency: false }, () => {
     await page.getByTestId('settlement-imports').getByText('settlement-2026-11.csv').waitFor();
     await shot('card-settlements-en');
     // The a11y scan sees this screen empty (no terminal ids there): here with rows, chips and payouts.
-    assert.deepEqual(await axeFindings(), []);
+    assert.deepEqual(await axeFindings(page), []);
   });
 
   test('a broken file is refused naming its row and column, and nothing is imported', async () => {
@@ -229,7 +214,7 @@ describe('card settlements', { concurrency: false }, () => {
     const items = await problems.getByTestId('settlement-import-problem').allTextContents();
     assert.ok(items.some((item) => item.startsWith('Row 3, column "gross"')), items.join('\n'));
     await shot('card-settlements-import-errors-en', false);
-    assert.deepEqual(await axeFindings('[role="dialog"]'), []);
+    assert.deepEqual(await axeFindings(page, '[role="dialog"]'), []);
     await closeDialog();
     const history = await apiCall(page, 'GET', '/api/settlements/imports/');
     assert.deepEqual(history.body.data.map((item) => item.file_name), ['settlement-2026-11.csv']);

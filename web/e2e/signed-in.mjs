@@ -1,7 +1,7 @@
 // What the browser tests do as the signed-in administrator: sign in on the login page and land on
 // a screen, and call the API with the page's own token (app, dashboard, fleet and session
 // tests still read the token themselves).
-import { signIn as signInAs } from './browser.mjs';
+import { signIn as signInAs, watchConsole } from './browser.mjs';
 import { ADMIN } from './server.mjs';
 
 /** Signs in as ADMIN on `baseUrl`'s login page and waits for `path` (where the login returns to). */
@@ -23,4 +23,17 @@ export async function apiCall(page, method, path, body) {
     },
     { method, path, body },
   );
+}
+
+/**
+ * A page of a new browser context (1440 × 900, American English, reduced motion; `options` adds
+ * to or replaces these), its console watched into `consoleLog`, signed in as ADMIN on the dashboard.
+ */
+export async function signedInPage(browser, baseUrl, consoleLog, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce', ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  watchConsole(page, consoleLog);
+  await signIn(page, baseUrl, '/dashboard');
+  return page;
 }

@@ -23,6 +23,8 @@ export const REPORT_PERMISSIONS = {
   report_generator: ['reports_list', 'templates_list', 'run', 'new', 'delete_report', 'delete_template', 'edit_template'],
   inventory_report: ['products_list', 'products_export', 'components_list', 'components_export'],
   transaction_log: ['list', 'export', 'full_access'],
+  vat: ['list', 'export'],
+  visit_ledger: ['list', 'export'],
 } as const;
 
 export type ReportArea = keyof typeof REPORT_PERMISSIONS;

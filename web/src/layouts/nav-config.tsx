@@ -68,7 +68,9 @@ export const navConfig: NavGroup[] = [
           ['reportGenerator', reportKeys('report_generator')],
           ['inventoryReport', reportKeys('inventory_report')],
           ['transactionLog', reportKeys('transaction_log')],
-          ['cardSettlements', ['reports.settlements.list', 'reports.settlements.import']],
+          ['cardSettlements', ['reports.settlements.list', 'reports.settlements.import', 'reports.settlements.export']],
+          ['vat', reportKeys('vat')],
+          ['visitLedger', reportKeys('visit_ledger')],
         ]),
       },
       {

@@ -21,6 +21,8 @@ export const en = {
     inventoryReport: 'Inventory report',
     transactionLog: 'Transaction log',
     cardSettlements: 'Card settlements',
+    vat: 'VAT',
+    visitLedger: 'Visit ledger',
     planning: 'Planning',
     routePlanning: 'Route planning',
     plannedRoutes: 'Planned routes',

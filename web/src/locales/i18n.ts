@@ -20,6 +20,8 @@ import type { en as operatorSettingsEn } from '../features/operator-settings/loc
 import type { en as auditEn } from '../features/audit/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
 import type { en as settlementsEn } from '../features/settlements/locales/en';
+import type { en as vatEn } from '../features/vat/locales/en';
+import type { en as visitLedgerEn } from '../features/visit-ledger/locales/en';
 import type { en as commonEn } from './en';
 import type { Tree } from './shape';
 
@@ -75,7 +77,9 @@ export type Catalogue = typeof commonEn &
   typeof myDayEn &
   typeof operatorSettingsEn &
   typeof auditEn &
-  typeof settlementsEn;
+  typeof settlementsEn &
+  typeof vatEn &
+  typeof visitLedgerEn;
 
 /**
  * A language's strings come in two namespaces, each a chunk of its own: `translation`, the shared

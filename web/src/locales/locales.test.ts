@@ -56,6 +56,12 @@ import * as usersIt from '../features/users/locales/it';
 import * as settlementsEn from '../features/settlements/locales/en';
 import * as settlementsFr from '../features/settlements/locales/fr';
 import * as settlementsIt from '../features/settlements/locales/it';
+import * as vatEn from '../features/vat/locales/en';
+import * as vatFr from '../features/vat/locales/fr';
+import * as vatIt from '../features/vat/locales/it';
+import * as visitLedgerEn from '../features/visit-ledger/locales/en';
+import * as visitLedgerFr from '../features/visit-ledger/locales/fr';
+import * as visitLedgerIt from '../features/visit-ledger/locales/it';
 import * as commonEn from './en';
 import * as commonFr from './fr';
 import * as commonIt from './it';
@@ -97,6 +103,8 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   operatorSettings: { en: operatorSettingsEn.en, fr: operatorSettingsFr.fr, it: operatorSettingsIt.it },
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
   settlements: { en: settlementsEn.en, fr: settlementsFr.fr, it: settlementsIt.it },
+  vat: { en: vatEn.en, fr: vatFr.fr, it: vatIt.it },
+  visitLedger: { en: visitLedgerEn.en, fr: visitLedgerFr.fr, it: visitLedgerIt.it },
 };
 
 const merged = {

@@ -22,6 +22,8 @@ export const paths = {
     inventoryReport: '/report/inventory-report',
     transactionLog: '/report/transaction-log',
     cardSettlements: '/report/card-settlements',
+    vat: '/report/vat',
+    visitLedger: '/report/visit-ledger',
   },
   planning: {
     routePlanning: '/planning/route-planning',

@@ -89,8 +89,14 @@ export const protectedRoutes: RouteObject[] = [
   ),
   screen(
     paths.report.cardSettlements,
-    { title: 'nav.cardSettlements', crumbs: [REPORTS], permission: ['reports.settlements.list', 'reports.settlements.import'] },
+    { title: 'nav.cardSettlements', crumbs: [REPORTS], permission: ['reports.settlements.list', 'reports.settlements.import', 'reports.settlements.export'] },
     lazyPage(() => import('../features/settlements/pages/settlements-page')),
+  ),
+  screen(paths.report.vat, { title: 'nav.vat', crumbs: [REPORTS], permission: reportKeys('vat') }, lazyPage(() => import('../features/vat/pages/vat-page'))),
+  screen(
+    paths.report.visitLedger,
+    { title: 'nav.visitLedger', crumbs: [REPORTS], permission: reportKeys('visit_ledger') },
+    lazyPage(() => import('../features/visit-ledger/pages/visit-ledger-page')),
   ),
 
   screen(

@@ -80,3 +80,12 @@ export function lastParams(calls: Call[], path: string): Record<string, string> 
 export function plain(element: Element | null | undefined): string {
   return (element?.textContent ?? '').replace(/\s/g, ' ');
 }
+
+/** The export at `path` answers 202: the server queued a job preparing `fileName`, which then reads as running. */
+export function queuedExport(path: string, fileName: string): Routes {
+  const job = { id: 'job-1', kind: 'export', progress: 0, file_name: fileName, total: 60000, download_url: null, error: null, created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:00Z' };
+  return {
+    [`GET ${path}`]: () => ({ status: 202, body: { message: 'Export queued', code: 'export_queued', data: { ...job, status: 'queued' } } }),
+    [`GET /api/jobs/${job.id}/`]: data({ ...job, status: 'running', progress: 30 }),
+  };
+}

@@ -160,3 +160,5 @@ export function importHistory(row: SettlementImport, all: readonly SettlementImp
 export const LIST_PERMISSION = 'reports.settlements.list';
 /** Who imports files and keeps the processors' mappings. */
 export const IMPORT_PERMISSION = 'reports.settlements.import';
+/** Who downloads the reconciliation (CSV or XLSX). */
+export const EXPORT_PERMISSION = 'reports.settlements.export';

@@ -1,9 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
+import { clearExportJobs } from '../../components/export-jobs';
 import i18next from '../../locales/i18n';
 import { fakeApi, type Call } from '../../test/fake-api';
-import { data, filterRoutes, lastParams, plain, renderReport, type Routes } from '../../test/report-api';
+import { data, filterRoutes, lastParams, plain, queuedExport, renderReport, type Routes } from '../../test/report-api';
 import type { Mapping, Reconciliation, ReconRow, SettlementImport } from './api/settlements';
 import SettlementsPage from './pages/settlements-page';
 import {
@@ -107,6 +108,7 @@ function renderPage(modules: string[] = ALL, url = '/report/card-settlements') {
 const grid = async () => within(await screen.findByTestId('settlements-grid'));
 
 afterEach(async () => {
+  act(() => clearExportJobs());
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   await i18next.changeLanguage('en');
@@ -264,7 +266,25 @@ describe('card settlements screen', () => {
     await (await grid()).findByText('Nov 3, 2026');
     expect(screen.queryByTestId('settlement-import-open')).toBeNull();
     expect(screen.queryByTestId('settlement-mappings')).toBeNull();
+    expect(screen.queryByTestId('settlements-export')).toBeNull();
     expect(api.calls.some((call) => call.path === '/api/settlements/mappings/')).toBe(false);
+  });
+
+  it('exports the reconciliation of the filters with the export key, and only with it', async () => {
+    const api = serve(queuedExport('/api/settlements/reconciliation/export/', 'settlements.csv'));
+    renderPage([...ALL, 'reports.settlements.export'], '/report/card-settlements?machines=m1');
+    fireEvent.click(await screen.findByTestId('settlements-export'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Export CSV' }));
+    expect(await screen.findByTestId('export-job')).toBeTruthy();
+    expect(lastParams(api.calls, '/api/settlements/reconciliation/export/')).toEqual({ period: 'current_month', machines: 'm1', format: 'csv' });
+  });
+
+  it('with the export key alone, offers the export and says the screen shows nothing else', async () => {
+    const api = serve();
+    renderPage(['reports.settlements.export']);
+    expect(await screen.findByTestId('settlements-export-only')).toBeTruthy();
+    expect(screen.getByTestId('settlements-export')).toBeTruthy();
+    expect(api.calls.some((call) => call.path === '/api/settlements/reconciliation/')).toBe(false);
   });
 
   it('creates a mapping from the generic format', async () => {

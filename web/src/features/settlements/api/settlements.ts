@@ -2,9 +2,11 @@
 // column mappings and the import of a file. Shapes from the generated OpenAPI schema.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Query } from '../../../api/client';
+import { requestExport } from '../../../api/download';
 import { expectData, expectReply } from '../../../api/replies';
 import { reportKeys, useReportData } from '../../../api/report-queries';
 import type { components } from '../../../api/schema';
+import type { ExportFormat } from '../../../components/export-menu';
 
 type Schemas = components['schemas'];
 
@@ -35,6 +37,11 @@ export const settlementKeys = {
 /** The period's machine-days, their totals and the payouts that settled them. */
 export function useReconciliation(query: Query, enabled: boolean) {
   return useReportData<Reconciliation>(reconciliationPath, query, enabled);
+}
+
+/** The period's reconciliation as CSV or XLSX; a large file is queued as a job. */
+export function exportReconciliation(format: ExportFormat, query: Query) {
+  return requestExport(`${reconciliationPath}export/`, { ...query, format }, `settlements.${format}`);
 }
 
 /** The imported files, newest first. */
