@@ -11,11 +11,12 @@ use crate::events::{AuditRead, AuditState, Encashment};
 use crate::fleet::SalesSource;
 use crate::listing::{page_of, paging, ListPage, ListParams};
 use crate::machines::RefillListParams;
-use crate::sales::SalesParams;
+use crate::ports::{Grain, RollupQuery};
+use crate::sales::{SalesParams, SalesService};
 use crate::AppResult;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use utoipa::ToSchema;
 use vendfleet_domain::audit::Flag;
 use vendfleet_domain::events::{Payment, VendClass};
@@ -227,10 +228,102 @@ impl VisitSum {
     }
 }
 
-/// What explanations are looked up from, per machine, fetched once a request when needed.
+/// What lines are computed from, per machine, fetched once a request when needed.
 #[derive(Default)]
 struct Evidence {
     reads: BTreeMap<String, Vec<AuditRead>>,
+    cash: CashBook,
+}
+
+/// The cash sales of the lines' machines: their day rollups over the request's span, read at
+/// once, and the ledger of the days a line starts or ends on, each read once — what
+/// [`crate::sales::SalesService::cash_sales`] reads for each line.
+#[derive(Default)]
+struct CashBook {
+    /// The days the rollups cover.
+    span: Option<(NaiveDate, NaiveDate)>,
+    /// Machine → cash sales by local day.
+    days: HashMap<String, BTreeMap<NaiveDate, i64>>,
+    /// (machine, day) → its cash sales: instant and revenue.
+    edges: HashMap<(String, NaiveDate), Vec<(DateTime<Utc>, i64)>>,
+}
+
+impl CashBook {
+    async fn load(
+        sales: &SalesService,
+        machine_ids: Vec<String>,
+        span: (NaiveDate, NaiveDate),
+    ) -> AppResult<CashBook> {
+        let mut days: HashMap<String, BTreeMap<NaiveDate, i64>> = HashMap::new();
+        if !machine_ids.is_empty() {
+            let rows = sales
+                .rollups(&RollupQuery {
+                    machine_ids,
+                    from: span.0,
+                    to: span.1,
+                    grain: Grain::Day,
+                })
+                .await?;
+            for r in rows {
+                *days
+                    .entry(r.machine_id)
+                    .or_default()
+                    .entry(r.date)
+                    .or_default() += r.figures.cash_minor;
+            }
+        }
+        Ok(CashBook {
+            span: Some(span),
+            days,
+            edges: HashMap::new(),
+        })
+    }
+
+    /// Cash sales of a machine after `span.from` up to `span.to`: the ledger on the two edge
+    /// days, the rollups of the days between.
+    async fn cash_sales(
+        &mut self,
+        sales: &SalesService,
+        machine_id: &str,
+        span: Interval,
+    ) -> AppResult<i64> {
+        let covered = self
+            .span
+            .is_some_and(|(a, b)| a <= span.from.1 && span.to.1 <= b);
+        if !covered {
+            return sales.cash_sales(machine_id, span.from, span.to).await;
+        }
+        let mut total = 0;
+        let edges: BTreeSet<NaiveDate> = [span.from.1, span.to.1].into();
+        for day in edges {
+            let key = (machine_id.to_string(), day);
+            if !self.edges.contains_key(&key) {
+                let cash = sales
+                    .ledger(machine_id, day, day)
+                    .await?
+                    .into_iter()
+                    .filter(|v| v.class == VendClass::Sale && v.payment == Payment::Cash)
+                    .map(|v| (v.at, v.revenue_minor))
+                    .collect();
+                self.edges.insert(key.clone(), cash);
+            }
+            total += self.edges[&key]
+                .iter()
+                .filter(|(at, _)| span.holds(*at))
+                .map(|(_, r)| r)
+                .sum::<i64>();
+        }
+        let (a, b) = (
+            span.from.1 + Duration::days(1),
+            span.to.1 - Duration::days(1),
+        );
+        if a <= b {
+            if let Some(days) = self.days.get(machine_id) {
+                total += days.range(a..=b).map(|(_, c)| c).sum::<i64>();
+            }
+        }
+        Ok(total)
+    }
 }
 
 impl Evidence {
@@ -291,12 +384,32 @@ impl ReportsService {
                 .or_default()
                 .push(row);
         }
-        let mut evidence = Evidence::default();
-        let mut out = Vec::new();
+        let mut chains = Vec::with_capacity(by_machine.len());
         for (machine_id, mut rows) in by_machine {
             rows.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
+            let previous = self.events.previous_encashment(&rows[0]).await?;
+            chains.push((machine_id, previous, rows));
+        }
+        // The day rollups of every chain's span, read at once (a day either side: an audit
+        // machine's reads may fall on the next or the previous local day).
+        let first = chains
+            .iter()
+            .filter_map(|(_, prev, rows)| prev.as_ref().or(rows.first()))
+            .map(|e| e.local_date)
+            .min()
+            .unwrap_or(q.from);
+        let span = (
+            first.max(q.from - Duration::days(366)) - Duration::days(1),
+            q.to + Duration::days(1),
+        );
+        let ids: Vec<String> = chains.iter().map(|(m, _, _)| m.clone()).collect();
+        let mut evidence = Evidence {
+            cash: CashBook::load(&self.sales, ids, span).await?,
+            ..Evidence::default()
+        };
+        let mut out = Vec::new();
+        for (machine_id, mut previous, rows) in chains {
             let source = sources.get(&machine_id).copied().unwrap_or_default();
-            let mut previous = self.events.previous_encashment(&rows[0]).await?;
             for row in rows {
                 let line = self
                     .visit_line(p, &row, previous.as_ref(), source, &mut evidence)
@@ -422,9 +535,9 @@ impl ReportsService {
                 }
             }
         }
-        let sales = self
-            .sales
-            .cash_sales(&row.machine_id, span.from, span.to)
+        let sales = evidence
+            .cash
+            .cash_sales(&self.sales, &row.machine_id, span)
             .await?;
         let variance = counted - sales;
         line.cash_sales_minor = Some(sales);

@@ -414,6 +414,33 @@ async fn the_history_agrees_with_stock_rollups_refill_log_and_encashments() {
                     r.row.bag_no
                 );
             }
+            // The visit ledger's cash sales (its rollups read once a request, edge days once)
+            // are the encashment report's, line for line; its variance is the bag's count.
+            let visits = vendfleet_app::reports::VisitParams {
+                sales: params.sales.clone(),
+                ..Default::default()
+            };
+            let lines = s.app.reports.visit_lines(&s.admin, &visits).await.unwrap();
+            assert_eq!(lines.len(), rows.len(), "{}", m.name);
+            for (l, r) in lines.iter().zip(&rows) {
+                assert_eq!(l.collection.id, r.row.id);
+                assert_eq!(
+                    l.cash_sales_minor, r.expected_minor,
+                    "{} bag {}",
+                    m.name, r.row.bag_no
+                );
+                let bag = r.row.collected_minor
+                    - r.row.cash_box_minor
+                    - r.row.bill_stacker_minor
+                    - r.row.ejected_minor;
+                assert_eq!(
+                    l.variance_minor,
+                    r.over_short_minor.map(|v| v + bag),
+                    "{} bag {}",
+                    m.name,
+                    r.row.bag_no
+                );
+            }
         }
         let status = s.app.events.status(&m.id).await.unwrap().unwrap();
         assert!(status.last_updated.is_some_and(|t| t <= s.now));
