@@ -244,9 +244,12 @@ struct CashBook {
     span: Option<(NaiveDate, NaiveDate)>,
     /// Machine → cash sales by local day.
     days: HashMap<String, BTreeMap<NaiveDate, i64>>,
-    /// (machine, day) → its cash sales: instant and revenue.
-    edges: HashMap<(String, NaiveDate), Vec<(DateTime<Utc>, i64)>>,
+    /// (machine, day) → its cash sales.
+    edges: HashMap<(String, NaiveDate), Vec<CashSale>>,
 }
+
+/// A cash sale's instant and revenue.
+type CashSale = (DateTime<Utc>, i64);
 
 impl CashBook {
     async fn load(
