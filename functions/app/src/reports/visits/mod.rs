@@ -5,21 +5,23 @@
 //! by hand, cash sales that arrived after the collection was booked. Summed by employee and by
 //! machine with a trend, so a pattern stands out and a one-off does not alarm.
 
-use super::{counts, ReportsService, READ_WINDOW_MINUTES};
+mod evidence;
+mod explain;
+
+pub(super) use evidence::read_near;
+
+use super::{counts, ReportsService};
 use crate::auth::Principal;
-use crate::events::{AuditRead, AuditState, Encashment};
+use crate::events::Encashment;
 use crate::fleet::SalesSource;
 use crate::listing::{page_of, paging, ListPage, ListParams};
-use crate::machines::RefillListParams;
-use crate::ports::{Grain, RollupQuery};
-use crate::sales::{SalesParams, SalesService};
+use crate::sales::SalesParams;
 use crate::AppResult;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use evidence::{CashBook, Evidence, Interval};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use utoipa::ToSchema;
-use vendfleet_domain::audit::Flag;
-use vendfleet_domain::events::{Payment, VendClass};
 use vendfleet_domain::FieldErrors;
 
 /// The visit ledger's query: the sales filters' period and machines, employees (comma-separated
@@ -228,137 +230,6 @@ impl VisitSum {
     }
 }
 
-/// What lines are computed from, per machine, fetched once a request when needed.
-#[derive(Default)]
-struct Evidence {
-    reads: BTreeMap<String, Vec<AuditRead>>,
-    cash: CashBook,
-}
-
-/// The cash sales of the lines' machines: their day rollups over the request's span, read at
-/// once, and the ledger of the days a line starts or ends on, each read once — what
-/// [`crate::sales::SalesService::cash_sales`] reads for each line.
-#[derive(Default)]
-struct CashBook {
-    /// The days the rollups cover.
-    span: Option<(NaiveDate, NaiveDate)>,
-    /// Machine → cash sales by local day.
-    days: HashMap<String, BTreeMap<NaiveDate, i64>>,
-    /// (machine, day) → its cash sales.
-    edges: HashMap<(String, NaiveDate), Vec<CashSale>>,
-}
-
-/// A cash sale's instant and revenue.
-type CashSale = (DateTime<Utc>, i64);
-
-impl CashBook {
-    async fn load(
-        sales: &SalesService,
-        machine_ids: Vec<String>,
-        span: (NaiveDate, NaiveDate),
-    ) -> AppResult<CashBook> {
-        let mut days: HashMap<String, BTreeMap<NaiveDate, i64>> = HashMap::new();
-        if !machine_ids.is_empty() {
-            let rows = sales
-                .rollups(&RollupQuery {
-                    machine_ids,
-                    from: span.0,
-                    to: span.1,
-                    grain: Grain::Day,
-                })
-                .await?;
-            for r in rows {
-                *days
-                    .entry(r.machine_id)
-                    .or_default()
-                    .entry(r.date)
-                    .or_default() += r.figures.cash_minor;
-            }
-        }
-        Ok(CashBook {
-            span: Some(span),
-            days,
-            edges: HashMap::new(),
-        })
-    }
-
-    /// Cash sales of a machine after `span.from` up to `span.to`: the ledger on the two edge
-    /// days, the rollups of the days between.
-    async fn cash_sales(
-        &mut self,
-        sales: &SalesService,
-        machine_id: &str,
-        span: Interval,
-    ) -> AppResult<i64> {
-        let covered = self
-            .span
-            .is_some_and(|(a, b)| a <= span.from.1 && span.to.1 <= b);
-        if !covered {
-            return sales.cash_sales(machine_id, span.from, span.to).await;
-        }
-        let mut total = 0;
-        let edges: BTreeSet<NaiveDate> = [span.from.1, span.to.1].into();
-        for day in edges {
-            let key = (machine_id.to_string(), day);
-            if !self.edges.contains_key(&key) {
-                let cash = sales
-                    .ledger(machine_id, day, day)
-                    .await?
-                    .into_iter()
-                    .filter(|v| v.class == VendClass::Sale && v.payment == Payment::Cash)
-                    .map(|v| (v.at, v.revenue_minor))
-                    .collect();
-                self.edges.insert(key.clone(), cash);
-            }
-            total += self.edges[&key]
-                .iter()
-                .filter(|(at, _)| span.holds(*at))
-                .map(|(_, r)| r)
-                .sum::<i64>();
-        }
-        let (a, b) = (
-            span.from.1 + Duration::days(1),
-            span.to.1 - Duration::days(1),
-        );
-        if a <= b {
-            if let Some(days) = self.days.get(machine_id) {
-                total += days.range(a..=b).map(|(_, c)| c).sum::<i64>();
-            }
-        }
-        Ok(total)
-    }
-}
-
-impl Evidence {
-    async fn reads(&mut self, r: &ReportsService, machine_id: &str) -> AppResult<&[AuditRead]> {
-        if !self.reads.contains_key(machine_id) {
-            let reads = r.events.audit_reads(machine_id).await?;
-            self.reads.insert(machine_id.to_string(), reads);
-        }
-        Ok(&self.reads[machine_id])
-    }
-}
-
-/// The span a line's cash sales are counted over: after one instant, up to another (each with
-/// its local day).
-#[derive(Debug, Clone, Copy)]
-struct Interval {
-    from: (DateTime<Utc>, NaiveDate),
-    to: (DateTime<Utc>, NaiveDate),
-}
-
-impl Interval {
-    fn holds(&self, at: DateTime<Utc>) -> bool {
-        at > self.from.0 && at <= self.to.0
-    }
-
-    /// The local days to read for it (at most a year back).
-    fn days(&self) -> (NaiveDate, NaiveDate) {
-        let (a, b) = (self.from.1.min(self.to.1), self.from.1.max(self.to.1));
-        (a.max(b - Duration::days(366)), b)
-    }
-}
-
 impl ReportsService {
     /// Every line of the ledger for the query, newest first.
     pub async fn visit_lines(
@@ -560,190 +431,6 @@ impl ReportsService {
         };
         Ok(line)
     }
-
-    /// The records between two collections of a machine that explain a variance.
-    async fn explanations(
-        &self,
-        p: &Principal,
-        (prev, row): (&Encashment, &Encashment),
-        span: Interval,
-        source: SalesSource,
-        evidence: &mut Evidence,
-    ) -> AppResult<Vec<Explanation>> {
-        let within = |at: DateTime<Utc>| span.holds(at);
-        let mut out = Vec::new();
-        // Stock typed in by hand.
-        let (from, to) = span.days();
-        let (entries, _) = self
-            .machines
-            .refill_entries(
-                p,
-                &RefillListParams {
-                    machine: Some(row.machine_id.clone()),
-                    from: Some(from.to_string()),
-                    to: Some(to.to_string()),
-                    ..RefillListParams::default()
-                },
-            )
-            .await?;
-        let mut manual: Vec<_> = entries
-            .into_iter()
-            .filter(|e| e.source == "manual" && within(e.at))
-            .collect();
-        manual.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
-        if let Some(first) = manual.first() {
-            out.push(Explanation {
-                kind: ExplanationKind::ManualStockEntry,
-                at: first.at,
-                amount_minor: None,
-                units: Some(manual.iter().map(|e| e.added - e.removed).sum()),
-                refs: manual.iter().map(|e| e.id.clone()).collect(),
-            });
-        }
-        // The audit reads: held, resets and board changes (audit machines), tube refills.
-        let reads = evidence.reads(self, &row.machine_id).await?;
-        if source == SalesSource::Audit {
-            let window = Duration::minutes(READ_WINDOW_MINUTES);
-            // A held read's sales are in a later counted read's difference; only one that no
-            // counted read follows up to the collection's read leaves them out.
-            let counted_after = |r: &AuditRead| {
-                reads.iter().any(|b| {
-                    b.order() > r.order()
-                        && b.at <= span.to.0.max(row.at + window)
-                        && b.is_baseline()
-                        && !b.diff.as_ref().is_some_and(|d| {
-                            d.findings
-                                .iter()
-                                .any(|f| matches!(f.flag, Flag::MeterReset | Flag::BoardChange))
-                        })
-                })
-            };
-            for r in reads.iter().filter(|r| within(r.at)) {
-                let flags: BTreeSet<Flag> = r
-                    .diff
-                    .iter()
-                    .flat_map(|d| d.findings.iter().map(|f| f.flag))
-                    .collect();
-                let cited = |kind, amount_minor| Explanation {
-                    kind,
-                    at: r.at,
-                    amount_minor,
-                    units: None,
-                    refs: vec![r.id.clone()],
-                };
-                let left_out = matches!(r.state, AuditState::Held | AuditState::Superseded);
-                if left_out && !counted_after(r) {
-                    let cash = r.diff.as_ref().map(|d| d.total().cash_minor);
-                    out.push(cited(
-                        ExplanationKind::HeldRead,
-                        cash.and_then(|c| i64::try_from(c).ok()),
-                    ));
-                }
-                if flags.contains(&Flag::MeterReset) || flags.contains(&Flag::CounterReset) {
-                    out.push(cited(ExplanationKind::CounterReset, None));
-                }
-                if flags.contains(&Flag::BoardChange) {
-                    out.push(cited(ExplanationKind::BoardChange, None));
-                }
-            }
-        }
-        if let (Some(a), Some(b)) = (read_near(reads, prev.at), read_near(reads, row.at)) {
-            let filled = |r: &AuditRead| {
-                r.audit
-                    .manual_fill
-                    .as_ref()
-                    .and_then(|m| m.value_since_init_minor)
-            };
-            if let (Some(x), Some(y)) = (filled(a), filled(b)) {
-                // The coins the collections themselves put in between the two reads are in
-                // their figures already.
-                let reported: i64 = [prev, row]
-                    .iter()
-                    .filter(|c| a.at < c.at && c.at <= b.at)
-                    .map(|c| c.refilled_coins_minor)
-                    .sum();
-                let rise = i64::try_from(y)
-                    .ok()
-                    .zip(i64::try_from(x).ok())
-                    .map(|(y, x)| y - x - reported);
-                if let Some(rise) = rise.filter(|r| *r > 0) {
-                    out.push(Explanation {
-                        kind: ExplanationKind::TubeRefill,
-                        at: b.at,
-                        amount_minor: Some(rise),
-                        units: None,
-                        refs: vec![a.id.clone(), b.id.clone()],
-                    });
-                }
-            }
-        }
-        // Cash sales that arrived after the collection was booked.
-        if let Some(late) = self.late_cash_sales(row, span).await? {
-            out.push(late);
-        }
-        Ok(out)
-    }
-
-    /// The cash sales between two collections whose events were received after the later
-    /// collection's.
-    async fn late_cash_sales(
-        &self,
-        row: &Encashment,
-        span: Interval,
-    ) -> AppResult<Option<Explanation>> {
-        let booked = self
-            .sales
-            .receipts(&row.machine_id, std::slice::from_ref(&row.id))
-            .await?;
-        let Some(booked) = booked.get(&row.id).map(|r| r.received_at) else {
-            return Ok(None);
-        };
-        let (from, to) = span.days();
-        let vends: Vec<_> = self
-            .sales
-            .ledger(&row.machine_id, from, to)
-            .await?
-            .into_iter()
-            .filter(|v| {
-                v.class == VendClass::Sale && v.payment == Payment::Cash && span.holds(v.at)
-            })
-            .collect();
-        let ids: Vec<String> = vends
-            .iter()
-            .map(|v| v.event_id.clone())
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let received = self.sales.receipts(&row.machine_id, &ids).await?;
-        let late: Vec<_> = vends
-            .iter()
-            .filter(|v| {
-                received
-                    .get(&v.event_id)
-                    .is_some_and(|r| r.received_at > booked)
-            })
-            .collect();
-        let Some(first) = late.iter().map(|v| v.at).min() else {
-            return Ok(None);
-        };
-        let refs: BTreeSet<String> = late.iter().map(|v| v.event_id.clone()).collect();
-        Ok(Some(Explanation {
-            kind: ExplanationKind::LateEvent,
-            at: first,
-            amount_minor: Some(late.iter().map(|v| v.revenue_minor).sum()),
-            units: Some(late.iter().map(|v| i64::from(v.quantity)).sum()),
-            refs: refs.into_iter().collect(),
-        }))
-    }
-}
-
-/// The audit read nearest an instant, within the window.
-pub(super) fn read_near(reads: &[AuditRead], at: DateTime<Utc>) -> Option<&AuditRead> {
-    let window = Duration::minutes(READ_WINDOW_MINUTES);
-    reads
-        .iter()
-        .filter(|r| (r.at - at).abs() <= window)
-        .min_by_key(|r| (r.at - at).abs())
 }
 
 /// The `status` filter: statuses, comma-separated.
