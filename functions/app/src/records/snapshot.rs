@@ -75,7 +75,7 @@ pub fn with_bump(mut writes: Vec<Write>) -> Vec<Write> {
 #[derive(Debug)]
 pub struct Shared<T> {
     records: Vec<T>,
-    by_id: HashMap<String, usize>,
+    by_id: foldhash::HashMap<String, usize>,
 }
 
 impl<T: Record> Shared<T> {

@@ -163,17 +163,18 @@ pub(super) struct Picked {
 }
 
 impl Picked {
-    /// `machines` as `index` (machine id → index in the columns) indexes them.
-    pub fn new(index: &foldhash::HashMap<String, usize>, machines: &[&str]) -> Picked {
-        let mut row_of = vec![NONE; index.len()];
+    /// The machines asked by their index in columns of `indexed` machines (`None`: none
+    /// there yet).
+    pub fn new(indexed: usize, machines: &[Option<usize>]) -> Picked {
+        let mut row_of = vec![NONE; indexed];
         let mut slots = Vec::with_capacity(machines.len());
         for (k, m) in (0u32..).zip(machines) {
-            if let Some(i) = index.get(*m) {
+            if let Some(i) = m {
                 row_of[*i] = k;
                 slots.push((k, *i));
             }
         }
-        let few = slots.len() * 8 < index.len();
+        let few = slots.len() * 8 < indexed;
         Picked { slots, row_of, few }
     }
 

@@ -22,14 +22,13 @@
 
 use super::cells::{Cell, DayCells, Picked};
 use super::hours::{DayHours, KeptHours, Zones};
-use super::{bucket_starts, group_keys, Ask, NO_GROUP};
+use super::levels::{self, Levels};
+use super::slots::KnownSlots;
 use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
 use crate::ports::{SalesStore, StoreError};
-use crate::AppResult;
 use chrono::{Datelike, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
-use vendfleet_domain::report::Cube;
 use vendfleet_domain::sales::{Figures, VendFact};
 
 /// The columns and the gate that keeps them in step with the store.
@@ -39,6 +38,8 @@ pub(crate) struct Engine {
     columns: RwLock<Option<Columns>>,
     /// The hours of the few recent days the dashboard compares with (`hours.rs`).
     hours: KeptHours,
+    /// The slots of the shared machine lists lately asked about.
+    known: KnownSlots,
 }
 
 /// Every machine's figures by day, and by product and day.
@@ -46,17 +47,20 @@ pub(crate) struct Engine {
 struct Columns {
     /// Machine id → its index in every day's column.
     index: foldhash::HashMap<String, usize>,
-    /// By local day: the figures of machine `i` at `i` (a column shorter than the index is
-    /// zero beyond its end).
-    days: BTreeMap<NaiveDate, Vec<Figures>>,
+    /// By local day, week and month: the figures of machine `i` at `i` (a column shorter than
+    /// the index is zero beyond its end).
+    days: Levels<Vec<Figures>>,
+    /// By local day, week and month: every machine's figures summed (a total of most of the
+    /// fleet sums these, less the machines left out).
+    fleet: Levels<Figures>,
     /// Product id (empty: no known product) → its number in the cells.
     product_index: foldhash::HashMap<String, u32>,
     products: Vec<String>,
-    /// By local day: a cell per machine and product sold, free or tested.
-    day_products: BTreeMap<NaiveDate, DayCells>,
-    /// By local day, by product number: every machine's figures summed (a question of most
-    /// of the fleet by product sums these, less the machines left out).
-    fleet_products: BTreeMap<NaiveDate, Vec<Figures>>,
+    /// By local day, week and month: a cell per machine and product sold, free or tested.
+    day_products: Levels<DayCells>,
+    /// By local day, week and month, by product number: every machine's figures summed (a
+    /// question of most of the fleet by product sums these, less the machines left out).
+    fleet_products: Levels<Vec<Figures>>,
     /// False once a figure did not fit a cell: product reports then read the store.
     products_ok: bool,
 }
@@ -69,11 +73,13 @@ impl Columns {
 
     fn add(&mut self, machine_id: &str, date: NaiveDate, f: &Figures) {
         let i = self.machine(machine_id);
-        let column = self.days.entry(date).or_default();
-        if column.len() <= i {
-            column.resize(i + 1, Figures::default());
-        }
-        column[i].add(f);
+        self.fleet.each_mut(date, |total| total.add(f));
+        self.days.each_mut(date, |column| {
+            if column.len() <= i {
+                column.resize(i + 1, Figures::default());
+            }
+            column[i].add(f);
+        });
     }
 
     /// The number of `product` in the cells (numbered on first sight), its fleet sum of
@@ -87,26 +93,27 @@ impl Columns {
         if p == next {
             self.products.push(product.to_string());
         }
-        let fleet = self.fleet_products.entry(date).or_default();
-        if fleet.len() <= p as usize {
-            fleet.resize(p as usize + 1, Figures::default());
-        }
-        fleet[p as usize].add(f);
+        self.fleet_products.each_mut(date, |fleet| {
+            if fleet.len() <= p as usize {
+                fleet.resize(p as usize + 1, Figures::default());
+            }
+            fleet[p as usize].add(f);
+        });
         p
     }
 
     fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
         let machine = self.machine(machine_id);
         let p = self.product(date, product, f);
-        let cell = self
-            .day_products
-            .entry(date)
-            .or_default()
-            .cell_mut(machine, p);
-        match cell.plus(f) {
-            Some(sum) => *cell = sum,
-            None => self.products_ok = false,
-        }
+        let mut ok = true;
+        self.day_products.each_mut(date, |cells| {
+            let cell = cells.cell_mut(machine, p);
+            match cell.plus(f) {
+                Some(sum) => *cell = sum,
+                None => ok = false,
+            }
+        });
+        self.products_ok &= ok;
     }
 }
 
@@ -139,11 +146,15 @@ impl Gathered {
 
     fn finish(self) -> Columns {
         let mut columns = self.columns;
-        columns.day_products = self
+        let days = self
             .day_products
             .into_iter()
             .map(|(date, pairs)| (date, DayCells::from_unordered(pairs)))
             .collect();
+        match Levels::from_days(days, levels::sum_cells) {
+            Some(cells) => columns.day_products = cells,
+            None => columns.products_ok = false,
+        }
         columns
     }
 }
@@ -190,6 +201,9 @@ pub(crate) enum By {
     /// `out[product * buckets + bucket]`, over the chosen machines; the products are numbered
     /// as [`ProductSums::products`] lists them.
     Product,
+    /// `out[bucket]`: the chosen machines and products together (`ProductSums::products`
+    /// empty).
+    Total,
 }
 
 /// Sums: the figures, and the products they are numbered by (summed [`By::Product`]; empty
@@ -212,6 +226,7 @@ impl Engine {
             gate: tokio::sync::RwLock::new(()),
             columns: RwLock::new(None),
             hours: KeptHours::default(),
+            known: KnownSlots::default(),
         }
     }
 
@@ -309,7 +324,7 @@ impl Engine {
     /// columns are not built.
     pub fn sums(
         &self,
-        machines: &[&str],
+        machines: &[Option<usize>],
         (from, to): (NaiveDate, NaiveDate),
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize,
@@ -317,12 +332,52 @@ impl Engine {
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
         let mut out = vec![Figures::default(); machines.len() * buckets];
-        let slots = slots(columns, machines);
-        for (date, column) in columns.days.range(from..=to) {
-            let b = bucket(*date);
-            for (k, slot) in slots.iter().enumerate() {
+        let pieces = levels::pieces(from, to, &bucket);
+        for (date, column) in columns.days.over(&pieces) {
+            let b = bucket(date);
+            for (k, slot) in machines.iter().enumerate() {
                 if let Some(f) = slot.and_then(|i| column.get(i)) {
                     out[k * buckets + b].add(f);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The figures of `machines` over the days `from..=to` summed into `buckets` buckets as
+    /// [`Engine::sums`]: `out[b]`. Most of the fleet: the fleet's figures less the machines
+    /// left out. `None` when the columns are not built.
+    pub fn totals(
+        &self,
+        machines: &[Option<usize>],
+        (from, to): (NaiveDate, NaiveDate),
+        buckets: usize,
+        bucket: impl Fn(NaiveDate) -> usize,
+    ) -> Option<Vec<Figures>> {
+        let guard = self.read_columns();
+        let columns = guard.as_ref()?;
+        let picked = Picked::new(columns.index.len(), machines);
+        let pieces = levels::pieces(from, to, &bucket);
+        let mut out = vec![Figures::default(); buckets];
+        let left_out = columns.index.len() - picked.slots.len();
+        if left_out < picked.slots.len() {
+            for (date, f) in columns.fleet.over(&pieces) {
+                out[bucket(date)].add(f);
+            }
+            let left: Vec<usize> = (0..columns.index.len())
+                .filter(|i| !picked.has(*i))
+                .collect();
+            for (date, column) in columns.days.over(&pieces).filter(|_| left_out > 0) {
+                let b = bucket(date);
+                for f in left.iter().filter_map(|i| column.get(*i)) {
+                    out[b].add(&f.negated());
+                }
+            }
+        } else {
+            for (date, column) in columns.days.over(&pieces) {
+                let b = bucket(date);
+                for f in picked.slots.iter().filter_map(|(_, i)| column.get(*i)) {
+                    out[b].add(f);
                 }
             }
         }
@@ -334,7 +389,7 @@ impl Engine {
     /// columns are not built or hold no product figures.
     pub fn product_sums(
         &self,
-        machines: &[&str],
+        machines: &[Option<usize>],
         products: Option<&BTreeSet<String>>,
         (from, to): (NaiveDate, NaiveDate),
         buckets: usize,
@@ -348,42 +403,53 @@ impl Engine {
             .iter()
             .map(|p| products.is_none_or(|set| set.contains(p)))
             .collect();
+        // A total is summed by product, then the products added up.
+        let total = by == By::Total;
+        let by = if total { By::Product } else { by };
         let rows = match by {
             By::Machine => machines.len(),
-            By::Product => columns.products.len(),
+            By::Product | By::Total => columns.products.len(),
         };
         let mut out = vec![Figures::default(); rows * buckets];
-        let picked = Picked::new(&columns.index, machines);
+        let picked = Picked::new(columns.index.len(), machines);
+        let pieces = levels::pieces(from, to, &bucket);
+        let answer = |figures: Vec<Figures>| match (by, total) {
+            (_, true) => ProductSums {
+                products: Vec::new(),
+                figures: by_bucket(&figures, buckets),
+            },
+            (By::Machine, _) => ProductSums {
+                products: Vec::new(),
+                figures,
+            },
+            _ => ProductSums {
+                products: columns.products.clone(),
+                figures,
+            },
+        };
         if by == By::Product {
             // Most of the fleet: the fleet's sums less the machines left out.
             let left_out = columns.index.len() - picked.slots.len();
             if left_out < picked.slots.len() {
-                for (date, fleet) in columns.fleet_products.range(from..=to) {
-                    let b = bucket(*date);
+                for (date, fleet) in columns.fleet_products.over(&pieces) {
+                    let b = bucket(date);
                     for (p, f) in fleet.iter().enumerate().filter(|(p, _)| chosen[*p]) {
                         out[p * buckets + b].add(f);
                     }
                 }
-                for (date, day) in columns
-                    .day_products
-                    .range(from..=to)
-                    .filter(|_| left_out > 0)
-                {
-                    let b = bucket(*date);
+                for (date, day) in columns.day_products.over(&pieces).filter(|_| left_out > 0) {
+                    let b = bucket(date);
                     for (_, cells) in day.machines().filter(|(i, _)| !picked.has(*i)) {
                         for c in cells.iter().filter(|c| chosen[c.product as usize]) {
                             out[c.product as usize * buckets + b].add(&c.figures().negated());
                         }
                     }
                 }
-                return Some(ProductSums {
-                    products: columns.products.clone(),
-                    figures: out,
-                });
+                return Some(answer(out));
             }
         }
-        for (date, day) in columns.day_products.range(from..=to) {
-            let b = bucket(*date);
+        for (date, day) in columns.day_products.over(&pieces) {
+            let b = bucket(date);
             let mut add = |k: u32, c: &Cell| {
                 let row = if by == By::Machine { k } else { c.product };
                 c.add_to(&mut out[row as usize * buckets + b]);
@@ -397,13 +463,7 @@ impl Engine {
                 picked.each(day, |k, cells| cells.iter().for_each(|c| add(k, c)));
             }
         }
-        Some(ProductSums {
-            products: match by {
-                By::Machine => Vec::new(),
-                By::Product => columns.products.clone(),
-            },
-            figures: out,
-        })
+        Some(answer(out))
     }
 
     /// Those of `machines` with a sale on `day` (of one of `products`; `None`: any). `None`
@@ -419,7 +479,7 @@ impl Engine {
         let slot = |m: &str| columns.index.get(m).copied();
         Some(match products {
             None => {
-                let column = columns.days.get(&day);
+                let column = columns.days.days().get(&day);
                 let sold = |i: usize| column.and_then(|c| c.get(i)).map(|f| f.transactions > 0);
                 machines
                     .filter(|m| slot(m).and_then(sold).unwrap_or(false))
@@ -429,7 +489,7 @@ impl Engine {
                 if !columns.products_ok {
                     return None;
                 }
-                let day = columns.day_products.get(&day);
+                let day = columns.day_products.days().get(&day);
                 let sold = |i: usize| {
                     day.map(|d| d.of_machine(i))
                         .unwrap_or_default()
@@ -456,10 +516,13 @@ impl Engine {
     ) -> Option<Vec<WeekdayUnits>> {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
-        let ids: Vec<&str> = machines.iter().map(String::as_str).collect();
-        let picked = Picked::new(&columns.index, &ids);
+        let slots: Vec<Option<usize>> = machines
+            .iter()
+            .map(|m| columns.index.get(m).copied())
+            .collect();
+        let picked = Picked::new(columns.index.len(), &slots);
         let mut by: HashMap<(u32, u32), [i64; 7]> = HashMap::new();
-        for (date, day) in columns.day_products.range(from..=to) {
+        for (date, day) in columns.day_products.days().range(from..=to) {
             let weekday = date.weekday().num_days_from_monday() as usize;
             picked.each(day, |k, cells| {
                 for c in cells {
@@ -482,6 +545,22 @@ impl Engine {
         Some(out)
     }
 
+    /// Each of `machines`' index in the columns (`None`: no figures yet, or no columns).
+    pub fn slots(&self, machines: &super::ChosenMachines) -> Vec<Option<usize>> {
+        let guard = self.read_columns();
+        let Some(columns) = guard.as_ref() else {
+            return vec![None; machines.len()];
+        };
+        let all = self.known.of(&machines.visible, columns.index.len(), |id| {
+            columns.index.get(id).copied()
+        });
+        machines
+            .picked
+            .iter()
+            .map(|&i| all.get(i as usize).copied().flatten())
+            .collect()
+    }
+
     fn read_columns(&self) -> std::sync::RwLockReadGuard<'_, Option<Columns>> {
         self.columns.read().unwrap_or_else(|e| e.into_inner())
     }
@@ -491,188 +570,13 @@ impl Engine {
     }
 }
 
-/// Each machine's index in the columns (`None`: no figures yet).
-fn slots(columns: &Columns, machines: &[&str]) -> Vec<Option<usize>> {
-    machines
-        .iter()
-        .map(|m| columns.index.get(*m).copied())
-        .collect()
-}
-
-/// The sales service's way to the engine.
-impl super::SalesService {
-    /// Builds the engine's columns now rather than on the first report (a server's start).
-    pub async fn warm(&self) -> AppResult<()> {
-        self.engine().await.map(|_| ())
-    }
-
-    /// The engine, built; `None` where there is none.
-    pub(super) async fn engine(&self) -> AppResult<Option<&Engine>> {
-        let Some(engine) = &self.engine else {
-            return Ok(None);
-        };
-        if !engine.is_built() {
-            let ids = self.machines.machines().all().await?;
-            let ids = ids.into_iter().map(|m| m.id).collect();
-            engine.build(self.sales.as_ref(), ids).await?;
-        }
-        Ok(Some(engine.as_ref()))
-    }
-
-    /// The figures of both spans from the engine, summed by machine or by product and bucket
-    /// in memory, then added to the cube once per machine (or product) and bucket. `None`
-    /// where there is no engine, or it holds no product figures and products matter.
-    pub(super) async fn engine_cubes(&self, ask: Ask<'_>) -> AppResult<Option<(Cube, Cube)>> {
-        let Ask { q, cat, groups, .. } = ask;
-        let by_product = q.group_by.by_product() || cat.products.is_some();
-        let by_machine = !(groups && q.group_by.by_product());
-        let mut cubes = [Cube::default(), Cube::default()];
-        for (cube, (from, to)) in cubes.iter_mut().zip(ask.spans) {
-            if from > to {
-                continue;
-            }
-            let bucket = |d: NaiveDate| {
-                if ask.by_period {
-                    q.grouping.bucket(d)
-                } else {
-                    from
-                }
-            };
-            let starts = bucket_starts(from, to, bucket);
-            let n = starts.len();
-            let (products, by) = if by_machine {
-                (by_product.then_some(cat.products.as_ref()), By::Machine)
-            } else {
-                (Some(cat.products.as_ref()), By::Product)
-            };
-            let sums = self
-                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
-                .await?;
-            let Some(sums) = sums else {
-                return Ok(None);
-            };
-            // Rows (machines or products) in the same groups are summed first, then added to
-            // the cube once per group list and bucket.
-            let mut merged = Merged::new(n);
-            if by_machine {
-                for (m, by_bucket) in cat.machines.iter().zip(sums.figures.chunks(n)) {
-                    merged.add(by_bucket, || match groups {
-                        true => group_keys(q, cat, Some(m), NO_GROUP),
-                        false => Vec::new(),
-                    });
-                }
-            } else {
-                for (product, by_bucket) in sums.products.iter().zip(sums.figures.chunks(n)) {
-                    merged.add(by_bucket, || group_keys(q, cat, None, product));
-                }
-            }
-            *cube = merged.cube(&starts);
-        }
-        let [current, previous] = cubes;
-        Ok(Some((current, previous)))
-    }
-
-    /// The chosen machines' figures over `span` by bucket, from the engine: of every vend
-    /// (`products` `None`), or of the chosen products (`Some(None)`: all of them, from the
-    /// product columns), summed by machine or by product. `starts` are the buckets' first
-    /// days in order, `bucket` gives a day's; `figures[row * starts.len() + b]`. `None` where
-    /// there is no engine, or products matter and it holds no product figures.
-    pub(super) async fn engine_sums(
-        &self,
-        machines: &super::ChosenMachines,
-        products: Option<Option<&BTreeSet<String>>>,
-        by: By,
-        span: (NaiveDate, NaiveDate),
-        starts: &[NaiveDate],
-        bucket: impl Fn(NaiveDate) -> NaiveDate,
-    ) -> AppResult<Option<ProductSums>> {
-        let Some(engine) = self.engine().await? else {
-            return Ok(None);
-        };
-        let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
-        let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
-        let n = starts.len();
-        Ok(match products {
-            None => engine
-                .sums(&ids, span, n, index)
-                .map(|figures| ProductSums {
-                    products: Vec::new(),
-                    figures,
-                }),
-            Some(chosen) => engine.product_sums(&ids, chosen, span, n, index, by),
-        })
-    }
-}
-
-/// Rows' figures by bucket, summed by the list of groups they count in.
-struct Merged<'a> {
-    buckets: usize,
-    slots: foldhash::HashMap<Vec<&'a str>, usize>,
-    figures: Vec<Figures>,
-}
-
-impl<'a> Merged<'a> {
-    fn new(buckets: usize) -> Self {
-        Merged {
-            buckets,
-            slots: foldhash::HashMap::default(),
-            figures: Vec::new(),
+/// `rows` of figures by bucket (`rows[r * buckets + b]`) added up by bucket.
+fn by_bucket(rows: &[Figures], buckets: usize) -> Vec<Figures> {
+    let mut out = vec![Figures::default(); buckets];
+    for row in rows.chunks(buckets) {
+        for (o, f) in out.iter_mut().zip(row) {
+            o.add(f);
         }
     }
-
-    /// Adds a row's figures by bucket in the groups `keys` gives (asked only for a row with
-    /// figures).
-    fn add(&mut self, by_bucket: &[Figures], keys: impl FnOnce() -> Vec<&'a str>) {
-        if by_bucket.iter().all(|f| *f == Figures::default()) {
-            return;
-        }
-        let next = self.slots.len();
-        let slot = *self.slots.entry(keys()).or_insert(next);
-        if slot == next {
-            self.figures
-                .resize((next + 1) * self.buckets, Figures::default());
-        }
-        let sums = &mut self.figures[slot * self.buckets..(slot + 1) * self.buckets];
-        for (sum, f) in sums.iter_mut().zip(by_bucket) {
-            sum.add(f);
-        }
-    }
-
-    /// The cube of the rows added, buckets starting at `starts`: as adding each row's
-    /// non-zero buckets to the cube would make it, but each group's cells summed first and
-    /// its maps built from sorted keys (not looked up a row at a time).
-    fn cube(&self, starts: &[NaiveDate]) -> Cube {
-        let mut cube = Cube::default();
-        let zero = Figures::default();
-        let mut by_group: foldhash::HashMap<&str, Vec<Option<Figures>>> = Default::default();
-        for (keys, &slot) in &self.slots {
-            let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
-            for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
-                cube.total.add(f);
-                cube.buckets.entry(starts[b]).or_default().add(f);
-                for key in keys {
-                    let cells = by_group
-                        .entry(key)
-                        .or_insert_with(|| vec![None; self.buckets]);
-                    cells[b].get_or_insert_with(Figures::default).add(f);
-                }
-            }
-        }
-        let mut by_group: Vec<_> = by_group.into_iter().collect();
-        by_group.sort_unstable_by_key(|(key, _)| *key);
-        let mut groups = Vec::with_capacity(by_group.len());
-        let mut cells = Vec::with_capacity(by_group.len());
-        for (key, by_bucket) in by_group {
-            let mut sum = Figures::default();
-            let row: BTreeMap<NaiveDate, Figures> = (starts.iter().zip(by_bucket))
-                .filter_map(|(start, f)| Some((*start, f?)))
-                .inspect(|(_, f)| sum.add(f))
-                .collect();
-            groups.push((key.to_string(), sum));
-            cells.push((key.to_string(), row));
-        }
-        cube.groups = groups.into_iter().collect();
-        cube.cells = cells.into_iter().collect();
-        cube
-    }
+    out
 }

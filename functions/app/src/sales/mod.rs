@@ -23,9 +23,12 @@ use vendfleet_domain::FieldErrors;
 
 mod cells;
 mod engine;
+mod from_engine;
 mod hours;
 mod ledger;
+mod levels;
 mod query;
+mod slots;
 mod transactions;
 pub use query::{SalesFilters, SalesParams, SalesQuery, FILTER_KEYS};
 pub use transactions::{Transaction, TransactionCursor};
@@ -300,16 +303,21 @@ impl SalesService {
     ) -> AppResult<(ChosenMachines, Arc<Shared<Location>>, usize)> {
         let locations = self.settings.locations().all_shared().await?;
         let location = |m: &Machine| m.location_id.as_ref().and_then(|l| locations.get(l));
-        let any = |set: &BTreeSet<String>, v: Option<&String>| {
-            set.is_empty() || v.is_some_and(|v| set.contains(v))
-        };
+        // A filter's value is looked up only when the filter is set.
+        fn any<'a>(set: &BTreeSet<String>, v: impl FnOnce() -> Option<&'a String>) -> bool {
+            set.is_empty() || v().is_some_and(|v| set.contains(v))
+        }
         let (visible, fleet_size) = self.machines.visible_shared(p).await?;
         let picked = (0u32..)
             .zip(visible.iter())
-            .filter(|(_, m)| any(&q.machines, Some(&m.id)))
-            .filter(|(_, m)| any(&q.locations, m.location_id.as_ref()))
-            .filter(|(_, m)| any(&q.clients, location(m).and_then(|l| l.client_id.as_ref())))
-            .filter(|(_, m)| any(&q.regions, location(m).map(|l| &l.region)))
+            .filter(|(_, m)| any(&q.machines, || Some(&m.id)))
+            .filter(|(_, m)| any(&q.locations, || m.location_id.as_ref()))
+            .filter(|(_, m)| {
+                any(&q.clients, || {
+                    location(m).and_then(|l| l.client_id.as_ref())
+                })
+            })
+            .filter(|(_, m)| any(&q.regions, || location(m).map(|l| &l.region)))
             .filter(|(_, m)| {
                 q.machine_tags.is_empty() || m.tag_ids.iter().any(|t| q.machine_tags.contains(t))
             })

@@ -151,18 +151,13 @@ impl SalesService {
             let starts = bucket_starts(from, to, first);
             let (machines, products) = (&c.cat.machines, c.cat.products.as_ref());
             let products = products.is_some().then_some(products);
-            let by = super::engine::By::Machine;
+            let by = super::engine::By::Total;
             let sums = self
                 .engine_sums(machines, products, by, (from, to), &starts, first)
                 .await?;
             if let Some(sums) = sums {
-                let mut out = BTreeMap::new();
-                for by_bucket in sums.figures.chunks(starts.len()) {
-                    for (start, f) in starts.iter().zip(by_bucket) {
-                        *out.entry(*start).or_insert(0) += f.transactions;
-                    }
-                }
-                return Ok(out);
+                let counts = starts.iter().zip(&sums.figures);
+                return Ok(counts.map(|(d, f)| (*d, f.transactions)).collect());
             }
         }
         let rows = self

@@ -224,8 +224,8 @@ fn some<T: Clone + Ord>(rng: &mut StdRng, items: &[T], p: f64) -> BTreeSet<T> {
 }
 
 fn random_query(rng: &mut StdRng, f: &Fleet, today: NaiveDate) -> Q {
-    let from = today - Duration::days(rng.random_range(0..75));
-    let to = (from + Duration::days(rng.random_range(0..45))).min(today);
+    let from = today - Duration::days(rng.random_range(0..80));
+    let to = (from + Duration::days(rng.random_range(0..75))).min(today);
     let machine_ids: Vec<String> = f.machines.iter().map(|m| m.id.clone()).collect();
     let product_ids: Vec<String> = f.products.keys().cloned().collect();
     Q {

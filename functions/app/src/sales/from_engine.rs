@@ -1,0 +1,194 @@
+//! The sales service's way to the sales engine (`engine.rs`): reports' cubes and sums by
+//! bucket answered from the engine's columns.
+
+use super::engine::{By, Engine, ProductSums};
+use super::{bucket_starts, group_keys, Ask, NO_GROUP};
+use crate::AppResult;
+use chrono::NaiveDate;
+use std::collections::{BTreeMap, BTreeSet};
+use vendfleet_domain::report::Cube;
+use vendfleet_domain::sales::Figures;
+
+/// The sales service's way to the engine.
+impl super::SalesService {
+    /// Builds the engine's columns now rather than on the first report (a server's start).
+    pub async fn warm(&self) -> AppResult<()> {
+        self.engine().await.map(|_| ())
+    }
+
+    /// The engine, built; `None` where there is none.
+    pub(super) async fn engine(&self) -> AppResult<Option<&Engine>> {
+        let Some(engine) = &self.engine else {
+            return Ok(None);
+        };
+        if !engine.is_built() {
+            let ids = self.machines.machines().all().await?;
+            let ids = ids.into_iter().map(|m| m.id).collect();
+            engine.build(self.sales.as_ref(), ids).await?;
+        }
+        Ok(Some(engine.as_ref()))
+    }
+
+    /// The figures of both spans from the engine, summed by machine or by product and bucket
+    /// in memory, then added to the cube once per machine (or product) and bucket. `None`
+    /// where there is no engine, or it holds no product figures and products matter.
+    pub(super) async fn engine_cubes(&self, ask: Ask<'_>) -> AppResult<Option<(Cube, Cube)>> {
+        let Ask { q, cat, groups, .. } = ask;
+        let by_product = q.group_by.by_product() || cat.products.is_some();
+        let by_machine = !(groups && q.group_by.by_product());
+        let mut cubes = [Cube::default(), Cube::default()];
+        for (cube, (from, to)) in cubes.iter_mut().zip(ask.spans) {
+            if from > to {
+                continue;
+            }
+            let bucket = |d: NaiveDate| {
+                if ask.by_period {
+                    q.grouping.bucket(d)
+                } else {
+                    from
+                }
+            };
+            let starts = bucket_starts(from, to, bucket);
+            let n = starts.len();
+            let (products, by) = if !groups {
+                (by_product.then_some(cat.products.as_ref()), By::Total)
+            } else if by_machine {
+                (by_product.then_some(cat.products.as_ref()), By::Machine)
+            } else {
+                (Some(cat.products.as_ref()), By::Product)
+            };
+            let sums = self
+                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
+                .await?;
+            let Some(sums) = sums else {
+                return Ok(None);
+            };
+            // Rows (machines or products) in the same groups are summed first, then added to
+            // the cube once per group list and bucket.
+            let mut merged = Merged::new(n);
+            if by == By::Total {
+                merged.add(&sums.figures, Vec::new);
+            } else if by_machine {
+                for (m, by_bucket) in cat.machines.iter().zip(sums.figures.chunks(n)) {
+                    merged.add(by_bucket, || match groups {
+                        true => group_keys(q, cat, Some(m), NO_GROUP),
+                        false => Vec::new(),
+                    });
+                }
+            } else {
+                for (product, by_bucket) in sums.products.iter().zip(sums.figures.chunks(n)) {
+                    merged.add(by_bucket, || group_keys(q, cat, None, product));
+                }
+            }
+            *cube = merged.cube(&starts);
+        }
+        let [current, previous] = cubes;
+        Ok(Some((current, previous)))
+    }
+
+    /// The chosen machines' figures over `span` by bucket, from the engine: of every vend
+    /// (`products` `None`), or of the chosen products (`Some(None)`: all of them, from the
+    /// product columns), summed by machine or by product. `starts` are the buckets' first
+    /// days in order, `bucket` gives a day's; `figures[row * starts.len() + b]`. `None` where
+    /// there is no engine, or products matter and it holds no product figures.
+    pub(super) async fn engine_sums(
+        &self,
+        machines: &super::ChosenMachines,
+        products: Option<Option<&BTreeSet<String>>>,
+        by: By,
+        span: (NaiveDate, NaiveDate),
+        starts: &[NaiveDate],
+        bucket: impl Fn(NaiveDate) -> NaiveDate,
+    ) -> AppResult<Option<ProductSums>> {
+        let Some(engine) = self.engine().await? else {
+            return Ok(None);
+        };
+        let ids = engine.slots(machines);
+        let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
+        let n = starts.len();
+        Ok(match products {
+            None if by == By::Total => engine.totals(&ids, span, n, index),
+            None => engine.sums(&ids, span, n, index),
+            Some(chosen) => {
+                return Ok(engine.product_sums(&ids, chosen, span, n, index, by));
+            }
+        }
+        .map(|figures| ProductSums {
+            products: Vec::new(),
+            figures,
+        }))
+    }
+}
+
+/// Rows' figures by bucket, summed by the list of groups they count in.
+struct Merged<'a> {
+    buckets: usize,
+    slots: foldhash::HashMap<Vec<&'a str>, usize>,
+    figures: Vec<Figures>,
+}
+
+impl<'a> Merged<'a> {
+    fn new(buckets: usize) -> Self {
+        Merged {
+            buckets,
+            slots: foldhash::HashMap::default(),
+            figures: Vec::new(),
+        }
+    }
+
+    /// Adds a row's figures by bucket in the groups `keys` gives (asked only for a row with
+    /// figures).
+    fn add(&mut self, by_bucket: &[Figures], keys: impl FnOnce() -> Vec<&'a str>) {
+        if by_bucket.iter().all(|f| *f == Figures::default()) {
+            return;
+        }
+        let next = self.slots.len();
+        let slot = *self.slots.entry(keys()).or_insert(next);
+        if slot == next {
+            self.figures
+                .resize((next + 1) * self.buckets, Figures::default());
+        }
+        let sums = &mut self.figures[slot * self.buckets..(slot + 1) * self.buckets];
+        for (sum, f) in sums.iter_mut().zip(by_bucket) {
+            sum.add(f);
+        }
+    }
+
+    /// The cube of the rows added, buckets starting at `starts`: as adding each row's
+    /// non-zero buckets to the cube would make it, but each group's cells summed first and
+    /// its maps built from sorted keys (not looked up a row at a time).
+    fn cube(&self, starts: &[NaiveDate]) -> Cube {
+        let mut cube = Cube::default();
+        let zero = Figures::default();
+        let mut by_group: foldhash::HashMap<&str, Vec<Option<Figures>>> = Default::default();
+        for (keys, &slot) in &self.slots {
+            let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
+            for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
+                cube.total.add(f);
+                cube.buckets.entry(starts[b]).or_default().add(f);
+                for key in keys {
+                    let cells = by_group
+                        .entry(key)
+                        .or_insert_with(|| vec![None; self.buckets]);
+                    cells[b].get_or_insert_with(Figures::default).add(f);
+                }
+            }
+        }
+        let mut by_group: Vec<_> = by_group.into_iter().collect();
+        by_group.sort_unstable_by_key(|(key, _)| *key);
+        let mut groups = Vec::with_capacity(by_group.len());
+        let mut cells = Vec::with_capacity(by_group.len());
+        for (key, by_bucket) in by_group {
+            let mut sum = Figures::default();
+            let row: BTreeMap<NaiveDate, Figures> = (starts.iter().zip(by_bucket))
+                .filter_map(|(start, f)| Some((*start, f?)))
+                .inspect(|(_, f)| sum.add(f))
+                .collect();
+            groups.push((key.to_string(), sum));
+            cells.push((key.to_string(), row));
+        }
+        cube.groups = groups.into_iter().collect();
+        cube.cells = cells.into_iter().collect();
+        cube
+    }
+}
