@@ -12,13 +12,19 @@
 //! - **Only where this process is the store's sole writer** ([`SalesStore::sole_writer`]: the
 //!   embedded SQLite store, written only by its server). On AWS each Lambda would see only its
 //!   own commits, so reports there read the store's rollups as before.
+//! - **Three grains** (`levels.rs`): each column is kept by day, by week and by month, so a
+//!   span is read as its whole months and weeks (where their days fall in one bucket of the
+//!   answer) and its edge days; a total of most of the fleet is the fleet's figures less the
+//!   machines left out ([`By::Total`]).
 //!
 //! Memory: by machine, one [`Figures`] (64 bytes) per machine and day with a vend (a year of
-//! 1,000 machines: 23 MB); by product, one [`Cell`] (32 bytes) per machine, day and product
-//! sold (the 1,000-machine bench fleet sells about 9.5 products a machine a day: about 110 MB a
-//! year). A product figure too large for a cell (over 2^31 minor units a machine and day), or
-//! a rollup whose revenue is not its cash plus cashless, turns the product columns off: such
-//! reports read the store.
+//! 1,000 machines: 23 MB), and as much again by week and month (about 4 MB more); by product,
+//! one [`Cell`] (32 bytes) per machine, day and product sold (the 1,000-machine bench fleet
+//! sells about 9.5 products a machine a day: about 110 MB a year), plus a cell per machine,
+//! week and product and per machine, month and product (on the bench fleet the process's
+//! anonymous memory went from 270 to 400 MB with them). A product figure too large for a cell
+//! (over 2^31 minor units a machine and month), or a rollup whose revenue is not its cash plus
+//! cashless, turns the product columns off: such reports read the store.
 
 use super::cells::{Cell, DayCells, Picked};
 use super::hours::{DayHours, KeptHours, Zones};
