@@ -326,44 +326,33 @@ impl Engine {
     }
 
     /// For each of `machines` (in order), its figures over the days `from..=to` summed into
-    /// `buckets` buckets, `bucket` giving each day's: `out[m * buckets + b]`. `None` when the
-    /// columns are not built.
+    /// `buckets` buckets, `bucket` giving each day's: `out[m * buckets + b]`; or, [`By::Total`],
+    /// all of theirs together: `out[b]` (most of the fleet: the fleet's figures less the
+    /// machines left out). `None` when the columns are not built.
     pub fn sums(
         &self,
         machines: &[Option<usize>],
         (from, to): (NaiveDate, NaiveDate),
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize,
+        by: By,
     ) -> Option<Vec<Figures>> {
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
-        let mut out = vec![Figures::default(); machines.len() * buckets];
         let pieces = levels::pieces(from, to, &bucket);
-        for (date, column) in columns.days.over(&pieces) {
-            let b = bucket(date);
-            for (k, slot) in machines.iter().enumerate() {
-                if let Some(f) = slot.and_then(|i| column.get(i)) {
-                    out[k * buckets + b].add(f);
+        if by != By::Total {
+            let mut out = vec![Figures::default(); machines.len() * buckets];
+            for (date, column) in columns.days.over(&pieces) {
+                let b = bucket(date);
+                for (k, slot) in machines.iter().enumerate() {
+                    if let Some(f) = slot.and_then(|i| column.get(i)) {
+                        out[k * buckets + b].add(f);
+                    }
                 }
             }
+            return Some(out);
         }
-        Some(out)
-    }
-
-    /// The figures of `machines` over the days `from..=to` summed into `buckets` buckets as
-    /// [`Engine::sums`]: `out[b]`. Most of the fleet: the fleet's figures less the machines
-    /// left out. `None` when the columns are not built.
-    pub fn totals(
-        &self,
-        machines: &[Option<usize>],
-        (from, to): (NaiveDate, NaiveDate),
-        buckets: usize,
-        bucket: impl Fn(NaiveDate) -> usize,
-    ) -> Option<Vec<Figures>> {
-        let guard = self.read_columns();
-        let columns = guard.as_ref()?;
         let picked = Picked::new(columns.index.len(), machines);
-        let pieces = levels::pieces(from, to, &bucket);
         let mut out = vec![Figures::default(); buckets];
         let left_out = columns.index.len() - picked.slots.len();
         if left_out < picked.slots.len() {

@@ -107,8 +107,7 @@ impl super::SalesService {
         let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
         let n = starts.len();
         Ok(match products {
-            None if by == By::Total => engine.totals(&ids, span, n, index),
-            None => engine.sums(&ids, span, n, index),
+            None => engine.sums(&ids, span, n, index, by),
             Some(chosen) => {
                 return Ok(engine.product_sums(&ids, chosen, span, n, index, by));
             }
