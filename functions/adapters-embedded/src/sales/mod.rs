@@ -28,6 +28,14 @@ use write::*;
 /// 30,000 vends and one machine about 30; the threshold between is a judgment, not measured.
 const MACHINES_BY_KEY: usize = 64;
 
+/// The page of a day of the transaction log for a few machines (`?2`, a JSON list) and maybe a
+/// few products (`?4`). `+at`: the time index would give the order without a sort, but SQLite
+/// would then visit every vend of the day to find the few machines'.
+const FEW_MACHINES_PAGE: &str = "WHERE day = ?1 \
+     AND machine_id IN (SELECT value FROM json_each(?2)) AND class = ?3 \
+     AND (?4 IS NULL OR product_id IN (SELECT value FROM json_each(?4))) \
+     ORDER BY +at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6";
+
 /// The sales store on the embedded database.
 #[derive(Debug, Clone)]
 pub struct SqliteSalesStore {
@@ -220,15 +228,9 @@ impl SalesStore for SqliteSalesStore {
         );
         self.db
             .read(move |c| {
-                // `+at`: the time index would give the order without a sort, but SQLite would
-                // then visit every vend of the day to find the few machines'.
-                let filter = "WHERE day = ?1 \
-                     AND machine_id IN (SELECT value FROM json_each(?2)) AND class = ?3 \
-                     AND (?4 IS NULL OR product_id IN (SELECT value FROM json_each(?4))) \
-                     ORDER BY +at DESC, machine_id, event_id LIMIT ?5 OFFSET ?6";
                 read_vends(
                     c,
-                    filter,
+                    FEW_MACHINES_PAGE,
                     params![day, machines, sale, products, take, skip],
                 )
             })
@@ -266,5 +268,36 @@ impl SalesStore for SqliteSalesStore {
             .read(move |c| read_fleet(c, &query))
             .await
             .map_err(backend)?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rusqlite::StatementStatus;
+
+    /// The log's page statements are prepared once a connection: a new page's parameters do
+    /// not make SQLite compile the statement again (it would, were its plan chosen from their
+    /// values: the reader connections turn that off).
+    #[test]
+    fn the_page_statements_are_not_compiled_again_for_new_parameters() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open(dir.path()).unwrap();
+        let recompiled = db
+            .read_now(|c| {
+                let products: [Option<&str>; 3] = [None, Some(r#"["p-1"]"#), None];
+                for (day, p) in (20_000i64..).zip(products) {
+                    let args = params![day, r#"["m-1","m-2"]"#, 0, p, 25, day % 3];
+                    read_vends(c, FEW_MACHINES_PAGE, args).unwrap();
+                    read_vends(c, VEND_BY_KEY, params!["m-1", day, day * 7, "e-1"]).unwrap();
+                }
+                let status = |tail: &str| {
+                    let stmt = c.prepare_cached(&format!("{VENDS}{tail}")).unwrap();
+                    stmt.get_status(StatementStatus::RePrepare)
+                };
+                (status(FEW_MACHINES_PAGE), status(VEND_BY_KEY))
+            })
+            .unwrap();
+        assert_eq!(recompiled, (0, 0));
     }
 }

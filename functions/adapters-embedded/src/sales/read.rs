@@ -27,16 +27,21 @@ pub(super) fn read_ledger(
 }
 
 /// Ledger rows chosen and ordered by `tail` (`WHERE … ORDER BY …`).
+/// The ledger's columns of a vend, before a `WHERE` tail.
+pub(super) const VENDS: &str = "SELECT machine_id, day, at, event_id, location_id, selection, \
+     product_id, quantity, revenue, net, payment, class, vat_bps FROM sales_ledger ";
+
+/// One vend by its key.
+pub(super) const VEND_BY_KEY: &str =
+    "WHERE machine_id = ?1 AND day = ?2 AND at = ?3 AND event_id = ?4";
+
 pub(super) fn read_vends(
     c: &Connection,
     tail: &str,
     args: impl rusqlite::Params,
 ) -> Result<Vec<VendFact>, StoreError> {
     let mut stmt = c
-        .prepare_cached(&format!(
-            "SELECT machine_id, day, at, event_id, location_id, selection, product_id, quantity, \
-             revenue, net, payment, class, vat_bps FROM sales_ledger {tail}"
-        ))
+        .prepare_cached(&format!("{VENDS}{tail}"))
         .map_err(backend)?;
     let rows = stmt
         .query_map(args, |r| {
@@ -125,8 +130,11 @@ pub(super) fn page_by_time(
             continue;
         }
         let (at, event) = (r.get::<_, i64>(1).map_err(backend)?, text(2)?);
-        let key = "WHERE machine_id = ?1 AND day = ?2 AND at = ?3 AND event_id = ?4";
-        out.extend(read_vends(c, key, params![text(0)?, day, at, event])?);
+        out.extend(read_vends(
+            c,
+            VEND_BY_KEY,
+            params![text(0)?, day, at, event],
+        )?);
         if out.len() >= take {
             break;
         }
