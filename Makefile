@@ -96,14 +96,16 @@ e2e: chromium web bin
 ## bench: performance figures (medians), never timed tests. The reports part seeds a
 ## 1,000-machine x 365-day fleet into target/bench-fleet/ once (about 8 minutes, 5 GB) and compares
 ## with DuckDB (PyPI, in .venv-bench). Then every Lambda function's cold start (init duration,
-## first invocation, peak memory), built natively in release as for Lambda; last, 200 random
-## report queries timed and compared with DuckDB (it fails when an answer differs).
+## first invocation, peak memory), built natively in release as for Lambda; the sales engine alone
+## at 10,000 machines x 365 days in memory (memory, commits, sums); last, 200 random report
+## queries timed and compared with DuckDB (it fails when an answer differs).
 bench:
 	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test api dynamo_reads:: -- --ignored --nocapture
 	infra/with-moto.sh $(CARGO) test --release -p vendfleet-lambdas --test lambdas cold_start:: -- --ignored --nocapture
+	$(CARGO) test --profile local -p vendfleet-app --lib engine_at_scale -- --ignored --nocapture
 	$(CARGO) run --profile local -p vendfleet-local -- bench --random
 
 ## lambdas: every function for arm64 in release, as Lambda runs it (cargo-lambda and Zig from

@@ -62,10 +62,6 @@ pub struct DetailPaging {
 
 crate::fields::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
 
-async fn report(s: &AppState, p: &Principal, q: SalesParams) -> ApiResult<SalesReport> {
-    Ok(s.app.sales.report(p, &q).await?)
-}
-
 /// The report's totals and groups, without periods.
 async fn totals(s: &AppState, p: &Principal, q: SalesParams) -> ApiResult<SalesReport> {
     Ok(s.app.sales.totals(p, &q).await?)
@@ -231,7 +227,7 @@ async fn detail_table(
     Query(q): Query<SalesParams>,
     Query(pg): Query<DetailPaging>,
 ) -> ApiResult<axum::Json<ListReply<DetailRowDto>>> {
-    let r = report(&s, a.principal(), q).await?;
+    let r = s.app.sales.current(a.principal(), &q).await?;
     let buckets = r.buckets();
     let page = r.detail(&pg.into())?;
     Ok(axum::Json(ListReply::from_page(page, |row| DetailRowDto {
@@ -261,7 +257,7 @@ async fn detail_count(
     Query(q): Query<SalesParams>,
     Query(pg): Query<DetailPaging>,
 ) -> ApiResult<axum::Json<Data<CountDto>>> {
-    let r = report(&s, a.principal(), q).await?;
+    let r = s.app.sales.current(a.principal(), &q).await?;
     let (rows, _) = r.detail_rows(&pg.into())?;
     Ok(axum::Json(Data {
         data: CountDto { count: rows.len() },

@@ -284,8 +284,26 @@ pub trait SalesStore: Send + Sync {
     }
     /// The whole fleet's rollups of a span at a grain (`machine_ids` is not read): every
     /// machine's vends together, whatever machines exist now. `None` where the store keeps none
-    /// of the grain (DynamoDB keeps none by product).
+    /// of the grain.
     async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
+        let _ = query;
+        Ok(None)
+    }
+    /// How many packed fleet items [`SalesStore::machine_rollups`] reads for `machine_ids` per
+    /// item of the span (a month or a day) where [`SalesStore::rollups`] reads one per machine;
+    /// `None` where the store keeps no packed items (DynamoDB: one per fleet shard the machines
+    /// write to).
+    fn packed_items(&self, machine_ids: &[String]) -> Option<usize> {
+        let _ = machine_ids;
+        None
+    }
+    /// The rows of `query`'s machines at a `Day` or `Month` grain (machine set, no product),
+    /// as [`SalesStore::rollups`] gives them, read from packed fleet items that hold every
+    /// machine's figures; `None` where the store keeps none (or for product grains).
+    async fn machine_rollups(
+        &self,
+        query: &RollupQuery,
+    ) -> Result<Option<Vec<RollupRow>>, StoreError> {
         let _ = query;
         Ok(None)
     }

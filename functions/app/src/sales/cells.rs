@@ -58,9 +58,26 @@ impl Cell {
     }
 }
 
-/// One day's cells, by machine index and then product number.
+/// One period's cells, by machine index and then product number: packed as a build made them
+/// (every machine's cells in one vector), or open once a commit has added a cell to the period
+/// (each machine's cells in a vector of its own, so that a new cell moves only its machine's
+/// cells, not every later machine's: a commit costs the products of one machine, not the
+/// cells of the whole fleet's day, week or month).
+#[derive(Debug)]
+pub(super) enum DayCells {
+    Packed(Packed),
+    Open(Vec<Vec<Cell>>),
+}
+
+impl Default for DayCells {
+    fn default() -> Self {
+        DayCells::Packed(Packed::default())
+    }
+}
+
+/// Every machine's cells of a period in one vector.
 #[derive(Debug, Default)]
-pub(super) struct DayCells {
+pub(super) struct Packed {
     /// Machine `i`'s cells are `cells[starts[i]..starts[i + 1]]`; machines indexed at or past
     /// `starts.len() - 1` have none this day.
     starts: Vec<u32>,
@@ -83,69 +100,103 @@ impl DayCells {
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
-        DayCells {
+        DayCells::Packed(Packed {
             starts,
             products: pairs.iter().map(|(_, c)| c.product).collect(),
             cells: pairs.into_iter().map(|(_, c)| c).collect(),
-        }
+        })
     }
 
     /// Machine `i`'s cells, by product number.
     pub fn of_machine(&self, i: usize) -> &[Cell] {
-        match (self.starts.get(i), self.starts.get(i + 1)) {
-            (Some(a), Some(b)) => &self.cells[*a as usize..*b as usize],
-            _ => &[],
+        match self {
+            DayCells::Packed(p) => match (p.starts.get(i), p.starts.get(i + 1)) {
+                (Some(a), Some(b)) => &p.cells[*a as usize..*b as usize],
+                _ => &[],
+            },
+            DayCells::Open(by_machine) => by_machine.get(i).map_or(&[], Vec::as_slice),
         }
     }
 
-    /// Machine `i`'s cells of the products `chosen` marks (by product number; a product
-    /// numbered past its end is not chosen).
-    pub fn chosen_of_machine<'a>(
+    /// Calls `f` with machine `i`'s cells of the products `chosen` marks (by product number;
+    /// a product numbered past its end is not chosen).
+    pub fn each_chosen_of_machine<'a>(
         &'a self,
         i: usize,
-        chosen: &'a [bool],
-    ) -> impl Iterator<Item = &'a Cell> + 'a {
-        let (a, b) = match (self.starts.get(i), self.starts.get(i + 1)) {
-            (Some(a), Some(b)) => (*a as usize, *b as usize),
-            _ => (0, 0),
-        };
-        (a..b)
-            .filter(move |j| chosen.get(self.products[*j] as usize) == Some(&true))
-            .map(move |j| &self.cells[j])
-    }
-
-    /// Every machine with cells this day and its cells.
-    pub fn machines(&self) -> impl Iterator<Item = (usize, &[Cell])> + '_ {
-        self.starts
-            .windows(2)
-            .enumerate()
-            .filter(|(_, w)| w[0] < w[1])
-            .map(|(i, w)| (i, &self.cells[w[0] as usize..w[1] as usize]))
-    }
-
-    /// The cell of machine `i` and product `product`, added (zero) when missing.
-    pub fn cell_mut(&mut self, i: usize, product: u32) -> &mut Cell {
-        if self.starts.len() < i + 2 {
-            let end = self.cells.len() as u32;
-            self.starts.resize(i + 2, end);
+        chosen: &[bool],
+        mut f: impl FnMut(&'a Cell),
+    ) {
+        let is_chosen = |p: u32| chosen.get(p as usize) == Some(&true);
+        match self {
+            DayCells::Packed(p) => {
+                if let (Some(a), Some(b)) = (p.starts.get(i), p.starts.get(i + 1)) {
+                    for j in *a as usize..*b as usize {
+                        if is_chosen(p.products[j]) {
+                            f(&p.cells[j]);
+                        }
+                    }
+                }
+            }
+            DayCells::Open(_) => {
+                for c in self.of_machine(i) {
+                    if is_chosen(c.product) {
+                        f(c);
+                    }
+                }
+            }
         }
-        let (a, b) = (self.starts[i] as usize, self.starts[i + 1] as usize);
-        let at = match self.cells[a..b].binary_search_by_key(&product, |c| c.product) {
-            Ok(k) => a + k,
+    }
+
+    /// Calls `f` with every machine with cells this period and its cells, in machine order.
+    pub fn each_machine<'a>(&'a self, mut f: impl FnMut(usize, &'a [Cell])) {
+        match self {
+            DayCells::Packed(p) => {
+                for (i, w) in p.starts.windows(2).enumerate() {
+                    if w[0] < w[1] {
+                        f(i, &p.cells[w[0] as usize..w[1] as usize]);
+                    }
+                }
+            }
+            DayCells::Open(by_machine) => {
+                for (i, cells) in by_machine.iter().enumerate() {
+                    if !cells.is_empty() {
+                        f(i, cells);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cell of machine `i` and product `product`, added (zero) when missing; a packed
+    /// period is opened first (once).
+    pub fn cell_mut(&mut self, i: usize, product: u32) -> &mut Cell {
+        if let DayCells::Packed(p) = self {
+            let mut by_machine: Vec<Vec<Cell>> = vec![Vec::new(); p.starts.len().saturating_sub(1)];
+            for (m, cells) in by_machine.iter_mut().enumerate() {
+                let (a, b) = (p.starts[m] as usize, p.starts[m + 1] as usize);
+                cells.extend_from_slice(&p.cells[a..b]);
+            }
+            *self = DayCells::Open(by_machine);
+        }
+        let DayCells::Open(by_machine) = self else {
+            unreachable!("opened above")
+        };
+        if by_machine.len() <= i {
+            by_machine.resize_with(i + 1, Vec::new);
+        }
+        let cells = &mut by_machine[i];
+        let at = match cells.binary_search_by_key(&product, |c| c.product) {
+            Ok(k) => k,
             Err(k) => {
                 let cell = Cell {
                     product,
                     ..Cell::default()
                 };
-                self.cells.insert(a + k, cell);
-                self.products.insert(a + k, product);
-                for s in &mut self.starts[i + 1..] {
-                    *s += 1;
-                }
-                a + k
+                cells.insert(k, cell);
+                k
             }
         };
-        &mut self.cells[at]
+        &mut cells[at]
     }
 }
 
@@ -195,11 +246,11 @@ impl Picked {
                 f(*k, *i);
             }
         } else {
-            for (i, _) in day.machines() {
+            day.each_machine(|i, _| {
                 if self.has(i) {
                     f(self.row_of[i], i);
                 }
-            }
+            });
         }
     }
 }
@@ -216,6 +267,18 @@ mod tests {
         }
     }
 
+    fn listed(day: &DayCells) -> Vec<usize> {
+        let mut out = Vec::new();
+        day.each_machine(|i, _| out.push(i));
+        out
+    }
+
+    fn chosen_of(day: &DayCells, i: usize, chosen: &[bool]) -> Vec<u32> {
+        let mut out = Vec::new();
+        day.each_chosen_of_machine(i, chosen, |c| out.push(c.product));
+        out
+    }
+
     fn quantities(day: &DayCells, i: usize) -> Vec<(u32, i32)> {
         day.of_machine(i)
             .iter()
@@ -230,14 +293,9 @@ mod tests {
         assert!(day.of_machine(1).is_empty());
         assert_eq!(quantities(&day, 2), vec![(1, 3), (5, 1)]);
         assert!(day.of_machine(3).is_empty());
-        let listed: Vec<usize> = day.machines().map(|(i, _)| i).collect();
-        assert_eq!(listed, vec![0, 2]);
+        assert_eq!(listed(&day), vec![0, 2]);
         let chosen = [false, true, false, false, false, true];
-        let of = |i| -> Vec<u32> {
-            day.chosen_of_machine(i, &chosen)
-                .map(|c| c.product)
-                .collect()
-        };
+        let of = |i| chosen_of(&day, i, &chosen);
         assert_eq!(of(2), vec![1, 5]);
         assert!(of(0).is_empty(), "product 9 is past the chosen list");
         assert!(of(7).is_empty());
@@ -257,17 +315,14 @@ mod tests {
         assert!(day.of_machine(5).is_empty());
         assert_eq!(quantities(&day, 6), vec![(0, 4)]);
         let chosen = [false, true, true, true];
-        let of = |i| -> Vec<u32> {
-            day.chosen_of_machine(i, &chosen)
-                .map(|c| c.product)
-                .collect()
-        };
+        let of = |i| chosen_of(&day, i, &chosen);
         assert_eq!(
             (of(0), of(1), of(2), of(6)),
             (vec![2], vec![3], vec![1], vec![])
         );
         let empty = DayCells::default();
         assert!(empty.of_machine(0).is_empty());
-        assert_eq!(empty.machines().count(), 0);
+        assert!(listed(&empty).is_empty());
+        assert_eq!(listed(&day), vec![0, 1, 2, 6]);
     }
 }

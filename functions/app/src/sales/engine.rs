@@ -212,6 +212,22 @@ pub(crate) enum By {
     Total,
 }
 
+/// Where each machine's sums go when summed [`By::Machine`]: machines in the same groups share
+/// a row (a report by location sums its machines into a row a location, not a row a machine).
+pub(crate) struct Rows {
+    /// The row of the machine at each position of the machines asked.
+    pub of: Vec<u32>,
+    /// How many rows.
+    pub count: usize,
+}
+
+impl Rows {
+    /// The row of the machine at position `k` (its own without `rows`).
+    fn row(rows: Option<&Rows>, k: usize) -> usize {
+        rows.map_or(k, |r| r.of[k] as usize)
+    }
+}
+
 /// Sums: the figures, and the products they are numbered by (summed [`By::Product`]; empty
 /// otherwise).
 pub(crate) struct ProductSums {
@@ -336,17 +352,19 @@ impl Engine {
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize,
         by: By,
+        rows: Option<&Rows>,
     ) -> Option<Vec<Figures>> {
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
         let pieces = levels::pieces(from, to, &bucket);
         if by != By::Total {
-            let mut out = vec![Figures::default(); machines.len() * buckets];
+            let count = rows.map_or(machines.len(), |r| r.count);
+            let mut out = vec![Figures::default(); count * buckets];
             for (date, column) in columns.days.over(&pieces) {
                 let b = bucket(date);
                 for (k, slot) in machines.iter().enumerate() {
                     if let Some(f) = slot.and_then(|i| column.get(i)) {
-                        out[k * buckets + b].add(f);
+                        out[Rows::row(rows, k) * buckets + b].add(f);
                     }
                 }
             }
@@ -382,6 +400,7 @@ impl Engine {
     /// The figures of `machines` over the days `from..=to` of the chosen `products` (`None`:
     /// all), by machine or by product and by bucket as [`Engine::sums`]. `None` when the
     /// columns are not built or hold no product figures.
+    #[allow(clippy::too_many_arguments)]
     pub fn product_sums(
         &self,
         machines: &[Option<usize>],
@@ -390,6 +409,7 @@ impl Engine {
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize,
         by: By,
+        group_rows: Option<&Rows>,
     ) -> Option<ProductSums> {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
@@ -402,7 +422,7 @@ impl Engine {
         let total = by == By::Total;
         let by = if total { By::Product } else { by };
         let rows = match by {
-            By::Machine => machines.len(),
+            By::Machine => group_rows.map_or(machines.len(), |r| r.count),
             By::Product | By::Total => columns.products.len(),
         };
         let mut out = vec![Figures::default(); rows * buckets];
@@ -434,11 +454,14 @@ impl Engine {
                 }
                 for (date, day) in columns.day_products.over(&pieces).filter(|_| left_out > 0) {
                     let b = bucket(date);
-                    for (_, cells) in day.machines().filter(|(i, _)| !picked.has(*i)) {
+                    day.each_machine(|i, cells| {
+                        if picked.has(i) {
+                            return;
+                        }
                         for c in cells.iter().filter(|c| chosen[c.product as usize]) {
                             out[c.product as usize * buckets + b].add(&c.figures().negated());
                         }
-                    }
+                    });
                 }
                 return Some(answer(out));
             }
@@ -446,13 +469,16 @@ impl Engine {
         for (date, day) in columns.day_products.over(&pieces) {
             let b = bucket(date);
             let mut add = |k: u32, c: &Cell| {
-                let row = if by == By::Machine { k } else { c.product };
-                c.add_to(&mut out[row as usize * buckets + b]);
+                let row = match by {
+                    By::Machine => Rows::row(group_rows, k as usize),
+                    _ => c.product as usize,
+                };
+                c.add_to(&mut out[row * buckets + b]);
             };
             if products.is_some() {
                 // Some products: their cells found by the products' column.
                 picked.each_index(day, |k, i| {
-                    day.chosen_of_machine(i, &chosen).for_each(|c| add(k, c))
+                    day.each_chosen_of_machine(i, &chosen, |c| add(k, c))
                 });
             } else {
                 picked.each(day, |k, cells| cells.iter().for_each(|c| add(k, c)));
@@ -461,40 +487,47 @@ impl Engine {
         Some(answer(out))
     }
 
-    /// Those of `machines` with a sale on `day` (of one of `products`; `None`: any). `None`
-    /// when the columns are not built, or products matter and they hold no product figures.
+    /// Those of `machines` with a sale on `day` (of one of `products`; `None`: any), found by
+    /// their slots in the columns (no id hashed). `None` when the columns are not built, or
+    /// products matter and they hold no product figures.
     pub fn selling<'a>(
         &self,
-        machines: impl Iterator<Item = &'a str>,
+        machines: &'a super::ChosenMachines,
         products: Option<&BTreeSet<String>>,
         day: NaiveDate,
     ) -> Option<Vec<&'a str>> {
+        let slots = self.slots(machines);
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
-        let slot = |m: &str| columns.index.get(m).copied();
+        let chosen = machines.iter().zip(slots);
         Some(match products {
             None => {
-                let column = columns.days.days().get(&day);
-                let sold = |i: usize| column.and_then(|c| c.get(i)).map(|f| f.transactions > 0);
-                machines
-                    .filter(|m| slot(m).and_then(sold).unwrap_or(false))
+                let Some(column) = columns.days.days().get(&day) else {
+                    return Some(Vec::new());
+                };
+                let sold = |i: usize| column.get(i).is_some_and(|f| f.transactions > 0);
+                chosen
+                    .filter(|(_, slot)| slot.is_some_and(sold))
+                    .map(|(m, _)| m.id.as_str())
                     .collect()
             }
-            Some(chosen) => {
+            Some(set) => {
                 if !columns.products_ok {
                     return None;
                 }
-                let day = columns.day_products.days().get(&day);
-                let sold = |i: usize| {
-                    day.map(|d| d.of_machine(i))
-                        .unwrap_or_default()
-                        .iter()
-                        .any(|c| {
-                            c.transactions > 0
-                                && chosen.contains(&columns.products[c.product as usize])
-                        })
+                let wanted: Vec<bool> = columns.products.iter().map(|p| set.contains(p)).collect();
+                let Some(day) = columns.day_products.days().get(&day) else {
+                    return Some(Vec::new());
                 };
-                machines.filter(|m| slot(m).is_some_and(sold)).collect()
+                let sold = |i: usize| {
+                    let mut any = false;
+                    day.each_chosen_of_machine(i, &wanted, |c| any |= c.transactions > 0);
+                    any
+                };
+                chosen
+                    .filter(|(_, slot)| slot.is_some_and(sold))
+                    .map(|(m, _)| m.id.as_str())
+                    .collect()
             }
         })
     }
@@ -575,3 +608,7 @@ fn by_bucket(rows: &[Figures], buckets: usize) -> Vec<Figures> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "engine_scale.rs"]
+mod scale;

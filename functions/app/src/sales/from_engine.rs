@@ -1,12 +1,13 @@
 //! The sales service's way to the sales engine (`engine.rs`): reports' cubes and sums by
 //! bucket answered from the engine's columns.
 
-use super::engine::{By, Engine, ProductSums};
+use super::engine::{By, Engine, ProductSums, Rows};
+use super::SalesQuery;
 use super::{bucket_starts, group_keys, Ask, NO_GROUP};
 use crate::AppResult;
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet};
-use vendfleet_domain::report::Cube;
+use vendfleet_domain::report::{Cube, GroupBy};
 use vendfleet_domain::sales::Figures;
 
 /// The sales service's way to the engine.
@@ -57,8 +58,13 @@ impl super::SalesService {
             } else {
                 (Some(cat.products.as_ref()), By::Product)
             };
+            // By location, client or machine tag: machines in the same groups are summed into
+            // one row by the engine (a row a group list, not a row a machine).
+            let rows = (by == By::Machine && groups && q.group_by != GroupBy::Machine)
+                .then(|| GroupRows::of(q, cat));
+            let ask = (by, rows.as_ref().map(|r| &r.rows));
             let sums = self
-                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
+                .engine_sums(&cat.machines, products, ask, (from, to), &starts, bucket)
                 .await?;
             let Some(sums) = sums else {
                 return Ok(None);
@@ -68,6 +74,10 @@ impl super::SalesService {
             let mut merged = Merged::new(n);
             if by == By::Total {
                 merged.add(&sums.figures, Vec::new);
+            } else if let Some(rows) = &rows {
+                for (keys, by_bucket) in rows.keys.iter().zip(sums.figures.chunks(n)) {
+                    merged.add(by_bucket, || keys.clone());
+                }
             } else if by_machine {
                 for (m, by_bucket) in cat.machines.iter().zip(sums.figures.chunks(n)) {
                     merged.add(by_bucket, || match groups {
@@ -95,7 +105,7 @@ impl super::SalesService {
         &self,
         machines: &super::ChosenMachines,
         products: Option<Option<&BTreeSet<String>>>,
-        by: By,
+        (by, rows): (By, Option<&Rows>),
         span: (NaiveDate, NaiveDate),
         starts: &[NaiveDate],
         bucket: impl Fn(NaiveDate) -> NaiveDate,
@@ -107,15 +117,49 @@ impl super::SalesService {
         let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
         let n = starts.len();
         Ok(match products {
-            None => engine.sums(&ids, span, n, index, by),
+            None => engine.sums(&ids, span, n, index, by, rows),
             Some(chosen) => {
-                return Ok(engine.product_sums(&ids, chosen, span, n, index, by));
+                return Ok(engine.product_sums(&ids, chosen, span, n, index, by, rows));
             }
         }
         .map(|figures| ProductSums {
             products: Vec::new(),
             figures,
         }))
+    }
+}
+
+/// The chosen machines' rows by the list of groups they count in (their location, client or
+/// tags): the engine sums each machine into its list's row.
+struct GroupRows<'a> {
+    rows: Rows,
+    /// Each row's group list.
+    keys: Vec<Vec<&'a str>>,
+}
+
+impl<'a> GroupRows<'a> {
+    fn of(q: &SalesQuery, cat: &'a super::Catalogue) -> GroupRows<'a> {
+        let mut index: foldhash::HashMap<Vec<&'a str>, u32> = Default::default();
+        let mut keys = Vec::new();
+        let of = cat
+            .machines
+            .iter()
+            .map(|m| {
+                let list = group_keys(q, cat, Some(m), NO_GROUP);
+                let next = keys.len() as u32;
+                *index.entry(list).or_insert_with_key(|list| {
+                    keys.push(list.clone());
+                    next
+                })
+            })
+            .collect();
+        GroupRows {
+            rows: Rows {
+                of,
+                count: keys.len(),
+            },
+            keys,
+        }
     }
 }
 

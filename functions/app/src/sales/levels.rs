@@ -149,13 +149,10 @@ impl<T: Default> Levels<T> {
 /// The cells of several days summed by machine and product; `None` when a sum leaves a cell's
 /// range.
 pub(super) fn sum_cells(parts: &[&DayCells]) -> Option<DayCells> {
-    let mut pairs: Vec<(u32, Cell)> = parts
-        .iter()
-        .flat_map(|day| {
-            day.machines()
-                .flat_map(|(i, cells)| cells.iter().map(move |c| (i as u32, *c)))
-        })
-        .collect();
+    let mut pairs: Vec<(u32, Cell)> = Vec::new();
+    for day in parts {
+        day.each_machine(|i, cells| pairs.extend(cells.iter().map(|c| (i as u32, *c))));
+    }
     pairs.sort_unstable_by_key(|(m, c)| (*m, c.product));
     let mut merged: Vec<(u32, Cell)> = Vec::with_capacity(pairs.len());
     for (m, c) in pairs {

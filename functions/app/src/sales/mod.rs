@@ -27,6 +27,7 @@ mod from_engine;
 mod hours;
 mod ledger;
 mod levels;
+mod packed;
 mod query;
 mod slots;
 mod transactions;
@@ -228,6 +229,12 @@ impl SalesService {
         self.build(p, params, true, true).await
     }
 
+    /// The report by group and period of the span alone: its `previous` cube is empty (the
+    /// detail table shows no comparison, so the span before is not summed).
+    pub async fn current(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
+        self.build_spans(p, params, true, true, false).await
+    }
+
     /// The report by period only, without groups (the line chart): where the chosen machines
     /// are most of the fleet, drawn from the fleet's rollups less the machines left out.
     pub async fn series(&self, p: &Principal, params: &SalesParams) -> AppResult<SalesReport> {
@@ -253,14 +260,31 @@ impl SalesService {
         by_period: bool,
         groups: bool,
     ) -> AppResult<SalesReport> {
+        self.build_spans(p, params, by_period, groups, true).await
+    }
+
+    /// [`SalesService::build`], the span before summed only when `compared`.
+    async fn build_spans(
+        &self,
+        p: &Principal,
+        params: &SalesParams,
+        by_period: bool,
+        groups: bool,
+        compared: bool,
+    ) -> AppResult<SalesReport> {
         let query = params.check(self.calendar.today())?;
         let cat = self.catalogue(p, &query).await?;
         let (previous_from, previous_to) = comparison_span(query.from, query.to);
+        // Not compared: an empty span (no day from `query.from` to the day before).
+        let before = match compared {
+            true => (previous_from, previous_to),
+            false => (query.from, query.from - chrono::Days::new(1)),
+        };
         let (current, previous) = self
             .cubes(Ask {
                 q: &query,
                 cat: &cat,
-                spans: [(query.from, query.to), (previous_from, previous_to)],
+                spans: [(query.from, query.to), before],
                 by_period,
                 groups,
             })
@@ -399,7 +423,9 @@ impl SalesService {
         };
         let reads = spans.map(|(from, to)| {
             let mut reads: Vec<(Grain, NaiveDate, NaiveDate)> = Vec::new();
-            if q.grouping == Grouping::Month || !by_period {
+            if from > to {
+                // A span not asked for (see `build_spans`).
+            } else if q.grouping == Grouping::Month || !by_period {
                 let (months, edges) = split_range(from, to);
                 if let (Some(a), Some(b)) = (months.first(), months.last()) {
                     reads.push((month, a.first_day(), b.last_day()));
@@ -430,6 +456,16 @@ impl SalesService {
                 self.fleet_cube(q, cat, &reads[1], &machines, groups, &bucket1),
             )? {
                 return Ok((current, previous));
+            }
+        }
+        // Figures of no product: the machines' rows inside the packed fleet items (DynamoDB)
+        // when those are fewer to read than the machines' own rollups.
+        if !by_product {
+            let packed = self
+                .packed_cubes(q, cat, &reads, &machines, groups, bucket)
+                .await?;
+            if let Some(cubes) = packed {
+                return Ok(cubes);
             }
         }
         let machine_ids: Vec<String> = machines.keys().map(|s| s.to_string()).collect();

@@ -45,6 +45,9 @@ pub struct Transaction {
     pub currency: String,
 }
 
+/// Under this many chosen machines, the days a page takes whole are read in one go.
+const RANGE_MACHINES: usize = 64;
+
 /// A span of days and its number of sales; `day` when it is one day.
 #[derive(Debug, Clone, Copy)]
 struct Block {
@@ -153,12 +156,15 @@ impl SalesService {
             let products = products.is_some().then_some(products);
             let by = super::engine::By::Total;
             let sums = self
-                .engine_sums(machines, products, by, (from, to), &starts, first)
+                .engine_sums(machines, products, (by, None), (from, to), &starts, first)
                 .await?;
             if let Some(sums) = sums {
                 let counts = starts.iter().zip(&sums.figures);
                 return Ok(counts.map(|(d, f)| (*d, f.transactions)).collect());
             }
+        }
+        if let Some(counts) = self.store_counts(&c.cat, grain, from, to).await? {
+            return Ok(counts);
         }
         let rows = self
             .sales
@@ -227,8 +233,7 @@ impl SalesService {
     /// machine where there is no engine.
     async fn selling(&self, c: &Chosen, day: NaiveDate) -> AppResult<Vec<String>> {
         if let Some(engine) = self.engine().await? {
-            let ids = c.cat.machines.iter().map(|m| m.id.as_str());
-            if let Some(selling) = engine.selling(ids, c.cat.products.as_ref(), day) {
+            if let Some(selling) = engine.selling(&c.cat.machines, c.cat.products.as_ref(), day) {
                 return Ok(selling.into_iter().map(String::from).collect());
             }
         }
@@ -270,8 +275,42 @@ impl SalesService {
                 continue;
             }
             let skipped = usize::try_from(skip).unwrap_or(usize::MAX);
+            // No more than the day holds after the skipped ones: a walk through the day's
+            // sales stops at its last chosen one, not at the day's end.
+            let left = usize::try_from(b.count - skip).unwrap_or(usize::MAX);
             skip = 0;
-            let room = take - out.len();
+            let room = (take - out.len()).min(left);
+            // A few machines: the days before that the page takes whole are read with this one
+            // in one go (a machine selling a few sales a day, not a read a day).
+            let mut oldest = b;
+            let mut more = take - out.len() - room;
+            if c.cat.machines.len() < RANGE_MACHINES {
+                while let Some(next) = blocks.last().filter(|n| n.day && n.count > 0) {
+                    match usize::try_from(next.count) {
+                        Ok(n) if n <= more => more -= n,
+                        _ => break,
+                    }
+                    oldest = blocks.pop().unwrap_or(oldest);
+                }
+            }
+            if oldest.from < b.from {
+                let span = Block {
+                    from: oldest.from,
+                    to: b.to,
+                    ..b
+                };
+                let mut vends = self.sales_of(c, span).await?;
+                vends.sort_by(|x, y| y.local_date.cmp(&x.local_date).then(log_order(x, y)));
+                let wanted = take - out.len();
+                out.extend(
+                    vends
+                        .into_iter()
+                        .skip(skipped)
+                        .take(wanted)
+                        .map(|v| c.row(v)),
+                );
+                continue;
+            }
             let page = self
                 .sales
                 .sales_page(
