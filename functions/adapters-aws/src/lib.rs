@@ -59,6 +59,11 @@ pub struct AwsConfig {
     /// The SES configuration set whose event destination publishes bounces and complaints
     /// (`VENDFLEET_SES_CONFIGURATION_SET`, optional).
     pub ses_configuration_set: Option<String>,
+    /// Whether reports read the packed fleet items (`VENDFLEET_PACKED_READS=true`; off by
+    /// default). They are written by every commit either way, but only a table whose every
+    /// vend was written by a version that writes them holds them whole: turn it on for a new
+    /// table, never for one with sales written before (their spans would be undercounted).
+    pub packed_reads: bool,
 }
 
 /// A required configuration variable is missing or empty.
@@ -94,6 +99,8 @@ impl AwsConfig {
             mail_from: get("VENDFLEET_MAIL_FROM")
                 .unwrap_or_else(|| "Vendfleet <reports@vendfleet.invalid>".into()),
             ses_configuration_set: get("VENDFLEET_SES_CONFIGURATION_SET"),
+            packed_reads: get("VENDFLEET_PACKED_READS")
+                .is_some_and(|v| matches!(v.trim(), "true" | "1" | "yes")),
         })
     }
 }
@@ -161,7 +168,10 @@ impl AwsAdapters {
     pub fn new(config: &AwsConfig, sdk: &SdkConfig) -> Self {
         let store = DynamoItemStore::new(dynamodb_client(sdk), &config.table);
         AwsAdapters {
-            sales: DynamoSalesStore::new(store.clone()),
+            sales: match config.packed_reads {
+                true => DynamoSalesStore::new(store.clone()),
+                false => DynamoSalesStore::new(store.clone()).without_packed_reads(),
+            },
             store,
             blobs: S3BlobStore::new(s3_client(sdk), &config.bucket),
             jobs: SqsJobQueue::new(
@@ -221,8 +231,13 @@ mod tests {
                 schedules: None,
                 mail_from: "Vendfleet <reports@vendfleet.invalid>".into(),
                 ses_configuration_set: None,
+                packed_reads: false,
             })
         );
+        vars.insert("VENDFLEET_PACKED_READS", "true");
+        assert!(read(&vars).unwrap().packed_reads);
+        vars.insert("VENDFLEET_PACKED_READS", "no");
+        assert!(!read(&vars).unwrap().packed_reads);
         vars.insert("VENDFLEET_SCHEDULE_GROUP", "g");
         vars.insert("VENDFLEET_JOBS_QUEUE_ARN", "arn:q");
         assert_eq!(read(&vars).unwrap().schedules, None, "all three or none");

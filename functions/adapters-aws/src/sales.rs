@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
 use chrono::{Datelike, NaiveDate};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use vendfleet_app::ports::sales::{
     ledger_machine_by_machine, Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore,
     StoredReceipt,
@@ -30,16 +30,69 @@ use vendfleet_app::ports::{
 };
 use vendfleet_domain::sales::{Figures, Month, VendFact};
 
+mod packed;
+
 /// The sales store on the item store's table.
 #[derive(Debug, Clone)]
 pub struct DynamoSalesStore {
     items: DynamoItemStore,
+    /// Whether reads use the packed fleet items (`packed.rs`); they are written either way.
+    packed_reads: bool,
 }
 
 impl DynamoSalesStore {
     /// A sales store on the table of `items`.
     pub fn new(items: DynamoItemStore) -> Self {
-        DynamoSalesStore { items }
+        DynamoSalesStore {
+            items,
+            packed_reads: true,
+        }
+    }
+
+    /// The same store reading as before the packed items (the machines' own rollups, the
+    /// fleet's month items by period only): the benchmark's "before".
+    pub fn without_packed_reads(self) -> Self {
+        DynamoSalesStore {
+            packed_reads: false,
+            ..self
+        }
+    }
+}
+
+/// The longest expression [`DynamoSalesStore::load`] sends: moto's expression parser recurses
+/// once per clause and fails past about 200 clauses, well within DynamoDB's 4 KB.
+const LOAD_EXPRESSION: usize = 1_500;
+
+impl DynamoSalesStore {
+    /// Writes vends outside intake's commits, for seeding a benchmark's fleet: their ledger
+    /// rows by batch, and the sum of their additions to each rollup and fleet item in one `ADD`
+    /// (cut into several where its expression would pass [`LOAD_EXPRESSION`]), in transactions of up to 25
+    /// items. The items end as commits of the same vends would leave them; no receipts are
+    /// written, so this is not exactly-once and not for live data.
+    pub async fn load(&self, vends: &[VendFact]) -> Result<(), StoreError> {
+        for chunk in vends.chunks(MAX_BATCH) {
+            let rows = chunk.iter().map(ledger_item).collect::<Result<_, _>>()?;
+            self.items.batch_put(rows).await?;
+        }
+        let table = self.items.table().to_string();
+        let mut batch: Vec<TransactWriteItem> = Vec::new();
+        let mut keys: HashSet<Key> = HashSet::new();
+        for whole in updates(vends) {
+            for u in whole.split(LOAD_EXPRESSION) {
+                if batch.len() == 25 || keys.contains(&u.key) {
+                    self.items
+                        .transact_items(std::mem::take(&mut batch))
+                        .await?;
+                    keys.clear();
+                }
+                keys.insert(u.key.clone());
+                batch.push(u.write(&table)?);
+            }
+        }
+        if !batch.is_empty() {
+            self.items.transact_items(batch).await?;
+        }
+        Ok(())
     }
 }
 
@@ -82,20 +135,27 @@ fn deltas(vends: &[VendFact]) -> Deltas {
     d
 }
 
-/// An update that `ADD`s values to attributes of one item: the rollups' and the fleet items'.
-#[derive(Default)]
-struct AddUpdate {
-    names: HashMap<String, String>,
-    values: HashMap<String, AttributeValue>,
-    adds: Vec<String>,
+/// DynamoDB's limit on an expression's length, in bytes.
+pub(crate) const MAX_EXPRESSION: usize = 4096;
+
+/// An update that `ADD`s values to top-level attributes of one item: the rollups' and the fleet
+/// items'. Placeholders are `#a{i}` / `:v{i}` with `i` in base 36, so that a clause is 9 bytes
+/// up to the 36th and 11 up to the 1,296th.
+pub(crate) struct AddUpdate {
+    pub(crate) key: Key,
+    clauses: Vec<(String, AttributeValue)>,
 }
 
 impl AddUpdate {
-    fn add(&mut self, attr: String, v: AttributeValue) {
-        let i = self.adds.len();
-        self.names.insert(format!("#a{i}"), attr);
-        self.values.insert(format!(":v{i}"), v);
-        self.adds.push(format!("#a{i} :v{i}"));
+    pub(crate) fn new(key: Key) -> Self {
+        AddUpdate {
+            key,
+            clauses: Vec::new(),
+        }
+    }
+
+    pub(crate) fn add(&mut self, attr: String, v: AttributeValue) {
+        self.clauses.push((attr, v));
     }
 
     /// Adds each figure of `f` to the attribute `{prefix}{name}`.
@@ -105,32 +165,105 @@ impl AddUpdate {
         }
     }
 
-    fn write(self, table: &str, key: &Key) -> Result<TransactWriteItem, StoreError> {
+    /// The update cut into updates of the same item whose expressions are at most `max`
+    /// bytes (`ADD`s add up, so applied one after another they make the same item).
+    fn split(self, max: usize) -> Vec<AddUpdate> {
+        let mut out = vec![AddUpdate::new(self.key.clone())];
+        for (attr, v) in self.clauses {
+            let last = out.last_mut().expect("one update");
+            last.add(attr.clone(), v.clone());
+            if last.expression_len() > max && last.clauses.len() > 1 {
+                last.clauses.pop();
+                let mut next = AddUpdate::new(self.key.clone());
+                next.add(attr, v);
+                out.push(next);
+            }
+        }
+        out
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.clauses.is_empty()
+    }
+
+    /// The length of the update expression [`AddUpdate::write`] sends, in bytes.
+    pub(crate) fn expression_len(&self) -> usize {
+        let k = self.clauses.len();
+        let placeholders: usize = (0..k).map(|i| 5 + 2 * base36(i).len()).sum();
+        "ADD ".len() + placeholders + 2 * k.saturating_sub(1)
+    }
+
+    fn expression(
+        &self,
+    ) -> (
+        String,
+        HashMap<String, String>,
+        HashMap<String, AttributeValue>,
+    ) {
+        let mut names = HashMap::with_capacity(self.clauses.len());
+        let mut values = HashMap::with_capacity(self.clauses.len());
+        let mut adds = Vec::with_capacity(self.clauses.len());
+        for (i, (attr, v)) in self.clauses.iter().enumerate() {
+            let i = base36(i);
+            names.insert(format!("#a{i}"), attr.clone());
+            values.insert(format!(":v{i}"), v.clone());
+            adds.push(format!("#a{i} :v{i}"));
+        }
+        (format!("ADD {}", adds.join(", ")), names, values)
+    }
+
+    pub(crate) fn write(self, table: &str) -> Result<TransactWriteItem, StoreError> {
+        let (expression, names, values) = self.expression();
         let update = Update::builder()
             .table_name(table)
-            .set_key(Some(key_attrs(key)?))
-            .update_expression(format!("ADD {}", self.adds.join(", ")))
-            .set_expression_attribute_names(Some(self.names))
-            .set_expression_attribute_values(Some(self.values))
+            .set_key(Some(key_attrs(&self.key)?))
+            .update_expression(expression)
+            .set_expression_attribute_names(Some(names))
+            .set_expression_attribute_values(Some(values))
             .build()
             .map_err(|e| StoreError::Backend(e.to_string()))?;
         Ok(TransactWriteItem::builder().update(update).build())
     }
 }
 
+/// `i` in base 36 (digits, then lower-case letters).
+fn base36(mut i: usize) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[i % 36]);
+        i /= 36;
+        if i == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ASCII digits")
+}
+
 fn rollup_update(
-    table: &str,
     machine_id: &str,
     sk: &str,
     totals: &Figures,
     products: &BTreeMap<String, Figures>,
-) -> Result<TransactWriteItem, StoreError> {
-    let mut u = AddUpdate::default();
+) -> AddUpdate {
+    let mut u = AddUpdate::new(Key::new(rollup_partition(machine_id), sk));
     u.figures("t_", totals);
     for (product, f) in products {
         u.figures(&format!("p_{product}_"), f);
     }
-    u.write(table, &Key::new(rollup_partition(machine_id), sk))
+    u
+}
+
+/// Every `ADD` update a set of vends makes: each machine's day and month rollups, and the
+/// fleet's month and day items of the machines' shards (`packed.rs`).
+pub(crate) fn updates(vends: &[VendFact]) -> Vec<AddUpdate> {
+    let mut out: Vec<AddUpdate> = deltas(vends)
+        .iter()
+        .map(|((machine, sk), (totals, products))| rollup_update(machine, sk, totals, products))
+        .collect();
+    out.extend(packed::fleet_updates(vends));
+    out
 }
 
 fn ledger_item(v: &VendFact) -> Result<Item, StoreError> {
@@ -160,47 +293,6 @@ fn shard_of(machine_id: &str) -> u64 {
     machine_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     }) % FLEET_SHARDS
-}
-
-/// The fleet items a set of vends adds to: (shard, month sort key) → (month totals, totals by
-/// day of the month, machines).
-type FleetDeltas = BTreeMap<(u64, String), (Figures, BTreeMap<u32, Figures>, BTreeSet<String>)>;
-
-fn fleet_deltas(vends: &[VendFact]) -> FleetDeltas {
-    let mut d: FleetDeltas = BTreeMap::new();
-    for v in vends {
-        let f = Figures::of(v);
-        let key = (shard_of(&v.machine_id), month_sk(Month::of(v.local_date)));
-        let entry = d.entry(key).or_default();
-        entry.0.add(&f);
-        entry.1.entry(v.local_date.day()).or_default().add(&f);
-        entry.2.insert(v.machine_id.clone());
-    }
-    d
-}
-
-/// What a fleet item's update counts for in [`SalesStore::cost`]: one item, and as much again
-/// for each further day as its update expression grows (eight `ADD` clauses a day), so that
-/// intake sizes commits of many days smaller and expressions stay far below DynamoDB's 4 KB.
-fn fleet_cost(days: usize) -> usize {
-    1 + Figures::NAMES.len() * days.saturating_sub(1)
-}
-
-fn fleet_update(
-    table: &str,
-    (shard, sk): &(u64, String),
-    (totals, days, machines): &(Figures, BTreeMap<u32, Figures>, BTreeSet<String>),
-) -> Result<TransactWriteItem, StoreError> {
-    let mut u = AddUpdate::default();
-    u.figures("t_", totals);
-    for (day, f) in days {
-        u.figures(&format!("d{day:02}_"), f);
-    }
-    u.add(
-        "machines".into(),
-        AttributeValue::Ss(machines.iter().cloned().collect()),
-    );
-    u.write(table, &Key::new(fleet_partition(*shard), sk))
 }
 
 /// Reads a fleet item of month `month`: its totals, its days' totals (`d{dd}_…`) and its
@@ -273,22 +365,32 @@ impl SalesStore for DynamoSalesStore {
         MAX_TRANSACTION_WRITES
     }
 
+    /// Items, one each; a commit with an update expression longer than DynamoDB's 4 KB counts
+    /// as one over the limit, so that intake splits it (the expressions only grow as vends are
+    /// added: the same attributes, more of them).
     fn cost(&self, commit: &Commit) -> usize {
-        commit.receipts.len()
-            + commit.vends.len()
-            + deltas(&commit.vends).len()
-            + fleet_deltas(&commit.vends)
-                .values()
-                .map(|(_, days, _)| fleet_cost(days.len()))
-                .sum::<usize>()
-            + commit.writes.len()
+        let updates = updates(&commit.vends);
+        if updates.iter().any(|u| u.expression_len() > MAX_EXPRESSION) {
+            return MAX_TRANSACTION_WRITES + 1;
+        }
+        commit.receipts.len() + commit.vends.len() + updates.len() + commit.writes.len()
     }
 
     async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
         if commit.is_empty() {
             return Ok(());
         }
-        let cost = self.cost(&commit);
+        let updates = updates(&commit.vends);
+        if let Some(u) = updates.iter().find(|u| u.expression_len() > MAX_EXPRESSION) {
+            return Err(StoreError::Invalid(format!(
+                "a sales commit's update of {}/{} is {} bytes long; DynamoDB takes \
+                 {MAX_EXPRESSION}",
+                u.key.pk,
+                u.key.sk,
+                u.expression_len()
+            )));
+        }
+        let cost = commit.receipts.len() + commit.vends.len() + updates.len() + commit.writes.len();
         if cost > MAX_TRANSACTION_WRITES {
             return Err(StoreError::Invalid(format!(
                 "a sales commit touches at most {MAX_TRANSACTION_WRITES} items, got {cost}"
@@ -328,11 +430,8 @@ impl SalesStore for DynamoSalesStore {
                 &table,
             )?);
         }
-        for ((machine, sk), (totals, products)) in deltas(&commit.vends) {
-            items.push(rollup_update(&table, &machine, &sk, &totals, &products)?);
-        }
-        for (key, delta) in fleet_deltas(&commit.vends) {
-            items.push(fleet_update(&table, &key, &delta)?);
+        for u in updates {
+            items.push(u.write(&table)?);
         }
         let unconditioned = items.len() - unconditioned_start;
         for w in commit.writes {
@@ -485,12 +584,15 @@ impl SalesStore for DynamoSalesStore {
     }
 
     /// The month items of every shard over the span's months (a day grain reads the days
-    /// inside them).
+    /// inside them); by product, the packed products of the month items or of the day items.
     async fn fleet_rollups(&self, query: &RollupQuery) -> Result<Option<FleetRollups>, StoreError> {
         let daily = match query.grain {
             Grain::Day => true,
             Grain::Month => false,
-            Grain::DayProduct | Grain::MonthProduct => return Ok(None),
+            Grain::DayProduct | Grain::MonthProduct if !self.packed_reads => return Ok(None),
+            Grain::DayProduct | Grain::MonthProduct => {
+                return Ok(Some(packed::fleet_products(&self.items, query).await?))
+            }
         };
         let mut out = FleetRollups::default();
         if query.from > query.to {
@@ -527,6 +629,23 @@ impl SalesStore for DynamoSalesStore {
         }
         Ok(Some(out))
     }
+
+    /// One a shard the machines write to.
+    fn packed_items(&self, machine_ids: &[String]) -> Option<usize> {
+        self.packed_reads
+            .then(|| packed::shards_of(machine_ids).len())
+    }
+
+    /// From the packed month or day items of the machines' shards.
+    async fn machine_rollups(
+        &self,
+        query: &RollupQuery,
+    ) -> Result<Option<Vec<RollupRow>>, StoreError> {
+        if !self.packed_reads {
+            return Ok(None);
+        }
+        packed::machine_rows(&self.items, query).await
+    }
 }
 
 fn parse_sk(sk: &str, monthly: bool) -> Result<NaiveDate, StoreError> {
@@ -560,6 +679,124 @@ mod tests {
         assert_eq!(
             parse_sk("M#2026-02", true).unwrap(),
             "2026-02-01".parse::<NaiveDate>().unwrap()
+        );
+    }
+
+    fn vend(machine: &str, product: &str, day: NaiveDate, n: usize) -> VendFact {
+        use vendfleet_domain::events::{Payment, VendClass};
+        let class = [
+            VendClass::Sale,
+            VendClass::Sale,
+            VendClass::Free,
+            VendClass::Test,
+        ][n % 4];
+        VendFact {
+            // Ids as long as ULIDs.
+            machine_id: format!("{machine:0>26}"),
+            event_id: format!("e{n}"),
+            at: day.and_hms_opt(12, 0, 0).unwrap().and_utc(),
+            local_date: day,
+            location_id: None,
+            selection: "1".into(),
+            product_id: format!("{product:0>26}"),
+            quantity: 1,
+            revenue_minor: 120,
+            net_minor: 100,
+            payment: if n.is_multiple_of(2) {
+                Payment::Cash
+            } else {
+                Payment::Cashless
+            },
+            class,
+            vat_bps: None,
+        }
+    }
+
+    /// Commits as intake cuts them: vends added one at a time while the commit's cost stays
+    /// within the limit.
+    fn commits_of(store: &DynamoSalesStore, vends: Vec<VendFact>) -> Vec<Commit> {
+        let mut out = Vec::new();
+        let mut draft = Commit::default();
+        for v in vends {
+            let mut trial = draft.clone();
+            trial.vends.push(v.clone());
+            if !draft.is_empty() && store.cost(&trial) > MAX_TRANSACTION_WRITES {
+                out.push(std::mem::take(&mut draft));
+                draft.vends.push(v);
+            } else {
+                draft = trial;
+            }
+        }
+        out.push(draft);
+        out
+    }
+
+    /// The worst case of an update expression: every figure of every vend non-zero somewhere
+    /// (cash, cashless, free and test vends), a different product and day for each vend, one
+    /// machine (intake's commits) or many (a bulk commit), ids as long as ULIDs. Every commit
+    /// cut by the cost stays within 100 items and DynamoDB's 4 KB expressions, and the
+    /// expression rule is what cuts the one-machine stream.
+    #[tokio::test]
+    async fn no_commit_cut_by_the_cost_passes_dynamodbs_limits() {
+        let config = aws_config::SdkConfig::builder()
+            .behavior_version(aws_config::BehaviorVersion::latest())
+            .build();
+        let client = aws_sdk_dynamodb::Client::new(&config);
+        let store = DynamoSalesStore::new(DynamoItemStore::new(client, "t"));
+        let day0 = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
+        let streams = [
+            // One machine: each vend a new product on one of the month's days.
+            (0..600)
+                .map(|n| {
+                    vend(
+                        "m",
+                        &n.to_string(),
+                        day0 + chrono::Days::new(n as u64 % 31),
+                        n,
+                    )
+                })
+                .collect::<Vec<_>>(),
+            // One machine, one day, a new product each vend: the packed items' widest case.
+            (0..600)
+                .map(|n| vend("m", &n.to_string(), day0, n))
+                .collect(),
+            // Many machines, many products and days.
+            (0..600)
+                .map(|n| {
+                    let day = day0 + chrono::Days::new(n as u64 % 45);
+                    vend(&(n % 37).to_string(), &(n % 53).to_string(), day, n)
+                })
+                .collect(),
+        ];
+        for (i, vends) in streams.into_iter().enumerate() {
+            let commits = commits_of(&store, vends);
+            let mut longest = 0;
+            for c in &commits {
+                let updates = updates(&c.vends);
+                let items = c.vends.len() + updates.len();
+                assert!(items <= MAX_TRANSACTION_WRITES, "stream {i}: {items} items");
+                for u in &updates {
+                    let (expression, names, _) = u.expression();
+                    assert_eq!(expression.len(), u.expression_len());
+                    assert!(expression.len() <= MAX_EXPRESSION, "stream {i}");
+                    assert_eq!(names.len(), u.clauses.len());
+                    longest = longest.max(expression.len());
+                }
+            }
+            if i == 1 {
+                assert!(
+                    longest > 3_500,
+                    "the expression rule cut stream {i}: {longest}"
+                );
+            }
+        }
+        // One vend alone is far below either limit.
+        let one = updates(&[vend("m", "p", day0, 0)]);
+        assert!(one.iter().all(|u| u.expression_len() < 400));
+        assert_eq!(
+            one.len(),
+            4,
+            "day and month rollups, fleet month and day items"
         );
     }
 }

@@ -30,6 +30,8 @@ async fn adapters() -> AwsAdapters {
         schedules: None,
         mail_from: "reports@example.com".into(),
         ses_configuration_set: None,
+        // A table made for the test: every vend written with the packed items.
+        packed_reads: true,
     };
     AwsAdapters::new(&config, &sdk)
 }

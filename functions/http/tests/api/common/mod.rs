@@ -288,8 +288,15 @@ impl Harness {
     /// Another process over the same stores (as a second Lambda is): its own application, with
     /// its own caches, and the same clock.
     pub fn twin(&self) -> Harness {
+        self.twin_with_sales(self.adapters.sales.clone())
+    }
+
+    /// [`Harness::twin`] with another sales store (over the same data: another reading of it).
+    pub fn twin_with_sales(&self, sales: Arc<dyn vendfleet_app::ports::SalesStore>) -> Harness {
+        let mut adapters = self.adapters.clone();
+        adapters.sales = sales;
         let app = App::new(
-            self.adapters.clone(),
+            adapters.clone(),
             self.clock.clone(),
             self.settings.clone(),
             self.operator.clone(),
@@ -301,7 +308,7 @@ impl Harness {
             client: self.client.clone(),
             dynamo: self.dynamo.clone(),
             bucket: self.bucket.clone(),
-            adapters: self.adapters.clone(),
+            adapters,
             settings: self.settings.clone(),
             operator: self.operator.clone(),
             _dir: self._dir.clone(),

@@ -110,6 +110,8 @@ pub async fn moto_stack(
         schedules: None,
         mail_from: "reports@example.com".into(),
         ses_configuration_set: None,
+        // A table made for the test: every vend written with the packed items.
+        packed_reads: true,
     };
     (config, env)
 }
