@@ -143,7 +143,8 @@ describe('AuthProvider', () => {
     expect(getAccessToken()).toBe('good');
     reachable = true;
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('ann.new@example.com'), { timeout: 3000 });
-    expect(JSON.parse(localStorage.getItem(PROFILE_KEY) ?? '{}').email).toBe('ann.new@example.com');
+    // The profile is kept by an effect after the render that shows it: waited for too.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(PROFILE_KEY) ?? '{}').email).toBe('ann.new@example.com'));
     window.history.pushState(null, '', '/');
     log.mockRestore();
   });
