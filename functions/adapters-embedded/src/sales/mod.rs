@@ -16,7 +16,8 @@ mod write;
 
 use read::*;
 use vendfleet_app::ports::sales::{
-    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SalesStore, StoredReceipt,
+    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SaleTime, SalesStore, StoredReceipt,
+    VendInstant,
 };
 use vendfleet_app::ports::StoreError;
 use vendfleet_domain::events::{Payment, VendClass};
@@ -236,6 +237,34 @@ impl SalesStore for SqliteSalesStore {
             })
             .await
             .map_err(backend)?
+    }
+
+    /// Each machine's sales, read along its part of the primary key.
+    async fn sale_times(&self, machine_ids: &[String]) -> Result<Vec<SaleTime>, StoreError> {
+        if machine_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let machines = serde_json::to_string(machine_ids).map_err(backend)?;
+        let sale = class_code(VendClass::Sale);
+        self.db
+            .read(move |c| read_sale_times(c, &machines, sale))
+            .await
+            .map_err(backend)?
+    }
+
+    /// Each key by the primary key's prefix, on the calling thread (a page's few rows).
+    async fn vends_at(&self, keys: &[VendInstant]) -> Result<Vec<VendFact>, StoreError> {
+        let mut out = Vec::with_capacity(keys.len());
+        self.db
+            .read_now(|c| {
+                for (machine, day, at) in keys {
+                    let args = params![machine, day_number(*day), at.timestamp_millis()];
+                    out.extend(read_vends(c, VENDS_AT, args)?);
+                }
+                Ok(())
+            })
+            .map_err(backend)?
+            .map(|()| out)
     }
 
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {

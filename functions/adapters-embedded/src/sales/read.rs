@@ -95,6 +95,38 @@ pub(super) fn read_vends(
     Ok(out)
 }
 
+/// The vends of one machine, day and instant, by event id.
+pub(super) const VENDS_AT: &str =
+    "WHERE machine_id = ?1 AND day = ?2 AND at = ?3 ORDER BY event_id";
+
+/// The sales (class `sale`) of the machines of a JSON array: where each stands in the log.
+pub(super) fn read_sale_times(
+    c: &Connection,
+    machines: &str,
+    sale: i64,
+) -> Result<Vec<SaleTime>, StoreError> {
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT machine_id, day, at, product_id FROM sales_ledger \
+             WHERE machine_id IN (SELECT value FROM json_each(?1)) AND class = ?2",
+        )
+        .map_err(backend)?;
+    let mut rows = stmt.query(params![machines, sale]).map_err(backend)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(backend)? {
+        let (day, at): (i64, i64) = (r.get(1).map_err(backend)?, r.get(2).map_err(backend)?);
+        out.push(SaleTime {
+            machine_id: r.get(0).map_err(backend)?,
+            local_date: day_from_number(day)
+                .ok_or_else(|| StoreError::Codec(format!("bad day {day}")))?,
+            at: DateTime::from_timestamp_millis(at)
+                .ok_or_else(|| StoreError::Codec(format!("bad instant {at}")))?,
+            product_id: r.get(3).map_err(backend)?,
+        });
+    }
+    Ok(out)
+}
+
 /// Up to `take` vends of `machines` on `day` of class `class` (and of `products`, when given),
 /// after the first `skip` of them, in the log's order: the day's keys newest first from the
 /// time index, which also holds each vend's class and product (a vend not chosen is passed

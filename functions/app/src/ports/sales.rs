@@ -12,6 +12,18 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use vendfleet_domain::events::VendClass;
 use vendfleet_domain::sales::{log_order, Figures, Month, VendFact};
 
+/// Where a sale stands in the transaction log: what the sales engine's log index keeps of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaleTime {
+    pub machine_id: String,
+    pub local_date: NaiveDate,
+    pub at: DateTime<Utc>,
+    pub product_id: String,
+}
+
+/// A vend's key short of its event id: the machine, the local day and the instant.
+pub type VendInstant = (String, NaiveDate, DateTime<Utc>);
+
 /// The dedupe record of one machine event (or of one part of a large one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventReceipt {
@@ -234,6 +246,41 @@ pub trait SalesStore: Send + Sync {
             .collect();
         sales.sort_by(log_order);
         Ok(sales.into_iter().skip(skip).take(take).collect())
+    }
+    /// Every sale (class sale) of `machine_ids`, in no particular order: where each stands in
+    /// the transaction log (the sales engine's log index is built from these). The default
+    /// reads each machine's whole ledger.
+    async fn sale_times(&self, machine_ids: &[String]) -> Result<Vec<SaleTime>, StoreError> {
+        let first = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+        let last = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or_default();
+        Ok(self
+            .ledger_of(machine_ids, first, last)
+            .await?
+            .into_iter()
+            .filter(|v| v.class == VendClass::Sale)
+            .map(|v| SaleTime {
+                machine_id: v.machine_id,
+                local_date: v.local_date,
+                at: v.at,
+                product_id: v.product_id,
+            })
+            .collect())
+    }
+    /// The vends (of any class) of each of `keys`, key after key, each key's in event id order.
+    /// The default reads each key's machine and day.
+    async fn vends_at(&self, keys: &[VendInstant]) -> Result<Vec<VendFact>, StoreError> {
+        let mut out = Vec::new();
+        for (machine_id, day, at) in keys {
+            let mut found: Vec<VendFact> = self
+                .ledger(machine_id, *day, *day)
+                .await?
+                .into_iter()
+                .filter(|v| v.at == *at)
+                .collect();
+            found.sort_by(|a, b| a.event_id.cmp(&b.event_id));
+            out.extend(found);
+        }
+        Ok(out)
     }
     /// Rollup rows of a grain (rows with all-zero figures may be left out).
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError>;

@@ -27,6 +27,7 @@ mod from_engine;
 mod hours;
 mod ledger;
 mod levels;
+mod log;
 mod packed;
 mod query;
 mod slots;

@@ -381,6 +381,14 @@ impl Fleet {
         println!(
             "\nReports on {machines} machines x {days} days: {vends} ledger rows, last day {end}"
         );
+        // As `vendfleet serve` does at its start: the engine's columns, then the log's index.
+        let started = Instant::now();
+        local.app.sales.warm().await?;
+        println!(
+            "sales engine built in {:.1} s (the transaction log's index: {} MB)",
+            started.elapsed().as_secs_f64(),
+            local.app.sales.log_index_bytes().unwrap_or(0) / 1_000_000
+        );
         let router = vendfleet_http::router(AppState::new(local.app.clone()));
         let (admin_api, admin) = Fleet::sign_in_to(&local.app, &router, ADMIN.0).await?;
         Ok(Fleet {
