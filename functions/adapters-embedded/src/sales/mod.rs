@@ -252,19 +252,20 @@ impl SalesStore for SqliteSalesStore {
             .map_err(backend)?
     }
 
-    /// Each key by the primary key's prefix, on the calling thread (a page's few rows).
+    /// Each key by the primary key's prefix, in one statement on the calling thread (a page's
+    /// few rows).
     async fn vends_at(&self, keys: &[VendInstant]) -> Result<Vec<VendFact>, StoreError> {
-        let mut out = Vec::with_capacity(keys.len());
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<(&str, i64, i64)> = keys
+            .iter()
+            .map(|(m, day, at)| (m.as_str(), day_number(*day), at.timestamp_millis()))
+            .collect();
+        let keys = serde_json::to_string(&keys).map_err(backend)?;
         self.db
-            .read_now(|c| {
-                for (machine, day, at) in keys {
-                    let args = params![machine, day_number(*day), at.timestamp_millis()];
-                    out.extend(read_vends(c, VENDS_AT, args)?);
-                }
-                Ok(())
-            })
+            .read_now(|c| read_vends_of(c, VENDS_AT, params![keys]))
             .map_err(backend)?
-            .map(|()| out)
     }
 
     async fn rollups(&self, query: &RollupQuery) -> Result<Vec<RollupRow>, StoreError> {

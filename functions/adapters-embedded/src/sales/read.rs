@@ -40,9 +40,16 @@ pub(super) fn read_vends(
     tail: &str,
     args: impl rusqlite::Params,
 ) -> Result<Vec<VendFact>, StoreError> {
-    let mut stmt = c
-        .prepare_cached(&format!("{VENDS}{tail}"))
-        .map_err(backend)?;
+    read_vends_of(c, &format!("{VENDS}{tail}"), args)
+}
+
+/// Vends of a statement that selects the ledger's columns of [`VENDS`], in their order.
+pub(super) fn read_vends_of(
+    c: &Connection,
+    sql: &str,
+    args: impl rusqlite::Params,
+) -> Result<Vec<VendFact>, StoreError> {
+    let mut stmt = c.prepare_cached(sql).map_err(backend)?;
     let rows = stmt
         .query_map(args, |r| {
             Ok((
@@ -95,9 +102,14 @@ pub(super) fn read_vends(
     Ok(out)
 }
 
-/// The vends of one machine, day and instant, by event id.
-pub(super) const VENDS_AT: &str =
-    "WHERE machine_id = ?1 AND day = ?2 AND at = ?3 ORDER BY event_id";
+/// The vends at the keys of a JSON array of `[machine, day, instant]`, key after key, each
+/// key's by event id: one statement (one read transaction, not one a key), each key a seek of
+/// the primary key.
+pub(super) const VENDS_AT: &str = "SELECT s.machine_id, s.day, s.at, s.event_id, s.location_id, \
+     s.selection, s.product_id, s.quantity, s.revenue, s.net, s.payment, s.class, s.vat_bps \
+     FROM json_each(?1) AS k CROSS JOIN sales_ledger AS s \
+     ON s.machine_id = k.value ->> 0 AND s.day = k.value ->> 1 AND s.at = k.value ->> 2 \
+     ORDER BY k.key, s.event_id";
 
 /// The sales (class `sale`) of the machines of a JSON array: where each stands in the log.
 pub(super) fn read_sale_times(

@@ -10,6 +10,7 @@ use crate::ports::Clock;
 pub use crate::users::Principal;
 use crate::users::{Directory, User};
 use rate_limit::RateLimiter;
+use std::collections::HashMap;
 use std::sync::Arc;
 use token::{TokenError, TokenKind, TokenSigner};
 use vendfleet_domain::{validation, FieldErrors, Language};
@@ -35,9 +36,15 @@ pub struct Registration {
     pub last_name: String,
 }
 
+/// Principals kept at most between requests (beyond, the kept ones are dropped).
+const MAX_KEPT_PRINCIPALS: usize = 10_000;
+
 /// The auth service.
 #[derive(Clone)]
 pub struct AuthService {
+    /// Principals by user id, each with the count of user and role writes it was read at
+    /// (where this process is the store's sole writer; see `check`).
+    principals: Arc<std::sync::Mutex<HashMap<String, (u64, Principal)>>>,
     directory: Directory,
     clock: Arc<dyn Clock>,
     settings: AuthSettings,
@@ -51,6 +58,7 @@ impl AuthService {
         let signer = TokenSigner::new(&settings.jwt_secret);
         let limiter = RateLimiter::new(directory.store().clone(), settings.login_window_secs);
         AuthService {
+            principals: Default::default(),
             directory,
             clock,
             settings,
@@ -163,13 +171,36 @@ impl AuthService {
                     _ => "Token is invalid".into(),
                 })
             })?;
+        let current = |u: &User| u.active && u.token_version == claims.ver;
+        let gone = || AppError::Unauthorized("Token is no longer valid".into());
+        // Where this process writes every user and role, the principal read while the count of
+        // their writes stood is current while it stands (counted before the reads below).
+        let count = self.directory.people_count();
+        if let Some(count) = count {
+            let kept = self.principals.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, p)) = kept.get(&claims.sub).filter(|(c, _)| *c == count) {
+                return if current(&p.user) {
+                    Ok(p.clone())
+                } else {
+                    Err(gone())
+                };
+            }
+        }
         let user = self
             .directory
             .user(&claims.sub)
             .await?
-            .filter(|u| u.active && u.token_version == claims.ver)
-            .ok_or_else(|| AppError::Unauthorized("Token is no longer valid".into()))?;
-        self.principal(user).await
+            .filter(current)
+            .ok_or_else(gone)?;
+        let principal = self.principal(user).await?;
+        if let Some(count) = count {
+            let mut kept = self.principals.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.len() >= MAX_KEPT_PRINCIPALS {
+                kept.clear();
+            }
+            kept.insert(claims.sub, (count, principal.clone()));
+        }
+        Ok(principal)
     }
 
     /// The principal of a valid access token: signature, expiry, the user still active and the

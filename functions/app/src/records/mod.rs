@@ -14,7 +14,7 @@ mod touched;
 pub use snapshot::{
     version_key, with_bump, Shared, SnapshotStore, Snapshots, MAX_CHANGE_WRITES, SNAPSHOT_KINDS,
 };
-pub use touched::{Changed, Touched};
+pub use touched::{Changed, Counted, Touched};
 
 /// A stored entity.
 pub trait Record: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {

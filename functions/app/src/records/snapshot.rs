@@ -12,7 +12,7 @@
 //! by up to about a second: [`ItemStore::index_lag`]). A snapshot is therefore only reused once
 //! it was loaded that long after its version was first seen; before that every use reloads it.
 
-use super::touched::Touched;
+use super::touched::{Counted, Touched};
 use super::Record;
 use crate::ports::{Condition, Item, ItemStore, Key, Page, Query, StoreError, Write};
 use async_trait::async_trait;
@@ -43,7 +43,7 @@ pub fn version_key() -> Key {
 }
 
 /// True for the key of a record of a snapshot kind (`KIND#<id>` / `KIND`).
-fn is_snapshot_key(key: &Key) -> bool {
+pub(super) fn is_snapshot_key(key: &Key) -> bool {
     SNAPSHOT_KINDS.contains(&key.sk.as_str())
         && key
             .pk
@@ -105,10 +105,15 @@ struct Entry {
     version: u64,
     loaded: Instant,
     records: Arc<dyn Any + Send + Sync>,
+    /// The count of catalogue writes ([`Counted::Catalogue`]) when the entry was last found
+    /// current: while the count stands, it is current without reading the version.
+    checked: Option<u64>,
 }
 
 /// The snapshots of one store, by kind.
 pub struct Snapshots {
+    /// Where this process is the store's sole writer: its writes, counted (see `touched.rs`).
+    touched: Option<Arc<Touched>>,
     /// How long after a version is first seen its listing may still lag.
     settle: Duration,
     entries: Mutex<HashMap<&'static str, Entry>>,
@@ -127,6 +132,16 @@ impl Snapshots {
     where
         F: AsyncFnOnce() -> Result<Vec<T>, crate::error::AppError>,
     {
+        // Counted before the version is read: a write stored after moves the count.
+        let count = self.touched.as_ref().map(|t| t.count(Counted::Catalogue));
+        if count.is_some() {
+            let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(e) = entries.get(T::KIND).filter(|e| e.checked == count) {
+                if let Ok(records) = e.records.clone().downcast::<Shared<T>>() {
+                    return Ok(records);
+                }
+            }
+        }
         let version = match store.get(&version_key()).await? {
             Some(item) => item
                 .attrs
@@ -144,10 +159,11 @@ impl Snapshots {
             *seen.entry(version).or_insert(now)
         };
         {
-            let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(e) = entries.get(T::KIND) {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(e) = entries.get_mut(T::KIND) {
                 if e.version == version && e.loaded >= first_seen + self.settle {
                     if let Ok(records) = e.records.clone().downcast::<Shared<T>>() {
+                        e.checked = count;
                         return Ok(records);
                     }
                 }
@@ -161,6 +177,8 @@ impl Snapshots {
                 version,
                 loaded: now,
                 records: records.clone(),
+                // Current now only where a listing cannot lag its version.
+                checked: count.filter(|_| self.settle.is_zero()),
             },
         );
         Ok(records)
@@ -179,6 +197,7 @@ pub struct SnapshotStore {
 impl SnapshotStore {
     pub fn new(inner: Arc<dyn ItemStore>, touched: Option<Arc<Touched>>) -> Self {
         let snapshots = Snapshots {
+            touched: touched.clone(),
             settle: inner.index_lag(),
             entries: Mutex::default(),
             seen: Mutex::default(),
@@ -188,6 +207,11 @@ impl SnapshotStore {
             snapshots,
             touched,
         }
+    }
+
+    /// This process's writes, marked and counted, where it is the store's sole writer.
+    pub fn touched(&self) -> Option<&Arc<Touched>> {
+        self.touched.as_ref()
     }
 
     /// Applies writes with their bump; a condition failure keeps the index the caller gave.

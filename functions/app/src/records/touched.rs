@@ -12,7 +12,30 @@
 use crate::machines::Machine;
 use crate::ports::Key;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+
+/// Kinds of records whose writes are counted: a cache of them holds while the count stands
+/// (read the count before the store; a write moves it once stored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// The catalogue's records kept as snapshots, and its version item.
+    Catalogue,
+    /// Users and roles: who is signed in, and what they may do.
+    People,
+}
+
+impl Counted {
+    fn of(key: &Key) -> Option<Counted> {
+        if super::snapshot::is_snapshot_key(key) || *key == super::version_key() {
+            Some(Counted::Catalogue)
+        } else if key.sk == "USER" || key.sk == "ROLE" {
+            Some(Counted::People)
+        } else {
+            None
+        }
+    }
+}
 
 /// Machines marked beyond which a reader rereads everything instead.
 const MOST: usize = 4096;
@@ -29,6 +52,8 @@ pub enum Changed {
 /// The marks (see the module's documentation).
 pub struct Touched {
     state: Mutex<Changed>,
+    /// Writes of [`Counted::Catalogue`] and [`Counted::People`] records.
+    counts: [AtomicU64; 2],
 }
 
 impl Default for Touched {
@@ -42,16 +67,26 @@ impl Touched {
     pub fn new() -> Self {
         Touched {
             state: Mutex::new(Changed::All),
+            counts: Default::default(),
         }
     }
 
-    /// Whether a write of `key` is marked (it lies in a machine's partition).
+    /// Whether a write of `key` is marked (it lies in a machine's partition, or is counted).
     pub fn marks(key: &Key) -> bool {
-        key.pk.starts_with(Machine::PARTITION)
+        key.pk.starts_with(Machine::PARTITION) || Counted::of(key).is_some()
     }
 
-    /// Marks the machines whose partition holds one of `keys` (once the write is stored).
-    pub fn mark<'a>(&self, keys: impl IntoIterator<Item = &'a Key>) {
+    /// Writes of `kind` marked so far.
+    pub fn count(&self, kind: Counted) -> u64 {
+        self.counts[kind as usize].load(Ordering::Acquire)
+    }
+
+    /// Marks the machines whose partition holds one of `keys`, and counts the writes of counted
+    /// kinds (once the write is stored).
+    pub fn mark<'a>(&self, keys: impl IntoIterator<Item = &'a Key> + Clone) {
+        for kind in keys.clone().into_iter().filter_map(Counted::of) {
+            self.counts[kind as usize].fetch_add(1, Ordering::AcqRel);
+        }
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         for key in keys {
             let Some(machine) = key.pk.strip_prefix(Machine::PARTITION) else {
@@ -97,6 +132,24 @@ mod tests {
         let both = HashSet::from(["m1".to_string(), "m2".to_string()]);
         assert_eq!(t.take(), Changed::Machines(both));
         assert_eq!(t.take(), Changed::Machines(HashSet::new()));
+    }
+
+    #[test]
+    fn writes_of_users_roles_and_the_catalogue_are_counted() {
+        let t = Touched::new();
+        let (c, p) = (t.count(Counted::Catalogue), t.count(Counted::People));
+        t.mark(&[Key::new(Machine::partition("m1"), "STATUS")]);
+        assert_eq!(
+            (t.count(Counted::Catalogue), t.count(Counted::People)),
+            (c, p)
+        );
+        t.mark(&[Key::new("LOCATION#l1", "LOCATION")]);
+        t.mark(&[super::super::version_key()]);
+        assert_eq!(t.count(Counted::Catalogue), c + 2);
+        t.mark(&[Key::new("USER#u1", "USER"), Key::new("ROLE#r1", "ROLE")]);
+        assert_eq!(t.count(Counted::People), p + 2);
+        assert!(Touched::marks(&Key::new("USER#u1", "USER")));
+        assert!(!Touched::marks(&Key::new("EMAIL#a@b.c", "EMAIL")));
     }
 
     #[test]

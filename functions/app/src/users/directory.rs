@@ -3,6 +3,7 @@
 use super::model::{Role, User};
 use crate::error::{AppError, AppResult};
 use crate::ports::{query_all, Condition, Index, ItemStore, Query, StoreError, Write};
+use crate::records::SnapshotStore;
 use std::sync::Arc;
 
 /// The users-and-roles repository.
@@ -20,6 +21,14 @@ impl Directory {
     /// The underlying store.
     pub fn store(&self) -> &Arc<dyn ItemStore> {
         &self.store
+    }
+
+    /// The count of user and role writes (`records::Counted::People`), where this process is
+    /// the store's sole writer: a principal read while it stood is current while it stands.
+    pub fn people_count(&self) -> Option<u64> {
+        let store: &dyn std::any::Any = self.store.as_ref();
+        let touched = store.downcast_ref::<SnapshotStore>()?.touched()?;
+        Some(touched.count(crate::records::Counted::People))
     }
 
     /// One user by id.

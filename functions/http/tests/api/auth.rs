@@ -315,6 +315,59 @@ async fn deactivation_and_password_change_revoke_live_tokens(b: Backend) {
     h.token("ann@example.com", "new-password-9").await;
 }
 
+/// A signed-in user's rights follow their role and account at once, request after request
+/// (where the server keeps principals between requests, a write of a user or role ends them).
+async fn a_changed_role_or_user_applies_to_the_next_request(b: Backend) {
+    let h = Harness::on_store(b).await;
+    let admin = h.admin().await;
+    let role = h.role(&admin, "Desk", &["settings.users.list"]).await;
+    let id = h.user(&admin, "bob@example.com", Some(&role)).await;
+    let bob = h.token("bob@example.com", "password-123").await;
+    for _ in 0..2 {
+        assert_eq!(h.get("/api/users/", &bob).await.status, StatusCode::OK);
+    }
+    let change = |modules: Vec<&str>, version: u64| json!({"name": "Desk", "modules": modules, "version": version});
+    let path = format!("/api/users/roles/{role}/");
+    let r = h
+        .put(&path, &admin, change(vec!["settings.roles.list"], 1))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(
+        h.get("/api/users/", &bob).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let r = h
+        .put(&path, &admin, change(vec!["settings.users.list"], 2))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(h.get("/api/users/", &bob).await.status, StatusCode::OK);
+    // Another role given to the user: its rights, not the old role's.
+    let other = h.role(&admin, "None", &[]).await;
+    let user = h.get(&format!("/api/users/{id}/"), &admin).await.json()["data"].clone();
+    let r = h
+        .put(
+            &format!("/api/users/{id}/"),
+            &admin,
+            json!({"name": user["name"], "email": user["email"], "role_id": other}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(
+        h.get("/api/users/", &bob).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // And back.
+    let r = h
+        .put(
+            &format!("/api/users/{id}/"),
+            &admin,
+            json!({"name": user["name"], "email": user["email"], "role_id": role}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(h.get("/api/users/", &bob).await.status, StatusCode::OK);
+}
+
 async fn one_changes_their_own_password_with_the_current_one(b: Backend) {
     let h = Harness::on_store(b).await;
     let admin = h.admin().await;
@@ -498,6 +551,7 @@ on_both_stores!(
     expired_tampered_and_unsigned_tokens_are_refused,
     refresh_tokens_renew_and_are_not_access_tokens,
     deactivation_and_password_change_revoke_live_tokens,
+    a_changed_role_or_user_applies_to_the_next_request,
     one_changes_their_own_password_with_the_current_one,
     registration_is_closed_unless_configured,
     languages_list_and_switch,
