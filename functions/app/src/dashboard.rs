@@ -239,8 +239,9 @@ impl DashboardService {
     /// reads from a sparse index.
     pub async fn attention(&self, p: &Principal) -> AppResult<Vec<Attention>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
-        let machines: Vec<Machine> = self.machines.active_visible(p).await?;
-        let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
+        let (visible, _) = self.machines.visible_shared(p).await?;
+        let machines: Vec<&Machine> = visible.iter().filter(|m| !m.inactive).collect();
+        let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
         let (facts, held, settings, locations) = tokio::try_join!(
             self.facts(&ids),
             self.events.held_audit_counts(),
@@ -250,8 +251,8 @@ impl DashboardService {
         // The operator's thresholds (route planning's settings).
         let limits = settings.thresholds();
         let mut out = Vec::new();
-        for machine in machines {
-            let Some(kept) = facts.get(&machine.id) else {
+        for (machine, kept) in machines.into_iter().zip(facts) {
+            let Some(kept) = kept.as_deref() else {
                 continue;
             };
             let held_audits = held.get(&machine.id).copied().unwrap_or(0);
@@ -268,7 +269,7 @@ impl DashboardService {
                 let location = machine.location_id.as_ref().and_then(|l| locations.get(l));
                 out.push(Attention {
                     location_name: location.map(|l| l.name.clone()),
-                    machine,
+                    machine: machine.clone(),
                     findings: found,
                 });
             }
@@ -282,10 +283,12 @@ impl DashboardService {
         Ok(out)
     }
 
-    /// The facts of the machines `ids` (without held audits), kept or read.
-    async fn facts(&self, ids: &[String]) -> AppResult<HashMap<String, Arc<MachineFacts>>> {
+    /// The facts of each of the machines `ids` (without held audits), kept or read.
+    async fn facts(&self, ids: &[&str]) -> AppResult<Vec<Option<Arc<MachineFacts>>>> {
         let Some(cache) = &self.facts else {
-            return self.read_facts(ids).await;
+            let owned: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+            let mut read = self.read_facts(&owned).await?;
+            return Ok(ids.iter().map(|id| read.remove(*id)).collect());
         };
         let mut kept = cache.kept.lock().await;
         // Dropped before the read: a machine written after the take is marked again.
@@ -295,16 +298,13 @@ impl DashboardService {
         }
         let missing: Vec<String> = ids
             .iter()
-            .filter(|id| !kept.contains_key(*id))
-            .cloned()
+            .filter(|id| !kept.contains_key(**id))
+            .map(|id| id.to_string())
             .collect();
         if !missing.is_empty() {
             kept.extend(self.read_facts(&missing).await?);
         }
-        Ok(ids
-            .iter()
-            .filter_map(|id| Some((id.clone(), kept.get(id)?.clone())))
-            .collect())
+        Ok(ids.iter().map(|id| kept.get(*id).cloned()).collect())
     }
 
     /// The facts of the machines `ids` from the store: their statuses (batched) and

@@ -44,6 +44,9 @@ impl super::SalesService {
     /// where there is no engine, or it holds no product figures and products matter.
     pub(super) async fn engine_cubes(&self, ask: Ask<'_>) -> AppResult<Option<(Cube, Cube)>> {
         let Ask { q, cat, groups, .. } = ask;
+        // Each group's cells by bucket only where the answer shows them (a report by period
+        // and group: the detail table, the settlements).
+        let with_cells = ask.by_period && groups;
         let by_product = q.group_by.by_product() || cat.products.is_some();
         let by_machine = !(groups && q.group_by.by_product());
         let mut cubes = [Cube::default(), Cube::default()];
@@ -99,7 +102,7 @@ impl super::SalesService {
                     merged.add(by_bucket, || group_keys(q, cat, None, product));
                 }
             }
-            *cube = merged.cube(&starts);
+            *cube = merged.cube(&starts, with_cells);
         }
         let [current, previous] = cubes;
         Ok(Some((current, previous)))
@@ -208,10 +211,31 @@ impl<'a> Merged<'a> {
 
     /// The cube of the rows added, buckets starting at `starts`: as adding each row's
     /// non-zero buckets to the cube would make it, but each group's cells summed first and
-    /// its maps built from sorted keys (not looked up a row at a time).
-    fn cube(&self, starts: &[NaiveDate]) -> Cube {
+    /// its maps built from sorted keys (not looked up a row at a time); without the groups'
+    /// cells unless `with_cells`.
+    fn cube(&self, starts: &[NaiveDate], with_cells: bool) -> Cube {
         let mut cube = Cube::default();
         let zero = Figures::default();
+        if !with_cells {
+            let mut groups: foldhash::HashMap<&str, Figures> = Default::default();
+            for (keys, &slot) in &self.slots {
+                let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
+                for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
+                    cube.total.add(f);
+                    cube.buckets.entry(starts[b]).or_default().add(f);
+                    for key in keys {
+                        groups.entry(key).or_default().add(f);
+                    }
+                }
+            }
+            let mut groups: Vec<_> = groups.into_iter().collect();
+            groups.sort_unstable_by_key(|(key, _)| *key);
+            cube.groups = groups
+                .into_iter()
+                .map(|(key, f)| (key.to_string(), f))
+                .collect();
+            return cube;
+        }
         let mut by_group: foldhash::HashMap<&str, Vec<Option<Figures>>> = Default::default();
         for (keys, &slot) in &self.slots {
             let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];

@@ -33,30 +33,45 @@ impl Zones {
 type Run = (Tz, Vec<(NaiveDateTime, Figures)>);
 
 /// One day's sales by machine and zone: wall-clock times in order, with the running sums of
-/// the figures up to each.
+/// the figures up to each; and every machine's together, by zone, so that a question about
+/// most of the fleet is the fleet's sum less the machines left out.
 pub(crate) struct DayHours {
     pub zones: Zones,
-    runs: HashMap<String, Vec<Run>>,
+    runs: foldhash::HashMap<String, Vec<Run>>,
+    fleet: Vec<Run>,
+}
+
+/// A run's vends pushed to the run of `zone` among `runs`.
+fn run_of(runs: &mut Vec<Run>, zone: Tz) -> &mut Vec<(NaiveDateTime, Figures)> {
+    let i = match runs.iter().position(|(z, _)| *z == zone) {
+        Some(i) => i,
+        None => {
+            runs.push((zone, Vec::new()));
+            runs.len() - 1
+        }
+    };
+    &mut runs[i].1
+}
+
+/// The figures of the vends of `run` up to `cutoff` (its running sum there).
+fn up_to(run: &[(NaiveDateTime, Figures)], cutoff: NaiveDateTime) -> Option<&Figures> {
+    let n = run.partition_point(|(at, _)| *at <= cutoff);
+    n.checked_sub(1).map(|i| &run[i].1)
 }
 
 impl DayHours {
     /// The hours of the day whose ledger rows are `vends`.
     pub fn of(vends: Vec<VendFact>, zones: Zones) -> DayHours {
-        let mut runs: HashMap<String, Vec<Run>> = HashMap::new();
+        let mut runs: foldhash::HashMap<String, Vec<Run>> = Default::default();
+        let mut fleet: Vec<Run> = Vec::new();
         for v in vends {
             let zone = zones.of(v.location_id.as_deref());
             let at = v.at.with_timezone(&zone).naive_local();
-            let machine = runs.entry(v.machine_id.clone()).or_default();
-            let run = match machine.iter().position(|(z, _)| *z == zone) {
-                Some(i) => &mut machine[i].1,
-                None => {
-                    machine.push((zone, Vec::new()));
-                    &mut machine.last_mut().expect("just pushed").1
-                }
-            };
-            run.push((at, Figures::of(&v)));
+            let f = Figures::of(&v);
+            run_of(&mut fleet, zone).push((at, f));
+            run_of(runs.entry(v.machine_id).or_default(), zone).push((at, f));
         }
-        for run in runs.values_mut().flat_map(|m| m.iter_mut()) {
+        for run in runs.values_mut().flatten().chain(fleet.iter_mut()) {
             run.1.sort_by_key(|(at, _)| *at);
             let mut sum = Figures::default();
             for (_, f) in run.1.iter_mut() {
@@ -64,28 +79,42 @@ impl DayHours {
                 *f = sum;
             }
         }
-        DayHours { zones, runs }
+        DayHours { zones, runs, fleet }
     }
 
     /// The figures of `machines`' sales whose wall-clock time moved on by `days_back` days is
     /// not after `now`'s there (`domain::calendar::within_same_hours`).
-    pub fn within(&self, machines: &[String], days_back: i64, now: DateTime<Utc>) -> Figures {
+    pub fn within(&self, machines: &[&str], days_back: i64, now: DateTime<Utc>) -> Figures {
         let mut cutoffs: Vec<(Tz, NaiveDateTime)> = Vec::new();
+        let mut cutoff = |zone: Tz| match cutoffs.iter().find(|(z, _)| *z == zone) {
+            Some((_, c)) => *c,
+            None => {
+                let c = now.with_timezone(&zone).naive_local() - Duration::days(days_back);
+                cutoffs.push((zone, c));
+                c
+            }
+        };
         let mut total = Figures::default();
-        for run in machines.iter().filter_map(|m| self.runs.get(m)) {
-            for (zone, times) in run {
-                let cutoff = match cutoffs.iter().find(|(z, _)| z == zone) {
-                    Some((_, c)) => *c,
-                    None => {
-                        let c = now.with_timezone(zone).naive_local() - Duration::days(days_back);
-                        cutoffs.push((*zone, c));
-                        c
-                    }
-                };
-                let n = times.partition_point(|(at, _)| *at <= cutoff);
-                if n > 0 {
-                    total.add(&times[n - 1].1);
+        if machines.len() * 2 > self.runs.len() {
+            // Most of the fleet: the fleet's sums less those of the machines left out.
+            let chosen: foldhash::HashSet<&str> = machines.iter().copied().collect();
+            for (zone, times) in &self.fleet {
+                total.add(up_to(times, cutoff(*zone)).unwrap_or(&Figures::default()));
+            }
+            let left_out = self
+                .runs
+                .iter()
+                .filter(|(m, _)| !chosen.contains(m.as_str()));
+            for (zone, times) in left_out.flat_map(|(_, runs)| runs) {
+                if let Some(f) = up_to(times, cutoff(*zone)) {
+                    total.add(&f.negated());
                 }
+            }
+            return total;
+        }
+        for (zone, times) in machines.iter().filter_map(|m| self.runs.get(*m)).flatten() {
+            if let Some(f) = up_to(times, cutoff(*zone)) {
+                total.add(f);
             }
         }
         total
@@ -194,22 +223,27 @@ mod tests {
             })
             .collect();
         let hours = DayHours::of(vends.clone(), zones.clone());
-        let machines = ["m0".to_string(), "m2".to_string(), "absent".to_string()];
-        for days_back in [1, 7] {
-            for q in 0..(4 * 24 * 2) {
-                let now = start + Duration::days(days_back) + Duration::minutes(15 * q);
-                let mut want = Figures::default();
-                for v in vends.iter().filter(|v| machines.contains(&v.machine_id)) {
-                    let zone = zones.of(v.location_id.as_deref());
-                    if within_same_hours(v.at, days_back, now, zone) {
-                        want.add(&Figures::of(v));
+        // A few machines (read one by one), and most of them (the fleet less those left out).
+        for machines in [vec!["m1"], vec!["m0", "m2", "absent"]] {
+            for days_back in [1, 7] {
+                for q in 0..(4 * 24 * 2) {
+                    let now = start + Duration::days(days_back) + Duration::minutes(15 * q);
+                    let mut want = Figures::default();
+                    for v in vends
+                        .iter()
+                        .filter(|v| machines.contains(&v.machine_id.as_str()))
+                    {
+                        let zone = zones.of(v.location_id.as_deref());
+                        if within_same_hours(v.at, days_back, now, zone) {
+                            want.add(&Figures::of(v));
+                        }
                     }
+                    assert_eq!(
+                        hours.within(&machines, days_back, now),
+                        want,
+                        "{now} {days_back} {machines:?}"
+                    );
                 }
-                assert_eq!(
-                    hours.within(&machines, days_back, now),
-                    want,
-                    "{now} {days_back}"
-                );
             }
         }
     }

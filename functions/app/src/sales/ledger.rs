@@ -157,8 +157,8 @@ impl SalesService {
     pub async fn so_far(&self, p: &Principal, days: &[NaiveDate]) -> AppResult<Vec<Figures>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
         let query = super::SalesParams::default().check(today)?;
-        let (machines, locations) = self.chosen_machines(p, &query).await?;
-        let ids: Vec<String> = machines.into_iter().map(|m| m.id).collect();
+        let (machines, locations, _) = self.choose(p, &query).await?;
+        let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
         let zones = Zones {
             by_location: Arc::new(
                 locations
@@ -190,7 +190,8 @@ impl SalesService {
                 continue;
             }
             let mut figures = Figures::default();
-            for v in self.sales.ledger_of(&ids, day, day).await? {
+            let owned: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+            for v in self.sales.ledger_of(&owned, day, day).await? {
                 if within_same_hours(v.at, days_back, now, zones.of(v.location_id.as_deref())) {
                     figures.add(&Figures::of(&v));
                 }

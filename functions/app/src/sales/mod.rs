@@ -274,7 +274,7 @@ impl SalesService {
         compared: bool,
     ) -> AppResult<SalesReport> {
         let query = params.check(self.calendar.today())?;
-        let cat = self.catalogue(p, &query).await?;
+        let cat = self.catalogue(p, &query, groups).await?;
         let (previous_from, previous_to) = comparison_span(query.from, query.to);
         // Not compared: an empty span (no day from `query.from` to the day before).
         let before = match compared {
@@ -362,12 +362,15 @@ impl SalesService {
         Ok(chosen_products(q, &all_products))
     }
 
-    async fn catalogue(&self, p: &Principal, q: &SalesQuery) -> AppResult<Catalogue> {
+    /// The catalogue a query reads: its machines and products, and the names of its groups
+    /// (only when `named`: an answer without groups names none).
+    async fn catalogue(&self, p: &Principal, q: &SalesQuery, named: bool) -> AppResult<Catalogue> {
         let (machines, locations, fleet_size) = self.choose(p, q).await?;
         let all_products = self.products.products().all_shared().await?;
         let products = chosen_products(q, &all_products);
         let mut names = BTreeMap::from([(NO_GROUP.to_string(), "—".to_string())]);
         match q.group_by {
+            _ if !named => {}
             GroupBy::Machine => {
                 names.extend(machines.iter().map(|m| (m.id.clone(), m.name.clone())));
             }

@@ -130,7 +130,7 @@ impl SalesService {
             group_by: GroupBy::Product,
             ..query.clone()
         };
-        let cat = self.catalogue(p, &named).await?;
+        let cat = self.catalogue(p, &named, true).await?;
         let all_machines = self.machines.machines().all_shared().await?;
         Ok(Chosen {
             query,
