@@ -330,4 +330,62 @@ mod tests {
             .unwrap();
         assert_eq!(recompiled, (0, 0));
     }
+
+    /// A reader maps the whole file, not SQLite's default ceiling of 2 GiB: the build raises
+    /// it (`.cargo/config.toml`); without that, a year's ledger of a large fleet is read by
+    /// read calls past its first 2 GiB.
+    #[test]
+    fn readers_map_more_than_the_default_ceiling() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open(dir.path()).unwrap();
+        let mapped: i64 = db
+            .read_now(|c| c.query_row("PRAGMA mmap_size", [], |r| r.get(0)))
+            .unwrap()
+            .unwrap();
+        assert!(mapped > 1 << 31, "{mapped}");
+    }
+
+    /// The vends of a page's keys come key after key, each key's by event id, with the
+    /// vends of other instants, machines and days left out.
+    #[test]
+    fn vends_at_reads_each_key_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open(dir.path()).unwrap();
+        db.read_now(|_| ()).unwrap();
+        let insert = |m: &str, day: i64, at: i64, e: &str| {
+            format!(
+                "INSERT INTO sales_ledger (machine_id, day, at, event_id, location_id, selection, \
+                 product_id, quantity, revenue, net, payment, class) \
+                 VALUES ('{m}', {day}, {at}, '{e}', NULL, 'A1', 'p', 1, 100, 90, 0, 0);"
+            )
+        };
+        let rows = [
+            insert("m-1", 20_261_130, 5, "e-b"),
+            insert("m-1", 20_261_130, 5, "e-a"),
+            insert("m-1", 20_261_130, 6, "e-c"),
+            insert("m-2", 20_261_130, 5, "e-d"),
+            insert("m-1", 20_261_201, 5, "e-e"),
+        ]
+        .concat();
+        let path = dir.path().join(crate::db::DATABASE_FILE);
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .execute_batch(&rows)
+            .unwrap();
+        let store = SqliteSalesStore::new(db);
+        let day = day_from_number(20_261_130).unwrap();
+        let at = |ms| DateTime::from_timestamp_millis(ms).unwrap();
+        let keys = vec![
+            ("m-2".to_string(), day, at(5)),
+            ("m-1".to_string(), day, at(5)),
+            ("m-3".to_string(), day, at(5)),
+        ];
+        let got = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(store.vends_at(&keys))
+            .unwrap();
+        let ids: Vec<&str> = got.iter().map(|v| v.event_id.as_str()).collect();
+        assert_eq!(ids, ["e-d", "e-a", "e-b"]);
+    }
 }

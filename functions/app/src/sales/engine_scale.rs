@@ -218,3 +218,79 @@ fn engine_at_scale() {
         println!("  {name}: median {:.2} ms", ms(t));
     }
 }
+
+/// The transaction log's index (`log.rs`) at the same scale: every machine's sales of every
+/// day (8 to 11 products, 1 to 6 sales each, at random instants of the day), read a batch of
+/// machines at a time as `Engine::build_log` reads the store; then its memory and a page of
+/// the log for every machine, for 50, and for every machine's sales of one product.
+#[test]
+#[ignore = "a benchmark: make bench"]
+fn engine_at_scale_log() {
+    let machines = env("VENDFLEET_ENGINE_MACHINES", 10_000);
+    let days = env("VENDFLEET_ENGINE_DAYS", 365);
+    let products = 300u64;
+    let first = NaiveDate::from_ymd_opt(2025, 11, 1).expect("a date");
+    let ids: Vec<String> = (0..machines).map(|m| format!("M{m:06}")).collect();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let before = rss_anon_mib();
+    let started = Instant::now();
+    let mut log = SaleLog::waiting_for(0..machines);
+    let mut sales = 0usize;
+    for batch in (0..machines).collect::<Vec<_>>().chunks(LOG_BATCH) {
+        let mut read = Vec::new();
+        for &m in batch {
+            for day in first.iter_days().take(days) {
+                let midnight = day.and_hms_opt(0, 0, 0).expect("midnight").and_utc();
+                for _ in 0..8 + rng.below(4) {
+                    let product = ((m as u64 * 7 + rng.below(30) * 13) % products) as u32;
+                    for _ in 0..1 + rng.below(6) {
+                        let at = midnight + chrono::Duration::seconds(rng.below(86_400) as i64);
+                        read.push((m, day, at, product));
+                    }
+                }
+            }
+        }
+        sales += read.len();
+        log.read(batch, read);
+    }
+    assert!(log.ready());
+    let built = started.elapsed();
+    println!(
+        "\nThe transaction log's index at scale: {machines} machines x {days} days, {sales} sales"
+    );
+    println!(
+        "  built in {:.1} s; {:.0} MiB of entries and vectors (anonymous memory held {:.0} MiB)",
+        built.as_secs_f64(),
+        log.bytes() as f64 / (1024.0 * 1024.0),
+        rss_anon_mib() - before
+    );
+    let day = first + chrono::Days::new(days as u64 - 1);
+    let id = |slot: usize| ids[slot].as_str();
+    let one: Vec<bool> = (0..products).map(|p| p == 7).collect();
+    let pages: [(&str, Vec<usize>, Option<&[bool]>); 3] = [
+        ("every machine", (0..machines).collect(), None),
+        (
+            "50 machines",
+            (0..50).map(|k| k * (machines / 50)).collect(),
+            None,
+        ),
+        (
+            "every machine, one product",
+            (0..machines).collect(),
+            Some(&one),
+        ),
+    ];
+    for (name, slots, chosen) in pages {
+        let mut samples = Vec::new();
+        for _ in 0..11 {
+            let started = Instant::now();
+            let page = log.page(day, slots.iter().copied(), chosen, (0, 25), id);
+            samples.push(started.elapsed());
+            assert!(!page.is_empty(), "{name}: an empty page");
+        }
+        println!(
+            "  the day's first page of 25, {name}: median {:.3} ms",
+            ms(median(samples))
+        );
+    }
+}

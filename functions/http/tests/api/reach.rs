@@ -544,7 +544,15 @@ async fn derived_figures_respect_the_scope(b: Backend) {
 /// location, a location given to another client, a machine tagged.
 async fn the_scope_follows_every_catalogue_change_at_once(b: Backend) {
     let h = Harness::on_store(b).await;
-    let other = h.twin();
+    // Another process writing the same store is DynamoDB's case (many Lambdas). The embedded
+    // server is its data directory's sole writer (docs/architecture.md, "Requests"): it keeps
+    // snapshots while the count of its own catalogue writes stands, so there the changes are
+    // made and read in one process.
+    let twin = h.twin();
+    let other = match b {
+        Backend::Dynamo => &twin,
+        Backend::Sqlite => &h,
+    };
     let admin = h.admin().await;
     let f = fleet(&h, &admin).await;
     let role = h.role(&admin, "Viewers", &["settings.machines.list"]).await;
@@ -575,7 +583,7 @@ async fn the_scope_follows_every_catalogue_change_at_once(b: Backend) {
     }
     let both = ["Paris One", "Secret Milan"];
     let check = async |token: &str, want: &[&str], after: &str| {
-        for (process, h) in [("this process", &h), ("another process", &other)] {
+        for (process, h) in [("this process", &h), ("another process", other)] {
             // Twice: the second answer comes from the snapshot where one is kept.
             for _ in 0..2 {
                 assert_eq!(seen(h, token).await, want, "{after}, in {process}");
@@ -633,9 +641,9 @@ async fn the_scope_follows_every_catalogue_change_at_once(b: Backend) {
     };
     tags(&h, &f.m1, "add").await;
     check(&by_tag, &["Paris One"], "a machine tagged").await;
-    tags(&other, &f.m2, "add").await;
+    tags(other, &f.m2, "add").await;
     check(&by_tag, &both, "another machine tagged").await;
-    tags(&other, &f.m1, "remove").await;
+    tags(other, &f.m1, "remove").await;
     check(&by_tag, &["Secret Milan"], "a machine untagged").await;
 }
 
