@@ -267,7 +267,8 @@ fn engine_at_scale_log() {
     let day = first + chrono::Days::new(days as u64 - 1);
     let id = |slot: usize| ids[slot].as_str();
     let one: Vec<bool> = (0..products).map(|p| p == 7).collect();
-    let pages: [(&str, Vec<usize>, Option<&[bool]>); 3] = [
+    type Page<'a> = (&'a str, Vec<usize>, Option<&'a [bool]>);
+    let pages: [Page; 3] = [
         ("every machine", (0..machines).collect(), None),
         (
             "50 machines",
