@@ -5,13 +5,10 @@
 use crate::auth::Principal;
 use crate::events::EventsService;
 use crate::machines::{Machine, MachinesService};
-use crate::records::{Changed, Touched};
 use crate::sales::{SalesParams, SalesReport, SalesService};
 use crate::{AppResult, Calendar};
 use chrono::{Duration, NaiveDate, NaiveTime, Timelike};
-use std::collections::HashMap;
-use std::sync::Arc;
-use vendfleet_domain::attention::{findings_with, Finding, MachineFacts, SelectionFacts};
+use vendfleet_domain::attention::{findings_with, Finding, MachineFacts};
 use vendfleet_domain::report::{Choice, GroupBy};
 use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Permission;
@@ -93,16 +90,6 @@ pub struct DashboardService {
     events: EventsService,
     planning: crate::planning::PlanningService,
     calendar: Calendar,
-    /// Where this process is the store's sole writer: each machine's facts, kept between
-    /// requests.
-    facts: Option<Arc<FactsCache>>,
-}
-
-/// Each machine's facts for the attention list (its audits held aside: they are read per
-/// request), read again only for the machines written since (`records::touched`).
-struct FactsCache {
-    touched: Arc<Touched>,
-    kept: tokio::sync::Mutex<HashMap<String, Arc<MachineFacts>>>,
 }
 
 fn span(r: &SalesReport) -> SpanFigures {
@@ -147,7 +134,6 @@ impl DashboardService {
         events: EventsService,
         planning: crate::planning::PlanningService,
         calendar: Calendar,
-        touched: Option<Arc<Touched>>,
     ) -> Self {
         DashboardService {
             sales,
@@ -155,12 +141,6 @@ impl DashboardService {
             events,
             planning,
             calendar,
-            facts: touched.map(|touched| {
-                Arc::new(FactsCache {
-                    touched,
-                    kept: Default::default(),
-                })
-            }),
         }
     }
 
@@ -234,16 +214,16 @@ impl DashboardService {
     }
 
     /// The machines `p` sees that need attention, most findings first, then by name. Their
-    /// facts come from memory where this process is the sole writer (read again only for the
-    /// machines written since), else in two reads whatever the fleet's size; the held audit
-    /// reads from a sparse index.
+    /// facts come from planning's machine states (kept in memory where this process is the sole
+    /// writer, read again only for the machines written since; else in two reads whatever the
+    /// fleet's size); the held audit reads from a sparse index.
     pub async fn attention(&self, p: &Principal) -> AppResult<Vec<Attention>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
         let (visible, _) = self.machines.visible_shared(p).await?;
         let machines: Vec<&Machine> = visible.iter().filter(|m| !m.inactive).collect();
         let ids: Vec<&str> = machines.iter().map(|m| m.id.as_str()).collect();
         let (facts, held, settings, locations) = tokio::try_join!(
-            self.facts(&ids),
+            self.planning.machine_states(&ids),
             self.events.held_audit_counts(),
             self.planning.settings(),
             self.sales.locations().all_shared(),
@@ -251,10 +231,8 @@ impl DashboardService {
         // The operator's thresholds (route planning's settings).
         let limits = settings.thresholds();
         let mut out = Vec::new();
-        for (machine, kept) in machines.into_iter().zip(facts) {
-            let Some(kept) = kept.as_deref() else {
-                continue;
-            };
+        for (machine, state) in machines.into_iter().zip(facts) {
+            let kept = &state.facts;
             let held_audits = held.get(&machine.id).copied().unwrap_or(0);
             let found = if held_audits == 0 {
                 findings_with(kept, now, today, &limits)
@@ -281,58 +259,5 @@ impl DashboardService {
                 .then_with(|| a.machine.name.cmp(&b.machine.name))
         });
         Ok(out)
-    }
-
-    /// The facts of each of the machines `ids` (without held audits), kept or read.
-    async fn facts(&self, ids: &[&str]) -> AppResult<Vec<Option<Arc<MachineFacts>>>> {
-        let Some(cache) = &self.facts else {
-            let owned: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
-            let mut read = self.read_facts(&owned).await?;
-            return Ok(ids.iter().map(|id| read.remove(*id)).collect());
-        };
-        let mut kept = cache.kept.lock().await;
-        // Dropped before the read: a machine written after the take is marked again.
-        match cache.touched.take() {
-            Changed::All => kept.clear(),
-            Changed::Machines(written) => kept.retain(|id, _| !written.contains(id)),
-        }
-        let missing: Vec<String> = ids
-            .iter()
-            .filter(|id| !kept.contains_key(**id))
-            .map(|id| id.to_string())
-            .collect();
-        if !missing.is_empty() {
-            kept.extend(self.read_facts(&missing).await?);
-        }
-        Ok(ids.iter().map(|id| kept.get(*id).cloned()).collect())
-    }
-
-    /// The facts of the machines `ids` from the store: their statuses (batched) and
-    /// selections (the fleet-wide index, or each machine's for a few).
-    async fn read_facts(&self, ids: &[String]) -> AppResult<HashMap<String, Arc<MachineFacts>>> {
-        let (mut statuses, mut selections) =
-            tokio::try_join!(self.events.statuses(ids), self.machines.selections_of(ids),)?;
-        Ok(ids
-            .iter()
-            .map(|id| {
-                let status = statuses.remove(id);
-                let facts = MachineFacts {
-                    last_updated: status.as_ref().and_then(|s| s.last_updated),
-                    cash_box_minor: status.as_ref().and_then(|s| s.int("cash_box_minor")),
-                    selections: selections
-                        .remove(id)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|s| SelectionFacts {
-                            current: s.current,
-                            max: s.max,
-                            expiry: s.expiry_date,
-                        })
-                        .collect(),
-                    held_audits: 0,
-                };
-                (id.clone(), Arc::new(facts))
-            })
-            .collect())
     }
 }

@@ -123,8 +123,8 @@ impl App {
     ) -> Self {
         // Every write the services make goes through the snapshot store, which keeps the
         // catalogue's version (see `records::snapshot`).
-        // It and the sales commits mark the machines they write (`records::touched`): the
-        // dashboard keeps each machine's facts where this process is the sole writer.
+        // It and the sales commits mark the machines they write (`records::touched`): planning
+        // keeps each machine's status and selections where this process is the sole writer.
         let sole_writer = adapters.sales.sole_writer();
         let touched = sole_writer.then(|| Arc::new(records::Touched::new()));
         let store: Arc<dyn ports::ItemStore> =
@@ -161,6 +161,7 @@ impl App {
             settings.clone(),
             directory.clone(),
             calendar.clone(),
+            touched,
         );
         let settlements = settlements::SettlementsService::new(
             store.clone(),
@@ -174,7 +175,6 @@ impl App {
             events.clone(),
             planning.clone(),
             calendar.clone(),
-            touched,
         );
         let reports = reports::ReportsService::new(
             sales.clone(),

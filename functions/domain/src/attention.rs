@@ -18,7 +18,7 @@ pub struct SelectionFacts {
 }
 
 /// What is known of a machine.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MachineFacts {
     /// Its latest event of any kind.
     pub last_updated: Option<DateTime<Utc>>,

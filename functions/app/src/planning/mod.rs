@@ -7,12 +7,14 @@
 //! last reading, cash and held audits from the machine status and the audit index — a handful
 //! of reads whatever the fleet's size.
 
+mod kept;
 pub mod model;
 mod picklist;
 mod plans;
 pub mod routes;
 pub mod solver;
 
+pub use kept::MachineState;
 pub use picklist::{rank, totals};
 
 use crate::auth::Principal;
@@ -52,18 +54,23 @@ pub const FLEET_VELOCITIES_FROM: usize = 100;
 /// arrive late for those days change them meanwhile.
 pub const VELOCITY_TTL_SECS: i64 = 300;
 
+/// Units by weekday over a velocity window, by machine.
+pub(crate) type UnitsByMachine = HashMap<String, Vec<crate::ports::WeekdayUnits>>;
+
 /// The whole fleet's units by weekday over a velocity window, as read at `loaded_at`.
 struct FleetVelocities {
     window: (NaiveDate, NaiveDate),
     loaded_at: DateTime<Utc>,
     machines: BTreeSet<String>,
-    units: Arc<Vec<crate::ports::WeekdayUnits>>,
+    units: Arc<UnitsByMachine>,
 }
 
 /// The planning service.
 #[derive(Clone)]
 pub struct PlanningService {
     velocities: Arc<std::sync::Mutex<Option<FleetVelocities>>>,
+    /// Each machine's status and selections, where this process is the sole writer (`kept.rs`).
+    kept: Option<Arc<kept::Kept>>,
     pub(crate) store: Arc<dyn ItemStore>,
     pub(crate) sales: crate::sales::SalesService,
     pub(crate) machines: MachinesService,
@@ -141,9 +148,11 @@ impl PlanningService {
         settings: SettingsService,
         directory: Directory,
         calendar: Calendar,
+        touched: Option<Arc<crate::records::Touched>>,
     ) -> Self {
         PlanningService {
             velocities: Arc::new(std::sync::Mutex::new(None)),
+            kept: touched.map(|t| Arc::new(kept::Kept::new(t))),
             routes: Records::new(store.clone()),
             store,
             sales,

@@ -4,16 +4,23 @@
 use super::*;
 
 impl PlanningService {
-    /// Units by weekday of `ids` over the window: many machines from the fleet's figures, kept
-    /// for [`VELOCITY_TTL_SECS`]; few read on their own.
+    /// Units by weekday over the window, by machine, of at least `ids`: many machines from the
+    /// fleet's figures, kept for [`VELOCITY_TTL_SECS`]; few read on their own.
     async fn weekday_units(
         &self,
         ids: &[String],
         from: NaiveDate,
         to: NaiveDate,
-    ) -> AppResult<Vec<crate::ports::WeekdayUnits>> {
+    ) -> AppResult<Arc<UnitsByMachine>> {
+        let by_machine = |units: Vec<crate::ports::WeekdayUnits>| {
+            let mut out = UnitsByMachine::new();
+            for u in units {
+                out.entry(u.machine_id.clone()).or_default().push(u);
+            }
+            Arc::new(out)
+        };
         if ids.len() < FLEET_VELOCITIES_FROM {
-            return self.sales.weekday_units(ids, from, to).await;
+            return Ok(by_machine(self.sales.weekday_units(ids, from, to).await?));
         }
         let now = self.calendar.now();
         let fresh = |c: &FleetVelocities| {
@@ -37,7 +44,7 @@ impl PlanningService {
                     .iter()
                     .map(|m| m.id.clone())
                     .collect();
-                let units = Arc::new(self.sales.weekday_units(&all, from, to).await?);
+                let units = by_machine(self.sales.weekday_units(&all, from, to).await?);
                 *self.velocities.lock().expect("velocity cache") = Some(FleetVelocities {
                     window: (from, to),
                     loaded_at: now,
@@ -47,12 +54,7 @@ impl PlanningService {
                 units
             }
         };
-        let wanted: BTreeSet<&str> = ids.iter().map(String::as_str).collect();
-        Ok(units
-            .iter()
-            .filter(|u| wanted.contains(u.machine_id.as_str()))
-            .cloned()
-            .collect())
+        Ok(units)
     }
 
     /// The plans (need, selections, predictions) of the given machines for a visit on `visit`.
@@ -64,10 +66,10 @@ impl PlanningService {
     ) -> AppResult<Vec<MachinePlan>> {
         let (now, today) = (self.calendar.now(), self.calendar.today());
         let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
         let (from, to) = self.velocity_window(s);
-        let (mut statuses, mut selections, held, units, locations, products, components) = tokio::try_join!(
-            self.events.statuses(&ids),
-            self.machines.selections_of(&ids),
+        let (states, held, units, locations, products, components) = tokio::try_join!(
+            self.machine_states(&refs),
             self.events.held_audit_counts(),
             self.weekday_units(&ids, from, to),
             self.settings.locations().all_shared(),
@@ -80,16 +82,16 @@ impl PlanningService {
             products.iter().map(|p| (p.id.as_str(), p)).collect();
         let components: HashMap<&str, &crate::products::Component> =
             components.iter().map(|c| (c.id.as_str(), c)).collect();
-        let mut velocities: HashMap<(String, String), Velocity> = HashMap::new();
-        for u in units {
-            velocities.insert(
-                (u.machine_id, u.product_id),
-                Velocity::from_units(u.units, from, to),
-            );
-        }
         let thresholds = s.thresholds();
         let mut out = Vec::with_capacity(machines.len());
-        for machine in machines {
+        for (machine, state) in machines.into_iter().zip(states) {
+            let units = units.get(&machine.id).map_or(&[][..], Vec::as_slice);
+            let velocity_of = |product: &str| {
+                units
+                    .iter()
+                    .find(|u| u.product_id == product)
+                    .map(|u| Velocity::from_units(u.units, from, to))
+            };
             let location = machine
                 .location_id
                 .as_deref()
@@ -98,27 +100,26 @@ impl PlanningService {
             let tz = self
                 .calendar
                 .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
-            let status = statuses.remove(&machine.id);
-            let last_reading = status.as_ref().and_then(|s| s.last_updated);
+            let status = state.status.as_ref();
+            let last_reading = status.and_then(|s| s.last_updated);
             let reading_day = last_reading.map_or(today, |r| local_date(r, tz).min(today));
-            let mut sels = selections.remove(&machine.id).unwrap_or_default();
-            sels.sort_by_key(|s| crate::machines::natural(&s.selection));
+            // In the selections' natural order.
+            let sels = &state.selections;
             // A product in several selections shares its velocity by their capacity.
             let mut capacity: HashMap<&str, i64> = HashMap::new();
-            for sel in &sels {
+            for sel in sels {
                 *capacity.entry(sel.product_id.as_str()).or_default() += sel.max.max(0);
             }
             let mut plans = Vec::with_capacity(sels.len());
             let mut needs = Vec::with_capacity(sels.len());
-            for sel in &sels {
+            for sel in sels {
                 let total = capacity[sel.product_id.as_str()];
                 let share = if total > 0 {
                     sel.max.max(0) as f64 / total as f64
                 } else {
                     0.0
                 };
-                let velocity = velocities
-                    .get(&(machine.id.clone(), sel.product_id.clone()))
+                let velocity = velocity_of(&sel.product_id)
                     .map(|v| v.scaled(share))
                     .unwrap_or_default();
                 let product = products.get(sel.product_id.as_str()).copied();
@@ -140,7 +141,7 @@ impl PlanningService {
             let facts = MachineNeedFacts {
                 last_reading,
                 reading_day,
-                cash_box_minor: status.as_ref().and_then(|s| s.int("cash_box_minor")),
+                cash_box_minor: status.and_then(|s| s.int("cash_box_minor")),
                 held_audits: held.get(&machine.id).copied().unwrap_or(0),
                 selections: needs,
             };

@@ -454,9 +454,24 @@ impl Engine {
         let chosen: Option<Vec<bool>> =
             products.map(|set| columns.products.iter().map(|p| set.contains(p)).collect());
         let ids = &columns.machine_ids;
+        // Some products: only the machines whose cells of the day hold a sale of one of them
+        // (a rare product's page looks through a few machines' sales, not the fleet's).
+        let cells = chosen
+            .as_ref()
+            .filter(|_| columns.products_ok)
+            .map(|wanted| (wanted, columns.day_products.days().get(&day)));
+        let sold = |slot: &usize| match cells {
+            None => true,
+            Some((_, None)) => false,
+            Some((wanted, Some(day))) => {
+                let mut any = false;
+                day.each_chosen_of_machine(*slot, wanted, |c| any |= c.transactions > 0);
+                any
+            }
+        };
         let picks = log.page(
             day,
-            slots.iter().flatten().copied(),
+            slots.iter().flatten().copied().filter(sold),
             chosen.as_deref(),
             (skip, take),
             |slot| ids[slot].as_str(),

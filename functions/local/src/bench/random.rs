@@ -518,6 +518,18 @@ pub async fn run(n: usize, seed: u64) -> Result<(), BoxError> {
         "\nRandom report queries: {n} drawn with seed {seed} (today {today}; users: admin and scoped to {SCOPES:?} machines)"
     );
 
+    // For looking into any request under a profiler: the administrator's, for ten seconds.
+    if let Ok(uri) = std::env::var("VENDFLEET_BENCH_URI") {
+        let started = std::time::Instant::now();
+        let mut times = Vec::new();
+        while started.elapsed() < Duration::from_secs(10) {
+            times.extend(fleet.admin_api.samples(&uri, REPEAT).await?.0);
+        }
+        let stats = Stats::of(times);
+        println!("{uri} as admin: median {:.2} ms", Stats::ms(stats.median));
+        return Ok(());
+    }
+
     // For looking into one query under a profiler: only it, for ten seconds.
     if let Some(i) = std::env::var("VENDFLEET_BENCH_ONLY")
         .ok()
