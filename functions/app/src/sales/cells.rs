@@ -58,6 +58,54 @@ impl Cell {
     }
 }
 
+/// A sum of cells, each figure widened (revenue is cash plus cashless): quantity, net, cash,
+/// cashless, free, test, transactions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Sum([i64; 7]);
+
+impl Sum {
+    /// The sum of `cells`.
+    pub fn of(cells: &[Cell]) -> Sum {
+        let mut sum = Sum::default();
+        cells.iter().for_each(|c| sum.add(c));
+        sum
+    }
+
+    pub fn add(&mut self, c: &Cell) {
+        let figures = [
+            c.quantity,
+            c.net,
+            c.cash,
+            c.cashless,
+            c.free,
+            c.test,
+            c.transactions,
+        ];
+        for (s, f) in self.0.iter_mut().zip(figures) {
+            *s += i64::from(f);
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.0 == [0; 7]
+    }
+
+    /// The figures summed, as [`Cell::figures`] gives a cell's.
+    pub fn figures(&self) -> Figures {
+        let [quantity, net, cash, cashless, free, test, transactions] = self.0;
+        Figures {
+            quantity,
+            revenue_minor: cash + cashless,
+            net_minor: net,
+            cash_minor: cash,
+            cashless_minor: cashless,
+            free_quantity: free,
+            test_quantity: test,
+            transactions,
+        }
+    }
+}
+
 /// One period's cells, by machine index and then product number: packed as a build made them
 /// (every machine's cells in one vector), or open once a commit has added a cell to the period
 /// (each machine's cells in a vector of its own, so that a new cell moves only its machine's
@@ -284,6 +332,36 @@ mod tests {
             .iter()
             .map(|c| (c.product, c.quantity))
             .collect()
+    }
+
+    #[test]
+    fn a_sum_of_cells_is_their_figures_added() {
+        let cells = [
+            Cell {
+                product: 1,
+                quantity: 2,
+                net: 90,
+                cash: 100,
+                cashless: 0,
+                free: 1,
+                test: 0,
+                transactions: 2,
+            },
+            Cell {
+                product: 4,
+                quantity: 1,
+                net: 45,
+                cash: 0,
+                cashless: 50,
+                free: 0,
+                test: 3,
+                transactions: 1,
+            },
+        ];
+        let mut want = Figures::default();
+        cells.iter().for_each(|c| c.add_to(&mut want));
+        assert_eq!(Sum::of(&cells).figures(), want);
+        assert!(Sum::default().is_zero() && !Sum::of(&cells).is_zero());
     }
 
     #[test]

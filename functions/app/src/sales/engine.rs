@@ -26,7 +26,7 @@
 //! (over 2^31 minor units a machine and month), or a rollup whose revenue is not its cash plus
 //! cashless, turns the product columns off: such reports read the store.
 
-use super::cells::{Cell, DayCells, Picked};
+use super::cells::{Cell, DayCells, Picked, Sum};
 use super::hours::{DayHours, KeptHours, Zones};
 use super::levels::{self, Levels};
 use super::log::{Pick, SaleLog};
@@ -614,24 +614,54 @@ impl Engine {
                 return Some(answer(out));
             }
         }
-        for (date, day) in columns.day_products.over(&pieces) {
-            let b = bucket(date);
-            let mut add = |k: u32, c: &Cell| {
-                let row = match by {
-                    By::Machine => Rows::row(group_rows, k as usize),
-                    _ => c.product as usize,
-                };
-                c.add_to(&mut out[row * buckets + b]);
-            };
-            if products.is_some() {
-                // Some products: their cells found by the products' column.
-                picked.each_index(day, |k, i| {
-                    day.each_chosen_of_machine(i, &chosen, |c| add(k, c))
-                });
-            } else {
-                picked.each(day, |k, cells| cells.iter().for_each(|c| add(k, c)));
+        // A period's cells are summed into narrow sums first (a machine's, or one a product,
+        // small enough to stay in the CPU's nearest cache), each added to its row of the
+        // answer once a period.
+        let sum_over = |pieces: &[levels::Piece], out: &mut [Figures]| {
+            let mut by_product = vec![Sum::default(); columns.products.len()];
+            for (date, day) in columns.day_products.over(pieces) {
+                let b = bucket(date);
+                if by == By::Machine {
+                    let mut machine = |k: u32, sum: Sum| {
+                        if !sum.is_zero() {
+                            let row = Rows::row(group_rows, k as usize);
+                            out[row * buckets + b].add(&sum.figures());
+                        }
+                    };
+                    if products.is_some() {
+                        // Some products: their cells found by the products' column.
+                        picked.each_index(day, |k, i| {
+                            let mut sum = Sum::default();
+                            day.each_chosen_of_machine(i, &chosen, |c| sum.add(c));
+                            machine(k, sum);
+                        });
+                    } else {
+                        picked.each(day, |k, cells| machine(k, Sum::of(cells)));
+                    }
+                    continue;
+                }
+                if products.is_some() {
+                    picked.each_index(day, |_, i| {
+                        day.each_chosen_of_machine(i, &chosen, |c| {
+                            by_product[c.product as usize].add(c);
+                        })
+                    });
+                } else {
+                    picked.each(day, |_, cells| {
+                        for c in cells {
+                            by_product[c.product as usize].add(c);
+                        }
+                    });
+                }
+                for (p, sum) in by_product.iter_mut().enumerate() {
+                    if !sum.is_zero() {
+                        out[p * buckets + b].add(&sum.figures());
+                        *sum = Sum::default();
+                    }
+                }
             }
-        }
+        };
+        sum_over(&pieces, &mut out);
         Some(answer(out))
     }
 

@@ -216,18 +216,31 @@ impl<'a> Merged<'a> {
     fn cube(&self, starts: &[NaiveDate], with_cells: bool) -> Cube {
         let mut cube = Cube::default();
         let zero = Figures::default();
-        if !with_cells {
-            let mut groups: foldhash::HashMap<&str, Figures> = Default::default();
-            for (keys, &slot) in &self.slots {
-                let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
-                for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
-                    cube.total.add(f);
-                    cube.buckets.entry(starts[b]).or_default().add(f);
-                    for key in keys {
+        // The buckets' sums by position first, their map made once in order.
+        let mut buckets: Vec<Option<Figures>> = vec![None; self.buckets];
+        let mut groups: foldhash::HashMap<&str, Figures> = Default::default();
+        let mut by_group: foldhash::HashMap<&str, Vec<Option<Figures>>> = Default::default();
+        for (keys, &slot) in &self.slots {
+            let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
+            for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
+                cube.total.add(f);
+                buckets[b].get_or_insert_with(Figures::default).add(f);
+                for key in keys {
+                    if with_cells {
+                        let cells = by_group
+                            .entry(key)
+                            .or_insert_with(|| vec![None; self.buckets]);
+                        cells[b].get_or_insert_with(Figures::default).add(f);
+                    } else {
                         groups.entry(key).or_default().add(f);
                     }
                 }
             }
+        }
+        cube.buckets = (starts.iter().zip(buckets))
+            .filter_map(|(start, f)| Some((*start, f?)))
+            .collect();
+        if !with_cells {
             let mut groups: Vec<_> = groups.into_iter().collect();
             groups.sort_unstable_by_key(|(key, _)| *key);
             cube.groups = groups
@@ -235,20 +248,6 @@ impl<'a> Merged<'a> {
                 .map(|(key, f)| (key.to_string(), f))
                 .collect();
             return cube;
-        }
-        let mut by_group: foldhash::HashMap<&str, Vec<Option<Figures>>> = Default::default();
-        for (keys, &slot) in &self.slots {
-            let by_bucket = &self.figures[slot * self.buckets..(slot + 1) * self.buckets];
-            for (b, f) in by_bucket.iter().enumerate().filter(|(_, f)| **f != zero) {
-                cube.total.add(f);
-                cube.buckets.entry(starts[b]).or_default().add(f);
-                for key in keys {
-                    let cells = by_group
-                        .entry(key)
-                        .or_insert_with(|| vec![None; self.buckets]);
-                    cells[b].get_or_insert_with(Figures::default).add(f);
-                }
-            }
         }
         let mut by_group: Vec<_> = by_group.into_iter().collect();
         by_group.sort_unstable_by_key(|(key, _)| *key);

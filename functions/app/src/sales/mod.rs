@@ -92,11 +92,25 @@ impl SalesReport {
 
     /// Every detail row: searched by name, ordered by `name` or `total` (default: `-total`).
     pub fn detail_rows(&self, list: &ListParams) -> AppResult<(Vec<DetailRow>, Paging)> {
+        let (mut rows, pg) = self.detail_order(list)?;
+        self.fill_values(&mut rows);
+        Ok((rows, pg))
+    }
+
+    /// A page of the detail table (the values by bucket found for its rows only).
+    pub fn detail(&self, list: &ListParams) -> AppResult<ListPage<DetailRow>> {
+        let (rows, pg) = self.detail_order(list)?;
+        let mut page = page_of(rows, &pg);
+        self.fill_values(&mut page.items);
+        Ok(page)
+    }
+
+    /// The detail rows without their values by bucket, searched and ordered.
+    fn detail_order(&self, list: &ListParams) -> AppResult<(Vec<DetailRow>, Paging)> {
         let mut errors = FieldErrors::new();
         let pg = paging(list, &["name", "total"], &mut errors);
         errors.into_result()?;
         let value = self.query.value;
-        let buckets = self.buckets();
         let mut rows: Vec<DetailRow> = self
             .current
             .groups
@@ -104,16 +118,7 @@ impl SalesReport {
             .map(|(key, f)| DetailRow {
                 key: key.clone(),
                 name: self.name(key).to_string(),
-                values: buckets
-                    .iter()
-                    .map(|b| {
-                        self.current
-                            .cells
-                            .get(key)
-                            .and_then(|by_bucket| by_bucket.get(b))
-                            .map_or(0, |f| value.of(f))
-                    })
-                    .collect(),
+                values: Vec::new(),
                 total: value.of(f),
             })
             .filter(|r| pg.search.is_empty() || r.name.to_lowercase().contains(&pg.search))
@@ -131,10 +136,17 @@ impl SalesReport {
         Ok((rows, pg))
     }
 
-    /// A page of the detail table.
-    pub fn detail(&self, list: &ListParams) -> AppResult<ListPage<DetailRow>> {
-        let (rows, pg) = self.detail_rows(list)?;
-        Ok(page_of(rows, &pg))
+    /// Each row's value in each bucket, in order (zero where the group sold nothing).
+    fn fill_values(&self, rows: &mut [DetailRow]) {
+        let value = self.query.value;
+        let buckets = self.buckets();
+        for row in rows {
+            let cells = self.current.cells.get(&row.key);
+            row.values = buckets
+                .iter()
+                .map(|b| cells.and_then(|c| c.get(b)).map_or(0, |f| value.of(f)))
+                .collect();
+        }
     }
 }
 
