@@ -94,7 +94,7 @@ e2e: chromium web bin
 	cd web && VENDFLEET_BIN=../target/debug/vendfleet npm run e2e
 
 ## bench: performance figures (medians), never timed tests. The reports part seeds a
-## 1,000-machine x 365-day fleet into target/bench-fleet/ once (about 8 minutes, 5 GB) and compares
+## 1,000-machine x 365-day fleet into target/bench-fleet/ once (about 12.5 minutes, 8.5 GB) and compares
 ## with DuckDB (PyPI, in .venv-bench). Then every Lambda function's cold start (init duration,
 ## first invocation, peak memory), built natively in release as for Lambda; the sales engine alone
 ## at 10,000 machines x 365 days in memory (memory, commits, sums, the log's index and its pages); last, 200 random report

@@ -1,7 +1,9 @@
 //! A day's product figures in the sales engine: every machine's cells of the day in one vector,
-//! ordered by machine and then product, with where each machine's cells start. A question about a
-//! few machines reads only theirs; one about most of the fleet reads the day's cells one after
-//! the other in memory (no vector per machine to follow).
+//! ordered by machine and then product, with where each machine's cells start, and beside it
+//! the cells' places by product. A question about a few machines reads only theirs; one about a
+//! few products reads only those products' cells (whichever is fewer cells); one about most of
+//! the fleet and every product reads the day's cells one after the other in memory (no vector
+//! per machine to follow).
 
 use vendfleet_domain::sales::Figures;
 
@@ -130,9 +132,11 @@ pub(super) struct Packed {
     /// `starts.len() - 1` have none this day.
     starts: Vec<u32>,
     cells: Vec<Cell>,
-    /// Each cell's product number beside it: a question about some products looks through
-    /// these (4 bytes a cell) and reads only the cells it wants.
-    products: Vec<u32>,
+    /// Product `p`'s cells, by machine: `(machine, place in cells)` pairs
+    /// `by_product[product_starts[p]..product_starts[p + 1]]` (8 bytes a cell). A question
+    /// about a few products reads only their cells.
+    product_starts: Vec<u32>,
+    by_product: Vec<(u32, u32)>,
 }
 
 impl DayCells {
@@ -148,11 +152,66 @@ impl DayCells {
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
+        // Stable: each product's places stay in machine order.
+        let mut by_product: Vec<(u32, u32)> =
+            (0u32..).zip(&pairs).map(|(k, (m, _))| (*m, k)).collect();
+        by_product.sort_by_key(|(_, k)| pairs[*k as usize].1.product);
+        let products = pairs
+            .iter()
+            .map(|(_, c)| c.product as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut product_starts = vec![0u32; products + 1];
+        for (_, c) in &pairs {
+            product_starts[c.product as usize + 1] += 1;
+        }
+        for p in 1..product_starts.len() {
+            product_starts[p] += product_starts[p - 1];
+        }
         DayCells::Packed(Packed {
             starts,
-            products: pairs.iter().map(|(_, c)| c.product).collect(),
             cells: pairs.into_iter().map(|(_, c)| c).collect(),
+            product_starts,
+            by_product,
         })
+    }
+
+    /// How many cells the products numbered `products` have this period, where they can be
+    /// read by product (a packed period); `None` for an open one.
+    pub fn cells_of_products(&self, products: &[u32]) -> Option<usize> {
+        let DayCells::Packed(p) = self else {
+            return None;
+        };
+        let count = |q: &u32| {
+            let at = |k: usize| p.product_starts.get(k).copied().unwrap_or(0);
+            let q = *q as usize;
+            at(q + 1).saturating_sub(at(q)) as usize
+        };
+        Some(products.iter().map(count).sum())
+    }
+
+    /// Calls `f` with each cell of the products numbered `products` and its machine's index,
+    /// product by product and then by machine. Does nothing for an open period (see
+    /// [`DayCells::cells_of_products`]).
+    pub fn each_of_products<'a>(&'a self, products: &[u32], mut f: impl FnMut(usize, &'a Cell)) {
+        let DayCells::Packed(p) = self else {
+            return;
+        };
+        for q in products.iter().map(|q| *q as usize) {
+            if let (Some(a), Some(b)) = (p.product_starts.get(q), p.product_starts.get(q + 1)) {
+                for (m, k) in &p.by_product[*a as usize..*b as usize] {
+                    f(*m as usize, &p.cells[*k as usize]);
+                }
+            }
+        }
+    }
+
+    /// How many cells the period holds and how many machines have some.
+    pub fn size(&self) -> (usize, usize) {
+        match self {
+            DayCells::Packed(p) => (p.cells.len(), p.starts.len().saturating_sub(1)),
+            DayCells::Open(by_machine) => (by_machine.iter().map(Vec::len).sum(), by_machine.len()),
+        }
     }
 
     /// Machine `i`'s cells, by product number.
@@ -175,22 +234,9 @@ impl DayCells {
         mut f: impl FnMut(&'a Cell),
     ) {
         let is_chosen = |p: u32| chosen.get(p as usize) == Some(&true);
-        match self {
-            DayCells::Packed(p) => {
-                if let (Some(a), Some(b)) = (p.starts.get(i), p.starts.get(i + 1)) {
-                    for j in *a as usize..*b as usize {
-                        if is_chosen(p.products[j]) {
-                            f(&p.cells[j]);
-                        }
-                    }
-                }
-            }
-            DayCells::Open(_) => {
-                for c in self.of_machine(i) {
-                    if is_chosen(c.product) {
-                        f(c);
-                    }
-                }
+        for c in self.of_machine(i) {
+            if is_chosen(c.product) {
+                f(c);
             }
         }
     }
@@ -279,6 +325,19 @@ impl Picked {
 
     pub fn has(&self, i: usize) -> bool {
         self.row_of[i] != NONE
+    }
+
+    /// Machine index `i`'s position in the machines asked, `None` when not asked.
+    pub fn row(&self, i: usize) -> Option<u32> {
+        self.row_of.get(i).copied().filter(|k| *k != NONE)
+    }
+
+    /// How many cells of `day` reading the picked machines' own would look through (an
+    /// estimate: the picked share of the day's cells).
+    pub fn cells_in(&self, day: &DayCells) -> usize {
+        let (cells, machines) = day.size();
+        let machines = machines.max(1);
+        cells.saturating_mul(self.slots.len().min(machines)) / machines
     }
 
     /// Calls `f` with each picked machine's position and cells of `day`.
@@ -377,6 +436,35 @@ mod tests {
         assert_eq!(of(2), vec![1, 5]);
         assert!(of(0).is_empty(), "product 9 is past the chosen list");
         assert!(of(7).is_empty());
+    }
+
+    #[test]
+    fn cells_are_found_by_product_in_machine_order() {
+        let day = DayCells::from_unordered(vec![
+            (3, cell(5, 1)),
+            (0, cell(9, 2)),
+            (1, cell(5, 4)),
+            (3, cell(1, 3)),
+            (0, cell(5, 6)),
+        ]);
+        let read = |products: &[u32]| {
+            let mut out = Vec::new();
+            day.each_of_products(products, |i, c| out.push((i, c.product, c.quantity)));
+            out
+        };
+        assert_eq!(read(&[5]), vec![(0, 5, 6), (1, 5, 4), (3, 5, 1)]);
+        assert_eq!(read(&[1, 9]), vec![(3, 1, 3), (0, 9, 2)]);
+        assert!(
+            read(&[2, 40]).is_empty(),
+            "no cells, or numbered past every one"
+        );
+        assert_eq!(day.cells_of_products(&[5, 9, 40]), Some(4));
+        assert_eq!(day.size(), (5, 4));
+        // An opened period is read by machine only.
+        let mut open = DayCells::from_unordered(vec![(0, cell(5, 1))]);
+        open.cell_mut(1, 5).quantity += 1;
+        assert_eq!(open.cells_of_products(&[5]), None);
+        assert_eq!(open.size(), (2, 2));
     }
 
     #[test]

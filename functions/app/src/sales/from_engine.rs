@@ -47,7 +47,10 @@ impl super::SalesService {
         // Each group's cells by bucket only where the answer shows them (a report by period
         // and group: the detail table, the settlements).
         let with_cells = ask.by_period && groups;
-        let by_product = q.group_by.by_product() || cat.products.is_some();
+        // Products matter where the answer has product groups or a product filter; an answer
+        // without groups (the line chart, the totals) of every product is every vend's, from
+        // the columns by machine (a row a machine and day, not one a product too).
+        let by_product = (groups && q.group_by.by_product()) || cat.products.is_some();
         let by_machine = !(groups && q.group_by.by_product());
         let mut cubes = [Cube::default(), Cube::default()];
         for (cube, (from, to)) in cubes.iter_mut().zip(ask.spans) {
@@ -120,7 +123,7 @@ impl super::SalesService {
         (by, rows): (By, Option<&Rows>),
         span: (NaiveDate, NaiveDate),
         starts: &[NaiveDate],
-        bucket: impl Fn(NaiveDate) -> NaiveDate,
+        bucket: impl Fn(NaiveDate) -> NaiveDate + Sync,
     ) -> AppResult<Option<ProductSums>> {
         let Some(engine) = self.engine().await? else {
             return Ok(None);

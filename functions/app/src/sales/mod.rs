@@ -428,7 +428,8 @@ impl SalesService {
         if cat.machines.is_empty() {
             return Ok((Cube::default(), Cube::default()));
         }
-        let by_product = q.group_by.by_product() || cat.products.is_some();
+        // Without groups, every product's figures are every vend's: the rollups by machine.
+        let by_product = (groups && q.group_by.by_product()) || cat.products.is_some();
         if let Some(cubes) = self.engine_cubes(ask).await? {
             return Ok(cubes);
         }
