@@ -206,12 +206,15 @@ impl DayCells {
         }
     }
 
-    /// How many cells the period holds and how many machines have some.
-    pub fn size(&self) -> (usize, usize) {
-        match self {
+    /// About how many cells `machines` of the period's machines have: their share of its cells
+    /// (the machines counted up to the highest index with cells).
+    pub fn cells_of_machines(&self, machines: usize) -> usize {
+        let (cells, indexed) = match self {
             DayCells::Packed(p) => (p.cells.len(), p.starts.len().saturating_sub(1)),
             DayCells::Open(by_machine) => (by_machine.iter().map(Vec::len).sum(), by_machine.len()),
-        }
+        };
+        let indexed = indexed.max(1);
+        cells.saturating_mul(machines.min(indexed)) / indexed
     }
 
     /// Machine `i`'s cells, by product number.
@@ -335,9 +338,7 @@ impl Picked {
     /// How many cells of `day` reading the picked machines' own would look through (an
     /// estimate: the picked share of the day's cells).
     pub fn cells_in(&self, day: &DayCells) -> usize {
-        let (cells, machines) = day.size();
-        let machines = machines.max(1);
-        cells.saturating_mul(self.slots.len().min(machines)) / machines
+        day.cells_of_machines(self.slots.len())
     }
 
     /// Calls `f` with each picked machine's position and cells of `day`.
@@ -459,12 +460,15 @@ mod tests {
             "no cells, or numbered past every one"
         );
         assert_eq!(day.cells_of_products(&[5, 9, 40]), Some(4));
-        assert_eq!(day.size(), (5, 4));
+        assert_eq!((day.cells_of_machines(4), day.cells_of_machines(2)), (5, 2));
         // An opened period is read by machine only.
         let mut open = DayCells::from_unordered(vec![(0, cell(5, 1))]);
         open.cell_mut(1, 5).quantity += 1;
         assert_eq!(open.cells_of_products(&[5]), None);
-        assert_eq!(open.size(), (2, 2));
+        assert_eq!(
+            (open.cells_of_machines(2), open.cells_of_machines(1)),
+            (2, 1)
+        );
     }
 
     #[test]
