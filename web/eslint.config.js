@@ -4,6 +4,7 @@ import globals from 'globals';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import noTypeCycle from './eslint-rules/no-type-cycle.js';
 
 /** The feature areas: every folder of `src/features/`. */
 const FEATURES = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
@@ -44,15 +45,32 @@ export default tseslint.config(
     },
   },
   {
+    // No import cycles anywhere in src/ (docs/web.md, "Import boundaries"): what two modules share
+    // moves into a third that both import. `import-x/no-cycle` sees the cycles of value (and
+    // dynamic) imports; it skips type-only imports and cannot be told to count them, so
+    // `vendfleet/no-type-cycle` (eslint-rules/) reports the cycles that go through one: erased at
+    // build time, they still tie the two modules to each other.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX, vendfleet: { rules: { 'no-type-cycle': noTypeCycle } } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+      // The files import-x reads to follow a chain of imports (its default is JavaScript only,
+      // which would leave no-cycle blind to every .ts and .tsx module).
+      'import-x/extensions': ['.ts', '.tsx'],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'vendfleet/no-type-cycle': 'error',
+    },
+  },
+  {
     files: ['src/features/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: featureBoundaries }],
     },
   },
   {
-    files: ['e2e/**/*.mjs', '*.js'],
+    files: ['e2e/**/*.mjs', '*.js', 'eslint-rules/*.js'],
     extends: [js.configs.recommended],
     languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: globals.node },
   },

@@ -223,6 +223,48 @@ export type ProductDetail = Schemas['ProductDetailDto'];
 export type ProductTag = Schemas['ProductTagDto'];
 export type ProductTagForm = Schemas['ProductTagForm'];
 
+// --- Card settlements ------------------------------------------------------------------------
+
+export type Reconciliation = Schemas['Reconciliation'];
+/** One machine-day: its card sales against what was settled. */
+export type ReconRow = Schemas['ReconRow'];
+export type Payout = Schemas['Payout'];
+/** An imported settlement file, with the corrections it made or that were made to it. */
+export type SettlementImport = Schemas['SettlementImport'];
+/** A processor's mapping: which column of its files holds each field. */
+export type Mapping = Schemas['MappingDto'];
+export type MappingBody = Schemas['MappingBody'];
+export type MappingColumns = Schemas['Columns'];
+export type ImportBody = Schemas['ImportBody'];
+export type ImportReply = Schemas['MessageData_ImportedDto'];
+
+// --- Visit ledger -----------------------------------------------------------------------------
+
+/** What the data shows behind a variance. */
+export type ExplanationKind = Schemas['ExplanationKind'];
+/** One explanation and the records (refill-log lines, audit reads, vend events) it cites. */
+export type Explanation = Schemas['Explanation'];
+/** `first`: nothing to compare with; `matched`: no variance; `explained` / `unexplained`: a variance with or without a record behind it. */
+export type VisitStatus = Schemas['VisitStatus'];
+/** One cash collection, tied to the one before it (`previous`). */
+export type VisitLine = Schemas['VisitLine'];
+/** A week's or a month's visits of an employee, a machine or all of them. */
+export type TrendPoint = Schemas['TrendPoint'];
+/** The visits of an employee, a machine (or all: empty id and name), summed. */
+export type VisitSum = Schemas['VisitSum'];
+/** The totals, by employee and by machine (most short first), and how the trends are cut. */
+export type VisitSummary = Schemas['VisitSummary'];
+
+// --- VAT report -------------------------------------------------------------------------------
+
+export type VatReport = Schemas['VatReport'];
+/** Gross, net and VAT of a set of sales, with how many were sold. */
+export type VatFigures = Schemas['VatFigures'];
+/** One rate's totals. */
+export type VatRate = Schemas['VatRate'];
+/** One group (client, location, month) at one rate. */
+export type VatRow = Schemas['VatRow'];
+
 /** A language code as the server sends it (en, fr, it). */
 export type LanguageCode = Schemas['SwitchLanguageRequest']['language'];
 

@@ -12,20 +12,29 @@
 //! without clamping, so the stock left does not depend on the order events arrive in.
 
 use super::audits::AuditLine;
-use super::model::{AuditRead, AuditState, Encashment, MachineStatus};
+use super::model::{AuditRead, AuditState, Encashment, MachineStatus, ReusedId};
 use crate::error::AppError;
 use crate::machines::{MachineContext, RefillEntry, SalesSource, Selection};
-use crate::ports::sales::{Commit, EventReceipt};
+use crate::ports::sales::{Commit, EventReceipt, StoredReceipt};
 use crate::ports::{Condition, StoreError, Write};
 use crate::products::ProductRef;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use vendfleet_domain::events::reuse::fingerprint;
 use vendfleet_domain::events::{EventKind, MachineEvent, Payment, VendClass};
 use vendfleet_domain::sales::VendFact;
 
 /// Refill lines per part when the sales store bounds a commit (DynamoDB: 100 records).
 pub const REFILL_LINES_PER_PART: usize = 40;
+
+/// How long an intake step of a machine may wait for its turn and retry commits that met a
+/// changed item (another process, a user's edit) before it answers 503: within the 30 s a
+/// machine's HTTP client commonly waits, and API Gateway's 29 s.
+pub const INTAKE_BUDGET: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// What a 503 of intake asks the sender to wait, in seconds.
+pub const RETRY_AFTER_SECS: u64 = 2;
 
 /// How many times a review is run again after its commit met a changed item.
 const MAX_ATTEMPTS: usize = 8;
@@ -39,7 +48,7 @@ pub struct Applied {
     /// deliveries).
     pub already: usize,
     /// Events whose id is stored with other content: not applied, kept as intake anomalies.
-    pub reused: Vec<super::anomalies::ReusedId>,
+    pub reused: Vec<ReusedId>,
 }
 
 /// One unit of exactly-once: an event, or one part of a refill too large for one commit.
@@ -626,9 +635,35 @@ pub(crate) fn too_busy() -> AppError {
         message: "The machine's data is busy: send the same events again after the Retry-After \
                   delay (what was stored of them is never counted twice)."
             .into(),
-        retry_after_secs: super::service::RETRY_AFTER_SECS,
+        retry_after_secs: RETRY_AFTER_SECS,
     }
 }
 
 /// Attempts of a step.
 pub(crate) const ATTEMPTS: usize = MAX_ATTEMPTS;
+
+/// The events whose id a receipt holds with another fingerprint (receipts from before
+/// fingerprints cannot tell: they are duplicates, as before). `receipt_ids[i]` are event `i`'s
+/// receipt ids (its parts).
+pub(crate) fn reused_ids(
+    events: &[MachineEvent],
+    receipt_ids: &[Vec<String>],
+    stored: &HashMap<String, StoredReceipt>,
+) -> Vec<ReusedId> {
+    let mut out = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        let fp = fingerprint(e);
+        let other = receipt_ids[i]
+            .iter()
+            .filter_map(|id| stored.get(id))
+            .find(|r| r.fingerprint.as_ref().is_some_and(|f| *f != fp));
+        if let Some(first) = other {
+            out.push(ReusedId {
+                event: i,
+                id: e.id.clone(),
+                first: first.clone(),
+            });
+        }
+    }
+    out
+}

@@ -2,11 +2,14 @@
 //! audit reads. The events area owns these keys; other areas read them through
 //! [`super::EventsService`].
 
+use crate::ports::sales::StoredReceipt;
 use crate::ports::{Item, Key, StoreError};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use vendfleet_domain::events::reuse::{fingerprint, kept_payload};
+use vendfleet_domain::events::MachineEvent;
 
 /// A telemetry value with the instant of the reading that set it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -263,6 +266,102 @@ impl AuditRead {
         r.version = item.version;
         Ok(r)
     }
+}
+
+/// One side of a reused id: when it arrived, its fingerprint and, when kept, the event.
+// The API's `SeenEventDto` as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = SeenEventDto)]
+pub struct SeenEvent {
+    /// When it was received (null: stored before receipts kept it).
+    pub received_at: Option<DateTime<Utc>>,
+    /// Its content fingerprint (64 bits of SHA-256, hex).
+    pub fingerprint: Option<String>,
+    /// The event's JSON as the machine sent it; null when larger than 16 KiB or stored before
+    /// receipts kept it.
+    pub payload: Option<String>,
+}
+
+/// An event whose id the machine had used before with other content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IntakeAnomaly {
+    pub machine_id: String,
+    pub event_id: String,
+    /// What went wrong: `reused_id`.
+    pub kind: String,
+    /// The event stored under the id (booked).
+    pub first: SeenEvent,
+    /// The event refused under the same id (nothing booked).
+    pub second: SeenEvent,
+}
+
+impl IntakeAnomaly {
+    /// Sort-key prefix in the machine's partition.
+    pub const PREFIX: &'static str = "ANOMALY#";
+
+    /// The key: one per machine, id and refused content, so a resent refused event is one.
+    pub fn key(&self) -> Key {
+        Key::new(
+            crate::machines::Machine::partition(&self.machine_id),
+            format!(
+                "{}{}#{}",
+                Self::PREFIX,
+                self.event_id,
+                self.second.fingerprint.as_deref().unwrap_or("")
+            ),
+        )
+    }
+
+    /// The anomaly of `event`, refused at `now`, whose id `first` holds.
+    pub fn reused(
+        machine_id: &str,
+        event: &MachineEvent,
+        first: SeenEvent,
+        now: DateTime<Utc>,
+    ) -> Self {
+        IntakeAnomaly {
+            machine_id: machine_id.to_string(),
+            event_id: event.id.clone(),
+            kind: "reused_id".into(),
+            first,
+            second: SeenEvent {
+                received_at: Some(now),
+                fingerprint: Some(fingerprint(event)),
+                payload: kept_payload(event),
+            },
+        }
+    }
+}
+
+impl From<&StoredReceipt> for SeenEvent {
+    fn from(r: &StoredReceipt) -> Self {
+        SeenEvent {
+            received_at: Some(r.received_at),
+            fingerprint: r.fingerprint.clone(),
+            payload: r.payload.clone(),
+        }
+    }
+}
+
+impl SeenEvent {
+    /// An event received at `at`, as kept.
+    pub fn of(event: &MachineEvent, at: DateTime<Utc>) -> Self {
+        SeenEvent {
+            received_at: Some(at),
+            fingerprint: Some(fingerprint(event)),
+            payload: kept_payload(event),
+        }
+    }
+}
+
+/// An event of a step whose id is stored with other content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReusedId {
+    /// Its index in the step's events.
+    pub event: usize,
+    pub id: String,
+    /// The stored receipt of the id.
+    pub first: StoredReceipt,
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! The machine-events service: the webhook's checks (machine, signature, body), intake, and
 //! the reads other areas make of what events left (status, encashments, audit reads).
 
-use super::anomalies::{reused_ids, IntakeAnomaly, SeenEvent};
-use super::intake::{self, Applied, Context, Draft};
-use super::model::{Encashment, MachineStatus};
+use super::intake::{self, reused_ids, Applied, Context, Draft, INTAKE_BUDGET};
+use super::model::{Encashment, IntakeAnomaly, MachineStatus, SeenEvent};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;
 use crate::ports::{query_all, Index, ItemStore, JobQueue, Key, Query, SortKey, StoreError};
@@ -17,6 +16,11 @@ use vendfleet_domain::events::{
     parse_batch, verify_signature, BatchError, EventKind, MachineEvent, Receipt, Rejected,
 };
 use vendfleet_domain::FieldErrors;
+
+mod anomalies;
+mod review;
+
+pub use review::{AuditEntry, AuditPreview, Review};
 
 /// One webhook request as it arrived.
 #[derive(Debug, Clone, Copy)]
@@ -55,14 +59,6 @@ pub struct EventsService {
     /// a time, so that concurrent batches queue rather than collide.
     turns: Arc<std::sync::Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>>,
 }
-
-/// How long an intake step of a machine may wait for its turn and retry commits that met a
-/// changed item (another process, a user's edit) before it answers 503: within the 30 s a
-/// machine's HTTP client commonly waits, and API Gateway's 29 s.
-pub const INTAKE_BUDGET: std::time::Duration = std::time::Duration::from_secs(15);
-
-/// What a 503 of intake asks the sender to wait, in seconds.
-pub const RETRY_AFTER_SECS: u64 = 2;
 
 /// The pause before the `attempt`-th retry of a commit: 10 ms doubling up to 320 ms, with up to
 /// as much again at random so that processes retrying together drift apart.
@@ -291,7 +287,7 @@ impl EventsService {
 
     /// Applies valid events of a machine exactly once (see [`intake`]): in the machine's turn,
     /// a step that met a changed item runs again after a pause, within [`INTAKE_BUDGET`]; past
-    /// it, 503 with [`RETRY_AFTER_SECS`]. An event whose id is stored with other content is not
+    /// it, 503 with [`intake::RETRY_AFTER_SECS`]. An event whose id is stored with other content is not
     /// applied: it is answered in [`Applied::reused`] and kept as an intake anomaly.
     pub async fn apply(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Applied> {
         self.apply_events(machine_id, events, true).await

@@ -12,8 +12,9 @@
 //! by up to about a second: [`ItemStore::index_lag`]). A snapshot is therefore only reused once
 //! it was loaded that long after its version was first seen; before that every use reloads it.
 
+use super::keys::{is_snapshot_key, version_key};
+use super::record::Record;
 use super::touched::{Counted, Touched};
-use super::Record;
 use crate::ports::{Condition, Item, ItemStore, Key, Page, Query, StoreError, Write};
 use async_trait::async_trait;
 use std::any::Any;
@@ -21,35 +22,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The kinds kept as snapshots.
-pub const SNAPSHOT_KINDS: &[&str] = &[
-    "MACHINE",
-    "LOCATION",
-    "CLIENT",
-    "MTAG",
-    "PRODUCT",
-    "PRODUCTTAG",
-];
-
 /// The writes one change of the application may carry: the store's limit less the version
 /// bump a change of catalogue records brings.
 pub const MAX_CHANGE_WRITES: usize = crate::ports::MAX_TRANSACTION_WRITES - 1;
 
 const VERSION_ATTR: &str = "v";
-
-/// The key of the catalogue's version item.
-pub fn version_key() -> Key {
-    Key::new("CATALOGUE", "VERSION")
-}
-
-/// True for the key of a record of a snapshot kind (`KIND#<id>` / `KIND`).
-pub(super) fn is_snapshot_key(key: &Key) -> bool {
-    SNAPSHOT_KINDS.contains(&key.sk.as_str())
-        && key
-            .pk
-            .strip_prefix(key.sk.as_str())
-            .is_some_and(|rest| rest.starts_with('#'))
-}
 
 fn changes_snapshot(write: &Write) -> bool {
     !matches!(write, Write::Check { .. }) && is_snapshot_key(write.key())
@@ -229,8 +206,11 @@ impl SnapshotStore {
         keys: Vec<Key>,
         write: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let marks = keys.iter().any(Touched::marks);
-        let Some(touched) = self.touched.clone().filter(|_| marks) else {
+        let Some(touched) = self
+            .touched
+            .clone()
+            .filter(|touched| keys.iter().any(|key| touched.marks(key)))
+        else {
             return write.await;
         };
         tokio::spawn(async move {

@@ -9,7 +9,7 @@
 //! holds it. Only sound where this process is the store's sole writer
 //! ([`crate::ports::SalesStore::sole_writer`]); elsewhere nothing is cached.
 
-use crate::machines::Machine;
+use super::keys::{is_snapshot_key, version_key};
 use crate::ports::Key;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,7 +27,7 @@ pub enum Counted {
 
 impl Counted {
     fn of(key: &Key) -> Option<Counted> {
-        if super::snapshot::is_snapshot_key(key) || *key == super::version_key() {
+        if is_snapshot_key(key) || *key == version_key() {
             Some(Counted::Catalogue)
         } else if key.sk == "USER" || key.sk == "ROLE" {
             Some(Counted::People)
@@ -51,29 +51,28 @@ pub enum Changed {
 
 /// The marks (see the module's documentation).
 pub struct Touched {
+    /// The prefix of a machine's partition (`Machine::PARTITION`, given by the wiring: records
+    /// know no area's keys).
+    machine_partition: &'static str,
     state: Mutex<Changed>,
     /// Writes of [`Counted::Catalogue`] and [`Counted::People`] records.
     counts: [AtomicU64; 2],
 }
 
-impl Default for Touched {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Touched {
-    /// Nothing read yet: everything is changed.
-    pub fn new() -> Self {
+    /// Nothing read yet: everything is changed. A machine's items are those whose partition
+    /// starts with `machine_partition`.
+    pub fn new(machine_partition: &'static str) -> Self {
         Touched {
+            machine_partition,
             state: Mutex::new(Changed::All),
             counts: Default::default(),
         }
     }
 
     /// Whether a write of `key` is marked (it lies in a machine's partition, or is counted).
-    pub fn marks(key: &Key) -> bool {
-        key.pk.starts_with(Machine::PARTITION) || Counted::of(key).is_some()
+    pub fn marks(&self, key: &Key) -> bool {
+        key.pk.starts_with(self.machine_partition) || Counted::of(key).is_some()
     }
 
     /// Writes of `kind` marked so far.
@@ -89,7 +88,7 @@ impl Touched {
         }
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         for key in keys {
-            let Some(machine) = key.pk.strip_prefix(Machine::PARTITION) else {
+            let Some(machine) = key.pk.strip_prefix(self.machine_partition) else {
                 continue;
             };
             match &mut *state {
@@ -117,10 +116,11 @@ impl Touched {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machines::Machine;
 
     #[test]
     fn a_take_holds_the_machines_marked_since_the_last() {
-        let t = Touched::new();
+        let t = Touched::new(Machine::PARTITION);
         assert_eq!(t.take(), Changed::All);
         assert_eq!(t.take(), Changed::Machines(HashSet::new()));
         t.mark(&[
@@ -136,7 +136,7 @@ mod tests {
 
     #[test]
     fn writes_of_users_roles_and_the_catalogue_are_counted() {
-        let t = Touched::new();
+        let t = Touched::new(Machine::PARTITION);
         let (c, p) = (t.count(Counted::Catalogue), t.count(Counted::People));
         t.mark(&[Key::new(Machine::partition("m1"), "STATUS")]);
         assert_eq!(
@@ -144,17 +144,17 @@ mod tests {
             (c, p)
         );
         t.mark(&[Key::new("LOCATION#l1", "LOCATION")]);
-        t.mark(&[super::super::version_key()]);
+        t.mark(&[version_key()]);
         assert_eq!(t.count(Counted::Catalogue), c + 2);
         t.mark(&[Key::new("USER#u1", "USER"), Key::new("ROLE#r1", "ROLE")]);
         assert_eq!(t.count(Counted::People), p + 2);
-        assert!(Touched::marks(&Key::new("USER#u1", "USER")));
-        assert!(!Touched::marks(&Key::new("EMAIL#a@b.c", "EMAIL")));
+        assert!(t.marks(&Key::new("USER#u1", "USER")));
+        assert!(!t.marks(&Key::new("EMAIL#a@b.c", "EMAIL")));
     }
 
     #[test]
     fn too_many_machines_mean_everything() {
-        let t = Touched::new();
+        let t = Touched::new(Machine::PARTITION);
         t.take();
         let keys: Vec<Key> = (0..=MOST)
             .map(|i| Key::new(Machine::partition(&format!("m{i}")), "STATUS"))

@@ -184,3 +184,6 @@ pub struct TaskInput {
     pub recipients: Recipients,
     pub version: Option<u64>,
 }
+
+/// Why a task following a template was paused when the template went.
+pub const TEMPLATE_GONE: &str = "The template this task follows was deleted or is no longer shared with its owner: choose another definition to resume it.";

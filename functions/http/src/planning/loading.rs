@@ -2,9 +2,7 @@
 //! (`/api/planned-routes/{id}/loading/`).
 
 use super::*;
-use vendfleet_app::planning::routes::{
-    LoadProduct, LoadStop, LoadedInput, LoadingList, LoadingQuery,
-};
+use vendfleet_app::planning::{LoadProduct, LoadStop, LoadedInput, LoadingList, LoadingQuery};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

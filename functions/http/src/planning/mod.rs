@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::planning::routes::{
+use vendfleet_app::planning::{
     accuracy, AccuracyRow, FillFromRouteInput, RouteEdit, RouteInput, RouteListParams,
     SaveRoutesInput, StockRow, VisitLineInput,
 };

@@ -241,7 +241,7 @@ pub(super) async fn route_stocks(
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Data<StocksDto>>> {
     let (_, stops) = route_and_stops(&s, a.principal(), &id).await?;
-    let (products, components) = vendfleet_app::planning::routes::stock_report(&stops);
+    let (products, components) = vendfleet_app::planning::stock_report(&stops);
     Ok(axum::Json(Data {
         data: StocksDto {
             products: products
@@ -275,7 +275,7 @@ pub(super) async fn route_accuracy(
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<Data<AccuracyDto>>> {
     let (route, stops) = route_and_stops(&s, a.principal(), &id).await?;
-    let acc = vendfleet_app::planning::routes::forecast_accuracy(&route, &stops);
+    let acc = vendfleet_app::planning::forecast_accuracy(&route, &stops);
     Ok(axum::Json(Data {
         data: AccuracyDto {
             accuracy: accuracy(&acc.lines),

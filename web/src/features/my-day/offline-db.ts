@@ -2,7 +2,7 @@
 // bookings not yet taken by the server, and the copies of the routes opened (with their picklists
 // and loading lists) read when the network is gone.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { OutboxItem } from './outbox';
+import type { OutboxItem } from './outbox-item';
 
 /** A server reply kept on the phone, with when it was fetched (epoch ms). */
 export interface Kept<T> {

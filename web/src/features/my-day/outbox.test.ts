@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openMyDayDb } from './offline-db';
-import { backoff, classify, Outbox, type OutboxItem } from './outbox';
+import { backoff, classify, Outbox } from './outbox';
+import type { OutboxItem } from './outbox-item';
 
 let dbCount = 0;
 

@@ -6,7 +6,8 @@ import { api } from '../../api/client';
 import { expectReply } from '../../api/replies';
 import { myDayDb } from './offline-db';
 import { myDayKeys } from './my-day-data';
-import { isPending, needsAttention, Outbox, type OutboxItem } from './outbox';
+import { isPending, needsAttention, Outbox } from './outbox';
+import type { OutboxItem } from './outbox-item';
 
 /** Sent bookings stay listed this long. */
 const KEEP_SENT_MS = 2 * 86_400_000;

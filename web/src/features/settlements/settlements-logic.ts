@@ -1,7 +1,7 @@
 // The card settlements screen's rules: the statuses of a machine-day, the file read for upload,
 // the server's per-cell errors as a readable list, and the mapping form's values.
 import { isApiError } from '../../api/client';
-import type { Mapping, MappingBody, MappingColumns, ReconRow, SettlementImport } from './api/settlements';
+import type { Mapping, MappingBody, MappingColumns, ReconRow, SettlementImport } from '../../api/types';
 
 /** A machine-day's status, in the order the screen lists them. */
 export const STATUSES = ['short', 'over', 'not_settled', 'settled_no_sales', 'matched'] as const;

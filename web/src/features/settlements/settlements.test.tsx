@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
+import type { Mapping, Reconciliation, ReconRow, SettlementImport } from '../../api/types';
 import { clearExportJobs } from '../../components/export-jobs';
 import i18next from '../../locales/i18n';
 import { fakeApi, type Call } from '../../test/fake-api';
 import { data, filterRoutes, lastParams, plain, queuedExport, renderReport, type Routes } from '../../test/report-api';
-import type { Mapping, Reconciliation, ReconRow, SettlementImport } from './api/settlements';
 import SettlementsPage from './pages/settlements-page';
 import {
   emptyMappingValues,

@@ -1,7 +1,7 @@
 // The VAT screen's rules: how its groups are chosen (in the URL, beside the filters) and named.
+import type { VatRow } from '../../api/types';
 import { formatPeriodDate } from '../../components/format';
 import { FLEET_FILTERS, type ReportControl } from '../../components/report-filters/report-filter-state';
-import type { VatRow } from './api/vat';
 
 /** The sales overview's period, fleet and product filters: the totals then agree to the cent. */
 export const VAT_CONTROLS: readonly ReportControl[] = ['period', ...FLEET_FILTERS, 'products', 'product_tags'];

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { VatReport, VatRow } from '../../api/types';
 import { clearExportJobs } from '../../components/export-jobs';
 import i18next from '../../locales/i18n';
 import { fakeApi } from '../../test/fake-api';
 import { data, filterRoutes, lastParams, plain, queuedExport, renderReport, type Routes } from '../../test/report-api';
-import type { VatReport, VatRow } from './api/vat';
 import VatPage from './pages/vat-page';
 import { groupName, readVatGroup, vatRowId } from './vat-logic';
 

@@ -1,10 +1,10 @@
 // The visit ledger's rules: the statuses of a line and how they filter, the chain a line ties
 // together, and each explanation of a variance in words.
 import type { TFunction } from 'i18next';
+import type { Explanation, VisitLine, VisitStatus, VisitSum } from '../../api/types';
 import { formatCount, formatDate } from '../../components/format';
 import { formatMoney } from '../../components/money';
 import { ENCASHMENT_CONTROLS, splitList, type ReportControl } from '../../components/report-filters/report-filter-state';
-import type { Explanation, VisitLine, VisitStatus, VisitSum } from './api/visit-ledger';
 
 /** The encashment's filters: the period, the fleet pickers and the employees who collected. */
 export const VISIT_LEDGER_CONTROLS: readonly ReportControl[] = ENCASHMENT_CONTROLS;

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Explanation, VisitLine, VisitSum, VisitSummary } from '../../api/types';
 import { clearExportJobs } from '../../components/export-jobs';
 import i18next from '../../locales/i18n';
 import { fakeApi } from '../../test/fake-api';
 import { data, filterRoutes, lastParams, page, plain, queuedExport, renderReport, type Routes } from '../../test/report-api';
-import type { Explanation, VisitLine, VisitSum, VisitSummary } from './api/visit-ledger';
 import VisitLedgerPage from './pages/visit-ledger-page';
 import { explanationText, readStatuses, statusCounts, toggleStatus, tubesGained, varianceText } from './visit-ledger-logic';
 

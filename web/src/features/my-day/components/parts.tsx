@@ -8,7 +8,7 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { formatClock } from '../../../components/format';
-import type { OutboxStatus } from '../outbox';
+import type { OutboxStatus } from '../outbox-item';
 
 /** A stop's directions in the phone's map app (a link only: nothing is fetched). */
 export function mapsUrl(latitude: number, longitude: number): string {

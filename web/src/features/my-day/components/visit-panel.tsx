@@ -20,7 +20,7 @@ import { toast } from '../../../components/snackbar';
 import { VisitCash, VisitLines } from '../../../components/visit/visit-lines';
 import { toFillBody, VISIT_ALIASES, visitSchema, visitValues, type VisitValues } from '../../../components/visit/visit-rules';
 import { paths } from '../../../routes/paths';
-import type { OutboxItem } from '../outbox';
+import type { OutboxItem } from '../outbox-item';
 import { useOutbox } from '../use-outbox';
 import { Section, TOUCH } from './parts';
 

@@ -11,7 +11,7 @@ import { formatDateTime } from '../../../components/format';
 import { Page } from '../../../components/page';
 import { paths } from '../../../routes/paths';
 import { Busy, Section, SyncChip, TOUCH } from '../components/parts';
-import type { OutboxItem } from '../outbox';
+import type { OutboxItem } from '../outbox-item';
 import { useOutbox } from '../use-outbox';
 
 function kindOf(item: OutboxItem): 'visit' | 'not_serviced' | 'audit' {

@@ -15,7 +15,7 @@ import { Page } from '../../../components/page';
 import { paths } from '../../../routes/paths';
 import { Busy, mapsUrl, OfflineCopy, SyncChip, TOUCH } from '../components/parts';
 import { exportMyRoute, useMyRoute, type MyStop } from '../my-day-data';
-import type { OutboxItem } from '../outbox';
+import type { OutboxItem } from '../outbox-item';
 import { useOutbox } from '../use-outbox';
 
 /** What a stop shows: the booking waiting on the phone, else what the server knows. */

@@ -16,7 +16,7 @@ import { Busy, mapsUrl, OfflineCopy, Section, SyncChip, TOUCH } from '../compone
 import { VisitPanel } from '../components/visit-panel';
 import { casesAndLoose } from '../loading-logic';
 import { useMyRoute, type LoadingList } from '../my-day-data';
-import type { OutboxItem } from '../outbox';
+import type { OutboxItem } from '../outbox-item';
 import { useOutbox, useStopBookings } from '../use-outbox';
 
 /** What to bring per selection, in cases and loose units, and what the van was loaded with. */

@@ -1,27 +1,12 @@
 // Card settlements (issue 31): the reconciliation of a period, the imported files, the processors'
-// column mappings and the import of a file. Shapes from the generated OpenAPI schema.
+// column mappings and the import of a file. Its shapes are named in api/types.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
 import { expectData, expectReply } from '../../../api/replies';
 import { reportKeys, useReportData } from '../../../api/report-queries';
-import type { components } from '../../../api/schema';
+import type { ImportBody, ImportReply, Mapping, MappingBody, Reconciliation, SettlementImport } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-
-type Schemas = components['schemas'];
-
-export type Reconciliation = Schemas['Reconciliation'];
-/** One machine-day: its card sales against what was settled. */
-export type ReconRow = Schemas['ReconRow'];
-export type Payout = Schemas['Payout'];
-/** An imported settlement file, with the corrections it made or that were made to it. */
-export type SettlementImport = Schemas['SettlementImport'];
-/** A processor's mapping: which column of its files holds each field. */
-export type Mapping = Schemas['MappingDto'];
-export type MappingBody = Schemas['MappingBody'];
-export type MappingColumns = Schemas['Columns'];
-export type ImportBody = Schemas['ImportBody'];
-export type ImportReply = Schemas['MessageData_ImportedDto'];
 
 const base = '/api/settlements/';
 const reconciliationPath = `${base}reconciliation/`;

@@ -14,8 +14,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import FileIcon from '@mui/icons-material/AttachFileOutlined';
 import { isApiError } from '../../../api/client';
+import type { ImportReply } from '../../../api/types';
 import { formatDateTime } from '../../../components/format';
-import { useImportFile, useMappings, type ImportReply } from '../api/settlements';
+import { useImportFile, useMappings } from '../api/settlements';
 import { ACCEPT, fileToBase64, importProblems, MAX_FILE_BYTES, type ImportProblem } from '../settlements-logic';
 
 interface Chosen {

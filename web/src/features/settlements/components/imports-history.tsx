@@ -2,11 +2,12 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Typography from '@mui/material/Typography';
+import type { SettlementImport } from '../../../api/types';
 import { formatDateRange } from '../../../components/format';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import { useImports, type SettlementImport } from '../api/settlements';
+import { useImports } from '../api/settlements';
 import { importHistory } from '../settlements-logic';
 
 /** "PO-7 corrected by file-2.csv", "Corrects file-1.csv": the corrections a file made or had. */

@@ -5,10 +5,11 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { limitsOf } from '../../../api/limits';
+import type { Mapping } from '../../../api/types';
 import { SelectInput, SwitchInput, TextInput, useServerForm } from '../../../components/form';
 import { FormDialog } from '../../../components/form/form-dialog';
 import { text, texts } from '../../../components/form/rules';
-import { useSaveMapping, type Mapping } from '../api/settlements';
+import { useSaveMapping } from '../api/settlements';
 import { COLUMN_FIELDS, DECIMAL_SEPARATORS, emptyMappingValues, GENERIC_COLUMNS, toMappingBody, valuesFromMapping, type MappingValues } from '../settlements-logic';
 
 const limits = limitsOf('MappingBody');

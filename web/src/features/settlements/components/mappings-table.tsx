@@ -8,12 +8,13 @@ import Tooltip from '@mui/material/Tooltip';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
+import type { Mapping } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
 import { toast } from '../../../components/snackbar';
-import { useDeleteMapping, useMappings, type Mapping } from '../api/settlements';
+import { useDeleteMapping, useMappings } from '../api/settlements';
 import { COLUMN_FIELDS } from '../settlements-logic';
 import { MappingDialog } from './mapping-dialog';
 

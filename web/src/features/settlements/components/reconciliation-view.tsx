@@ -6,6 +6,7 @@ import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import type { Query } from '../../../api/client';
+import type { Payout, Reconciliation, ReconRow } from '../../../api/types';
 import { formatCount } from '../../../components/format';
 import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
 import { reportColumns, type ReportColumns } from '../../../components/reports/report-columns';
@@ -13,7 +14,7 @@ import { ReportFailure } from '../../../components/reports/report-notices';
 import { StatCards } from '../../../components/reports/stat-cards';
 import { formatSignedMoney, signedColor } from '../../../components/reports/signed-money';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import { useReconciliation, type Payout, type ReconRow, type Reconciliation } from '../api/settlements';
+import { useReconciliation } from '../api/settlements';
 import { reconRowId, rowsOfStatus, STATUSES, type SettlementStatus } from '../settlements-logic';
 import { Difference, StatusChip } from './status-parts';
 

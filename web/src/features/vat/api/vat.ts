@@ -3,18 +3,8 @@
 import type { Query } from '../../../api/client';
 import { requestExport } from '../../../api/download';
 import { useReportData } from '../../../api/report-queries';
-import type { components } from '../../../api/schema';
+import type { VatReport } from '../../../api/types';
 import type { ExportFormat } from '../../../components/export-menu';
-
-type Schemas = components['schemas'];
-
-export type VatReport = Schemas['VatReport'];
-/** Gross, net and VAT of a set of sales, with how many were sold. */
-export type VatFigures = Schemas['VatFigures'];
-/** One rate's totals. */
-export type VatRate = Schemas['VatRate'];
-/** One group (client, location, month) at one rate. */
-export type VatRow = Schemas['VatRow'];
 
 const base = '/api/vat/';
 

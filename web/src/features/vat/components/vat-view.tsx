@@ -7,6 +7,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import type { Query } from '../../../api/client';
+import type { VatFigures, VatRate, VatRow } from '../../../api/types';
 import { formatCount, formatDateRange } from '../../../components/format';
 import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
 import { formatPercent } from '../../../components/percent';
@@ -14,7 +15,7 @@ import { reportColumns, type ReportColumns } from '../../../components/reports/r
 import { EmptyReport, ReportFailure } from '../../../components/reports/report-notices';
 import { StatCards } from '../../../components/reports/stat-cards';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import { useVatReport, type VatFigures, type VatRate, type VatRow } from '../api/vat';
+import { useVatReport } from '../api/vat';
 import { groupName, VAT_GROUPS, vatRowId, type VatGroup } from '../vat-logic';
 
 /** The rate, with "exempt" said for 0 %. */

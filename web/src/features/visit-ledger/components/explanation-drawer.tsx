@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import type { VisitLine } from '../../../api/types';
 import { formatDateTime } from '../../../components/format';
 import { formatMoney } from '../../../components/money';
 import { ReportDrawer, type RowDrawer } from '../../../components/reports/report-drawer';
-import type { VisitLine } from '../api/visit-ledger';
 import { explanationText, tubesGained } from '../visit-ledger-logic';
 import { StatusChip, Variance } from './status-parts';
 

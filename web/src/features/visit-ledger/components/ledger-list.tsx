@@ -3,12 +3,13 @@ import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
 import Button from '@mui/material/Button';
 import type { Query } from '../../../api/client';
+import type { VisitLine } from '../../../api/types';
 import { formatDateTime } from '../../../components/format';
 import { formatMoney } from '../../../components/money';
 import { NO_FIGURE, type ReportColumns } from '../../../components/reports/report-columns';
 import { useRowDrawer } from '../../../components/reports/report-drawer';
 import { ReportList, type ReportListSpec, type ReportRow } from '../../../components/reports/report-list';
-import { visitLedgerList, type VisitLine } from '../api/visit-ledger';
+import { visitLedgerList } from '../api/visit-ledger';
 import { ExplanationDrawer } from './explanation-drawer';
 import { StatusChip, Variance } from './status-parts';
 

@@ -5,6 +5,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import type { UseQueryResult } from '@tanstack/react-query';
+import type { VisitSum, VisitSummary } from '../../../api/types';
 import { formatCount } from '../../../components/format';
 import { formatMoney, REPORT_CURRENCY } from '../../../components/money';
 import { reportColumns } from '../../../components/reports/report-columns';
@@ -12,7 +13,6 @@ import { EmptyReport, ReportFailure } from '../../../components/reports/report-n
 import { formatSignedMoney, signedColor } from '../../../components/reports/signed-money';
 import { StatCards } from '../../../components/reports/stat-cards';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import type { VisitSum, VisitSummary } from '../api/visit-ledger';
 import { Variance } from './status-parts';
 
 const VarianceTrend = lazy(() => import('./variance-trend'));

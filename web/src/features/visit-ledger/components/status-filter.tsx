@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import WarningIcon from '@mui/icons-material/ReportProblemOutlined';
+import type { VisitStatus } from '../../../api/types';
 import { formatCount } from '../../../components/format';
-import type { VisitStatus } from '../api/visit-ledger';
 import { STATUSES } from '../visit-ledger-logic';
 
 interface StatusFilterProps {

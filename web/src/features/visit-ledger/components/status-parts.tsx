@@ -4,10 +4,10 @@ import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import FirstIcon from '@mui/icons-material/FiberNewOutlined';
 import InfoIcon from '@mui/icons-material/InfoOutlined';
 import WarningIcon from '@mui/icons-material/ReportProblemOutlined';
+import type { VisitStatus } from '../../../api/types';
 import { NO_FIGURE } from '../../../components/reports/report-columns';
 import { SignedMoneyChip } from '../../../components/reports/signed-money';
 import { Spoken } from '../../../components/spoken';
-import type { VisitStatus } from '../api/visit-ledger';
 import { isStatus, STATUS_COLOR, varianceText } from '../visit-ledger-logic';
 
 const STATUS_ICON = { unexplained: <WarningIcon />, explained: <InfoIcon />, matched: <CheckIcon />, first: <FirstIcon /> } as const;

@@ -3,11 +3,11 @@
 import { useTranslation } from 'react-i18next';
 import { SparkLineChart } from '@mui/x-charts/SparkLineChart';
 import { useTheme } from '@mui/material/styles';
+import type { TrendPoint, VisitSummary } from '../../../api/types';
 import { formatPeriodDate } from '../../../components/format';
 import { Described } from '../../../components/reports/chart-parts';
 import { formatSignedMoney } from '../../../components/reports/signed-money';
 import { REPORT_CURRENCY } from '../../../components/money';
-import type { TrendPoint, VisitSummary } from '../api/visit-ledger';
 
 interface VarianceTrendProps {
   points: TrendPoint[];

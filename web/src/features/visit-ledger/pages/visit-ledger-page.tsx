@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import type { VisitStatus } from '../../../api/types';
 import { useReportPermission } from '../../../auth/use-permission';
 import { ExportMenu } from '../../../components/export-menu';
 import { useReportFilters } from '../../../components/report-filters/report-filter-state';
@@ -9,7 +10,6 @@ import { LedgerList } from '../components/ledger-list';
 import { LedgerSummary } from '../components/ledger-summary';
 import { StatusFilter } from '../components/status-filter';
 import { readStatuses, statusCounts, toggleStatus, VISIT_LEDGER_CONTROLS } from '../visit-ledger-logic';
-import type { VisitStatus } from '../api/visit-ledger';
 import type { Query } from '../../../api/client';
 
 /** The ledger's lines of the filters and of the chosen statuses (`?status=`, with the filters in the URL). */

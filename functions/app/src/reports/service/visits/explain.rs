@@ -2,13 +2,14 @@
 //! the collections (held, reset, another board, coins filled by hand) and cash sales that
 //! arrived after the collection was booked.
 
-use super::super::{ReportsService, READ_WINDOW_MINUTES};
-use super::evidence::{read_near, Evidence, Interval};
+use super::super::ReportsService;
+use super::evidence::{Evidence, Interval};
 use super::{Explanation, ExplanationKind};
 use crate::auth::Principal;
 use crate::events::{AuditRead, AuditState, Encashment};
 use crate::fleet::SalesSource;
 use crate::machines::RefillListParams;
+use crate::reports::model::{read_near, READ_WINDOW_MINUTES};
 use crate::AppResult;
 use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeSet;

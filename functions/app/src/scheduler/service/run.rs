@@ -7,9 +7,6 @@ use crate::generator::{Origin, ReportAudience, ReportSpec};
 use crate::settings::OperatorPolicy;
 use vendfleet_domain::reach::{split_audiences, Reach, Recipient, Split};
 
-/// Why a task following a template was paused when the template went.
-pub const TEMPLATE_GONE: &str = "The template this task follows was deleted or is no longer shared with its owner: choose another definition to resume it.";
-
 impl SchedulerService {
     /// The owner of a task as they are now.
     pub async fn owner(&self, t: &ScheduledTask) -> AppResult<Principal> {

@@ -1,7 +1,7 @@
 //! What the visit ledger's lines are computed from, read once a request: each machine's audit
 //! reads, and the cash sales of the lines' spans.
 
-use super::super::{ReportsService, READ_WINDOW_MINUTES};
+use super::super::ReportsService;
 use crate::events::AuditRead;
 use crate::ports::{Grain, RollupQuery};
 use crate::sales::SalesService;
@@ -143,13 +143,4 @@ impl Interval {
         let (a, b) = (self.from.1.min(self.to.1), self.from.1.max(self.to.1));
         (a.max(b - Duration::days(366)), b)
     }
-}
-
-/// The audit read nearest an instant, within the window.
-pub(in crate::reports) fn read_near(reads: &[AuditRead], at: DateTime<Utc>) -> Option<&AuditRead> {
-    let window = Duration::minutes(READ_WINDOW_MINUTES);
-    reads
-        .iter()
-        .filter(|r| (r.at - at).abs() <= window)
-        .min_by_key(|r| (r.at - at).abs())
 }

@@ -8,13 +8,12 @@
 mod evidence;
 mod explain;
 
-pub(super) use evidence::read_near;
-
-use super::{counts, ReportsService};
+use super::ReportsService;
 use crate::auth::Principal;
 use crate::events::Encashment;
 use crate::fleet::SalesSource;
 use crate::listing::{page_of, paging, ListPage, ListParams};
+use crate::reports::model::{counts, most_short_first, read_near};
 use crate::sales::SalesParams;
 use crate::AppResult;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
@@ -350,7 +349,7 @@ impl ReportsService {
             m.name = l.collection.machine_name.clone();
             m.add(l, grain);
         }
-        let ranked = |m| super::most_short_first(m, |s: &VisitSum| (s.variance_minor, &s.name));
+        let ranked = |m| most_short_first(m, |s: &VisitSum| (s.variance_minor, &s.name));
         Ok(VisitSummary {
             total,
             by_employee: ranked(by_employee),

@@ -5,19 +5,11 @@
 
 use super::*;
 use crate::listing::{sort_by, sortable_instant};
-use crate::ports::{Condition, StoreError, Write};
+use crate::ports::{Condition, Write};
 use crate::records::check_version;
 use crate::records::Record;
 use vendfleet_domain::planning::RouteStatus;
 use vendfleet_domain::report::Choice;
-
-mod loading;
-mod reports;
-mod visit;
-
-pub use loading::*;
-pub use reports::*;
-pub use visit::*;
 
 /// One route of a save.
 #[derive(Debug, Clone, Default)]
@@ -56,18 +48,18 @@ pub struct RouteEdit {
 }
 
 /// Whether every machine of `route` lies in `reach` (who may see a route).
-fn within(reach: &BTreeSet<String>, route: &PlannedRoute) -> bool {
+pub(super) fn within(reach: &BTreeSet<String>, route: &PlannedRoute) -> bool {
     route
         .stops
         .iter()
         .all(|s| reach.contains(&s.stop.machine_id))
 }
 
-fn not_found() -> AppError {
+pub(super) fn not_found() -> AppError {
     AppError::NotFound("Planned route not found".into())
 }
 
-fn final_conflict(s: RouteStatus) -> AppError {
+pub(super) fn final_conflict(s: RouteStatus) -> AppError {
     AppError::conflict(format!(
         "The route is {}: it can no longer change.",
         s.key().replace('_', " ")
@@ -75,7 +67,7 @@ fn final_conflict(s: RouteStatus) -> AppError {
 }
 
 impl PlanningService {
-    fn end_of_day(&self, date: NaiveDate) -> DateTime<Utc> {
+    pub(super) fn end_of_day(&self, date: NaiveDate) -> DateTime<Utc> {
         local_instant(
             date + Duration::days(1),
             NaiveTime::MIN,
@@ -451,7 +443,7 @@ impl PlanningService {
         Ok((route, stops))
     }
 
-    async fn replace_route(
+    pub(super) async fn replace_route(
         &self,
         current: &PlannedRoute,
         mut next: PlannedRoute,

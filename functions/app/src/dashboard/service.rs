@@ -1,86 +1,16 @@
-//! The dashboard: today and this month against the span before, the top products and machines
-//! of the month, and the machines that need attention — all within the user's machine scope,
-//! each part only for a user who may see the report behind it.
+//! The dashboard's service.
 
+use super::model::*;
 use crate::auth::Principal;
 use crate::events::EventsService;
 use crate::machines::{Machine, MachinesService};
 use crate::sales::{SalesParams, SalesReport, SalesService};
 use crate::{AppResult, Calendar};
-use chrono::{Duration, NaiveDate, NaiveTime, Timelike};
-use vendfleet_domain::attention::{findings_with, Finding, MachineFacts};
+use chrono::{Duration, NaiveDate, Timelike};
+use vendfleet_domain::attention::{findings_with, MachineFacts};
 use vendfleet_domain::report::{Choice, GroupBy};
 use vendfleet_domain::sales::Figures;
 use vendfleet_domain::Permission;
-
-/// Groups listed in the dashboard's top lists.
-pub const TOP: usize = 5;
-
-/// A span's figures and those of the span it is compared with (`comparison_span`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpanFigures {
-    pub from: NaiveDate,
-    pub to: NaiveDate,
-    pub figures: Figures,
-    pub previous_from: NaiveDate,
-    pub previous_to: NaiveDate,
-    pub previous: Figures,
-}
-
-/// Today so far, against the same hours (wall clock, in each sale's zone) of yesterday and of
-/// the same weekday a week before.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Today {
-    pub day: NaiveDate,
-    /// The operator's wall-clock time now: where the compared days stop.
-    pub until: NaiveTime,
-    pub figures: Figures,
-    pub yesterday: Figures,
-    pub week_before: Figures,
-}
-
-/// Figures by day over a span, every day present (zero where nothing sold).
-pub type DaySeries = Vec<(NaiveDate, Figures)>;
-
-/// The dashboard's trend charts: the last 30 days, and this month by day against the month
-/// compared with it (`comparison_span`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Trend {
-    pub last_days: DaySeries,
-    pub month: DaySeries,
-    pub previous_month: DaySeries,
-}
-
-/// Days the trend's first chart covers, today included.
-pub const TREND_DAYS: i64 = 30;
-
-/// One entry of a top list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Top {
-    pub id: String,
-    pub name: String,
-    pub figures: Figures,
-}
-
-/// A machine that needs attention, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Attention {
-    pub machine: Machine,
-    /// The name of the machine's location.
-    pub location_name: Option<String>,
-    pub findings: Vec<Finding>,
-}
-
-/// What the dashboard shows; `None` where the user may not see the report behind it.
-#[derive(Debug, Clone, Default)]
-pub struct Dashboard {
-    pub today: Option<Today>,
-    pub trend: Option<Trend>,
-    pub month: Option<SpanFigures>,
-    pub top_products: Option<Vec<Top>>,
-    pub top_machines: Option<Vec<Top>>,
-    pub attention: Option<Vec<Attention>>,
-}
 
 /// The dashboard's service.
 #[derive(Clone)]

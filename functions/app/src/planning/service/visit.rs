@@ -1,7 +1,11 @@
 //! The visit of a route's stop (`fill-from-route`, idempotent by its request id).
 
+use super::routes::*;
 use super::*;
+use crate::ports::{Condition, StoreError, Write};
 use vendfleet_domain::events::{CashCollection, EventKind, MachineEvent};
+use vendfleet_domain::planning::RouteStatus;
+use vendfleet_domain::report::Choice;
 
 /// Retries of a visit booking that lost a race on the stock.
 const BOOKING_RETRIES: usize = 3;

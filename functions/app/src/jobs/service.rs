@@ -1,106 +1,11 @@
-//! Background jobs: work too large for a request (large exports now; report generation next),
-//! queued, run by a worker (in-process embedded; a Lambda on SQS on AWS), with progress and a
-//! file to download when done.
-//!
-//! A job is a record (`JOB#<id>`, owner, status, progress, the result's blob key) and a queue
-//! message naming it. The worker claims the message, marks the job running, does the work, stores
-//! the file, marks it done and acknowledges the message; a worker that dies leaves the message to
-//! come back after its visibility timeout, and a job that keeps failing is marked failed when
-//! the queue gives up on it (dead-letter queue). Only the job's owner sees it.
+//! The jobs' service.
 
+use super::model::*;
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
-use crate::ports::{BlobStore, Clock, Condition, Item, ItemStore, Job as QueueJob, JobQueue, Key};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use crate::ports::{BlobStore, Clock, Condition, ItemStore, Job as QueueJob, JobQueue};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// How long a finished job and its file are kept.
-pub const KEEP_DAYS: i64 = 7;
-/// How long a download link stays valid.
-pub const LINK_TTL: Duration = Duration::from_secs(15 * 60);
-/// How long a claimed job is hidden from other workers.
-pub const VISIBILITY: Duration = Duration::from_secs(300);
-
-/// Where a job is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JobStatus {
-    Queued,
-    Running,
-    Done,
-    Failed,
-}
-
-/// A background job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JobRecord {
-    pub id: String,
-    /// `export`.
-    pub kind: String,
-    pub owner_id: String,
-    pub status: JobStatus,
-    /// 0 to 100.
-    pub progress: u8,
-    /// The file's name when it is ready (`machines.xlsx`).
-    pub file_name: String,
-    pub content_type: String,
-    /// Rows (or items) the job handles, for the progress text.
-    pub total: u64,
-    /// Blob key of the job's input.
-    pub input_key: String,
-    /// Blob key of the result, once done.
-    pub result_key: Option<String>,
-    pub error: Option<String>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    #[serde(skip)]
-    pub version: u64,
-}
-
-impl JobRecord {
-    fn key(id: &str) -> Key {
-        Key::new(format!("JOB#{id}"), "JOB")
-    }
-
-    fn to_item(&self) -> AppResult<Item> {
-        let ttl = (self.created_at + chrono::Duration::days(KEEP_DAYS)).timestamp();
-        Ok(Item::from_value(Self::key(&self.id), self)?
-            .with_version(self.version)
-            .with_ttl(ttl))
-    }
-
-    fn from_item(item: &Item) -> AppResult<JobRecord> {
-        let mut j: JobRecord = item.to_value()?;
-        j.version = item.version;
-        Ok(j)
-    }
-}
-
-/// The queue message of a job.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct JobMessage {
-    pub job_id: String,
-}
-
-/// A new job's description.
-#[derive(Debug, Clone)]
-pub struct NewJob {
-    pub kind: String,
-    pub file_name: String,
-    pub content_type: String,
-    pub total: u64,
-    /// The job's input, stored as a blob for the worker.
-    pub input: Vec<u8>,
-}
-
-/// A claimed job: its record, its input and the queue delivery.
-pub struct Claimed {
-    pub record: JobRecord,
-    pub input: Vec<u8>,
-    delivery: QueueJob,
-}
 
 /// The service.
 #[derive(Clone)]

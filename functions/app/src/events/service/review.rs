@@ -2,10 +2,10 @@
 //! review of held reads (accept books what the preview said, once; reject books nothing), and
 //! an audit file uploaded by hand.
 
-use super::audits::AuditLine;
-use super::intake::{self, Draft};
-use super::model::{AuditRead, AuditState};
-use super::service::EventsService;
+use super::super::audits::AuditLine;
+use super::super::intake::{self, Draft};
+use super::super::model::{AuditRead, AuditState};
+use super::EventsService;
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::ports::{query_all, Index, Query, SortKey, StoreError};

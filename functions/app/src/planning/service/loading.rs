@@ -2,7 +2,10 @@
 //! warehouse — per product in cases and loose units, per stop the tote — and the warehouse's
 //! tick-off of what was loaded. Only stops on routes count.
 
+use super::routes::*;
 use super::*;
+use crate::records::check_version;
+use vendfleet_domain::planning::RouteStatus;
 
 /// What the loading list is asked for: one of a day or a route.
 #[derive(Debug, Clone, Default)]
