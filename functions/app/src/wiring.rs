@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use crate::calendar::Calendar;
 use crate::{
-    audit, auth, config, dashboard, events, generator, jobs, machines, planning, ports, products,
-    records, reports, sales, scheduler, settings, settlements, users,
+    audit, auth, config, dashboard, events, fleet, generator, jobs, machines, operator_settings,
+    planning, ports, products, records, reports, sales, scheduler, settlements, users,
 };
 
 /// Everything the HTTP layer needs, built once per process from the adapters.
@@ -15,7 +15,8 @@ pub struct App {
     pub audit: audit::AuditTrail,
     pub auth: auth::AuthService,
     pub users: users::UsersService,
-    pub settings: settings::SettingsService,
+    pub fleet: fleet::FleetService,
+    pub operator_settings: operator_settings::OperatorSettingsService,
     pub machines: machines::MachinesService,
     pub products: products::ProductsService,
     pub events: events::EventsService,
@@ -69,15 +70,14 @@ impl App {
             Arc::new(records::SnapshotStore::new(adapters.store, touched.clone()));
         let calendar = Calendar::new(clock.clone(), operator);
         let directory = users::Directory::new(store.clone());
-        let settings =
-            settings::SettingsService::new(store.clone(), directory.clone(), clock.clone());
+        let fleet = fleet::FleetService::new(store.clone(), directory.clone(), clock.clone());
         let machines =
-            machines::MachinesService::new(store.clone(), settings.clone(), calendar.clone());
+            machines::MachinesService::new(store.clone(), fleet.clone(), calendar.clone());
         let products = products::ProductsService::new(store.clone(), clock.clone());
         let sales = sales::SalesService::new(
             adapters.sales.clone(),
             machines.clone(),
-            settings.clone(),
+            fleet.clone(),
             products.clone(),
             calendar.clone(),
             touched.clone(),
@@ -96,7 +96,7 @@ impl App {
             machines.clone(),
             events.clone(),
             products.clone(),
-            settings.clone(),
+            fleet.clone(),
             directory.clone(),
             calendar.clone(),
             touched,
@@ -127,15 +127,17 @@ impl App {
             adapters.jobs.clone(),
             directory.clone(),
             machines.clone(),
-            settings.clone(),
+            fleet.clone(),
             clock.clone(),
         );
+        let operator_settings =
+            operator_settings::OperatorSettingsService::new(store.clone(), clock.clone());
         let scheduler = scheduler::SchedulerService::new(
             store.clone(),
             generator.clone(),
             adapters.schedules,
             directory.clone(),
-            settings.clone(),
+            operator_settings.clone(),
             clock.clone(),
         );
         let jobs =
@@ -160,7 +162,8 @@ impl App {
             sales,
             dashboard,
             reports,
-            settings,
+            fleet,
+            operator_settings,
             clock,
             calendar,
         }

@@ -10,7 +10,7 @@
 //! crud::get! {
 //!     /// One client.
 //!     get_client("/api/clients/{id}/", "settings") -> ClientDto,
-//!     |s, a: perm::ClientsList, id| s.app.settings.get_client(a.principal(), &id).await?.into()
+//!     |s, a: perm::ClientsList, id| s.app.fleet.get_client(a.principal(), &id).await?.into()
 //! }
 //! ```
 //!

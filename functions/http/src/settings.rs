@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::settings::{
+use vendfleet_app::fleet::{
     Client, ClientInput, Location, LocationInput, LocationListParams, MachineModel, ModelInput,
 };
 use vendfleet_domain::validation::time_zones;
@@ -105,7 +105,7 @@ crud::list! {
     /// Clients the user may see, paged; ordering by name, created_at or commission_bps.
     list_clients("/api/clients/", "settings") -> ClientDto,
     |s, a: perm::ClientsList, q: ListQuery| {
-        let page = s.app.settings.list_clients(a.principal(), &q.list()).await?;
+        let page = s.app.fleet.list_clients(a.principal(), &q.list()).await?;
         ListReply::from_page(page, ClientDto::from)
     }
 }
@@ -113,27 +113,27 @@ crud::list! {
 crud::create! {
     /// Creates a client.
     create_client("/api/clients/", "settings") -> ClientDto, "Client created successfully",
-    |s, _a: perm::ClientsNew, f: ClientForm| s.app.settings.create_client(f.into()).await?.into()
+    |s, _a: perm::ClientsNew, f: ClientForm| s.app.fleet.create_client(f.into()).await?.into()
 }
 
 crud::get! {
     /// One client.
     get_client("/api/clients/{id}/", "settings") -> ClientDto,
-    |s, a: perm::ClientsList, id| s.app.settings.get_client(a.principal(), &id).await?.into()
+    |s, a: perm::ClientsList, id| s.app.fleet.get_client(a.principal(), &id).await?.into()
 }
 
 crud::update! {
     /// Updates a client.
     update_client("/api/clients/{id}/", "settings") -> ClientDto, "Client updated successfully",
     |s, a: perm::ClientsEdit, id, f: ClientForm| {
-        s.app.settings.update_client(a.principal(), &id, f.into()).await?.into()
+        s.app.fleet.update_client(a.principal(), &id, f.into()).await?.into()
     }
 }
 
 crud::delete! {
     /// Deletes a client that hosts no location.
     delete_client("/api/clients/{id}/", "settings"), "Client deleted successfully",
-    |s, a: perm::ClientsDelete, id| s.app.settings.delete_client(a.principal(), &id).await?,
+    |s, a: perm::ClientsDelete, id| s.app.fleet.delete_client(a.principal(), &id).await?,
     responses(
         (status = 200, body = Message),
         (status = 404, body = ErrorBody),
@@ -173,7 +173,7 @@ struct Names {
 
 impl Names {
     async fn load(s: &AppState) -> ApiResult<Names> {
-        let clients = s.app.settings.client_names().await?;
+        let clients = s.app.fleet.client_names().await?;
         let users = s
             .app
             .users
@@ -276,7 +276,7 @@ crud::list! {
     /// Locations the user may see, paged, with filters.
     list_locations("/api/locations/", "settings") -> LocationDto,
     |s, a: perm::LocationsList, q: LocationsQuery| {
-        let page = s.app.settings.list_locations(a.principal(), &(&q).into()).await?;
+        let page = s.app.fleet.list_locations(a.principal(), &(&q).into()).await?;
         let names = Names::load(&s).await?;
         ListReply::from_page(page, |l| names.location(l))
     }
@@ -286,7 +286,7 @@ crud::create! {
     /// Creates a location.
     create_location("/api/locations/", "settings") -> LocationDto, "Location created successfully",
     |s, a: perm::LocationsNew, f: LocationForm| {
-        let l = s.app.settings.create_location(a.principal(), f.into()).await?;
+        let l = s.app.fleet.create_location(a.principal(), f.into()).await?;
         Names::load(&s).await?.location(l)
     }
 }
@@ -295,7 +295,7 @@ crud::get! {
     /// One location.
     get_location("/api/locations/{id}/", "settings") -> LocationDto,
     |s, a: perm::LocationsList, id| {
-        let l = s.app.settings.get_location(a.principal(), &id).await?;
+        let l = s.app.fleet.get_location(a.principal(), &id).await?;
         Names::load(&s).await?.location(l)
     }
 }
@@ -305,7 +305,7 @@ crud::update! {
     update_location("/api/locations/{id}/", "settings") -> LocationDto,
     "Location updated successfully",
     |s, a: perm::LocationsEdit, id, f: LocationForm| {
-        let l = s.app.settings.update_location(a.principal(), &id, f.into()).await?;
+        let l = s.app.fleet.update_location(a.principal(), &id, f.into()).await?;
         Names::load(&s).await?.location(l)
     }
 }
@@ -313,7 +313,7 @@ crud::update! {
 crud::delete! {
     /// Deletes a location.
     delete_location("/api/locations/{id}/", "settings"), "Location deleted successfully",
-    |s, a: perm::LocationsDelete, id| s.app.settings.delete_location(a.principal(), &id).await?
+    |s, a: perm::LocationsDelete, id| s.app.fleet.delete_location(a.principal(), &id).await?
 }
 
 /// `POST /api/locations/change-refiller/`.
@@ -338,7 +338,7 @@ async fn change_refiller(
 ) -> ApiResult<axum::Json<MessageData<Vec<LocationDto>>>> {
     let changed = s
         .app
-        .settings
+        .fleet
         .change_refiller(a.principal(), &r.location_ids, r.refiller_id.as_deref())
         .await?;
     let names = Names::load(&s).await?;
@@ -360,7 +360,7 @@ async fn export_locations(
     let format = Format::parse(e.format.as_deref())?;
     let (items, _) = s
         .app
-        .settings
+        .fleet
         .filtered_locations(a.principal(), &(&q).into())
         .await?;
     let names = Names::load(&s).await?;
@@ -463,7 +463,7 @@ crud::list! {
     list_models("/api/machines/models/", "settings") -> ModelDto,
     |s, _a: perm::ModelsList, q: ModelsQuery| {
         let (model_type, manufacturer) = (q.model_type.as_deref(), q.manufacturer.as_deref());
-        let page = s.app.settings.list_models(&q.list(), model_type, manufacturer).await?;
+        let page = s.app.fleet.list_models(&q.list(), model_type, manufacturer).await?;
         ListReply::from_page(page, ModelDto::from)
     },
     responses(
@@ -475,13 +475,13 @@ crud::list! {
 crud::create! {
     /// Creates a machine model.
     create_model("/api/machines/models/", "settings") -> ModelDto, "Model created successfully",
-    |s, _a: perm::ModelsNew, f: ModelForm| s.app.settings.create_model(f.into()).await?.into()
+    |s, _a: perm::ModelsNew, f: ModelForm| s.app.fleet.create_model(f.into()).await?.into()
 }
 
 crud::get! {
     /// One machine model.
     get_model("/api/machines/models/{id}/", "settings") -> ModelDto,
-    |s, _a: perm::ModelsList, id| s.app.settings.models().get_or_404(&id).await?.into()
+    |s, _a: perm::ModelsList, id| s.app.fleet.models().get_or_404(&id).await?.into()
 }
 
 crud::update! {
@@ -489,7 +489,7 @@ crud::update! {
     update_model("/api/machines/models/{id}/", "settings") -> ModelDto,
     "Model updated successfully",
     |s, _a: perm::ModelsEdit, id, f: ModelForm| {
-        s.app.settings.update_model(&id, f.into()).await?.into()
+        s.app.fleet.update_model(&id, f.into()).await?.into()
     }
 }
 
@@ -498,7 +498,7 @@ crud::delete! {
     delete_model("/api/machines/models/{id}/", "settings"), "Model deleted successfully",
     |s, a: perm::ModelsDelete, id| {
         let visible = s.app.machines.visible_ids(a.principal()).await?;
-        s.app.settings.delete_model(&id, &visible).await?
+        s.app.fleet.delete_model(&id, &visible).await?
     }
 }
 
@@ -508,7 +508,7 @@ crud::options! {
     /// The clients the user may see.
     client_options("/api/filters/clients/"),
     |s, a: perm::ClientOptions| {
-        let clients = s.app.settings.visible_clients(a.principal()).await?;
+        let clients = s.app.fleet.visible_clients(a.principal()).await?;
         clients.into_iter().map(|c| (c.id, c.name))
     }
 }
@@ -517,7 +517,7 @@ crud::options! {
     /// The locations the user may see.
     location_options("/api/filters/locations/"),
     |s, a: SignedIn| {
-        let locations = s.app.settings.visible_locations(a.principal()).await?;
+        let locations = s.app.fleet.visible_locations(a.principal()).await?;
         locations.into_iter().map(|l| (l.id, l.name))
     }
 }
@@ -525,13 +525,13 @@ crud::options! {
 crud::values! {
     /// The location types in use.
     location_types("/api/filters/locations/types/"),
-    |s, a: SignedIn| s.app.settings.location_values(a.principal(), |l| &l.location_type).await?
+    |s, a: SignedIn| s.app.fleet.location_values(a.principal(), |l| &l.location_type).await?
 }
 
 crud::values! {
     /// The regions in use.
     regions("/api/filters/regions/"),
-    |s, a: SignedIn| s.app.settings.location_values(a.principal(), |l| &l.region).await?
+    |s, a: SignedIn| s.app.fleet.location_values(a.principal(), |l| &l.region).await?
 }
 
 /// The operator's settings: the calendar (set by configuration) and the policy on data leaving
@@ -558,7 +558,7 @@ pub struct OperatorSettingsDto {
 async fn operator_dto(
     s: &AppState,
     p: &vendfleet_app::auth::Principal,
-    policy: vendfleet_app::settings::OperatorPolicy,
+    policy: vendfleet_app::operator_settings::OperatorPolicy,
 ) -> OperatorSettingsDto {
     OperatorSettingsDto {
         time_zone: s.app.calendar.time_zone().name().to_string(),
@@ -579,7 +579,7 @@ async fn operator_settings(
     State(s): State<AppState>,
     a: Authorized<SignedIn>,
 ) -> ApiResult<axum::Json<Data<OperatorSettingsDto>>> {
-    let policy = s.app.settings.policies().get().await?;
+    let policy = s.app.operator_settings.get().await?;
     Ok(axum::Json(Data {
         data: operator_dto(&s, a.principal(), policy).await,
     }))
@@ -612,10 +612,10 @@ async fn update_operator_settings(
 ) -> ApiResult<axum::Json<MessageData<OperatorSettingsDto>>> {
     let policy = s
         .app
-        .settings
-        .set_policy(
+        .operator_settings
+        .set(
             a.principal(),
-            &vendfleet_app::settings::PolicyInput {
+            &vendfleet_app::operator_settings::PolicyInput {
                 mail_domains: body.mail_domains.into_iter().map(|d| d.0).collect(),
                 min_task_interval_minutes: body.min_task_interval_minutes,
                 version: body.version,
@@ -674,18 +674,18 @@ crud::options! {
     /// Every machine model.
     model_options("/api/filters/machines/models/"),
     |s, _a: perm::ModelOptions| {
-        s.app.settings.models().all().await?.into_iter().map(|m| (m.id, m.name))
+        s.app.fleet.models().all().await?.into_iter().map(|m| (m.id, m.name))
     }
 }
 
 crud::values! {
     /// The manufacturers of the machine models.
     model_manufacturers("/api/filters/machines/models/manufacturer/"),
-    |s, _a: perm::ModelOptions| s.app.settings.model_values(|m| &m.manufacturer).await?
+    |s, _a: perm::ModelOptions| s.app.fleet.model_values(|m| &m.manufacturer).await?
 }
 
 crud::values! {
     /// The types of the machine models.
     model_types("/api/filters/machines/models/types/"),
-    |s, _a: perm::ModelOptions| s.app.settings.model_values(|m| &m.model_type).await?
+    |s, _a: perm::ModelOptions| s.app.fleet.model_values(|m| &m.model_type).await?
 }

@@ -1,7 +1,7 @@
 //! What the machines area publishes to other areas: which machines stand at a location, are of a
 //! model or sell a product. Other areas read machines only through this, never by key strings.
 
-use super::model::{Machine, Selection};
+use super::machine::{Machine, Selection};
 use crate::error::AppResult;
 use crate::ports::{query_all, Index, ItemStore, Query};
 use crate::records::Records;

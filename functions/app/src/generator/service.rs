@@ -7,10 +7,10 @@ mod worker;
 use super::model::*;
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
+use crate::fleet::FleetService;
 use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams};
 use crate::ports::{BlobStore, Clock, Job as Delivery, JobQueue};
 use crate::records::{check_version, Records};
-use crate::settings::SettingsService;
 use crate::users::Directory;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -154,7 +154,7 @@ pub struct GeneratorService {
     queue: Arc<dyn JobQueue>,
     directory: Directory,
     machines: crate::machines::MachinesService,
-    settings: SettingsService,
+    fleet: FleetService,
     clock: Arc<dyn Clock>,
     backoff: Duration,
     visibility: Duration,
@@ -191,7 +191,7 @@ impl GeneratorService {
         queue: Arc<dyn JobQueue>,
         directory: Directory,
         machines: crate::machines::MachinesService,
-        settings: SettingsService,
+        fleet: FleetService,
         clock: Arc<dyn Clock>,
     ) -> Self {
         GeneratorService {
@@ -201,7 +201,7 @@ impl GeneratorService {
             queue,
             directory,
             machines,
-            settings,
+            fleet,
             clock,
             backoff: BACKOFF,
             visibility: VISIBILITY,

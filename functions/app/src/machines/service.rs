@@ -3,12 +3,12 @@
 
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
-use crate::fleet::model::*;
+use crate::fleet::machine::*;
+use crate::fleet::{FleetService, Location};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::ports::{query_all, Condition, Index, ItemStore, Query, SortKey, Write};
 use crate::products::ProductRef;
 use crate::records::{Records, Shared, MAX_CHANGE_WRITES};
-use crate::settings::{Location, SettingsService};
 use chrono::{NaiveDate, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -124,7 +124,7 @@ pub(crate) struct StockChange<'a> {
 pub struct MachinesService {
     machines: Records<Machine>,
     tags: Records<MachineTag>,
-    settings: SettingsService,
+    fleet: FleetService,
     products: crate::products::ProductLookup,
     store: Arc<dyn ItemStore>,
     calendar: crate::Calendar,
@@ -167,15 +167,11 @@ fn opt(v: &Option<String>) -> Option<&str> {
 
 impl MachinesService {
     /// A service on `store`.
-    pub fn new(
-        store: Arc<dyn ItemStore>,
-        settings: SettingsService,
-        calendar: crate::Calendar,
-    ) -> Self {
+    pub fn new(store: Arc<dyn ItemStore>, fleet: FleetService, calendar: crate::Calendar) -> Self {
         MachinesService {
             machines: Records::new(store.clone()),
             tags: Records::new(store.clone()),
-            settings,
+            fleet,
             products: crate::products::ProductLookup::new(store.clone()),
             store,
             calendar,
@@ -194,7 +190,7 @@ impl MachinesService {
     }
 
     async fn locations_by_id(&self) -> AppResult<Arc<Shared<Location>>> {
-        self.settings.locations().all_shared().await
+        self.fleet.locations().all_shared().await
     }
 
     fn admits(scope: &MachineScope, m: &Machine, locations: &Shared<Location>) -> bool {
@@ -423,15 +419,15 @@ impl MachinesService {
         }
         m.model_id = opt(&input.model_id).map(String::from);
         if let Some(id) = &m.model_id {
-            if self.settings.models().get(id).await?.is_none() {
+            if self.fleet.models().get(id).await?.is_none() {
                 errors.add("model_id", "Choose an existing model.");
             }
         }
         m.location_id = opt(&input.location_id).map(String::from);
         if let Some(id) = &m.location_id {
-            match self.settings.locations().get(id).await? {
+            match self.fleet.locations().get(id).await? {
                 Some(l)
-                    if SettingsService::location_in_scope(&p.machine_scope(), &l)
+                    if FleetService::location_in_scope(&p.machine_scope(), &l)
                         || p.machine_scope() == MachineScope::All => {}
                 Some(_) | None => errors.add("location_id", "Choose one of your locations."),
             }
@@ -562,7 +558,7 @@ impl crate::users::ScopeCatalogueSource for MachinesService {
     async fn scope_catalogue(&self) -> AppResult<vendfleet_domain::ScopeCatalogue> {
         Ok(vendfleet_domain::ScopeCatalogue {
             client_ids: self
-                .settings
+                .fleet
                 .clients()
                 .all()
                 .await?
@@ -570,7 +566,7 @@ impl crate::users::ScopeCatalogueSource for MachinesService {
                 .map(|c| c.id)
                 .collect(),
             locations: self
-                .settings
+                .fleet
                 .locations()
                 .all()
                 .await?

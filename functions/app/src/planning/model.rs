@@ -1,10 +1,10 @@
 //! Planning's settings, computed plans, and planned routes as stored.
 
 use crate::error::{AppError, AppResult};
+use crate::fleet::Location;
 use crate::machines::Machine;
 use crate::ports::{Item, Key};
 use crate::records::Record;
-use crate::settings::Location;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -26,12 +26,12 @@ use super::solver;
 use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::events::EventsService;
+use crate::fleet::{FleetService, Location};
 use crate::listing::{page_of, paging, ListPage, ListParams};
 use crate::machines::{Machine, MachinesService, Selection};
 use crate::ports::{Index, ItemStore, Key, Query, SortKey};
 use crate::products::ProductsService;
 use crate::records::Records;
-use crate::settings::{Location, SettingsService};
 use crate::users::Directory;
 use crate::Calendar;
 use chrono::{DateTime, Duration, NaiveDate, NaiveTime, Utc};
@@ -81,7 +81,7 @@ pub struct PlanningService {
     pub(crate) machines: MachinesService,
     pub(crate) events: EventsService,
     pub(crate) products: ProductsService,
-    pub(crate) settings: SettingsService,
+    pub(crate) fleet: FleetService,
     pub(crate) directory: Directory,
     pub(crate) routes: Records<PlannedRoute>,
     pub(crate) calendar: Calendar,
@@ -150,7 +150,7 @@ impl PlanningService {
         machines: MachinesService,
         events: EventsService,
         products: ProductsService,
-        settings: SettingsService,
+        fleet: FleetService,
         directory: Directory,
         calendar: Calendar,
         touched: Option<Arc<crate::records::Touched>>,
@@ -164,7 +164,7 @@ impl PlanningService {
             machines,
             events,
             products,
-            settings,
+            fleet,
             directory,
             calendar,
         }

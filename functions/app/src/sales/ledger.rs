@@ -22,14 +22,14 @@ impl SalesService {
         &self.sales
     }
 
-    /// The settings (clients, locations), for the services drawn on sales.
-    pub(crate) fn settings(&self) -> &crate::settings::SettingsService {
-        &self.settings
+    /// The fleet (clients, locations), for the services drawn on sales.
+    pub(crate) fn fleet(&self) -> &crate::fleet::FleetService {
+        &self.fleet
     }
 
     /// The locations (whose zones make sales' local days), for the services drawn on sales.
-    pub(crate) fn locations(&self) -> &crate::records::Records<crate::settings::Location> {
-        self.settings.locations()
+    pub(crate) fn locations(&self) -> &crate::records::Records<crate::fleet::Location> {
+        self.fleet.locations()
     }
 
     /// How many writes one commit may hold, and what a commit costs of it.

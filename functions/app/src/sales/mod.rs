@@ -6,12 +6,12 @@
 //! does), so a scoped user's figures are exactly those of their machines.
 
 use crate::auth::Principal;
+use crate::fleet::{FleetService, Location};
 use crate::listing::{page_of, paging, ListPage, ListParams, Paging};
 use crate::machines::{Machine, MachinesService};
 use crate::ports::{Grain, RollupQuery, RollupRow, SalesStore};
 use crate::products::{Product, ProductsService};
 use crate::records::{Shared, Touched};
-use crate::settings::{Location, SettingsService};
 use crate::{AppResult, Calendar};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -209,7 +209,7 @@ pub struct SalesService {
     /// writer (`engine.rs`).
     engine: Option<Arc<engine::Engine>>,
     machines: MachinesService,
-    settings: SettingsService,
+    fleet: FleetService,
     products: ProductsService,
     calendar: Calendar,
     /// Marks the machines a commit's item writes touch (`records::touched`), where anyone
@@ -221,7 +221,7 @@ impl SalesService {
     pub fn new(
         sales: Arc<dyn SalesStore>,
         machines: MachinesService,
-        settings: SettingsService,
+        fleet: FleetService,
         products: ProductsService,
         calendar: Calendar,
         touched: Option<Arc<Touched>>,
@@ -231,7 +231,7 @@ impl SalesService {
             engine: sales.sole_writer().then(|| Arc::new(engine::Engine::new())),
             sales,
             machines,
-            settings,
+            fleet,
             products,
             calendar,
         }
@@ -338,7 +338,7 @@ impl SalesService {
         p: &Principal,
         q: &SalesQuery,
     ) -> AppResult<(ChosenMachines, Arc<Shared<Location>>, usize)> {
-        let locations = self.settings.locations().all_shared().await?;
+        let locations = self.fleet.locations().all_shared().await?;
         let location = |m: &Machine| m.location_id.as_ref().and_then(|l| locations.get(l));
         // A filter's value is looked up only when the filter is set.
         fn any<'a>(set: &BTreeSet<String>, v: impl FnOnce() -> Option<&'a String>) -> bool {
@@ -390,7 +390,7 @@ impl SalesService {
                 names.extend(locations.iter().map(|l| (l.id.clone(), l.name.clone())));
             }
             GroupBy::Client => {
-                let clients = self.settings.clients().all().await?;
+                let clients = self.fleet.clients().all().await?;
                 names.extend(clients.into_iter().map(|c| (c.id, c.name)));
             }
             GroupBy::Product => {}

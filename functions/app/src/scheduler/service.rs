@@ -8,9 +8,9 @@ use crate::auth::Principal;
 use crate::error::{AppError, AppResult};
 use crate::generator::{check_spec, GeneratedReport, GeneratorService, Visibility};
 use crate::listing::{page_of, paging, sort_by, sortable_instant, ListPage, ListParams};
+use crate::operator_settings::OperatorSettingsService;
 use crate::ports::{Clock, ScheduleSpec, Schedules};
 use crate::records::{check_version, Records};
-use crate::settings::SettingsService;
 use crate::users::Directory;
 use chrono::{DateTime, Utc};
 use std::sync::Arc;
@@ -25,7 +25,7 @@ pub struct SchedulerService {
     generator: GeneratorService,
     schedules: Arc<dyn Schedules>,
     directory: Directory,
-    settings: SettingsService,
+    operator_settings: OperatorSettingsService,
     clock: Arc<dyn Clock>,
 }
 
@@ -43,7 +43,7 @@ impl SchedulerService {
         generator: GeneratorService,
         schedules: Arc<dyn Schedules>,
         directory: Directory,
-        settings: SettingsService,
+        operator_settings: OperatorSettingsService,
         clock: Arc<dyn Clock>,
     ) -> Self {
         SchedulerService {
@@ -51,7 +51,7 @@ impl SchedulerService {
             generator,
             schedules,
             directory,
-            settings,
+            operator_settings,
             clock,
         }
     }
@@ -126,7 +126,7 @@ impl SchedulerService {
                 ),
             }
         }
-        let policy = self.settings.policies().get().await?;
+        let policy = self.operator_settings.get().await?;
         if let Some(gap) = schedule.as_ref().and_then(Schedule::shortest_gap_minutes) {
             let min = policy.min_task_interval_minutes;
             if gap < i64::from(min) {

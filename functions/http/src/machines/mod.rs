@@ -144,7 +144,7 @@ impl Lookups {
         Ok(Lookups {
             models: s
                 .app
-                .settings
+                .fleet
                 .models()
                 .all()
                 .await?
@@ -153,7 +153,7 @@ impl Lookups {
                 .collect(),
             locations: s
                 .app
-                .settings
+                .fleet
                 .locations()
                 .all()
                 .await?

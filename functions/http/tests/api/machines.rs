@@ -13,7 +13,7 @@ async fn product(h: &Harness, id: &str, name: &str, inactive: bool) {
         .cloned()
         .unwrap();
     h.app
-        .settings
+        .fleet
         .store()
         .put(
             Item::new(Key::new(format!("PRODUCT#{id}"), "PRODUCT"), attrs),

@@ -221,8 +221,8 @@ impl Catalogue {
     async fn load(app: &vendfleet_app::App, admin: &Principal) -> Result<Catalogue, BoxError> {
         let err = |e: vendfleet_app::AppError| e.to_string();
         let machines = app.machines.visible(admin).await.map_err(err)?;
-        let locations = app.settings.locations().all().await.map_err(err)?;
-        let clients = app.settings.clients().all().await.map_err(err)?;
+        let locations = app.fleet.locations().all().await.map_err(err)?;
+        let clients = app.fleet.clients().all().await.map_err(err)?;
         let machine_tags = app.machines.tags().all().await.map_err(err)?;
         let products = app.products.products().all().await.map_err(err)?;
         let product_tags = app.products.tags().all().await.map_err(err)?;

@@ -13,9 +13,9 @@ use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use tokio::task::JoinSet;
 use vendfleet_app::auth::Principal;
+use vendfleet_app::fleet::{ClientInput, LocationInput, ModelInput};
 use vendfleet_app::machines::{Device, MachineInput, Peripherals, SalesSource, SelectionInput};
 use vendfleet_app::products::{ComponentInput, ProductInput, RecipeLineInput};
-use vendfleet_app::settings::{ClientInput, LocationInput, ModelInput};
 use vendfleet_app::users::{RoleInput, UserInput};
 use vendfleet_app::{App, AppError};
 
@@ -446,7 +446,7 @@ pub async fn make(
     }
 
     // Clients.
-    let s = &app.settings;
+    let s = &app.fleet;
     let existing = s.clients().all().await.map_err(err("clients"))?;
     let mut clients = by_name(existing.iter().map(|c| (c.name.as_str(), c.id.as_str())));
     let mut used_clients = BTreeSet::new();

@@ -380,7 +380,7 @@ pub fn client_of(site: Site, italian: bool) -> Option<(&'static str, i64)> {
 
 /// A client's contact: a named person, an address at the client's (reserved `.example`) domain
 /// and a phone number of its country, all made from its name.
-pub fn client_contact(name: &str, italian: bool) -> vendfleet_app::settings::ClientInput {
+pub fn client_contact(name: &str, italian: bool) -> vendfleet_app::fleet::ClientInput {
     let slug: String = name
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
@@ -406,7 +406,7 @@ pub fn client_contact(name: &str, italian: bool) -> vendfleet_app::settings::Cli
             ),
         )
     };
-    vendfleet_app::settings::ClientInput {
+    vendfleet_app::fleet::ClientInput {
         contact_name: contact.into(),
         email: format!("contact@{slug}.example"),
         phone,

@@ -56,10 +56,10 @@ impl GeneratorService {
         if p.machine_scope() == MachineScope::All {
             return Ok(None);
         }
-        let locations = self.settings.visible_locations(p).await?;
+        let locations = self.fleet.visible_locations(p).await?;
         Ok(Some(Choices {
             clients: self
-                .settings
+                .fleet
                 .visible_clients(p)
                 .await?
                 .into_iter()

@@ -21,7 +21,7 @@ impl MachinesService {
             return Ok(None);
         };
         let location = match &machine.location_id {
-            Some(l) => self.settings.locations().get(l).await?,
+            Some(l) => self.fleet.locations().get(l).await?,
             None => None,
         };
         let zone = self

@@ -142,7 +142,7 @@ impl MachinesService {
     ) -> AppResult<RefillEntry> {
         let now = self.calendar.now();
         let location = match &m.location_id {
-            Some(id) => self.settings.locations().get(id).await?,
+            Some(id) => self.fleet.locations().get(id).await?,
             None => None,
         };
         let tz = self

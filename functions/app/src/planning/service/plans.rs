@@ -72,7 +72,7 @@ impl PlanningService {
             self.machine_states(&refs),
             self.events.held_audit_counts(),
             self.weekday_units(&ids, from, to),
-            self.settings.locations().all_shared(),
+            self.fleet.locations().all_shared(),
             self.products.products().all_shared(),
             self.products.components().all_shared(),
         )?;

@@ -3,7 +3,7 @@
 //! so that its totals are the sales overview's to the cent.
 
 use super::*;
-use crate::settings::Location;
+use crate::fleet::Location;
 use chrono::Datelike;
 use vendfleet_domain::events::VendClass;
 use vendfleet_domain::report::Choice;
@@ -117,7 +117,7 @@ impl ReportsService {
         let (machines, locations) = self.sales.chosen_machines(p, &q).await?;
         let products = self.sales.chosen_products(&q).await?;
         let catalogue = self.products.products().all_shared().await?;
-        let clients = self.sales.settings().client_names().await?;
+        let clients = self.sales.fleet().client_names().await?;
         let ids: Vec<String> = machines.iter().map(|m| m.id.clone()).collect();
         let ledger = if ids.is_empty() {
             Vec::new()

@@ -4,7 +4,7 @@
 use super::*;
 use crate::auth::Principal as Owner;
 use crate::generator::{Origin, ReportAudience, ReportSpec};
-use crate::settings::OperatorPolicy;
+use crate::operator_settings::OperatorPolicy;
 use vendfleet_domain::reach::{split_audiences, Reach, Recipient, Split};
 
 impl SchedulerService {
@@ -21,7 +21,7 @@ impl SchedulerService {
 
     /// Who may receive the task's report as they stand now, split by what each may see.
     async fn split(&self, t: &ScheduledTask, owner: &Owner, spec: &ReportSpec) -> AppResult<Split> {
-        let policy: OperatorPolicy = self.settings.policies().get().await?;
+        let policy: OperatorPolicy = self.operator_settings.get().await?;
         let owner_reach = self.generator.reach_of(owner).await?;
         let mut recipients = Vec::new();
         for id in &t.recipients.user_ids {

@@ -58,13 +58,12 @@ pub struct LocationListParams {
 
 /// The service.
 #[derive(Clone)]
-pub struct SettingsService {
+pub struct FleetService {
     clients: Records<Client>,
     locations: Records<Location>,
     models: Records<MachineModel>,
     directory: Directory,
-    machine_index: crate::fleet::MachineIndex,
-    policies: super::Policies,
+    machine_index: super::MachineIndex,
     store: Arc<dyn ItemStore>,
     clock: Arc<dyn Clock>,
 }
@@ -73,16 +72,15 @@ fn opt_id(v: Option<&str>) -> Option<String> {
     v.map(str::trim).filter(|s| !s.is_empty()).map(String::from)
 }
 
-impl SettingsService {
+impl FleetService {
     /// A service on `store`.
     pub fn new(store: Arc<dyn ItemStore>, directory: Directory, clock: Arc<dyn Clock>) -> Self {
-        SettingsService {
+        FleetService {
             clients: Records::new(store.clone()),
             locations: Records::new(store.clone()),
             models: Records::new(store.clone()),
             directory,
-            machine_index: crate::fleet::MachineIndex::new(store.clone()),
-            policies: super::Policies::new(Records::new(store.clone())),
+            machine_index: super::MachineIndex::new(store.clone()),
             store,
             clock,
         }
@@ -112,20 +110,6 @@ impl SettingsService {
     /// The machine models repository.
     pub fn models(&self) -> &Records<MachineModel> {
         &self.models
-    }
-
-    /// The operator's policy (mail allow-list, scheduling limits).
-    pub fn policies(&self) -> &super::Policies {
-        &self.policies
-    }
-
-    /// Changes the operator's policy (an all-machines administrator only).
-    pub async fn set_policy(
-        &self,
-        p: &Principal,
-        input: &super::PolicyInput,
-    ) -> AppResult<super::OperatorPolicy> {
-        self.policies.set(p, input, self.clock.now()).await
     }
 
     // ---- scope ----
