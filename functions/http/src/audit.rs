@@ -1,10 +1,10 @@
 //! The audit trail of data leaving the system (`/api/audit/exports/`): every export, generated
 //! report downloaded and report mailed, for an all-machines administrator.
 
-use crate::dto::ListReply;
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Authorized, FleetAdmin, Query};
-use crate::state::AppState;
+use crate::kit::dto::ListReply;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{Authorized, FleetAdmin, Query};
+use crate::kit::state::AppState;
 use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -25,7 +25,7 @@ pub struct ExitDto {
     pub user_name: String,
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The audit trail's query.
     pub struct ExitsQuery {
         page,

@@ -1,9 +1,9 @@
 //! Auth area: sign-in, token checks, the profile, registration and the interface language.
 
-use crate::dto::*;
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Authorized, ClientAddr, Json, SignedIn};
-use crate::state::AppState;
+use crate::kit::dto::*;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{Authorized, ClientAddr, Json, SignedIn};
+use crate::kit::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -1,11 +1,11 @@
 //! The dashboard: today so far against the same hours before, the trend charts, this month's
 //! figures and top lists, and the machines that need attention.
 
-use crate::dto::Data;
-use crate::error::ApiResult;
-use crate::extract::{Authorized, SignedIn};
+use crate::kit::dto::Data;
+use crate::kit::error::ApiResult;
+use crate::kit::extract::{Authorized, SignedIn};
+use crate::kit::state::AppState;
 use crate::sales::SalesFiguresDto;
-use crate::state::AppState;
 use axum::extract::State;
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -135,7 +135,7 @@ impl From<&Top> for TopDto {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FindingDto {
     /// `offline`, `sold_out`, `low`, `expiring`, `cash_box_full` or `held_audits`.
-    #[schema(value_type = crate::contract::AttentionReason, inline)]
+    #[schema(value_type = crate::kit::contract::AttentionReason, inline)]
     pub reason: Reason,
     /// Selections (sold out, low, expiring), minor units in the cash box, held reads, or hours
     /// since the last event (none when the machine never reported).

@@ -2,8 +2,8 @@
 //! (`POST /webhooks/machines/{machine_id}/events`, docs/webhook.md). It is the machines' own
 //! contract, outside `/api` and its OpenAPI document: no user token, a signature instead.
 
-use crate::error::ApiResult;
-use crate::state::AppState;
+use crate::kit::error::ApiResult;
+use crate::kit::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::HeaderMap;

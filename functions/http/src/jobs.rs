@@ -1,16 +1,14 @@
 //! Background jobs as the API shows them (`GET /api/jobs/{id}/`: status, progress and, when
 //! done, a download link), and the worker's step that runs one (large exports now).
 
-use crate::dto::Data;
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Authorized, SignedIn};
-use crate::state::AppState;
+use crate::kit::dto::Data;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::export::JobDto;
+use crate::kit::extract::{Authorized, SignedIn};
+use crate::kit::state::AppState;
 use axum::extract::{Path, State};
-use chrono::{DateTime, Utc};
-use serde::Serialize;
-use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::jobs::{Claimed, JobRecord, JobStatus};
+use vendfleet_app::jobs::{Claimed, JobRecord};
 use vendfleet_app::{App, AppError, AppResult};
 use vendfleet_render::ExportJob;
 
@@ -20,58 +18,6 @@ pub const MAX_ATTEMPTS: u32 = 3;
 /// The jobs area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_job))
-}
-
-/// Where a job is.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum JobStatusDto {
-    Queued,
-    Running,
-    Done,
-    Failed,
-}
-
-/// A background job.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct JobDto {
-    pub id: String,
-    /// `export`.
-    pub kind: String,
-    pub status: JobStatusDto,
-    /// 0 to 100.
-    pub progress: u8,
-    pub file_name: String,
-    /// Rows the job handles.
-    pub total: u64,
-    /// When done: where to download the file (valid 15 minutes; ask again for a fresh one).
-    pub download_url: Option<String>,
-    pub error: Option<String>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-impl JobDto {
-    /// The DTO of a record, with its link when there is one.
-    pub fn from_record(r: JobRecord, download_url: Option<String>) -> Self {
-        JobDto {
-            id: r.id,
-            kind: r.kind,
-            status: match r.status {
-                JobStatus::Queued => JobStatusDto::Queued,
-                JobStatus::Running => JobStatusDto::Running,
-                JobStatus::Done => JobStatusDto::Done,
-                JobStatus::Failed => JobStatusDto::Failed,
-            },
-            progress: r.progress,
-            file_name: r.file_name,
-            total: r.total,
-            download_url,
-            error: r.error,
-            created_at: r.created_at,
-            updated_at: r.updated_at,
-        }
-    }
 }
 
 /// One of the caller's jobs.
@@ -101,7 +47,7 @@ pub async fn run(app: &App, mut claimed: Claimed) -> AppResult<JobRecord> {
             .map_err(|e| {
                 AppError::Internal(format!(
                     "export job: {}",
-                    crate::error::ApiError::from(e).body.message
+                    crate::kit::error::ApiError::from(e).body.message
                 ))
             })?;
         app.jobs.progress(&mut claimed, 90).await?;

@@ -3,10 +3,10 @@
 //! machine), and the inventory report (products and components tabs, a machine's detail, export),
 //! and the transaction log (`crate::transaction_log`), within the user's scope.
 
-use crate::dto::{Data, ListReply};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{reports_perm as perm, Authorized, Query};
-use crate::state::AppState;
+use crate::kit::dto::{Data, ListReply};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{reports_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -31,7 +31,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(component_inventory))
         .routes(routes!(machine_inventory))
         .routes(routes!(export_inventory))
-        .merge(crate::transaction_log::router())
 }
 
 /// The encashment report's own parameters, beside the sales query's period and machine
@@ -179,15 +178,15 @@ async fn encashment_totals(
 
 /// The encashment report as a file (every collection of the query; paging ignored).
 #[utoipa::path(get, path = "/api/encashments/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, EncashmentQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, EncashmentQuery, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_encashments(
     State(s): State<AppState>,
     a: Authorized<perm::EncashmentExport>,
     Query(q): Query<SalesParams>,
     Query(e): Query<EncashmentQuery>,
-    Query(x): Query<crate::export::ExportQuery>,
+    Query(x): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
         sales: q,
@@ -199,7 +198,7 @@ async fn export_encashments(
         employees: e.employees,
         ..ReportParams::default()
     };
-    crate::export::report(
+    crate::kit::export::report(
         &s,
         a.requester(),
         Module::Encashment,
@@ -331,28 +330,28 @@ async fn machine_inventory(
 #[into_params(parameter_in = Query)]
 pub struct InventoryTab {
     /// `products` (default) or `components`.
-    #[param(value_type = Option<crate::contract::InventoryTabKey>, inline)]
+    #[param(value_type = Option<crate::kit::contract::InventoryTabKey>, inline)]
     pub tab: Option<String>,
 }
 
 /// The inventory's product or component tab as a file (needs that tab's export permission).
 #[utoipa::path(get, path = "/api/inventory/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, InventoryTab, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, InventoryTab, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_inventory(
     State(s): State<AppState>,
     a: Authorized<perm::InventoryExport>,
     Query(q): Query<SalesParams>,
     Query(tab): Query<InventoryTab>,
-    Query(x): Query<crate::export::ExportQuery>,
+    Query(x): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
         sales: q,
         tab: tab.tab,
         ..ReportParams::default()
     };
-    crate::export::report(
+    crate::kit::export::report(
         &s,
         a.requester(),
         Module::Inventory,

@@ -2,12 +2,12 @@
 //! table, line and bar charts) and its option lists. Every figure is of the machines the user
 //! may see; `previous` is the same number of days just before the chosen span.
 
-use crate::crud;
-use crate::dto::{Data, ListReply};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{sales_perm as perm, Authorized, Query, SignedIn};
-use crate::reply::tr;
-use crate::state::AppState;
+use crate::kit::crud;
+use crate::kit::dto::{Data, ListReply};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{sales_perm as perm, Authorized, Query, SignedIn};
+use crate::kit::reply::tr;
+use crate::kit::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
 use chrono::NaiveDate;
@@ -34,12 +34,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(total_table))
         .routes(routes!(line_chart))
         .routes(routes!(bar_chart))
-        .merge(crate::dashboard::router())
 }
 
 /// The sales area's option lists.
-pub fn filters_router() -> OpenApiRouter<AppState> {
+pub fn filters() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(periods))
         .routes(routes!(values))
         .routes(routes!(grouping_periods))
         .routes(routes!(group_by))
@@ -60,7 +60,7 @@ pub struct DetailPaging {
     pub ordering: Option<String>,
 }
 
-crate::fields::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
+crate::kit::fields::from_fields!(DetailPaging => ListParams { page, page_size, search, ordering });
 
 /// The report's totals and groups, without periods.
 async fn totals(s: &AppState, p: &Principal, q: SalesParams) -> ApiResult<SalesReport> {
@@ -266,22 +266,22 @@ async fn detail_count(
 
 /// The detail table as a file (every row; the search and ordering of the screen).
 #[utoipa::path(get, path = "/api/sales-journal/detail-table/export/", tag = "sales", security(("bearer" = [])),
-    params(SalesParams, DetailPaging, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, DetailPaging, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn detail_export(
     State(s): State<AppState>,
     a: Authorized<perm::Export>,
     Query(q): Query<SalesParams>,
     Query(pg): Query<DetailPaging>,
-    Query(e): Query<crate::export::ExportQuery>,
+    Query(e): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
         sales: q,
         list: pg.into(),
         ..ReportParams::default()
     };
-    crate::export::report(
+    crate::kit::export::report(
         &s,
         a.requester(),
         Module::SalesOverview,
@@ -445,4 +445,39 @@ crud::options! {
         ]
         .map(|(k, v)| (k.to_string(), v))
     }
+}
+
+/// A period preset with the operator-local dates it stands for today.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PeriodDto {
+    /// `yesterday`, `current_week`, `previous_week`, `current_month`, `previous_month`,
+    /// `current_and_previous_month`, `current_year`, `previous_year` or `custom`.
+    pub key: String,
+    /// First local date (none for `custom`).
+    pub date_from: Option<chrono::NaiveDate>,
+    /// Last local date, inclusive (none for `custom`).
+    pub date_to: Option<chrono::NaiveDate>,
+}
+
+/// The sales period presets, resolved in the operator's time zone.
+#[utoipa::path(get, path = "/api/filters/periods/", tag = "filters", security(("bearer" = [])),
+    responses((status = 200, body = Data<Vec<PeriodDto>>), (status = 401, body = ErrorBody)))]
+async fn periods(
+    State(s): State<AppState>,
+    _a: Authorized<SignedIn>,
+) -> axum::Json<Data<Vec<PeriodDto>>> {
+    let today = s.app.calendar.today();
+    axum::Json(Data {
+        data: vendfleet_domain::Period::ALL
+            .into_iter()
+            .map(|p| {
+                let range = p.range(today);
+                PeriodDto {
+                    key: p.key().into(),
+                    date_from: range.map(|r| r.0),
+                    date_to: range.map(|r| r.1),
+                }
+            })
+            .collect(),
+    })
 }

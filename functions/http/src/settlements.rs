@@ -3,11 +3,11 @@
 //! history and the reconciliation of each machine-day's card sales with what was settled; and
 //! the VAT report (`/api/vat/`).
 
-use crate::dto::{Data, MessageData};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{settlements_perm as perm, Authorized, Json, Query};
-use crate::reply::{created, updated};
-use crate::state::AppState;
+use crate::kit::dto::{Data, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{settlements_perm as perm, Authorized, Json, Query};
+use crate::kit::reply::{created, updated};
+use crate::kit::state::AppState;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -232,19 +232,19 @@ async fn reconciliation(
 
 /// The reconciliation as a file: each machine-day of the query.
 #[utoipa::path(get, path = "/api/settlements/reconciliation/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_reconciliation(
     State(s): State<AppState>,
     a: Authorized<perm::Export>,
     Query(q): Query<SalesParams>,
-    Query(x): Query<crate::export::ExportQuery>,
+    Query(x): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<axum::response::Response> {
-    let format = crate::export::Format::parse(x.format.as_deref())?;
+    let format = crate::kit::export::Format::parse(x.format.as_deref())?;
     let table =
         vendfleet_render::tables::money::reconciliation_table(&s.app, a.principal(), &q).await?;
-    crate::export::answer(table, &s, a.requester(), format, "card-settlements").await
+    crate::kit::export::answer(table, &s, a.requester(), format, "card-settlements").await
 }
 
 // ----- the VAT report ---------------------------------------------------------------------
@@ -282,19 +282,19 @@ async fn vat_report(
 
 /// The VAT report as a file: the groups at each rate, each rate, taxable, exempt and the total.
 #[utoipa::path(get, path = "/api/vat/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, VatQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, VatQuery, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_vat(
     State(s): State<AppState>,
     a: Authorized<perm::VatExport>,
     Query(q): Query<SalesParams>,
     Query(v): Query<VatQuery>,
-    Query(x): Query<crate::export::ExportQuery>,
+    Query(x): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<axum::response::Response> {
-    let format = crate::export::Format::parse(x.format.as_deref())?;
+    let format = crate::kit::export::Format::parse(x.format.as_deref())?;
     let table =
         vendfleet_render::tables::money::vat_table(&s.app, a.principal(), &q, v.group.as_deref())
             .await?;
-    crate::export::answer(table, &s, a.requester(), format, "vat").await
+    crate::kit::export::answer(table, &s, a.requester(), format, "vat").await
 }

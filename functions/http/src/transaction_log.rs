@@ -2,11 +2,11 @@
 //! first, paged without slowing down however deep the page (the service seeks through the
 //! rollups' counts), its totals beside the span before, and its export.
 
-use crate::dto::{Data, ListReply};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{reports_perm as perm, Authorized, Query};
+use crate::kit::dto::{Data, ListReply};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{reports_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
 use crate::sales::SalesFiguresDto;
-use crate::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -172,20 +172,20 @@ async fn transaction_totals(
 /// The log as a file (every sale of the query, at most 200,000: a larger one is a 400 that says
 /// how many there are).
 #[utoipa::path(get, path = "/api/transaction-logs/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_transactions(
     State(s): State<AppState>,
     a: Authorized<perm::TransactionExport>,
     Query(q): Query<SalesParams>,
-    Query(x): Query<crate::export::ExportQuery>,
+    Query(x): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
         sales: q,
         ..ReportParams::default()
     };
-    crate::export::report(
+    crate::kit::export::report(
         &s,
         a.requester(),
         Module::TransactionLog,

@@ -1,16 +1,19 @@
 //! Users area: users and roles administration.
 
-use crate::crud;
-use crate::dto::*;
-use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Format, Table};
-use crate::extract::{perm, Authorized, Json, Query};
-use crate::reply::tr;
-use crate::state::AppState;
+use crate::kit::crud;
+use crate::kit::dto::*;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::export::{Format, Table};
+use crate::kit::extract::{perm, Authorized, Json, Query};
+use crate::kit::reply::tr;
+use crate::kit::state::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::users::UserInput;
+
+mod filters;
+pub use filters::filters;
 
 /// The users area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -111,15 +114,15 @@ async fn set_active(
 }
 
 /// Users matching the list's filters as a CSV or XLSX file.
-#[utoipa::path(get, path = "/api/users/export/", tag = "users", security(("bearer" = [])), params(UsersQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)),
-              (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+#[utoipa::path(get, path = "/api/users/export/", tag = "users", security(("bearer" = [])), params(UsersQuery, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)),
+              (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
               (status = 400, body = ErrorBody)))]
 async fn export_users(
     State(s): State<AppState>,
     a: Authorized<perm::UsersExport>,
     Query(q): Query<UsersQuery>,
-    Query(e): Query<crate::export::ExportQuery>,
+    Query(e): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let (users, _) = s
@@ -171,7 +174,7 @@ async fn export_users(
         header,
         rows,
     };
-    crate::export::answer(table, &s, a.requester(), format, "users").await
+    crate::kit::export::answer(table, &s, a.requester(), format, "users").await
 }
 
 crud::list! {

@@ -3,10 +3,10 @@
 //! counted, the variance and the records that explain it; totals by employee and by machine with
 //! a trend; the export.
 
-use crate::dto::{Data, ListReply};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{settlements_perm as perm, Authorized, Query};
-use crate::state::AppState;
+use crate::kit::dto::{Data, ListReply};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{settlements_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
 use axum::extract::State;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -87,18 +87,18 @@ async fn visit_summary(
 
 /// The visit ledger as a file (every line of the query; paging ignored).
 #[utoipa::path(get, path = "/api/visit-ledger/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, VisitQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>),
+    params(SalesParams, VisitQuery, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export_visit_ledger(
     State(s): State<AppState>,
     a: Authorized<perm::VisitLedgerExport>,
     Query(q): Query<SalesParams>,
     Query(v): Query<VisitQuery>,
-    Query(x): Query<crate::export::ExportQuery>,
+    Query(x): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<axum::response::Response> {
-    let format = crate::export::Format::parse(x.format.as_deref())?;
+    let format = crate::kit::export::Format::parse(x.format.as_deref())?;
     let table =
         vendfleet_render::tables::money::visit_table(&s.app, a.principal(), &params(q, v)).await?;
-    crate::export::answer(table, &s, a.requester(), format, "visit-ledger").await
+    crate::kit::export::answer(table, &s, a.requester(), format, "visit-ledger").await
 }

@@ -1,6 +1,24 @@
 //! Templates: saved definitions (only their author changes one; others copy it), and running one.
 
-use super::*;
+use super::report::*;
+use crate::kit::dto::{Data, ListReply, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{generator_perm as perm, Authorized, Json, Query};
+use crate::kit::reply::{created, updated};
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::auth::Principal;
+use vendfleet_app::generator::{
+    FileFormat, GeneratorService, Graph, Module, ReportTemplate, Visibility,
+};
+use vendfleet_domain::reach::Reach;
 
 /// A saved report definition.
 #[derive(Debug, Serialize, ToSchema)]
@@ -42,7 +60,7 @@ async fn template_dto(s: &AppState, p: &Principal, t: ReportTemplate) -> Templat
     }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The templates list's query.
     pub struct TemplatesQuery {
         page,
@@ -77,20 +95,6 @@ pub(super) async fn list_templates(
         data.push(template_dto(&s, p, t).await);
     }
     Ok(axum::Json(ListReply::of(&page, data)))
-}
-
-pub(super) async fn checked(s: &AppState, body: &TemplateBody) -> ApiResult<()> {
-    // The keys first (clear messages), then the module's own parameters.
-    let mut errors = vendfleet_domain::FieldErrors::new();
-    if let Some(spec) =
-        vendfleet_app::generator::check_spec(&body.clone().input().spec, &mut errors)
-    {
-        errors
-            .into_result()
-            .map_err(vendfleet_app::AppError::from)?;
-        render::check_params(&s.app, &spec)?;
-    }
-    Ok(())
 }
 
 /// Saves a template.
@@ -213,4 +217,13 @@ pub(super) async fn generate_template(
         StatusCode::ACCEPTED,
         updated("Report queued", report_dto(&s, r, &Reach::All).await),
     ))
+}
+
+/// The templates' routes.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_templates, create_template))
+        .routes(routes!(get_template, update_template, delete_template))
+        .routes(routes!(copy_template))
+        .routes(routes!(generate_template))
 }

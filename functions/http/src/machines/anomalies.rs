@@ -1,10 +1,10 @@
 //! A machine's intake anomalies (part of the machines area): events refused because the
 //! machine had used their id before with other content, each beside the event stored first.
 
-use crate::dto::Data;
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{machines_perm as perm, Authorized};
-use crate::state::AppState;
+use crate::kit::dto::Data;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{machines_perm as perm, Authorized};
+use crate::kit::state::AppState;
 use axum::extract::{Path, State};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -1,11 +1,11 @@
 //! A machine's EVA-DTS audit reads (part of the machines area): the read-to-read differences
 //! with their findings, the review of held reads, and a user's upload of an audit file.
 
-use crate::dto::{Data, MessageData};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{machines_perm as perm, Authorized, Json};
-use crate::reply::updated;
-use crate::state::AppState;
+use crate::kit::dto::{Data, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{machines_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
 use axum::extract::{Path, State};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};

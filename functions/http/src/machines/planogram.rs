@@ -1,6 +1,16 @@
 //! Planograms and stock: selections, prices and their history, stock changes, copying.
 
-use super::*;
+use crate::kit::dto::{Data, Message, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{machines_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::machines::{SelectionInput, SelectionView};
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {

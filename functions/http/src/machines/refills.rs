@@ -1,7 +1,17 @@
 //! The refill log (every stock change, by users and by machines).
 
-use super::*;
+use crate::kit::dto::{Data, ListReply, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{machines_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::generator::Module;
+use vendfleet_app::machines::{RefillEntry, RefillListParams};
 use vendfleet_app::sales::SalesFilters;
 use vendfleet_render::ReportParams;
 
@@ -174,15 +184,15 @@ async fn refill_visit(
 
 /// The refill log of the query as a file (every line; paging ignored).
 #[utoipa::path(get, path = "/api/refills/export/", tag = "machines", security(("bearer" = [])),
-    params(RefillsQuery, SalesFilters, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
+    params(RefillsQuery, SalesFilters, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn export_refills(
     State(s): State<AppState>,
     a: Authorized<perm::RefillExport>,
     Query(q): Query<RefillsQuery>,
     Query(shared): Query<SalesFilters>,
-    Query(e): Query<crate::export::ExportQuery>,
+    Query(e): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let params = ReportParams {
         sales: shared.into(),
@@ -195,7 +205,7 @@ async fn export_refills(
         },
         ..ReportParams::default()
     };
-    crate::export::report(
+    crate::kit::export::report(
         &s,
         a.requester(),
         Module::RefillLog,

@@ -1,7 +1,17 @@
 //! Machine tags: list, create, delete, and tagging machines in bulk.
 
-use super::*;
-use crate::crud;
+use super::machine::*;
+use crate::kit::crud;
+use crate::kit::dto::{ListReply, MessageData, Pagination};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{machines_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::State;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {

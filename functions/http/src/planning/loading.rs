@@ -1,7 +1,17 @@
 //! The van loading list (`/api/planned-routes/loading-list/`) and its tick-off
 //! (`/api/planned-routes/{id}/loading/`).
 
-use super::*;
+use crate::kit::dto::{Data, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Json, Query};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use axum::response::IntoResponse;
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::planning::{LoadProduct, LoadStop, LoadedInput, LoadingList, LoadingQuery};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -125,4 +135,11 @@ pub(super) async fn put_loading(
         "Loading saved",
         listed(&s, &a, None, Some(route.id)).await?,
     ))
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(loading_list))
+        .routes(routes!(put_loading))
 }

@@ -1,6 +1,17 @@
 //! One machine's plan: what its selections need, its cash.
 
-use super::*;
+use super::numbers::{one_decimal, two_decimals};
+use super::ranked::VisitQuery;
+use crate::kit::dto::Data;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::{ComponentNeed, MachineCash, SelectionPlan};
 
 // ----- one machine ------------------------------------------------------------------------
 
@@ -149,4 +160,11 @@ pub(super) async fn plan_machine_cash(
 ) -> ApiResult<axum::Json<Data<MachineCashDto>>> {
     let cash = s.app.planning.machine_cash(a.principal(), &id).await?;
     Ok(axum::Json(Data { data: cash.into() }))
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(plan_machine_products))
+        .routes(routes!(plan_machine_cash))
 }

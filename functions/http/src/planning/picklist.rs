@@ -1,6 +1,18 @@
 //! Generating a picklist: machines split into routes, with what to bring.
 
-use super::*;
+use super::machine::{components, selection_dto, ComponentNeedDto, SelectionPlanDto};
+use super::ranked::PointDto;
+use crate::kit::dto::Data;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Json};
+use crate::kit::state::AppState;
+use axum::extract::State;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::{PicklistInput, Plan, PlanStop};
 
 // ----- generate picklist --------------------------------------------------------------------
 
@@ -189,4 +201,9 @@ pub(super) async fn generate_picklist(
     Ok(axum::Json(Data {
         data: plan_dto(plan),
     }))
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(generate_picklist))
 }

@@ -1,6 +1,17 @@
 //! The ranked list of machines to visit and the map.
 
-use super::*;
+use super::numbers::one_decimal;
+use crate::kit::dto::{Data, ListReply};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
+use axum::extract::State;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::{MachinePlan, PlanningListParams, PlanningSettings};
+use vendfleet_domain::planning::Point;
 
 // ----- the ranked list and the map ---------------------------------------------------------
 
@@ -77,7 +88,7 @@ pub(super) fn ranked_dto(m: &MachinePlan, s: &PlanningSettings) -> RankedMachine
     }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     pub struct RankedQuery {
         page,
         page_size,
@@ -193,4 +204,11 @@ pub(super) async fn planning_map(
             depot: depot.map(Into::into),
         },
     }))
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(ranked_list))
+        .routes(routes!(planning_map))
 }

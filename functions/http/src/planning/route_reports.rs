@@ -1,6 +1,22 @@
 //! What a planned route needs and did: picklists, values, stocks, forecast accuracy, the export.
 
-use super::*;
+use super::machine::{components, ComponentNeedDto};
+use super::numbers::{one_decimal, two_decimals};
+use super::routes::route_and_stops;
+use crate::kit::dto::{Data, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::export::Format;
+use crate::kit::extract::{planning_perm as perm, Authorized, Query};
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::{accuracy, AccuracyRow, StockRow};
+use vendfleet_app::planning::{PlannedRoute, RouteStop};
+use vendfleet_domain::report::Choice;
 
 /// A picklist line of a route's stop, with what the visit booked.
 #[derive(Debug, Serialize, ToSchema)]
@@ -288,14 +304,14 @@ pub(super) async fn route_accuracy(
 }
 
 #[utoipa::path(get, path = "/api/planned-routes/{id}/export/", tag = "planning", security(("bearer" = [])),
-    params(("id" = String, Path), crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::jobs::JobDto>),
+    params(("id" = String, Path), crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::kit::export::JobDto>),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub(super) async fn route_export(
     State(s): State<AppState>,
     a: Authorized<perm::RoutesList>,
     Path(id): Path<String>,
-    Query(e): Query<crate::export::ExportQuery>,
+    Query(e): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     // A refiller prints their own routes; anyone else's need the export permission.
     let route = s.app.planning.get_route(a.principal(), &id).await?;
@@ -311,5 +327,15 @@ pub(super) async fn route_export(
     }
     let format = Format::parse(e.format.as_deref())?;
     let table = vendfleet_render::tables::routes::route_table(&s.app, a.principal(), &id).await?;
-    crate::export::answer(table, &s, a.requester(), format, "planned-route").await
+    crate::kit::export::answer(table, &s, a.requester(), format, "planned-route").await
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(route_products))
+        .routes(routes!(route_product_values))
+        .routes(routes!(route_stocks))
+        .routes(routes!(route_accuracy))
+        .routes(routes!(route_export))
 }

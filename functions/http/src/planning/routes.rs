@@ -1,6 +1,23 @@
 //! Planned routes: the list, saving, editing, status, employee and stops.
 
-use super::*;
+use super::picklist::{stop_dto, PlanStopDto};
+use super::ranked::PointDto;
+use crate::kit::dto::{Data, ListReply, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Json, Query};
+use crate::kit::reply::{created, updated};
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::{PlannedRoute, RouteStop};
+use vendfleet_app::planning::{RouteEdit, RouteInput, RouteListParams, SaveRoutesInput};
+use vendfleet_domain::report::Choice;
 
 // ----- planned routes -----------------------------------------------------------------------
 
@@ -91,7 +108,7 @@ pub(super) fn route_dto(s: &AppState, r: &PlannedRoute) -> PlannedRouteDto {
     }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     pub struct RoutesQuery {
         page,
         page_size,
@@ -410,4 +427,15 @@ pub(super) async fn route_remove_machine(
         "Machine removed from the route successfully",
         route_dto(&s, &r),
     ))
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_routes, save_routes))
+        .routes(routes!(get_route, edit_route, delete_route))
+        .routes(routes!(route_status))
+        .routes(routes!(route_change_employee))
+        .routes(routes!(route_machines))
+        .routes(routes!(route_remove_machine))
 }

@@ -1,6 +1,14 @@
 //! The operator's planning settings.
 
-use super::*;
+use crate::kit::dto::{Data, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::State;
+use axum::response::IntoResponse;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::PlanningSettings;
 
 // ----- settings --------------------------------------------------------------------------
 
@@ -23,4 +31,9 @@ pub(super) async fn put_planning_settings(
 ) -> ApiResult<impl IntoResponse> {
     let saved = s.app.planning.save_settings(a.principal(), &body).await?;
     Ok(updated("Planning settings updated successfully", saved))
+}
+
+/// The routes of this part of the planning API.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_planning_settings, put_planning_settings))
 }

@@ -1,6 +1,17 @@
 //! The visit booking (`/api/machines/fill-from-route/`).
 
-use super::*;
+use super::routes::{route_dto, visit_dto, PlannedRouteDto, VisitDto};
+use crate::kit::dto::MessageData;
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{planning_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::State;
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::planning::{FillFromRouteInput, VisitLineInput};
 
 // ----- the visit ------------------------------------------------------------------------
 
@@ -98,4 +109,9 @@ pub(super) async fn fill_from_route(
             replayed: booked.replayed,
         },
     ))
+}
+
+/// The visit booking, under `/api/machines/` (served by the machines function).
+pub(super) fn visits_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(fill_from_route))
 }

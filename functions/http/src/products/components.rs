@@ -1,7 +1,15 @@
 //! Components (cups, beans, sugar …) that composite products are made of.
 
-use super::*;
-use crate::crud;
+use crate::kit::crud;
+use crate::kit::dto::{ListReply, Message};
+use crate::kit::error::ErrorBody;
+use crate::kit::extract::products_perm as perm;
+use crate::kit::state::AppState;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::products::{Component, ComponentInput, ComponentListParams};
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -24,7 +32,7 @@ pub struct ComponentDto {
     pub version: u64,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     Component => ComponentDto { id, name, unit, inactive, created_at, updated_at, version }
 }
 
@@ -45,11 +53,11 @@ pub struct ComponentForm {
     pub version: Option<u64>,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     ComponentForm => ComponentInput { name, unit, version; or_default: inactive }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The components list's query.
     pub struct ComponentsQuery => ComponentListParams {
         page,
@@ -58,7 +66,7 @@ crate::fields::list_query! {
         /// name, created_at, unit; `-` for descending.
         ordering,
         /// `true` or `false`.
-        #[param(value_type = Option<crate::contract::Flag>, inline)]
+        #[param(value_type = Option<crate::kit::contract::Flag>, inline)]
         pub inactive: Option<String>,
     }
 }

@@ -1,7 +1,17 @@
 //! Composite products (drinks made of components) and their recipes.
 
-use super::*;
-use crate::crud;
+use super::product::*;
+use crate::kit::crud;
+use crate::kit::dto::{ListReply, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{products_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::products::{ProductInput, RecipeLineInput};
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {

@@ -1,7 +1,18 @@
 //! Product tags, and tagging products in bulk.
 
-use super::*;
-use crate::crud;
+use super::product::*;
+use crate::kit::crud;
+use crate::kit::dto::{ListQuery, ListReply, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{products_perm as perm, Authorized, Json};
+use crate::kit::reply::updated;
+use crate::kit::state::AppState;
+use axum::extract::State;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use vendfleet_app::products::{ProductTag, TagsChange};
 
 /// The routes.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -22,7 +33,7 @@ pub struct ProductTagDto {
     pub version: u64,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     ProductTag => ProductTagDto { id, name, created_at, updated_at, version }
 }
 

@@ -1,12 +1,12 @@
 //! The query scheduler's API (`/api/query-schedulers/`) and the mailing of a scheduled report
 //! once the worker has written it.
 
-use crate::dto::{Data, ListReply, MessageData};
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{scheduler_perm as perm, Authorized, Json, Query, SignedIn};
 use crate::generator::{report_dto, ReportDto, UserRefDto};
-use crate::reply::{created, tr, updated};
-use crate::state::AppState;
+use crate::kit::dto::{Data, ListReply, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::extract::{scheduler_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::kit::reply::{created, tr, updated};
+use crate::kit::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -32,7 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The scheduler's option lists.
-pub fn filters_router() -> OpenApiRouter<AppState> {
+pub fn filters() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(scheduler_modules))
         .routes(routes!(scheduler_periods))
@@ -61,13 +61,13 @@ fn period_label(lang: Language, p: Period) -> String {
     }
 }
 
-crate::crud::options! {
+crate::kit::crud::options! {
     /// The modules a scheduled task can send (`id` is the module key).
     scheduler_modules("/api/filters/query-schedulers/modules/"),
     |_s, a: SignedIn| crate::generator::module_options(a.principal().user.language)
 }
 
-crate::crud::options! {
+crate::kit::crud::options! {
     /// The periods a scheduled report can cover: spans that mean something on every run
     /// (`id` is the `period` key).
     scheduler_periods("/api/filters/query-schedulers/periods/"),
@@ -152,7 +152,7 @@ pub struct TaskBody {
     pub template_id: Option<String>,
     /// The module's screen parameters (see the report generator).
     #[serde(default)]
-    #[schema(value_type = crate::contract::ReportParams)]
+    #[schema(value_type = crate::kit::contract::ReportParams)]
     pub params: BTreeMap<String, String>,
     #[serde(default)]
     #[schema(value_type = Option<FileFormat>)]
@@ -331,7 +331,7 @@ async fn task_dto(s: &AppState, t: ScheduledTask) -> TaskDto {
     }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The tasks list's query.
     pub struct TasksQuery {
         page,

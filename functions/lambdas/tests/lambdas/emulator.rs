@@ -290,13 +290,13 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
     assert_eq!(ctx.selections[0].current, 18, "two sold from 20");
 
     // The export worker runs a queued export and reports the broken message alone.
-    let table = vendfleet_http::export::ExportJob {
-        table: vendfleet_http::export::Table {
+    let table = vendfleet_http::kit::export::ExportJob {
+        table: vendfleet_http::kit::export::Table {
             sheet: "Users".into(),
             header: vec!["Name".into()],
             rows: vec![vec!["Ada".to_string().into()]],
         },
-        format: vendfleet_http::export::Format::Csv,
+        format: vendfleet_http::kit::export::Format::Csv,
         lang: vendfleet_domain::Language::En,
     };
     let job = app
@@ -306,7 +306,7 @@ async fn each_function_runs_under_the_lambda_runtime_emulator() {
             NewJob {
                 kind: "export".into(),
                 file_name: "users.csv".into(),
-                content_type: vendfleet_http::export::CSV_TYPE.into(),
+                content_type: vendfleet_http::kit::export::CSV_TYPE.into(),
                 total: 1,
                 input: serde_json::to_vec(&table).unwrap(),
             },

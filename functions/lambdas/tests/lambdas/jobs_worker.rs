@@ -56,15 +56,15 @@ async fn the_jobs_worker_runs_a_queued_export() {
         .unwrap()
         .unwrap();
     let p = app.auth.principal(admin).await.unwrap();
-    let table = vendfleet_http::export::ExportJob {
-        table: vendfleet_http::export::Table {
+    let table = vendfleet_http::kit::export::ExportJob {
+        table: vendfleet_http::kit::export::Table {
             sheet: "Users".into(),
             header: vec!["Name".into(), "Visits".into()],
             rows: (0..3)
                 .map(|i| vec![format!("User {i}").into(), (i as i64).into()])
                 .collect(),
         },
-        format: vendfleet_http::export::Format::Csv,
+        format: vendfleet_http::kit::export::Format::Csv,
         lang: vendfleet_domain::Language::Fr,
     };
     let job = app
@@ -74,7 +74,7 @@ async fn the_jobs_worker_runs_a_queued_export() {
             NewJob {
                 kind: "export".into(),
                 file_name: "users.csv".into(),
-                content_type: vendfleet_http::export::CSV_TYPE.into(),
+                content_type: vendfleet_http::kit::export::CSV_TYPE.into(),
                 total: 3,
                 input: serde_json::to_vec(&table).unwrap(),
             },

@@ -13,13 +13,13 @@ macro_rules! list_query {
             $($body:tt)*
         }
     ) => {
-        $crate::fields::list_query! {
+        $crate::kit::fields::list_query! {
             $(#[doc = $doc])*
             pub struct $name {
                 $($body)*
             }
         }
-        $crate::fields::list_query!(@params $name => $params { $($body)* });
+        $crate::kit::fields::list_query!(@params $name => $params { $($body)* });
     };
     (
         $(#[doc = $doc:tt])*

@@ -3,7 +3,7 @@
 //! the small enums the schemas name; and the layer that gives every error answer of the API,
 //! 405 included, the JSON error body.
 
-use crate::error::ApiError;
+use crate::kit::error::ApiError;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};

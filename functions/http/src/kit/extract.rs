@@ -1,8 +1,8 @@
 //! Extractors: JSON bodies and query strings with per-field errors, the signed-in user with a
 //! declared permission, and the client's address.
 
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::kit::error::ApiError;
+use crate::kit::state::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};

@@ -1,9 +1,13 @@
 //! Answering an export: the file itself when the table is small, else a background job; the
 //! table, its cells and its files are `vendfleet_render`'s.
 
-use crate::error::ApiError;
+use crate::kit::error::ApiError;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+use vendfleet_app::jobs::{JobRecord, JobStatus};
 
 pub use vendfleet_render::table::{
     col, defuse, titles, Cell, Column, CsvDialect, ExportJob, Format, Table, CSV_TYPE, XLSX_TYPE,
@@ -51,7 +55,7 @@ impl<'s> utoipa::ToResponse<'s> for Download {
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// csv (default) or xlsx.
-    #[param(value_type = Option<crate::contract::ExportFormat>, inline)]
+    #[param(value_type = Option<crate::kit::contract::ExportFormat>, inline)]
     pub format: Option<String>,
 }
 
@@ -61,8 +65,8 @@ pub struct ExportQuery {
 /// records the export (who, the request, the machines it covers).
 pub async fn answer(
     table: Table,
-    s: &crate::state::AppState,
-    who: crate::extract::Requester<'_>,
+    s: &crate::kit::state::AppState,
+    who: crate::kit::extract::Requester<'_>,
     format: Format,
     base: &str,
 ) -> Result<Response, ApiError> {
@@ -123,9 +127,9 @@ pub async fn answer(
         .await?;
     Ok((
         StatusCode::ACCEPTED,
-        axum::Json(crate::dto::MessageData::new(
+        axum::Json(crate::kit::dto::MessageData::new(
             "Export queued",
-            crate::jobs::JobDto::from_record(record, None),
+            JobDto::from_record(record, None),
         )),
     )
         .into_response())
@@ -158,8 +162,8 @@ pub fn download(
 /// A report screen's export: the report module run with the parameters its query string gives
 /// (the same run as a generated report's), answered as [`answer`] does.
 pub async fn report(
-    s: &crate::state::AppState,
-    who: crate::extract::Requester<'_>,
+    s: &crate::kit::state::AppState,
+    who: crate::kit::extract::Requester<'_>,
     module: vendfleet_app::generator::Module,
     params: &vendfleet_render::ReportParams,
     query: ExportQuery,
@@ -170,4 +174,56 @@ pub async fn report(
     let (table, _) =
         vendfleet_render::tables::module_table(&s.app, who.principal, module, params, max).await?;
     answer(table, s, who, format, base).await
+}
+
+/// Where a job is.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatusDto {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+/// A background job.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct JobDto {
+    pub id: String,
+    /// `export`.
+    pub kind: String,
+    pub status: JobStatusDto,
+    /// 0 to 100.
+    pub progress: u8,
+    pub file_name: String,
+    /// Rows the job handles.
+    pub total: u64,
+    /// When done: where to download the file (valid 15 minutes; ask again for a fresh one).
+    pub download_url: Option<String>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl JobDto {
+    /// The DTO of a record, with its link when there is one.
+    pub fn from_record(r: JobRecord, download_url: Option<String>) -> Self {
+        JobDto {
+            id: r.id,
+            kind: r.kind,
+            status: match r.status {
+                JobStatus::Queued => JobStatusDto::Queued,
+                JobStatus::Running => JobStatusDto::Running,
+                JobStatus::Done => JobStatusDto::Done,
+                JobStatus::Failed => JobStatusDto::Failed,
+            },
+            progress: r.progress,
+            file_name: r.file_name,
+            total: r.total,
+            download_url,
+            error: r.error,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
 }

@@ -38,7 +38,7 @@ macro_rules! handler {
         responses [] or $default:tt
         $($rest:tt)*
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             $method $name($path, $tag, [$($attr)*])
             responses [$default] or ()
@@ -55,10 +55,10 @@ macro_rules! handler {
         #[utoipa::path($method, path = $path, tag = $tag, $($attr)*
             security(("bearer" = [])), responses $responses)]
         async fn $name(
-            ::axum::extract::State($s): ::axum::extract::State<$crate::state::AppState>,
-            $a: $crate::extract::Authorized<$perm>,
+            ::axum::extract::State($s): ::axum::extract::State<$crate::kit::state::AppState>,
+            $a: $crate::kit::extract::Authorized<$perm>,
             $($param)*
-        ) -> $crate::error::ApiResult<$($reply)*> $body
+        ) -> $crate::kit::error::ApiResult<$($reply)*> $body
     };
 }
 
@@ -70,16 +70,16 @@ macro_rules! list {
         |$s:ident, $a:ident: $perm:path, $q:ident: $query:ident| $body:expr
         $(, responses $responses:tt)?
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             get $name($path, $tag, [$($key = $value,)* params($query),])
             responses [$($responses)?] or (
-                (status = 200, body = $crate::dto::ListReply<$dto>),
-                (status = 400, body = $crate::error::ErrorBody),
-                (status = 403, body = $crate::error::ErrorBody),
+                (status = 200, body = $crate::kit::dto::ListReply<$dto>),
+                (status = 400, body = $crate::kit::error::ErrorBody),
+                (status = 403, body = $crate::kit::error::ErrorBody),
             )
-            |$s, $a: $perm, [$crate::extract::Query($q): $crate::extract::Query<$query>]|
-            -> [::axum::Json<$crate::dto::ListReply<$dto>>] { Ok(::axum::Json($body)) }
+            |$s, $a: $perm, [$crate::kit::extract::Query($q): $crate::kit::extract::Query<$query>]|
+            -> [::axum::Json<$crate::kit::dto::ListReply<$dto>>] { Ok(::axum::Json($body)) }
         }
     };
 }
@@ -92,16 +92,16 @@ macro_rules! create {
         |$s:ident, $a:ident: $perm:path, $f:ident: $form:ident| $body:expr
         $(, responses $responses:tt)?
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             post $name($path, $tag, [$($key = $value,)* request_body = $form,])
             responses [$($responses)?] or (
-                (status = 201, body = $crate::dto::MessageData<$dto>),
-                (status = 400, body = $crate::error::ErrorBody),
-                (status = 409, body = $crate::error::ErrorBody),
+                (status = 201, body = $crate::kit::dto::MessageData<$dto>),
+                (status = 400, body = $crate::kit::error::ErrorBody),
+                (status = 409, body = $crate::kit::error::ErrorBody),
             )
-            |$s, $a: $perm, [$crate::extract::Json($f): $crate::extract::Json<$form>]|
-            -> [$crate::reply::Created<$dto>] { Ok($crate::reply::created($message, $body)) }
+            |$s, $a: $perm, [$crate::kit::extract::Json($f): $crate::kit::extract::Json<$form>]|
+            -> [$crate::kit::reply::Created<$dto>] { Ok($crate::kit::reply::created($message, $body)) }
         }
     };
 }
@@ -114,16 +114,16 @@ macro_rules! get {
         |$s:ident, $a:ident: $perm:path, $id:ident| $body:expr
         $(, responses $responses:tt)?
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             get $name($path, $tag, [$($key = $value,)* params(("id" = String, Path)),])
             responses [$($responses)?] or (
-                (status = 200, body = $crate::dto::Data<$dto>),
-                (status = 404, body = $crate::error::ErrorBody),
+                (status = 200, body = $crate::kit::dto::Data<$dto>),
+                (status = 404, body = $crate::kit::error::ErrorBody),
             )
             |$s, $a: $perm, [::axum::extract::Path($id): ::axum::extract::Path<String>]|
-            -> [::axum::Json<$crate::dto::Data<$dto>>] {
-                Ok(::axum::Json($crate::dto::Data { data: $body }))
+            -> [::axum::Json<$crate::kit::dto::Data<$dto>>] {
+                Ok(::axum::Json($crate::kit::dto::Data { data: $body }))
             }
         }
     };
@@ -137,23 +137,23 @@ macro_rules! update {
         |$s:ident, $a:ident: $perm:path, $id:ident, $f:ident: $form:ident| $body:expr
         $(, responses $responses:tt)?
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             put $name($path, $tag, [
                 $($key = $value,)* params(("id" = String, Path)), request_body = $form,
             ])
             responses [$($responses)?] or (
-                (status = 200, body = $crate::dto::MessageData<$dto>),
-                (status = 400, body = $crate::error::ErrorBody),
-                (status = 404, body = $crate::error::ErrorBody),
-                (status = 409, body = $crate::error::ErrorBody),
+                (status = 200, body = $crate::kit::dto::MessageData<$dto>),
+                (status = 400, body = $crate::kit::error::ErrorBody),
+                (status = 404, body = $crate::kit::error::ErrorBody),
+                (status = 409, body = $crate::kit::error::ErrorBody),
             )
             |$s, $a: $perm, [
                 ::axum::extract::Path($id): ::axum::extract::Path<String>,
-                $crate::extract::Json($f): $crate::extract::Json<$form>,
+                $crate::kit::extract::Json($f): $crate::kit::extract::Json<$form>,
             ]|
-            -> [::axum::Json<$crate::dto::MessageData<$dto>>] {
-                Ok($crate::reply::updated($message, $body))
+            -> [::axum::Json<$crate::kit::dto::MessageData<$dto>>] {
+                Ok($crate::kit::reply::updated($message, $body))
             }
         }
     };
@@ -167,18 +167,18 @@ macro_rules! delete {
         |$s:ident, $a:ident: $perm:path, $id:ident| $body:expr
         $(, responses $responses:tt)?
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             delete $name($path, $tag, [$($key = $value,)* params(("id" = String, Path)),])
             responses [$($responses)?] or (
-                (status = 200, body = $crate::dto::Message),
-                (status = 404, body = $crate::error::ErrorBody),
-                (status = 409, body = $crate::error::ErrorBody),
+                (status = 200, body = $crate::kit::dto::Message),
+                (status = 404, body = $crate::kit::error::ErrorBody),
+                (status = 409, body = $crate::kit::error::ErrorBody),
             )
             |$s, $a: $perm, [::axum::extract::Path($id): ::axum::extract::Path<String>]|
-            -> [::axum::Json<$crate::dto::Message>] {
+            -> [::axum::Json<$crate::kit::dto::Message>] {
                 $body;
-                Ok($crate::reply::message($message))
+                Ok($crate::kit::reply::message($message))
             }
         }
     };
@@ -193,15 +193,15 @@ macro_rules! options {
         |$s:ident, $a:ident: $perm:path| $body:expr
         $(, responses $responses:tt)?
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             get $name($path, "filters", [$($key = $value,)*])
             responses [$($responses)?] or (
-                (status = 200, body = $crate::dto::Data<Vec<$crate::dto::OptionDto>>),
+                (status = 200, body = $crate::kit::dto::Data<Vec<$crate::kit::dto::OptionDto>>),
             )
             |$s, $a: $perm, []|
-            -> [::axum::Json<$crate::dto::Data<Vec<$crate::dto::OptionDto>>>] {
-                Ok($crate::reply::options($body))
+            -> [::axum::Json<$crate::kit::dto::Data<Vec<$crate::kit::dto::OptionDto>>>] {
+                Ok($crate::kit::reply::options($body))
             }
         }
     };
@@ -215,12 +215,12 @@ macro_rules! values {
         $name:ident($path:tt),
         |$s:ident, $a:ident: $perm:path| $body:expr
     ) => {
-        $crate::crud::handler! {
+        $crate::kit::crud::handler! {
             $(#[doc = $doc])*
             get $name($path, "filters", [])
-            responses [] or ((status = 200, body = $crate::dto::Data<Vec<String>>))
+            responses [] or ((status = 200, body = $crate::kit::dto::Data<Vec<String>>))
             |$s, $a: $perm, []|
-            -> [::axum::Json<$crate::dto::Data<Vec<String>>>] { Ok($crate::reply::values($body)) }
+            -> [::axum::Json<$crate::kit::dto::Data<Vec<String>>>] { Ok($crate::kit::reply::values($body)) }
         }
     };
 }

@@ -424,7 +424,7 @@ pub struct RoleForm {
     pub version: Option<u64>,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     RoleForm => vendfleet_app::users::RoleInput { name, modules, version }
 }
 
@@ -437,7 +437,7 @@ pub struct DeleteRolesRequest {
     pub role_ids: Vec<String>,
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// Paging, search and ordering of a list.
     pub struct ListQuery {
         /// Page number, from 1.
@@ -451,7 +451,7 @@ crate::fields::list_query! {
     }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The users list's query.
     pub struct UsersQuery => vendfleet_app::users::UserListParams {
         page,
@@ -462,7 +462,7 @@ crate::fields::list_query! {
         /// Role id.
         pub role: Option<String>,
         /// `active` or `inactive`.
-        #[param(value_type = Option<crate::contract::StatusFilter>, inline)]
+        #[param(value_type = Option<crate::kit::contract::StatusFilter>, inline)]
         pub status: Option<String>,
     }
 }

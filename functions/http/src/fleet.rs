@@ -1,12 +1,12 @@
-//! Settings area: clients, locations and machine models, with their filters.
+//! The fleet area: clients, locations and machine models, with their filters.
 
-use crate::crud;
-use crate::dto::{Data, ListQuery, ListReply, Message, MessageData};
-use crate::error::{ApiResult, ErrorBody};
-use crate::export::{Format, Table};
-use crate::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
-use crate::reply::{tr, updated, values};
-use crate::state::AppState;
+use crate::kit::crud;
+use crate::kit::dto::{ListQuery, ListReply, Message, MessageData};
+use crate::kit::error::{ApiResult, ErrorBody};
+use crate::kit::export::{Format, Table};
+use crate::kit::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
+use crate::kit::reply::{tr, updated};
+use crate::kit::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
 use chrono::{DateTime, Utc};
@@ -17,9 +17,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::fleet::{
     Client, ClientInput, Location, LocationInput, LocationListParams, MachineModel, ModelInput,
 };
-use vendfleet_domain::validation::time_zones;
 
-/// The settings area's routes.
+/// The fleet area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_clients, create_client))
@@ -30,18 +29,15 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_location, update_location, delete_location))
         .routes(routes!(list_models, create_model))
         .routes(routes!(get_model, update_model, delete_model))
-        .routes(routes!(operator_settings, update_operator_settings))
 }
 
-/// The settings area's filters (served by the filters area).
-pub fn filters_router() -> OpenApiRouter<AppState> {
+/// The fleet area's filters (served by the filters function).
+pub fn filters() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(client_options))
         .routes(routes!(location_options))
         .routes(routes!(location_types))
         .routes(routes!(regions))
-        .routes(routes!(timezones))
-        .routes(routes!(periods))
         .routes(routes!(model_options))
         .routes(routes!(model_manufacturers))
         .routes(routes!(model_types))
@@ -65,7 +61,7 @@ pub struct ClientDto {
     pub version: u64,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     Client => ClientDto {
         id, name, contact_name, email, phone, commission_bps, created_at, updated_at, version
     }
@@ -94,7 +90,7 @@ pub struct ClientForm {
     pub version: Option<u64>,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     ClientForm => ClientInput {
         name, commission_bps, version;
         or_default: contact_name, email, phone
@@ -248,14 +244,14 @@ pub struct LocationForm {
     pub version: Option<u64>,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     LocationForm => LocationInput {
         name, client_id, refiller_id, latitude, longitude, time_zone, version;
         or_default: address, location_type, region
     }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The locations list's query.
     pub struct LocationsQuery => LocationListParams {
         page,
@@ -349,13 +345,13 @@ async fn change_refiller(
 }
 
 /// Locations matching the list's filters as a CSV or XLSX file.
-#[utoipa::path(get, path = "/api/locations/export/", tag = "settings", security(("bearer" = [])), params(LocationsQuery, crate::export::ExportQuery),
-    responses((status = 200, response = inline(crate::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::dto::MessageData<crate::jobs::JobDto>), (status = 400, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/locations/export/", tag = "settings", security(("bearer" = [])), params(LocationsQuery, crate::kit::export::ExportQuery),
+    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>), (status = 400, body = ErrorBody)))]
 async fn export_locations(
     State(s): State<AppState>,
     a: Authorized<perm::LocationsExport>,
     Query(q): Query<LocationsQuery>,
-    Query(e): Query<crate::export::ExportQuery>,
+    Query(e): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
     let (items, _) = s
@@ -399,7 +395,7 @@ async fn export_locations(
         header,
         rows,
     };
-    crate::export::answer(table, &s, a.requester(), format, "locations").await
+    crate::kit::export::answer(table, &s, a.requester(), format, "locations").await
 }
 
 // ---------- machine models ----------
@@ -418,7 +414,7 @@ pub struct ModelDto {
     pub version: u64,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     MachineModel => ModelDto { id, name, model_type, manufacturer, created_at, updated_at, version }
 }
 
@@ -439,11 +435,11 @@ pub struct ModelForm {
     pub version: Option<u64>,
 }
 
-crate::fields::from_fields! {
+crate::kit::fields::from_fields! {
     ModelForm => ModelInput { name, model_type, manufacturer, version }
 }
 
-crate::fields::list_query! {
+crate::kit::fields::list_query! {
     /// The models list's query.
     pub struct ModelsQuery {
         page,
@@ -532,142 +528,6 @@ crud::values! {
     /// The regions in use.
     regions("/api/filters/regions/"),
     |s, a: SignedIn| s.app.fleet.location_values(a.principal(), |l| &l.region).await?
-}
-
-/// The operator's settings: the calendar (set by configuration) and the policy on data leaving
-/// the system (set by an all-machines administrator).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OperatorSettingsDto {
-    /// IANA time zone of the operator (`VENDFLEET_TIME_ZONE`): fleet-wide "today", "this month",
-    /// period presets and default ranges are local dates here.
-    pub time_zone: String,
-    /// The operator's local date now.
-    pub today: chrono::NaiveDate,
-    /// Domains (`example.com`) or subdomain patterns (`*.example.com`) that scheduled reports may
-    /// be mailed to besides users; empty: users only.
-    pub mail_domains: Vec<String>,
-    /// The shortest interval allowed between a scheduled task's runs.
-    pub min_task_interval_minutes: u32,
-    /// Whether the caller may change the policy (an all-machines administrator).
-    pub editable: bool,
-    /// The policy's version (0 until first changed).
-    pub version: u64,
-    pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
-}
-
-async fn operator_dto(
-    s: &AppState,
-    p: &vendfleet_app::auth::Principal,
-    policy: vendfleet_app::operator_settings::OperatorPolicy,
-) -> OperatorSettingsDto {
-    OperatorSettingsDto {
-        time_zone: s.app.calendar.time_zone().name().to_string(),
-        today: s.app.calendar.today(),
-        mail_domains: policy.mail_domains,
-        min_task_interval_minutes: policy.min_task_interval_minutes,
-        editable: p.is_fleet_admin(),
-        version: policy.version,
-        updated_at: policy.updated_at,
-    }
-}
-
-/// The operator's time zone and today's local date (set by configuration), and the policy on data
-/// leaving the system.
-#[utoipa::path(get, path = "/api/settings/operator/", tag = "settings", security(("bearer" = [])),
-    responses((status = 200, body = Data<OperatorSettingsDto>), (status = 401, body = ErrorBody)))]
-async fn operator_settings(
-    State(s): State<AppState>,
-    a: Authorized<SignedIn>,
-) -> ApiResult<axum::Json<Data<OperatorSettingsDto>>> {
-    let policy = s.app.operator_settings.get().await?;
-    Ok(axum::Json(Data {
-        data: operator_dto(&s, a.principal(), policy).await,
-    }))
-}
-
-/// The operator's policy form.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct OperatorPolicyBody {
-    /// Domains or `*.domain` patterns; empty: scheduled reports go to users only.
-    #[serde(default)]
-    #[schema(max_items = 100)]
-    pub mail_domains: Vec<crate::contract::MailDomain>,
-    /// 1 to 1440 (default 15).
-    #[schema(minimum = 1, maximum = 1440)]
-    pub min_task_interval_minutes: Option<u32>,
-    /// The version loaded.
-    #[schema(minimum = 0)]
-    pub version: Option<u64>,
-}
-
-/// Changes the policy on data leaving the system (an administrator of users and roles with
-/// access to all machines).
-#[utoipa::path(put, path = "/api/settings/operator/", tag = "settings", security(("bearer" = [])), request_body = OperatorPolicyBody,
-    responses((status = 200, body = MessageData<OperatorSettingsDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn update_operator_settings(
-    State(s): State<AppState>,
-    a: Authorized<crate::extract::FleetAdmin>,
-    Json(body): Json<OperatorPolicyBody>,
-) -> ApiResult<axum::Json<MessageData<OperatorSettingsDto>>> {
-    let policy = s
-        .app
-        .operator_settings
-        .set(
-            a.principal(),
-            &vendfleet_app::operator_settings::PolicyInput {
-                mail_domains: body.mail_domains.into_iter().map(|d| d.0).collect(),
-                min_task_interval_minutes: body.min_task_interval_minutes,
-                version: body.version,
-            },
-        )
-        .await?;
-    Ok(updated(
-        "Settings updated successfully",
-        operator_dto(&s, a.principal(), policy).await,
-    ))
-}
-
-/// A period preset with the operator-local dates it stands for today.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PeriodDto {
-    /// `yesterday`, `current_week`, `previous_week`, `current_month`, `previous_month`,
-    /// `current_and_previous_month`, `current_year`, `previous_year` or `custom`.
-    pub key: String,
-    /// First local date (none for `custom`).
-    pub date_from: Option<chrono::NaiveDate>,
-    /// Last local date, inclusive (none for `custom`).
-    pub date_to: Option<chrono::NaiveDate>,
-}
-
-/// The sales period presets, resolved in the operator's time zone.
-#[utoipa::path(get, path = "/api/filters/periods/", tag = "filters", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<PeriodDto>>), (status = 401, body = ErrorBody)))]
-async fn periods(
-    State(s): State<AppState>,
-    _a: Authorized<SignedIn>,
-) -> axum::Json<Data<Vec<PeriodDto>>> {
-    let today = s.app.calendar.today();
-    axum::Json(Data {
-        data: vendfleet_domain::Period::ALL
-            .into_iter()
-            .map(|p| {
-                let range = p.range(today);
-                PeriodDto {
-                    key: p.key().into(),
-                    date_from: range.map(|r| r.0),
-                    date_to: range.map(|r| r.1),
-                }
-            })
-            .collect(),
-    })
-}
-
-/// Every IANA time zone.
-#[utoipa::path(get, path = "/api/filters/timezones/", tag = "filters",
-    responses((status = 200, body = Data<Vec<String>>)))]
-async fn timezones() -> axum::Json<Data<Vec<String>>> {
-    values(time_zones().into_iter().map(String::from).collect())
 }
 
 crud::options! {

@@ -1,6 +1,6 @@
 //! The small reply builders every area uses.
 
-use crate::dto::{Data, Message, MessageData, OptionDto};
+use crate::kit::dto::{Data, Message, MessageData, OptionDto};
 use axum::http::StatusCode;
 use axum::Json;
 

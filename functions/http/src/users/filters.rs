@@ -1,15 +1,16 @@
-//! Filters area: option lists for pickers and filters (the parts the users screens need).
+//! The users area's option lists (roles, modules, employees, positions), served by the filters
+//! function.
 
-use crate::crud;
-use crate::dto::*;
-use crate::error::ErrorBody;
-use crate::extract::{perm, Authorized, Query, SignedIn};
-use crate::state::AppState;
+use crate::kit::crud;
+use crate::kit::dto::*;
+use crate::kit::error::ErrorBody;
+use crate::kit::extract::{perm, Authorized, Query, SignedIn};
+use crate::kit::state::AppState;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_domain::{permissions::catalogue_tree, Language};
 
-/// The filters of the users area.
-pub fn users_router() -> OpenApiRouter<AppState> {
+/// The users area's option lists.
+pub fn filters() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(roles))
         .routes(routes!(role_modules))
