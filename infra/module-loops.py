@@ -135,6 +135,7 @@ class Crate:
         self.files = module_files(src)
         self.texts = {}
         self.reexports = {}  # module -> {name: target module}
+        self.globs = {}  # module -> [modules it re-exports whole (`pub use x::*`)]
         for mod, path in self.files.items():
             with open(path, encoding="utf-8") as f:
                 text = drop_test_modules(strip_comments_and_strings(f.read()))
@@ -148,6 +149,8 @@ class Crate:
                     target = self.resolve_module(mod, segs[:-1])
                     if target is not None and name != "*":
                         table[name] = target
+                    elif target is not None:
+                        self.globs.setdefault(mod, []).append(target)
             self.reexports[mod] = table
         # `#[macro_export]` puts a macro at the crate root: it belongs to the module defining it
         for mod, text in self.texts.items():
@@ -209,7 +212,20 @@ class Crate:
             if nxt == mod:
                 break
             mod = nxt
+        # an item a module re-exports whole from a child (`pub use model::*`) is the child's
+        if rest and not self.defines(mod, rest[0]):
+            for g in self.globs.get(mod, []):
+                if g != mod and self.defines(g, rest[0]):
+                    return g
         return mod
+
+    def defines(self, mod, name):
+        """Whether a module's own file declares `name`."""
+        text = self.texts.get(tuple(mod), "")
+        return re.search(
+            r"\b(fn|struct|enum|const|type|static|trait|mod|macro_rules!)\s+" + re.escape(name) + r"\b",
+            text,
+        ) is not None
 
     def consumed(self, current, segs, mod):
         """How many segments of `segs` the module prefix took."""

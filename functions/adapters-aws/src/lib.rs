@@ -2,6 +2,7 @@
 //! plus the configuration that builds them and provisioning helpers for tests and emulators.
 
 mod dynamo;
+mod error;
 mod mail;
 pub mod provision;
 mod s3;
@@ -196,11 +197,6 @@ impl AwsAdapters {
         let sdk = sdk_config(config.endpoint_url.as_deref()).await;
         Self::new(config, &sdk)
     }
-}
-
-/// An SDK error with its whole cause chain (the service's code and message included).
-pub(crate) fn cause(err: &(dyn std::error::Error + 'static)) -> String {
-    format!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(err))
 }
 
 #[cfg(test)]

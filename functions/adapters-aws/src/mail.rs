@@ -4,7 +4,7 @@
 //! configuration set (when named) with the mail's tags, so bounces and complaints that come
 //! later reach EventBridge carrying the task they belong to (`vendfleet_http::mail_feedback`).
 
-use crate::cause;
+use crate::error::cause;
 use async_trait::async_trait;
 use aws_sdk_sesv2::primitives::Blob;
 use aws_sdk_sesv2::types::{Destination, EmailContent, MessageTag, RawMessage};

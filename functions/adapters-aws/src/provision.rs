@@ -1,8 +1,8 @@
 //! Creates the resources the adapters expect, the way `template.yaml` declares them: for tests
 //! and local emulation (moto). Deployments get theirs from CloudFormation.
 
-use crate::cause;
 use crate::dynamo::{GSI1, GSI2};
+use crate::error::cause;
 use crate::sqs::MAX_RECEIVE_COUNT;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,

@@ -1,6 +1,6 @@
 //! The blob store on one S3 bucket; downloads through presigned GET URLs.
 
-use crate::cause;
+use crate::error::cause;
 use async_trait::async_trait;
 use aws_sdk_s3::presigning::PresigningConfig;
 use aws_sdk_s3::primitives::ByteStream;

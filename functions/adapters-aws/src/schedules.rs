@@ -2,7 +2,7 @@
 //! group, its cron expression read in its time zone, whose target sends the task's message to
 //! the jobs queue (with the scheduler's role). Pausing disables it; deleting deletes it.
 
-use crate::cause;
+use crate::error::cause;
 use async_trait::async_trait;
 use aws_sdk_scheduler::types::{FlexibleTimeWindow, FlexibleTimeWindowMode, ScheduleState, Target};
 use vendfleet_app::ports::{ScheduleError, ScheduleSpec, Schedules};

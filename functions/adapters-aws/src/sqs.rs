@@ -1,7 +1,7 @@
 //! The job queue on an SQS standard queue whose redrive policy moves a message to a
 //! dead-letter queue after the maximum number of receives.
 
-use crate::cause;
+use crate::error::cause;
 use async_trait::async_trait;
 use aws_sdk_sqs::error::SdkError;
 use aws_sdk_sqs::types::MessageSystemAttributeName;

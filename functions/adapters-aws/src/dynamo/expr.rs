@@ -1,7 +1,12 @@
 //! DynamoDB expressions of the item store: conditions, counter updates, key conditions of a
 //! query, and the opaque cursor of a page.
 
-use super::*;
+use super::attrs::*;
+use aws_sdk_dynamodb::types::AttributeValue;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use std::collections::{BTreeMap, HashMap};
+use vendfleet_app::ports::{Condition, Index, Query, SortKey, StoreError};
 
 /// A condition expression with its names and values.
 pub(super) struct Expr {

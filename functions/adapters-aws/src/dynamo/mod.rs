@@ -6,8 +6,10 @@
 //! the caller's attributes flattened beside them as top-level attributes (via `serde_dynamo`), so
 //! a counter is a plain numeric attribute that `ADD` can update in place.
 
-use crate::cause;
+use crate::error::cause;
 use async_trait::async_trait;
+pub(crate) use attrs::{n, s};
+use attrs::{Attrs, GSI1PK, GSI1SK, GSI2PK, GSI2SK, PK, SK, VERSION};
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
@@ -15,29 +17,19 @@ use aws_sdk_dynamodb::types::{
     TransactWriteItem, Update, WriteRequest,
 };
 use aws_sdk_dynamodb::Client;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 use vendfleet_app::ports::{
-    check_batch, check_transaction, Condition, Index, Item, ItemStore, Key, Page, Query, SortKey,
+    check_batch, check_transaction, Condition, Index, Item, ItemStore, Key, Page, Query,
     StoreError, Write,
 };
 
+mod attrs;
 mod expr;
 
 use expr::*;
 
-type Attrs = HashMap<String, AttributeValue>;
-
-const PK: &str = "PK";
-const SK: &str = "SK";
-const GSI1PK: &str = "GSI1PK";
-const GSI1SK: &str = "GSI1SK";
-const GSI2PK: &str = "GSI2PK";
-const GSI2SK: &str = "GSI2SK";
-const VERSION: &str = "_v";
 const TTL: &str = "ttl";
 /// Attribute names the adapter owns; a caller's attribute of that name would corrupt the item.
 const RESERVED: [&str; 8] = [PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, VERSION, TTL];
@@ -116,14 +108,6 @@ impl DynamoItemStore {
     pub fn table(&self) -> &str {
         &self.table
     }
-}
-
-pub(crate) fn s(v: impl Into<String>) -> AttributeValue {
-    AttributeValue::S(v.into())
-}
-
-pub(crate) fn n(v: impl ToString) -> AttributeValue {
-    AttributeValue::N(v.to_string())
 }
 
 pub(crate) fn backend(err: impl std::error::Error + 'static) -> StoreError {
@@ -601,7 +585,10 @@ impl ItemStore for DynamoItemStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
     use serde_json::json;
+    use vendfleet_app::ports::SortKey;
 
     fn item(v: Value) -> Item {
         match v {

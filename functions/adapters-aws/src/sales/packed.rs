@@ -11,7 +11,7 @@
 //! absent attribute reads as zero. A fleet-wide question reads shards × span items, whatever
 //! the fleet's size; a question about some machines reads only their shards' items.
 
-use super::{fleet_partition, month_sk, parse_sk, shard_of, AddUpdate, FLEET_SHARDS};
+use super::rollup::{fleet_partition, month_sk, parse_sk, shard_of, AddUpdate, FLEET_SHARDS};
 use crate::dynamo::{n, DynamoItemStore};
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{Datelike, NaiveDate};

@@ -3,25 +3,24 @@
 //! with vends and the item writes — is one transaction.
 
 use crate::db::Database;
-use crate::packed;
-use crate::store::apply_write;
 use async_trait::async_trait;
-use chrono::{DateTime, NaiveDate, Utc};
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use chrono::{DateTime, NaiveDate};
+use rusqlite::{params, OptionalExtension};
+use rustc_hash::FxHashSet;
+use sql::backend;
+use std::collections::{BTreeSet, HashMap};
 
 mod read;
+mod sql;
 mod write;
 
 use read::*;
 use vendfleet_app::ports::sales::{
-    Commit, FleetRollups, Grain, RollupQuery, RollupRow, SaleTime, SalesStore, StoredReceipt,
-    VendInstant,
+    Commit, FleetRollups, RollupQuery, RollupRow, SaleTime, SalesStore, StoredReceipt, VendInstant,
 };
 use vendfleet_app::ports::StoreError;
-use vendfleet_domain::events::{Payment, VendClass};
-use vendfleet_domain::sales::{day_from_number, day_number, Figures, Month, VendFact};
+use vendfleet_domain::events::VendClass;
+use vendfleet_domain::sales::{day_number, VendFact};
 use write::*;
 
 /// Machines from which the transaction log's page of a day is read through the time index
@@ -89,10 +88,6 @@ impl SqliteSalesStore {
             .await?;
         Ok(answers.pop().unwrap_or_default())
     }
-}
-
-fn backend(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Backend(e.to_string())
 }
 
 #[async_trait]
@@ -305,6 +300,7 @@ impl SalesStore for SqliteSalesStore {
 mod tests {
     use super::*;
     use rusqlite::StatementStatus;
+    use vendfleet_domain::sales::day_from_number;
 
     /// The log's page statements are prepared once a connection: a new page's parameters do
     /// not make SQLite compile the statement again (it would, were its plan chosen from their

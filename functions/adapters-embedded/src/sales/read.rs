@@ -1,6 +1,15 @@
 //! Reads: the ledger, a page of vends, and the machines' and the fleet's rollups.
 
-use super::*;
+use super::sql::{backend, corrupt, FIGURES};
+use crate::packed;
+use chrono::{DateTime, NaiveDate};
+use rusqlite::{params, Connection};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeSet;
+use vendfleet_app::ports::sales::{FleetRollups, Grain, RollupQuery, RollupRow, SaleTime};
+use vendfleet_app::ports::StoreError;
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::sales::{day_from_number, day_number, Figures, Month, VendFact};
 
 fn figures_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Figures> {
     let mut a = [0i64; 8];
@@ -367,8 +376,4 @@ pub(super) fn read_rollups(
 struct Sums {
     none: Figures,
     products: FxHashMap<Box<str>, Figures>,
-}
-
-pub(super) fn corrupt(table: &str, machine: &str, key: i64, e: String) -> StoreError {
-    StoreError::Codec(format!("{table} of {machine} at {key}: {e}"))
 }

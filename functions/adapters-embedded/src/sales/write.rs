@@ -1,8 +1,15 @@
 //! A commit's writes: receipts, ledger rows and the rollup deltas, in one transaction.
 
-use super::*;
-
-pub(super) const FIGURES: &str = "q, rev, net, cash, cashless, free, test, tx";
+use super::sql::{backend, corrupt, FIGURES};
+use crate::packed;
+use crate::store::apply_write;
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use std::collections::{HashMap, HashSet};
+use vendfleet_app::ports::sales::Commit;
+use vendfleet_app::ports::StoreError;
+use vendfleet_domain::events::{Payment, VendClass};
+use vendfleet_domain::sales::{day_number, Figures, Month, VendFact};
 
 fn upsert_sql(table: &str, keys: &str) -> String {
     let holders = keys.split(',').count() + 8;

@@ -174,7 +174,7 @@ impl EventsService {
             .reused
             .iter()
             .map(|r| {
-                vendfleet_domain::events::reuse::rejection(
+                vendfleet_domain::events::rejection(
                     batch.events[r.event].index,
                     &r.id,
                     Some(r.first.received_at),

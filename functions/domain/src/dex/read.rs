@@ -1,7 +1,7 @@
 //! Reading one audit's segments.
 
 use super::lines::{decode, trim, Ending, Kind, Line, Span};
-use super::*;
+use super::model::*;
 use std::collections::{BTreeMap, HashMap};
 
 /// An audit's warnings, capped.

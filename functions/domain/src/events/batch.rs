@@ -1,6 +1,7 @@
 //! A batch's envelope and each event's validation: one bad event never fails the batch.
 
 use super::*;
+use chrono::SecondsFormat;
 use serde_json::Map;
 
 /// A body that is not a batch at all: nothing of it is stored.
@@ -81,6 +82,29 @@ pub struct Rejected {
     pub errors: FieldErrors,
 }
 
+/// The rejection of the event at `index` whose id an earlier event has with other content:
+/// received at `first_received` (a stored one), or earlier in the same request (`None`).
+pub fn rejection(index: usize, id: &str, first_received: Option<DateTime<Utc>>) -> Rejected {
+    let when = match first_received {
+        Some(at) => format!(
+            "was received at {} with other content",
+            at.to_rfc3339_opts(SecondsFormat::Secs, true)
+        ),
+        None => "is used earlier in this request with other content".into(),
+    };
+    Rejected {
+        index,
+        id: Some(id.to_string()),
+        errors: FieldErrors::single(
+            "id",
+            format!(
+                "Reused id: an event with this id {when}; nothing of this event was stored. \
+                 Give every event its own id."
+            ),
+        ),
+    }
+}
+
 /// The 200 reply's `data`: `{"accepted": N, "duplicates": N, "rejected": [...]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Receipt {
@@ -149,9 +173,7 @@ pub fn parse_batch(raw_body: &[u8], now: DateTime<Utc>) -> Result<Batch, BatchEr
                             first_index,
                         });
                     } else {
-                        batch
-                            .rejected
-                            .push(super::reuse::rejection(index, &event.id, None));
+                        batch.rejected.push(rejection(index, &event.id, None));
                         batch.reused.push(Reused {
                             index,
                             first_index,

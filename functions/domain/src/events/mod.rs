@@ -674,7 +674,7 @@ mod tests {
             (2, 1, 2)
         );
         // An id stored before with other content: rejected beside the others, in body order.
-        let stored = super::reuse::rejection(0, "a", None);
+        let stored = rejection(0, "a", None);
         let receipt = batch.receipt(0, vec![stored]);
         assert_eq!((receipt.accepted, receipt.duplicates), (1, 1));
         let order: Vec<usize> = receipt.rejected.iter().map(|r| r.index).collect();

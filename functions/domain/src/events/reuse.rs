@@ -3,9 +3,8 @@
 //! a duplicate, nothing changes) from a reused id (other content: rejected, nothing stored, and
 //! shown beside the first as an intake anomaly), such as a machine whose id counter restarted.
 
-use super::{MachineEvent, Rejected};
-use crate::validation::FieldErrors;
-use chrono::{DateTime, SecondsFormat, Utc};
+use super::MachineEvent;
+use chrono::SecondsFormat;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -35,33 +34,11 @@ pub fn kept_payload(e: &MachineEvent) -> Option<String> {
         .filter(|p| p.len() <= MAX_KEPT_PAYLOAD)
 }
 
-/// The rejection of the event at `index` whose id an earlier event has with other content:
-/// received at `first_received` (a stored one), or earlier in the same request (`None`).
-pub fn rejection(index: usize, id: &str, first_received: Option<DateTime<Utc>>) -> Rejected {
-    let when = match first_received {
-        Some(at) => format!(
-            "was received at {} with other content",
-            at.to_rfc3339_opts(SecondsFormat::Secs, true)
-        ),
-        None => "is used earlier in this request with other content".into(),
-    };
-    Rejected {
-        index,
-        id: Some(id.to_string()),
-        errors: FieldErrors::single(
-            "id",
-            format!(
-                "Reused id: an event with this id {when}; nothing of this event was stored. \
-                 Give every event its own id."
-            ),
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::events::{EventKind, Vend};
+    use chrono::DateTime;
 
     fn vend(at: &str, price: i64) -> MachineEvent {
         MachineEvent {
@@ -96,7 +73,7 @@ mod tests {
             ..a
         };
         assert_eq!(kept_payload(&big), None);
-        let r = rejection(3, "m42-000187", None);
+        let r = super::super::rejection(3, "m42-000187", None);
         assert_eq!(r.index, 3);
         assert!(r.errors.0["id"][0].starts_with("Reused id"));
     }
