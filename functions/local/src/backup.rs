@@ -4,7 +4,7 @@
 //! schema version, rows per table, size and SHA-256 of every file). A restore checks all of it
 //! before anything is put in place, then migrates the copy forward.
 
-use crate::server::BoxError;
+use crate::error::BoxError;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;

@@ -2,78 +2,23 @@
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
+use measure::{bench_admin, bench_app, show, time};
 use serde_json::json;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tower::ServiceExt;
 use vendfleet_adapters_embedded::Embedded;
-use vendfleet_app::config::{AuthSettings, Secret};
 use vendfleet_app::ports::{Index, Item, ItemStore, Key, Query, SystemClock};
 use vendfleet_app::users::UserInput;
-use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
 
 mod generator;
 mod harness;
 mod ingest;
+mod measure;
 mod random;
 mod reports;
 
-use crate::server::BoxError;
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn show(name: &str, samples: Vec<Duration>) {
-    let n = samples.len();
-    let m = median(samples);
-    println!(
-        "{name:<48} median {:>10.1} µs  ({n} samples)",
-        m.as_secs_f64() * 1e6
-    );
-}
-
-async fn time<F, Fut>(n: usize, mut f: F) -> Result<Vec<Duration>, BoxError>
-where
-    F: FnMut(usize) -> Fut,
-    Fut: std::future::Future<Output = Result<(), BoxError>>,
-{
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let t = Instant::now();
-        f(i).await?;
-        out.push(t.elapsed());
-    }
-    Ok(out)
-}
-
-/// The application of a benchmark on `embedded`.
-fn bench_app(embedded: &Embedded, clock: Arc<dyn vendfleet_app::ports::Clock>) -> App {
-    App::new(
-        embedded.adapters(),
-        clock,
-        AuthSettings::with_secret(Secret::new("bench-secret-bench-secret-bench-secret")),
-        Default::default(),
-    )
-}
-
-/// The benchmark's administrator, made on first call.
-async fn bench_admin(app: &App) -> Result<vendfleet_app::auth::Principal, BoxError> {
-    app.auth
-        .ensure_admin("admin@bench.local", "bench-password")
-        .await
-        .map_err(|e| e.to_string())?;
-    let admin = app
-        .users
-        .directory()
-        .user_by_email("admin@bench.local")
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("no admin")?;
-    Ok(app.auth.principal(admin).await.map_err(|e| e.to_string())?)
-}
+use crate::error::BoxError;
 
 /// Runs the benchmarks on a temporary data directory, then the reports benchmark on its fleet;
 /// or one part: the reports, the report file, or `random` (queries, seed) report queries.

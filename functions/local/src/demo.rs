@@ -17,30 +17,12 @@ mod history;
 mod settlements;
 pub mod sim;
 
+pub(crate) use options::Options;
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 use vendfleet_app::auth::Principal;
 use vendfleet_app::{App, AppError};
 use vendfleet_domain::events::{EventKind, MachineEvent, VendClass, MAX_EVENTS};
-
-/// What to seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
-    pub machines: usize,
-    /// Days of history, today's (up to now) included.
-    pub days: u32,
-    pub seed: u64,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            machines: 200,
-            days: 90,
-            seed: 1,
-        }
-    }
-}
 
 /// Machines whose history is worked out and applied at once. The single SQLite writer is the
 /// bottleneck; enough machines in flight keep it busy while others prepare their commits (8:
@@ -246,5 +228,6 @@ pub async fn seed(app: &App, admin: &Principal, opts: Options) -> Result<Summary
     })
 }
 
+mod options;
 #[cfg(test)]
 mod tests;

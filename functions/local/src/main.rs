@@ -4,6 +4,7 @@ mod backup;
 mod bench;
 mod demo;
 mod dex;
+mod error;
 mod ops;
 mod server;
 mod simulate;

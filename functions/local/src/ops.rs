@@ -4,7 +4,7 @@
 //! `VENDFLEET_METRICS_TOKEN` is set and only to a caller bearing it.
 
 use crate::backup::{last_backup, Schedule};
-use crate::server::BoxError;
+use crate::error::BoxError;
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;

@@ -1,5 +1,6 @@
 //! The embedded deployment: adapters on SQLite and files, every router, the web app.
 
+use crate::error::BoxError;
 use axum::extract::{ConnectInfo, Path as UrlPath, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -20,8 +21,6 @@ use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
 use vendfleet_app::ports::{BlobStore, Clock, StartedClock, SystemClock};
 use vendfleet_app::App;
 use vendfleet_http::{AppState, ClientAddr};
-
-pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Secrets kept in the data directory, made at first start.
 struct Secrets {

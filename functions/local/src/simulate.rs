@@ -23,7 +23,7 @@ use vendfleet_app::ports::SystemClock;
 use vendfleet_app::App;
 use vendfleet_domain::events::{sign, MachineEvent, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+use crate::error::BoxError;
 
 /// `vendfleet simulate` options.
 #[derive(clap::Args, Debug)]

@@ -2,7 +2,7 @@
 //! newest of each of the last N days and of each of the last M months.
 
 use super::{create, made_at};
-use crate::server::BoxError;
+use crate::error::BoxError;
 use chrono::{DateTime, Datelike, Utc};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

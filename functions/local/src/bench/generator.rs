@@ -3,7 +3,7 @@
 //! would: the time, the rows, the file's size and the process's peak memory (`VmHWM`).
 
 use super::reports::ADMIN;
-use crate::server::BoxError;
+use crate::error::BoxError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;

@@ -1,7 +1,7 @@
 //! What the reports benchmarks share: signed-in requests through the router, their timings, and
 //! the ledger handed to DuckDB.
 
-use super::BoxError;
+use crate::error::BoxError;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use serde_json::{json, Value};

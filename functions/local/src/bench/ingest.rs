@@ -3,7 +3,7 @@
 //! with the raw SQLite insert rate of the same rows beside them as the ceiling, and the
 //! database's size per million vends.
 
-use super::BoxError;
+use crate::error::BoxError;
 use chrono::{DateTime, Duration as Span, FixedOffset, Utc};
 use std::path::Path;
 use std::sync::Arc;
@@ -45,7 +45,7 @@ fn vend(i: usize, now: DateTime<Utc>) -> MachineEvent {
 }
 
 async fn machine(app: &App) -> Result<String, BoxError> {
-    let p = super::bench_admin(app).await?;
+    let p = super::measure::bench_admin(app).await?;
     let product = app
         .products
         .create_product(
@@ -142,7 +142,7 @@ pub async fn run(dir: &Path) -> Result<(), BoxError> {
     let events: Vec<MachineEvent> = (0..BATCHED + SINGLE).map(|i| vend(i, now)).collect();
     let data = dir.join("ingest");
     let embedded = Embedded::open(&data, b"bench")?;
-    let app = super::bench_app(&embedded, Arc::new(ManualClock::new(now)));
+    let app = super::measure::bench_app(&embedded, Arc::new(ManualClock::new(now)));
     let machine = machine(&app).await?;
     let size_before = file_bytes(&data);
 
@@ -234,8 +234,8 @@ pub async fn run(dir: &Path) -> Result<(), BoxError> {
 pub async fn seeding(dir: &Path) -> Result<(), BoxError> {
     let data = dir.join("seed");
     let embedded = Embedded::open(&data, b"bench")?;
-    let app = super::bench_app(&embedded, Arc::new(ManualClock::new(Utc::now())));
-    let p = super::bench_admin(&app).await?;
+    let app = super::measure::bench_app(&embedded, Arc::new(ManualClock::new(Utc::now())));
+    let p = super::measure::bench_admin(&app).await?;
     let options = crate::demo::Options {
         machines: 50,
         days: 30,

@@ -11,7 +11,7 @@
 //! bench_duckdb.py, run by the Python of `.venv-bench`), its times, the ratio, and whether the
 //! figures are equal to the cent.
 
-use super::BoxError;
+use crate::error::BoxError;
 use chrono::{Datelike, NaiveDate};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -3,8 +3,8 @@
 //! locations and machines with their planograms — so every rule and validation applies.
 
 use super::data::{self, City, ProductSpec, CITIES};
+use super::options::Options;
 use super::sim::{mix, normal, weighted, Cash, Kind, MachineSim, Setup, Site, Slot};
-use super::Options;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

@@ -1,6 +1,7 @@
 //! Seeding on the embedded store with a manual clock: determinism, consistency of the history
 //! with the stock, ledger, rollups, refill log and encashments, and no event after now.
 
+use super::options::*;
 use super::*;
 use chrono::{DateTime, NaiveDate, Utc};
 use std::collections::{BTreeMap, HashMap};

@@ -10,7 +10,7 @@
 //! version's fixture is the newest one migrated forward. A fixture that has shipped is never
 //! rewritten.
 
-use crate::server::BoxError;
+use crate::error::BoxError;
 use chrono::NaiveDate;
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;

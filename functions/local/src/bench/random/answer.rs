@@ -1,7 +1,7 @@
 //! A query's answer as keys and figures, ours from the API's JSON and DuckDB's from its rows,
 //! and how two answers differ.
 
-use super::{Drawn, Kind, FIGURES};
+use super::draw::{Drawn, Kind, FIGURES};
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,6 +1,6 @@
 //! The DuckDB side of the random bench: each drawn query as SQL over the pre-joined ledger.
 
-use super::{previous, Drawn, Kind, Who};
+use super::draw::{previous, Drawn, Kind, Who};
 use chrono::NaiveDate;
 
 fn date(d: NaiveDate) -> String {

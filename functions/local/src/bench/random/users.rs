@@ -1,9 +1,9 @@
 //! The random bench's users: the administrator, and one user scoped to each of `SCOPES`
 //! machines.
 
-use super::{Catalogue, Who, SCOPES};
+use super::draw::{Catalogue, Who, SCOPES};
 use crate::bench::reports::{sales_user, Api, Fleet};
-use crate::bench::BoxError;
+use crate::error::BoxError;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
