@@ -422,7 +422,7 @@ mod tests {
         let item = Item::new(Key::new("ROLLUP#m", "D#2026-11-01"), attrs);
         let (t, p) = read_rollup(&item);
         assert_eq!(t.quantity, 5);
-        assert_eq!(t.revenue_minor, 900);
+        assert_eq!(t.sales_minor, 900);
         assert_eq!(p["01ABC"].quantity, 3);
         assert_eq!(p[""].quantity, 2);
         assert_eq!(

@@ -107,9 +107,9 @@ impl Value {
     /// The figure this value shows.
     pub fn of(self, f: &Figures) -> i64 {
         match self {
-            Value::Sales => f.revenue_minor,
+            Value::Sales => f.sales_minor,
             Value::Quantity => f.quantity,
-            Value::SalesExclTax => f.net_minor,
+            Value::SalesExclTax => f.sales_excl_tax_minor,
         }
     }
 }
@@ -236,8 +236,8 @@ mod tests {
         assert_eq!(Value::from_key("revenue"), None);
         let f = Figures {
             quantity: 3,
-            revenue_minor: 360,
-            net_minor: 300,
+            sales_minor: 360,
+            sales_excl_tax_minor: 300,
             ..Figures::default()
         };
         assert_eq!(Value::Sales.of(&f), 360);
@@ -249,7 +249,7 @@ mod tests {
     fn a_row_in_two_groups_counts_in_each_and_once_in_the_total() {
         let f = Figures {
             quantity: 2,
-            revenue_minor: 300,
+            sales_minor: 300,
             ..Figures::default()
         };
         let mut c = Cube::default();
@@ -258,7 +258,7 @@ mod tests {
         assert_eq!(c.total.quantity, 4);
         assert_eq!(c.groups["hot"].quantity, 4);
         assert_eq!(c.groups["promo"].quantity, 2);
-        assert_eq!(c.buckets[&d("2026-03-01")].revenue_minor, 600);
+        assert_eq!(c.buckets[&d("2026-03-01")].sales_minor, 600);
         assert_eq!(c.cells["promo"][&d("2026-03-01")].quantity, 2);
     }
 }

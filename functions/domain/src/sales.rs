@@ -44,8 +44,10 @@ pub fn log_order(a: &VendFact, b: &VendFact) -> std::cmp::Ordering {
 pub struct Figures {
     /// Units sold (free and test vends excluded).
     pub quantity: i64,
-    pub revenue_minor: i64,
-    pub net_minor: i64,
+    /// What customers paid (free and test vends pay nothing).
+    pub sales_minor: i64,
+    /// What they paid net of VAT, at each product's rate.
+    pub sales_excl_tax_minor: i64,
     /// Revenue paid in cash.
     pub cash_minor: i64,
     /// Revenue paid cashless.
@@ -65,8 +67,8 @@ impl Figures {
         match v.class {
             VendClass::Sale => Figures {
                 quantity: q,
-                revenue_minor: v.revenue_minor,
-                net_minor: v.net_minor,
+                sales_minor: v.revenue_minor,
+                sales_excl_tax_minor: v.net_minor,
                 cash_minor: if v.payment == Payment::Cash {
                     v.revenue_minor
                 } else {
@@ -94,8 +96,8 @@ impl Figures {
     /// Adds `o` into `self`.
     pub fn add(&mut self, o: &Figures) {
         self.quantity += o.quantity;
-        self.revenue_minor += o.revenue_minor;
-        self.net_minor += o.net_minor;
+        self.sales_minor += o.sales_minor;
+        self.sales_excl_tax_minor += o.sales_excl_tax_minor;
         self.cash_minor += o.cash_minor;
         self.cashless_minor += o.cashless_minor;
         self.free_quantity += o.free_quantity;
@@ -112,8 +114,8 @@ impl Figures {
     pub fn to_array(&self) -> [i64; 8] {
         [
             self.quantity,
-            self.revenue_minor,
-            self.net_minor,
+            self.sales_minor,
+            self.sales_excl_tax_minor,
             self.cash_minor,
             self.cashless_minor,
             self.free_quantity,
@@ -126,8 +128,8 @@ impl Figures {
     pub fn from_array(a: [i64; 8]) -> Figures {
         Figures {
             quantity: a[0],
-            revenue_minor: a[1],
-            net_minor: a[2],
+            sales_minor: a[1],
+            sales_excl_tax_minor: a[2],
             cash_minor: a[3],
             cashless_minor: a[4],
             free_quantity: a[5],

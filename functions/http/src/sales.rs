@@ -82,8 +82,8 @@ impl From<&Figures> for SalesFiguresDto {
     fn from(f: &Figures) -> Self {
         SalesFiguresDto {
             quantity: f.quantity,
-            sales_minor: f.revenue_minor,
-            sales_excl_tax_minor: f.net_minor,
+            sales_minor: f.sales_minor,
+            sales_excl_tax_minor: f.sales_excl_tax_minor,
             cash_minor: f.cash_minor,
             cashless_minor: f.cashless_minor,
         }

@@ -261,7 +261,7 @@ mod tests {
         attrs.insert("d01_q".into(), Value::from(9));
         let p = read_packed(&Item::new(Key::new("FLEETROLLUP#0", "M#2026-11"), attrs));
         assert_eq!(p.machines["01A"].quantity, 3);
-        assert_eq!(p.machines["01A"].revenue_minor, 360);
+        assert_eq!(p.machines["01A"].sales_minor, 360);
         assert_eq!(p.products[""].quantity, 2);
         assert_eq!(p.machines.len() + p.products.len(), 2);
     }

@@ -25,14 +25,14 @@ impl Cell {
     /// `self` plus `f`, `None` when a figure leaves the cell's range or `f`'s revenue is not
     /// its cash plus cashless (as every vend's is).
     pub fn plus(&self, f: &Figures) -> Option<Cell> {
-        if f.revenue_minor != f.cash_minor + f.cashless_minor {
+        if f.sales_minor != f.cash_minor + f.cashless_minor {
             return None;
         }
         let add = |a: i32, b: i64| i32::try_from(i64::from(a) + b).ok();
         Some(Cell {
             product: self.product,
             quantity: add(self.quantity, f.quantity)?,
-            net: add(self.net, f.net_minor)?,
+            net: add(self.net, f.sales_excl_tax_minor)?,
             cash: add(self.cash, f.cash_minor)?,
             cashless: add(self.cashless, f.cashless_minor)?,
             free: add(self.free, f.free_quantity)?,
@@ -50,8 +50,8 @@ impl Cell {
 
     pub fn add_to(&self, f: &mut Figures) {
         f.quantity += i64::from(self.quantity);
-        f.revenue_minor += i64::from(self.cash) + i64::from(self.cashless);
-        f.net_minor += i64::from(self.net);
+        f.sales_minor += i64::from(self.cash) + i64::from(self.cashless);
+        f.sales_excl_tax_minor += i64::from(self.net);
         f.cash_minor += i64::from(self.cash);
         f.cashless_minor += i64::from(self.cashless);
         f.free_quantity += i64::from(self.free);
@@ -97,8 +97,8 @@ impl Sum {
         let [quantity, net, cash, cashless, free, test, transactions] = self.0;
         Figures {
             quantity,
-            revenue_minor: cash + cashless,
-            net_minor: net,
+            sales_minor: cash + cashless,
+            sales_excl_tax_minor: net,
             cash_minor: cash,
             cashless_minor: cashless,
             free_quantity: free,

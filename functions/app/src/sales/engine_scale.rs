@@ -48,8 +48,8 @@ fn figures(units: i64, cash: bool) -> Figures {
     let revenue = units * 150;
     Figures {
         quantity: units,
-        revenue_minor: revenue,
-        net_minor: revenue * 100 / 110,
+        sales_minor: revenue,
+        sales_excl_tax_minor: revenue * 100 / 110,
         cash_minor: if cash { revenue } else { 0 },
         cashless_minor: if cash { 0 } else { revenue },
         transactions: units,

@@ -350,10 +350,10 @@ async fn audit_sequences_book_the_truth(b: Backend, seeds: std::ops::Range<u64>,
             sum(0) + sum(1),
             "seed {seed}: paid vends\n{dump}"
         );
-        assert_eq!(f.revenue_minor, value as i64, "seed {seed}: value");
+        assert_eq!(f.sales_minor, value as i64, "seed {seed}: value");
         assert_eq!(f.test_quantity, sum(2), "seed {seed}: test vends");
         assert_eq!(f.free_quantity, sum(3), "seed {seed}: free vends");
-        assert_eq!(f.cash_minor + f.cashless_minor, f.revenue_minor);
+        assert_eq!(f.cash_minor + f.cashless_minor, f.sales_minor);
         if !accepted_cut {
             // Over complete reads, cash and cashless to the cent of the machine's counters.
             assert_eq!(

@@ -45,7 +45,7 @@ fn states(list: &[Value]) -> Vec<&str> {
 
 async fn figures(h: &Harness, m: &TestMachine) -> (i64, i64) {
     let f = booked(h, &m.id).await;
-    (f.quantity, f.revenue_minor)
+    (f.quantity, f.sales_minor)
 }
 
 /// 50 vends added to a selection after the machine computed G85: before, counted (62 vends,
@@ -270,7 +270,7 @@ async fn audit_machines_book_what_the_audit_says(b: Backend) {
     .await;
     assert_eq!(r.json()["data"]["accepted"], 4, "{}", r.json());
     let f = booked(&h, &m.id).await;
-    assert_eq!((f.quantity, f.revenue_minor), (31, 3950));
+    assert_eq!((f.quantity, f.sales_minor), (31, 3950));
     assert_eq!((f.cash_minor, f.cashless_minor), (2150, 1800));
     assert_eq!((f.free_quantity, f.test_quantity), (3, 2));
     let s = stock(&h, &admin, &m.id).await;

@@ -43,7 +43,7 @@ async fn send_dex(h: &Harness, s: &Setup, id: &str, at: DateTime<Utc>, content: 
 
 async fn sold(h: &Harness, s: &Setup) -> (i64, i64) {
     let f = booked(h, &s.m.id).await;
-    (f.quantity, f.revenue_minor)
+    (f.quantity, f.sales_minor)
 }
 
 async fn stock(h: &Harness, s: &Setup) -> Vec<i64> {

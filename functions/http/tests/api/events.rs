@@ -374,10 +374,14 @@ async fn one_bad_event_is_rejected_alone_and_retries_change_nothing(b: Backend) 
         t
     });
     assert_eq!(total.quantity, 3);
-    assert_eq!(total.revenue_minor, 400);
+    assert_eq!(total.sales_minor, 400);
     assert_eq!(total.cash_minor, 300);
     assert_eq!(total.cashless_minor, 100);
-    assert_eq!(total.net_minor, 273 + 95, "300/1.10 → 273, 100/1.055 → 95");
+    assert_eq!(
+        total.sales_excl_tax_minor,
+        273 + 95,
+        "300/1.10 → 273, 100/1.055 → 95"
+    );
     assert_eq!(total.transactions, 2);
 
     // The refill log has the machine's refill; the overview its status and figures.

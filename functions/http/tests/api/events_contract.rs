@@ -178,7 +178,7 @@ async fn a_reused_id_is_rejected_and_listed(b: Backend) {
     );
     let f = booked(&h, &m.id).await;
     assert_eq!(
-        (f.quantity, f.revenue_minor),
+        (f.quantity, f.sales_minor),
         (2, 200),
         "nothing of the reused event"
     );

@@ -343,8 +343,8 @@ fn brute(
 }
 
 fn figures_json(f: &Figures) -> Value {
-    json!({"quantity": f.quantity, "sales_minor": f.revenue_minor,
-           "sales_excl_tax_minor": f.net_minor, "cash_minor": f.cash_minor,
+    json!({"quantity": f.quantity, "sales_minor": f.sales_minor,
+           "sales_excl_tax_minor": f.sales_excl_tax_minor, "cash_minor": f.cash_minor,
            "cashless_minor": f.cashless_minor})
 }
 

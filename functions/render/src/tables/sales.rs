@@ -42,13 +42,13 @@ pub fn headlines(lang: Language, with_net: bool) -> Vec<Headline> {
     let figure =
         |label: String, money: bool, of: fn(&Figures) -> i64| Headline { label, money, of };
     let mut lines = vec![figure(t("Sales", "Ventes", "Vendite"), true, |f| {
-        f.revenue_minor
+        f.sales_minor
     })];
     if with_net {
         lines.push(figure(
             t("Sales excl. tax", "Ventes HT", "Vendite IVA esclusa"),
             true,
-            |f| f.net_minor,
+            |f| f.sales_excl_tax_minor,
         ));
     }
     lines.extend([
