@@ -1,11 +1,29 @@
 //! The sales reports' query: the parameters as sent (`SalesParams`, `SalesFilters`: one list of
 //! the shared period and filters, declared once by `with_filters!`) and checked (`SalesQuery`).
 
-use super::{ids, MAX_SPAN_DAYS};
 use chrono::NaiveDate;
 use std::collections::BTreeSet;
 use vendfleet_domain::report::{Choice, GroupBy, Grouping, Value};
 use vendfleet_domain::{FieldErrors, Period};
+
+/// The longest span a sales query covers, in days (about three years).
+pub const MAX_SPAN_DAYS: i64 = 1100;
+
+/// The ids of a comma-separated list (400 on `field` for more than 1000, or overlong ones).
+pub(crate) fn ids(errors: &mut FieldErrors, field: &str, v: &Option<String>) -> BTreeSet<String> {
+    let set: BTreeSet<String> = v
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if set.len() > 1000 || set.iter().any(|s| s.len() > 255) {
+        errors.add(field, "Give at most 1000 ids of at most 255 characters.");
+    }
+    set
+}
 
 /// Declares a query structure holding the reports' shared period and filters, then `$extra`
 /// fields: the one list of those parameters, for every query that takes them (the API's query

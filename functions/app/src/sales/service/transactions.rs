@@ -7,7 +7,11 @@
 //! the days after it that the page needs. The cost of a page does not grow with its depth, and
 //! the count is the rollups' exact one. Free and test vends are not transactions.
 
-use super::{bucket_starts, Catalogue, SalesParams, SalesQuery, SalesService};
+use super::super::ask::Catalogue;
+use super::super::engine::{By, Products};
+use super::super::model::bucket_starts;
+use super::super::query::{SalesParams, SalesQuery};
+use super::SalesService;
 use crate::auth::Principal;
 use crate::listing::{paging, ListPage, ListParams};
 use crate::machines::Machine;
@@ -153,11 +157,19 @@ impl SalesService {
                 Grain::Day | Grain::DayProduct => d,
             };
             let starts = bucket_starts(from, to, first);
-            let (machines, products) = (&c.cat.machines, c.cat.products.as_ref());
-            let products = products.is_some().then_some(products);
-            let by = super::engine::By::Total;
+            let products = match c.cat.products.as_ref() {
+                Some(set) => Products::Chosen(set),
+                None => Products::Every,
+            };
             let sums = self
-                .engine_sums(machines, products, (by, None), (from, to), &starts, first)
+                .engine_sums(
+                    &c.cat.machines,
+                    products,
+                    By::Total,
+                    (from, to),
+                    &starts,
+                    first,
+                )
                 .await?;
             if let Some(sums) = sums {
                 let counts = starts.iter().zip(&sums.figures);
@@ -234,8 +246,13 @@ impl SalesService {
     /// machine where there is no engine.
     async fn selling(&self, c: &Chosen, day: NaiveDate) -> AppResult<Vec<String>> {
         if let Some(engine) = self.engine().await? {
-            if let Some(selling) = engine.selling(&c.cat.machines, c.cat.products.as_ref(), day) {
-                return Ok(selling.into_iter().map(String::from).collect());
+            let slots = c.cat.machines.slots(engine);
+            if let Some(selling) = engine.selling(&slots, c.cat.products.as_ref(), day) {
+                let machines: Vec<&Machine> = c.cat.machines.iter().collect();
+                return Ok(selling
+                    .into_iter()
+                    .map(|k| machines[k].id.clone())
+                    .collect());
             }
         }
         Ok(c.machine_ids())
@@ -359,7 +376,8 @@ impl SalesService {
             skip = 0;
             let room = (skipped, take - picks.len());
             let products = c.cat.products.as_ref();
-            let Some(day) = engine.log_page(&c.cat.machines, products, b.from, room) else {
+            let slots = c.cat.machines.slots(engine);
+            let Some(day) = engine.log_page(&slots, products, b.from, room) else {
                 return Ok(None);
             };
             picks.extend(day.into_iter().map(|(m, at, nth)| ((m, b.from, at), nth)));

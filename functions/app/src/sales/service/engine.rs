@@ -1,17 +1,19 @@
-//! The sales service's way to the sales engine (`engine.rs`): reports' cubes and sums by
-//! bucket answered from the engine's columns.
+//! The sales service's way to the sales engine (`sales::engine`): reports' cubes and sums by
+//! bucket answered from the engine's columns, each asked as one [`EngineAsk`].
 
-use super::engine::{By, Engine, ProductSums, Rows};
-use super::SalesQuery;
-use super::{bucket_starts, group_keys, Ask, NO_GROUP};
+use super::super::ask::{group_keys, Ask, Catalogue, ChosenMachines};
+use super::super::engine::{By, Engine, EngineAsk, Products, Rows, Sums};
+use super::super::model::{bucket_starts, NO_GROUP};
+use super::super::query::SalesQuery;
+use super::SalesService;
 use crate::AppResult;
 use chrono::NaiveDate;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use vendfleet_domain::report::{Cube, GroupBy};
 use vendfleet_domain::sales::Figures;
 
 /// The sales service's way to the engine.
-impl super::SalesService {
+impl SalesService {
     /// Builds the engine's columns now rather than on the first report (a server's start),
     /// then the transaction log's index (until it is built, the log reads the store).
     pub async fn warm(&self) -> AppResult<()> {
@@ -66,20 +68,25 @@ impl super::SalesService {
             };
             let starts = bucket_starts(from, to, bucket);
             let n = starts.len();
-            let (products, by) = if !groups {
-                (by_product.then_some(cat.products.as_ref()), By::Total)
-            } else if by_machine {
-                (by_product.then_some(cat.products.as_ref()), By::Machine)
-            } else {
-                (Some(cat.products.as_ref()), By::Product)
+            // Products matter: the product columns, of the chosen products or each apart;
+            // else every vend's figures, from the columns by machine.
+            let products = match &cat.products {
+                Some(set) => Products::Chosen(set),
+                None if by_product => Products::Each,
+                None => Products::Every,
             };
             // By location, client or machine tag: machines in the same groups are summed into
             // one row by the engine (a row a group list, not a row a machine).
-            let rows = (by == By::Machine && groups && q.group_by != GroupBy::Machine)
+            let rows = (groups && by_machine && q.group_by != GroupBy::Machine)
                 .then(|| GroupRows::of(q, cat));
-            let ask = (by, rows.as_ref().map(|r| &r.rows));
+            let by = match (&rows, groups, by_machine) {
+                (_, false, _) => By::Total,
+                (Some(rows), true, _) => By::Rows(&rows.rows),
+                (None, true, true) => By::Machine,
+                (None, true, false) => By::Product,
+            };
             let sums = self
-                .engine_sums(&cat.machines, products, ask, (from, to), &starts, bucket)
+                .engine_sums(&cat.machines, products, by, (from, to), &starts, bucket)
                 .await?;
             let Some(sums) = sums else {
                 return Ok(None);
@@ -87,7 +94,7 @@ impl super::SalesService {
             // Rows (machines or products) in the same groups are summed first, then added to
             // the cube once per group list and bucket.
             let mut merged = Merged::new(n);
-            if by == By::Total {
+            if matches!(by, By::Total) {
                 merged.add(&sums.figures, Vec::new);
             } else if let Some(rows) = &rows {
                 for (keys, by_bucket) in rows.keys.iter().zip(sums.figures.chunks(n)) {
@@ -111,35 +118,30 @@ impl super::SalesService {
         Ok(Some((current, previous)))
     }
 
-    /// The chosen machines' figures over `span` by bucket, from the engine: of every vend
-    /// (`products` `None`), or of the chosen products (`Some(None)`: all of them, from the
-    /// product columns), summed by machine or by product. `starts` are the buckets' first
-    /// days in order, `bucket` gives a day's; `figures[row * starts.len() + b]`. `None` where
-    /// there is no engine, or products matter and it holds no product figures.
+    /// The chosen machines' figures over `span` by bucket, from the engine: of `products`,
+    /// summed `by` machine, group row, product or in all. `starts` are the buckets' first days
+    /// in order, `bucket` gives a day's; `figures[row * starts.len() + b]`. `None` where there
+    /// is no engine, or products matter and it holds no product figures.
     pub(super) async fn engine_sums(
         &self,
-        machines: &super::ChosenMachines,
-        products: Option<Option<&BTreeSet<String>>>,
-        (by, rows): (By, Option<&Rows>),
+        machines: &ChosenMachines,
+        products: Products<'_>,
+        by: By<'_>,
         span: (NaiveDate, NaiveDate),
         starts: &[NaiveDate],
         bucket: impl Fn(NaiveDate) -> NaiveDate + Sync,
-    ) -> AppResult<Option<ProductSums>> {
+    ) -> AppResult<Option<Sums>> {
         let Some(engine) = self.engine().await? else {
             return Ok(None);
         };
-        let ids = engine.slots(machines);
-        let index = |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1;
-        let n = starts.len();
-        Ok(match products {
-            None => engine.sums(&ids, span, n, index, by, rows),
-            Some(chosen) => {
-                return Ok(engine.product_sums(&ids, chosen, span, n, index, by, rows));
-            }
-        }
-        .map(|figures| ProductSums {
-            products: Vec::new(),
-            figures,
+        let slots = machines.slots(engine);
+        Ok(engine.sums(&EngineAsk {
+            machines: &slots,
+            products,
+            by,
+            span,
+            buckets: starts.len(),
+            bucket: |d: NaiveDate| starts.partition_point(|s| *s <= bucket(d)) - 1,
         }))
     }
 }
@@ -153,7 +155,7 @@ struct GroupRows<'a> {
 }
 
 impl<'a> GroupRows<'a> {
-    fn of(q: &SalesQuery, cat: &'a super::Catalogue) -> GroupRows<'a> {
+    fn of(q: &SalesQuery, cat: &'a Catalogue) -> GroupRows<'a> {
         let mut index: foldhash::HashMap<Vec<&'a str>, u32> = Default::default();
         let mut keys = Vec::new();
         let of = cat

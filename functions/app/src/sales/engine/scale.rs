@@ -7,8 +7,13 @@
 //! bench's (`vendfleet bench --random`, 1,000 machines); this is the engine alone, at a size
 //! whose store would not fit this machine's disk.
 
-use super::*;
+use super::ask::{By, EngineAsk, Products};
+use super::columns::{Columns, Engine, Gathered, LOG_BATCH};
+use super::log::SaleLog;
+use chrono::{Datelike, NaiveDate};
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
+use vendfleet_domain::sales::Figures;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -186,30 +191,70 @@ fn engine_at_scale() {
     let chosen = BTreeSet::from(["P0007".to_string()]);
     let questions: [(&str, &dyn Fn() -> usize); 6] = [
         ("a year by machine and month, every machine", &|| {
-            let sums = engine.sums(&every, year, months, by_month, By::Machine, None);
-            sums.map_or(0, |s| s.len())
+            let sums = engine.sums(&EngineAsk {
+                machines: &every,
+                products: Products::Every,
+                by: By::Machine,
+                span: year,
+                buckets: months,
+                bucket: by_month,
+            });
+            sums.map_or(0, |s| s.figures.len())
         }),
         ("a year by month, every machine (total)", &|| {
-            let sums = engine.sums(&every, year, months, by_month, By::Total, None);
-            sums.map_or(0, |s| s.len())
+            let sums = engine.sums(&EngineAsk {
+                machines: &every,
+                products: Products::Every,
+                by: By::Total,
+                span: year,
+                buckets: months,
+                bucket: by_month,
+            });
+            sums.map_or(0, |s| s.figures.len())
         }),
         ("30 days by product and day, every machine", &|| {
-            let sums =
-                engine.product_sums(&every, None, month, 30, by_day_month, By::Product, None);
+            let sums = engine.sums(&EngineAsk {
+                machines: &every,
+                products: Products::Each,
+                by: By::Product,
+                span: month,
+                buckets: 30,
+                bucket: by_day_month,
+            });
             sums.map_or(0, |s| s.figures.len())
         }),
         ("30 days by product, 50 machines", &|| {
-            let sums = engine.product_sums(&fifty, None, month, 1, |_| 0, By::Product, None);
+            let sums = engine.sums(&EngineAsk {
+                machines: &fifty,
+                products: Products::Each,
+                by: By::Product,
+                span: month,
+                buckets: 1,
+                bucket: |_: NaiveDate| 0,
+            });
             sums.map_or(0, |s| s.figures.len())
         }),
         ("a year by machine, one product", &|| {
-            let sums =
-                engine.product_sums(&every, Some(&chosen), year, 1, |_| 0, By::Machine, None);
+            let sums = engine.sums(&EngineAsk {
+                machines: &every,
+                products: Products::Chosen(&chosen),
+                by: By::Machine,
+                span: year,
+                buckets: 1,
+                bucket: |_: NaiveDate| 0,
+            });
             sums.map_or(0, |s| s.figures.len())
         }),
         ("a year by day, every machine (total)", &|| {
-            let sums = engine.sums(&every, year, days, by_day, By::Total, None);
-            sums.map_or(0, |s| s.len())
+            let sums = engine.sums(&EngineAsk {
+                machines: &every,
+                products: Products::Every,
+                by: By::Total,
+                span: year,
+                buckets: days,
+                bucket: by_day,
+            });
+            sums.map_or(0, |s| s.figures.len())
         }),
     ];
     for (name, f) in questions {

@@ -1,38 +1,66 @@
 //! The sales engine's sums: the chosen machines' figures over a span, by machine, group row,
-//! product or in all, read from the columns (`engine.rs`) at their three grains; which machines
+//! product or in all, read from the columns (`columns.rs`) at their three grains; which machines
 //! sold on a day; and the units by weekday the planning's velocities need.
 
-use super::*;
+use super::ask::{By, EngineAsk, Products, Sums};
+use super::cells::{DayCells, Picked, Sum};
+use super::columns::Engine;
+use super::levels;
+use crate::ports::sales::WeekdayUnits;
+use chrono::{Datelike, NaiveDate};
+use std::collections::{BTreeSet, HashMap};
+use vendfleet_domain::sales::Figures;
 
 /// A product sum over at least this many cells (about half a millisecond on one core) is
 /// read by two threads.
 const TWO_THREADS_CELLS: usize = 100_000;
 
 impl Engine {
+    /// The answer to `ask` (see [`EngineAsk`]). `None` when the columns are not built, or
+    /// products matter and the columns hold no product figures.
+    pub fn sums<B: Fn(NaiveDate) -> usize + Sync>(&self, ask: &EngineAsk<'_, B>) -> Option<Sums> {
+        let (machines, span, buckets) = (ask.machines, ask.span, ask.buckets);
+        match (ask.products, ask.by) {
+            (Products::Every, By::Product) | (Products::Each, _) => {
+                self.product_sums(machines, None, span, buckets, &ask.bucket, ask.by)
+            }
+            (Products::Chosen(set), by) => {
+                self.product_sums(machines, Some(set), span, buckets, &ask.bucket, by)
+            }
+            (Products::Every, by) => {
+                let figures = self.machine_sums(machines, span, buckets, &ask.bucket, by)?;
+                Some(Sums {
+                    products: Vec::new(),
+                    figures,
+                })
+            }
+        }
+    }
+
     /// For each of `machines` (in order), its figures over the days `from..=to` summed into
-    /// `buckets` buckets, `bucket` giving each day's: `out[m * buckets + b]`; or, [`By::Total`],
-    /// all of theirs together: `out[b]` (most of the fleet: the fleet's figures less the
-    /// machines left out). `None` when the columns are not built.
-    pub fn sums(
+    /// `buckets` buckets, `bucket` giving each day's: `out[m * buckets + b]` (by their group
+    /// rows: [`By::Rows`]); or, [`By::Total`], all of theirs together: `out[b]` (most of the
+    /// fleet: the fleet's figures less the machines left out). `None` when the columns are not
+    /// built.
+    fn machine_sums(
         &self,
         machines: &[Option<usize>],
         (from, to): (NaiveDate, NaiveDate),
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize,
-        by: By,
-        rows: Option<&Rows>,
+        by: By<'_>,
     ) -> Option<Vec<Figures>> {
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
         let pieces = levels::pieces(from, to, &bucket);
-        if by != By::Total {
-            let count = rows.map_or(machines.len(), |r| r.count);
+        if !matches!(by, By::Total) {
+            let count = by.rows(machines.len(), 0);
             let mut out = vec![Figures::default(); count * buckets];
             for (date, column) in columns.days.over(&pieces) {
                 let b = bucket(date);
                 for (k, slot) in machines.iter().enumerate() {
                     if let Some(f) = slot.and_then(|i| column.get(i)) {
-                        out[Rows::row(rows, k) * buckets + b].add(f);
+                        out[by.row(k) * buckets + b].add(f);
                     }
                 }
             }
@@ -66,19 +94,18 @@ impl Engine {
     }
 
     /// The figures of `machines` over the days `from..=to` of the chosen `products` (`None`:
-    /// all), by machine or by product and by bucket as [`Engine::sums`]. `None` when the
-    /// columns are not built or hold no product figures.
-    #[allow(clippy::too_many_arguments)]
-    pub fn product_sums(
+    /// all), by machine (or group row), by product or in all, and by bucket as
+    /// [`Engine::machine_sums`]. `None` when the columns are not built or hold no product
+    /// figures.
+    fn product_sums(
         &self,
         machines: &[Option<usize>],
         products: Option<&BTreeSet<String>>,
         (from, to): (NaiveDate, NaiveDate),
         buckets: usize,
         bucket: impl Fn(NaiveDate) -> usize + Sync,
-        by: By,
-        group_rows: Option<&Rows>,
-    ) -> Option<ProductSums> {
+        by: By<'_>,
+    ) -> Option<Sums> {
         let guard = self.read_columns();
         let columns = guard.as_ref().filter(|c| c.products_ok)?;
         let chosen: Vec<bool> = columns
@@ -87,12 +114,9 @@ impl Engine {
             .map(|p| products.is_none_or(|set| set.contains(p)))
             .collect();
         // A total is summed by product, then the products added up.
-        let total = by == By::Total;
+        let total = matches!(by, By::Total);
         let by = if total { By::Product } else { by };
-        let rows = match by {
-            By::Machine => group_rows.map_or(machines.len(), |r| r.count),
-            By::Product | By::Total => columns.products.len(),
-        };
+        let rows = by.rows(machines.len(), columns.products.len());
         let mut out = vec![Figures::default(); rows * buckets];
         let picked = Picked::new(columns.index.len(), machines);
         let pieces = levels::pieces(from, to, &bucket);
@@ -103,20 +127,20 @@ impl Engine {
             .map(|(p, _)| p)
             .collect();
         let answer = |figures: Vec<Figures>| match (by, total) {
-            (_, true) => ProductSums {
+            (_, true) => Sums {
                 products: Vec::new(),
                 figures: by_bucket(&figures, buckets),
             },
-            (By::Machine, _) => ProductSums {
+            (by, _) if by.by_machine() => Sums {
                 products: Vec::new(),
                 figures,
             },
-            _ => ProductSums {
+            _ => Sums {
                 products: columns.products.clone(),
                 figures,
             },
         };
-        if by == By::Product {
+        if matches!(by, By::Product) {
             // Most of the fleet: the fleet's sums less the machines left out.
             let left_out = columns.index.len() - picked.slots.len();
             if left_out < picked.slots.len() {
@@ -173,10 +197,10 @@ impl Engine {
             for (date, day) in columns.day_products.over(pieces) {
                 let b = bucket(date);
                 let (by_products, _) = by_products_of(day);
-                if by_products && by == By::Machine {
+                if by_products && by.by_machine() {
                     day.each_of_products(&wanted, |i, c| {
                         if let Some(k) = picked.row(i) {
-                            c.add_to(&mut out[Rows::row(group_rows, k as usize) * buckets + b]);
+                            c.add_to(&mut out[by.row(k as usize) * buckets + b]);
                         }
                     });
                     continue;
@@ -187,10 +211,10 @@ impl Engine {
                             by_product[c.product as usize].add(c);
                         }
                     });
-                } else if by == By::Machine {
+                } else if by.by_machine() {
                     let mut machine = |k: u32, sum: Sum| {
                         if !sum.is_zero() {
-                            let row = Rows::row(group_rows, k as usize);
+                            let row = by.row(k as usize);
                             out[row * buckets + b].add(&sum.figures());
                         }
                     };
@@ -262,19 +286,18 @@ impl Engine {
         Some(answer(out))
     }
 
-    /// Those of `machines` with a sale on `day` (of one of `products`; `None`: any), found by
-    /// their slots in the columns (no id hashed). `None` when the columns are not built, or
+    /// The positions of those of `machines` (their slots, from [`Engine::slots`]) with a sale
+    /// on `day` (of one of `products`; `None`: any). `None` when the columns are not built, or
     /// products matter and they hold no product figures.
-    pub fn selling<'a>(
+    pub fn selling(
         &self,
-        machines: &'a crate::sales::ChosenMachines,
+        machines: &[Option<usize>],
         products: Option<&BTreeSet<String>>,
         day: NaiveDate,
-    ) -> Option<Vec<&'a str>> {
-        let slots = self.slots(machines);
+    ) -> Option<Vec<usize>> {
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
-        let chosen = machines.iter().zip(slots);
+        let chosen = machines.iter().copied().enumerate();
         Some(match products {
             None => {
                 let Some(column) = columns.days.days().get(&day) else {
@@ -283,7 +306,7 @@ impl Engine {
                 let sold = |i: usize| column.get(i).is_some_and(|f| f.transactions > 0);
                 chosen
                     .filter(|(_, slot)| slot.is_some_and(sold))
-                    .map(|(m, _)| m.id.as_str())
+                    .map(|(k, _)| k)
                     .collect()
             }
             Some(set) => {
@@ -301,7 +324,7 @@ impl Engine {
                 };
                 chosen
                     .filter(|(_, slot)| slot.is_some_and(sold))
-                    .map(|(m, _)| m.id.as_str())
+                    .map(|(k, _)| k)
                     .collect()
             }
         })

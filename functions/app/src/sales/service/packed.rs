@@ -4,16 +4,14 @@
 //! machines' own rollups; the transaction log's counts from the fleet's rollups less the
 //! machines left out, or from the packed items.
 
-use super::{add_row, Catalogue, SalesQuery, SalesService};
-use crate::machines::Machine;
+use super::super::ask::{add_row, Ask, Catalogue};
+use super::sources::Plan;
+use super::SalesService;
 use crate::ports::{Grain, RollupQuery, RollupRow};
 use crate::AppResult;
 use chrono::NaiveDate;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use vendfleet_domain::report::Cube;
-
-/// A span's rollup reads: (grain, from, to).
-type Reads = [Vec<(Grain, NaiveDate, NaiveDate)>; 2];
 
 impl SalesService {
     /// Whether the packed items of `ids`' shards are fewer to read than their own rollups.
@@ -46,15 +44,15 @@ impl SalesService {
     /// Both spans' cubes of a query without products (`reads` at `Day`/`Month` grains) from
     /// the packed items, when they are fewer to read than the chosen machines' rollups: `None`
     /// when they are not, or the store keeps none.
-    pub(super) async fn packed_cubes(
-        &self,
-        query: &SalesQuery,
-        cat: &Catalogue,
-        reads: &Reads,
-        machines: &HashMap<&str, &Machine>,
-        groups: bool,
-        bucket: impl Fn(usize, NaiveDate) -> NaiveDate,
-    ) -> AppResult<Option<(Cube, Cube)>> {
+    pub(super) async fn packed_cubes(&self, plan: &Plan<'_>) -> AppResult<Option<(Cube, Cube)>> {
+        let Ask {
+            q: query,
+            cat,
+            groups,
+            ..
+        } = plan.ask;
+        let (reads, machines) = (&plan.reads, &plan.machines);
+        let bucket = |span: usize, date: NaiveDate| plan.bucket(span, date);
         let ids: Vec<String> = machines.keys().map(|s| s.to_string()).collect();
         if !self.packed_is_cheaper(&ids) {
             return Ok(None);

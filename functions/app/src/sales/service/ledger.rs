@@ -2,7 +2,7 @@
 //! commits machine events through it, planning reads velocities and the ledger through it, the
 //! encashment report asks it for the cash sold between two collections.
 
-use super::hours::Zones;
+use super::super::engine::{Delta, Zones};
 use super::SalesService;
 use crate::auth::Principal;
 use crate::ports::sales::{Commit, StoredReceipt, WeekdayUnits};
@@ -46,10 +46,7 @@ impl SalesService {
     /// The machines its item writes touch are marked once it is stored, in the same task.
     pub(crate) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
         let keys: Vec<Key> = commit.writes.iter().map(|w| w.key().clone()).collect();
-        let delta = self
-            .engine
-            .as_ref()
-            .map(|_| super::engine::Delta::of(&commit.vends));
+        let delta = self.engine.as_ref().map(|_| Delta::of(&commit.vends));
         let (store, touched) = (self.sales.clone(), self.touched.clone());
         let write = async move {
             let out = store.commit(commit).await;

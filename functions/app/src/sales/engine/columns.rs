@@ -1,41 +1,15 @@
-//! The sales engine: every machine's figures by day, and by product and day, held as columns in
-//! memory, so that a report costs what its answer covers (the chosen machines × the span's days)
-//! instead of a read and decode of the store's rollups.
-//!
-//! - **Built lazily** from the store's day rollups on first use (or at start-up:
-//!   [`super::SalesService::warm`]); the store stays the truth, and a restart rebuilds it.
-//! - **Kept up to date in the commit's step:** a commit through the sales service takes the
-//!   commit gate shared, writes the store, then adds its vends to the columns; a build takes the
-//!   gate alone, so no commit is counted twice or lost between the store read and the columns.
-//!   The commit runs in a task of its own, so a caller that goes away (a closed connection)
-//!   cannot stop it between the store and the columns.
-//! - **Only where this process is the store's sole writer** ([`SalesStore::sole_writer`]: the
-//!   embedded SQLite store, written only by its server). On AWS each Lambda would see only its
-//!   own commits, so reports there read the store's rollups as before.
-//! - **Three grains** (`levels.rs`): each column is kept by day, by week and by month, so a
-//!   span is read as its whole months and weeks (where their days fall in one bucket of the
-//!   answer) and its edge days; a total of most of the fleet is the fleet's figures less the
-//!   machines left out ([`By::Total`]).
-//!
-//! Memory: by machine, one [`Figures`] (64 bytes) per machine and day with a vend (a year of
-//! 1,000 machines: 23 MB), and as much again by week and month (about 4 MB more); by product,
-//! one [`Cell`] (32 bytes) per machine, day and product sold (the 1,000-machine bench fleet
-//! sells about 9.5 products a machine a day: about 110 MB a year), plus a cell per machine,
-//! week and product and per machine, month and product (on the bench fleet the process's
-//! anonymous memory went from 270 to 400 MB with them), and each packed period's cells'
-//! places by product (8 bytes a cell, `cells.rs`). A product figure too large for a cell
-//! (over 2^31 minor units a machine and month), or a rollup whose revenue is not its cash plus
-//! cashless, turns the product columns off: such reports read the store.
+//! The engine's columns: every machine's figures by day (and by product and day) at three
+//! grains, built from the store, kept in step with each commit, and the log's index beside them.
 
-use super::cells::{Cell, DayCells, Picked, Sum};
+use super::cells::{Cell, DayCells};
 use super::hours::{DayHours, KeptHours, Zones};
 use super::levels::{self, Levels};
 use super::log::{Pick, SaleLog};
 use super::slots::KnownSlots;
-use crate::ports::sales::{Grain, RollupQuery, WeekdayUnits};
+use crate::ports::sales::{Grain, RollupQuery};
 use crate::ports::{SalesStore, StoreError};
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, RwLock};
 use vendfleet_domain::events::VendClass;
 use vendfleet_domain::sales::{Figures, VendFact};
@@ -43,43 +17,43 @@ use vendfleet_domain::sales::{Figures, VendFact};
 /// The columns and the gate that keeps them in step with the store.
 pub(crate) struct Engine {
     /// Commits hold it shared; a build holds it alone.
-    gate: tokio::sync::RwLock<()>,
-    columns: RwLock<Option<Columns>>,
+    pub(super) gate: tokio::sync::RwLock<()>,
+    pub(super) columns: RwLock<Option<Columns>>,
     /// The hours of the few recent days the dashboard compares with (`hours.rs`).
-    hours: KeptHours,
+    pub(super) hours: KeptHours,
     /// The slots of the shared machine lists lately asked about.
-    known: KnownSlots,
+    pub(super) known: KnownSlots,
 }
 
 /// Every machine's figures by day, and by product and day.
 #[derive(Default)]
-struct Columns {
+pub(super) struct Columns {
     /// Machine id → its index in every day's column.
-    index: foldhash::HashMap<String, usize>,
+    pub(super) index: foldhash::HashMap<String, usize>,
     /// The machine ids by index.
-    machine_ids: Vec<String>,
+    pub(super) machine_ids: Vec<String>,
     /// By local day, week and month: the figures of machine `i` at `i` (a column shorter than
     /// the index is zero beyond its end).
-    days: Levels<Vec<Figures>>,
+    pub(super) days: Levels<Vec<Figures>>,
     /// By local day, week and month: every machine's figures summed (a total of most of the
     /// fleet sums these, less the machines left out).
-    fleet: Levels<Figures>,
+    pub(super) fleet: Levels<Figures>,
     /// Product id (empty: no known product) → its number in the cells.
-    product_index: foldhash::HashMap<String, u32>,
-    products: Vec<String>,
+    pub(super) product_index: foldhash::HashMap<String, u32>,
+    pub(super) products: Vec<String>,
     /// By local day, week and month: a cell per machine and product sold, free or tested.
-    day_products: Levels<DayCells>,
+    pub(super) day_products: Levels<DayCells>,
     /// By local day, week and month, by product number: every machine's figures summed (a
     /// question of most of the fleet by product sums these, less the machines left out).
-    fleet_products: Levels<Vec<Figures>>,
+    pub(super) fleet_products: Levels<Vec<Figures>>,
     /// False once a figure did not fit a cell: product reports then read the store.
-    products_ok: bool,
+    pub(super) products_ok: bool,
     /// The transaction log's index (`log.rs`), once its build began.
-    log: Option<SaleLog>,
+    pub(super) log: Option<SaleLog>,
 }
 
 impl Columns {
-    fn machine(&mut self, machine_id: &str) -> usize {
+    pub(super) fn machine(&mut self, machine_id: &str) -> usize {
         if let Some(&i) = self.index.get(machine_id) {
             return i;
         }
@@ -90,7 +64,7 @@ impl Columns {
     }
 
     /// The number of `product` in the cells (numbered on first sight).
-    fn product_number(&mut self, product: &str) -> u32 {
+    pub(super) fn product_number(&mut self, product: &str) -> u32 {
         if let Some(&p) = self.product_index.get(product) {
             return p;
         }
@@ -100,7 +74,7 @@ impl Columns {
         next
     }
 
-    fn add(&mut self, machine_id: &str, date: NaiveDate, f: &Figures) {
+    pub(super) fn add(&mut self, machine_id: &str, date: NaiveDate, f: &Figures) {
         let i = self.machine(machine_id);
         self.fleet.each_mut(date, |total| total.add(f));
         self.days.each_mut(date, |column| {
@@ -113,7 +87,7 @@ impl Columns {
 
     /// The number of `product` in the cells (numbered on first sight), its fleet sum of
     /// `date` grown by `f`.
-    fn product(&mut self, date: NaiveDate, product: &str, f: &Figures) -> u32 {
+    pub(super) fn product(&mut self, date: NaiveDate, product: &str, f: &Figures) -> u32 {
         let p = self.product_number(product);
         self.fleet_products.each_mut(date, |fleet| {
             if fleet.len() <= p as usize {
@@ -124,7 +98,13 @@ impl Columns {
         p
     }
 
-    fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
+    pub(super) fn add_product(
+        &mut self,
+        machine_id: &str,
+        date: NaiveDate,
+        product: &str,
+        f: &Figures,
+    ) {
         let machine = self.machine(machine_id);
         let p = self.product(date, product, f);
         let mut ok = true;
@@ -141,14 +121,20 @@ impl Columns {
 
 /// Columns being built: each day's product cells gathered in any order, put in order once.
 #[derive(Default)]
-struct Gathered {
-    columns: Columns,
-    day_products: BTreeMap<NaiveDate, Vec<(u32, Cell)>>,
+pub(super) struct Gathered {
+    pub(super) columns: Columns,
+    pub(super) day_products: BTreeMap<NaiveDate, Vec<(u32, Cell)>>,
 }
 
 impl Gathered {
     /// A machine's figures of one product and day (each met once in a build).
-    fn add_product(&mut self, machine_id: &str, date: NaiveDate, product: &str, f: &Figures) {
+    pub(super) fn add_product(
+        &mut self,
+        machine_id: &str,
+        date: NaiveDate,
+        product: &str,
+        f: &Figures,
+    ) {
         let columns = &mut self.columns;
         let machine = columns.machine(machine_id) as u32;
         let p = columns.product(date, product, f);
@@ -166,7 +152,7 @@ impl Gathered {
             .push((machine, cell));
     }
 
-    fn finish(self) -> Columns {
+    pub(super) fn finish(self) -> Columns {
         let mut columns = self.columns;
         let days = self
             .day_products
@@ -184,10 +170,10 @@ impl Gathered {
 /// A commit's vends summed by machine and day, and by machine, day and product: what the
 /// columns add.
 pub(crate) struct Delta {
-    days: Vec<(String, NaiveDate, Figures)>,
-    products: Vec<(String, NaiveDate, String, Figures)>,
+    pub(super) days: Vec<(String, NaiveDate, Figures)>,
+    pub(super) products: Vec<(String, NaiveDate, String, Figures)>,
     /// The sales (class sale), for the log's index: machine, day, instant, product.
-    sales: Vec<(String, NaiveDate, DateTime<Utc>, String)>,
+    pub(super) sales: Vec<(String, NaiveDate, DateTime<Utc>, String)>,
 }
 
 impl Delta {
@@ -226,42 +212,6 @@ impl Delta {
     }
 }
 
-/// What product sums are summed by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum By {
-    /// `out[machine * buckets + bucket]`, over the chosen products.
-    Machine,
-    /// `out[product * buckets + bucket]`, over the chosen machines; the products are numbered
-    /// as [`ProductSums::products`] lists them.
-    Product,
-    /// `out[bucket]`: the chosen machines and products together (`ProductSums::products`
-    /// empty).
-    Total,
-}
-
-/// Where each machine's sums go when summed [`By::Machine`]: machines in the same groups share
-/// a row (a report by location sums its machines into a row a location, not a row a machine).
-pub(crate) struct Rows {
-    /// The row of the machine at each position of the machines asked.
-    pub of: Vec<u32>,
-    /// How many rows.
-    pub count: usize,
-}
-
-impl Rows {
-    /// The row of the machine at position `k` (its own without `rows`).
-    fn row(rows: Option<&Rows>, k: usize) -> usize {
-        rows.map_or(k, |r| r.of[k] as usize)
-    }
-}
-
-/// Sums: the figures, and the products they are numbered by (summed [`By::Product`]; empty
-/// otherwise).
-pub(crate) struct ProductSums {
-    pub products: Vec<String>,
-    pub figures: Vec<Figures>,
-}
-
 /// Days far enough apart to hold any stored rollup.
 const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(1970, 1, 1).expect("a date");
 const LAST_DAY: NaiveDate = NaiveDate::from_ymd_opt(9999, 12, 31).expect("a date");
@@ -271,7 +221,7 @@ const BUILD_BATCH: usize = 50;
 
 /// Machines whose sales the log index's build reads at once, commits waiting meanwhile (on the
 /// bench fleet about 275,000 sales, a few tenths of a second).
-const LOG_BATCH: usize = 25;
+pub(super) const LOG_BATCH: usize = 25;
 
 impl Engine {
     pub fn new() -> Engine {
@@ -437,18 +387,17 @@ impl Engine {
         guard.as_ref()?.log.as_ref().map(SaleLog::bytes)
     }
 
-    /// The sales of `machines` on `day` (of `products`; `None`: all) in the log's order, `take`
+    /// The sales of the machines at `slots` on `day` (of `products`; `None`: all) in the log's order, `take`
     /// after the first `skip`, from the log's index: each as its machine's id, its instant and
     /// which of the chosen sales of that machine at that instant it is. `None` when the index
     /// does not answer.
     pub fn log_page(
         &self,
-        machines: &super::ChosenMachines,
+        slots: &[Option<usize>],
         products: Option<&BTreeSet<String>>,
         day: NaiveDate,
         (skip, take): (usize, usize),
     ) -> Option<Vec<(String, DateTime<Utc>, usize)>> {
-        let slots = self.slots(machines);
         let guard = self.read_columns();
         let columns = guard.as_ref()?;
         let log = columns.log.as_ref().filter(|l| l.ready())?;
@@ -490,34 +439,33 @@ impl Engine {
         self.read_columns().is_some()
     }
 
-    /// Each of `machines`' index in the columns (`None`: no figures yet, or no columns).
-    pub fn slots(&self, machines: &super::ChosenMachines) -> Vec<Option<usize>> {
+    /// The index in the columns of each machine of `list` at the positions `picked` (`None`:
+    /// no figures yet, or no columns); `id` gives a list element's machine id. The slots of a
+    /// shared list (the same `Arc`) are found once.
+    pub fn slots<M: Send + Sync + 'static>(
+        &self,
+        list: &Arc<Vec<M>>,
+        id: impl Fn(&M) -> &str,
+        picked: &[u32],
+    ) -> Vec<Option<usize>> {
         let guard = self.read_columns();
         let Some(columns) = guard.as_ref() else {
-            return vec![None; machines.len()];
+            return vec![None; picked.len()];
         };
-        let all = self.known.of(&machines.visible, columns.index.len(), |id| {
+        let all = self.known.of(list, id, columns.index.len(), |id| {
             columns.index.get(id).copied()
         });
-        machines
-            .picked
+        picked
             .iter()
             .map(|&i| all.get(i as usize).copied().flatten())
             .collect()
     }
 
-    fn read_columns(&self) -> std::sync::RwLockReadGuard<'_, Option<Columns>> {
+    pub(super) fn read_columns(&self) -> std::sync::RwLockReadGuard<'_, Option<Columns>> {
         self.columns.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn write_columns(&self) -> std::sync::RwLockWriteGuard<'_, Option<Columns>> {
+    pub(super) fn write_columns(&self) -> std::sync::RwLockWriteGuard<'_, Option<Columns>> {
         self.columns.write().unwrap_or_else(|e| e.into_inner())
     }
 }
-
-#[path = "engine_sums.rs"]
-mod sums;
-
-#[cfg(test)]
-#[path = "engine_scale.rs"]
-mod scale;
