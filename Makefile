@@ -37,6 +37,7 @@ web-lane: aws-lint
 	$(MAKE) --no-print-directory web-checks
 
 rust-checks:
+	python3 infra/module-loops.py
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 

@@ -8,7 +8,19 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// What the rows of a sales report are (`group_by`, `/api/filters/sales-journal/group-by/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum GroupBy {
     Machine,
@@ -20,7 +32,19 @@ pub enum GroupBy {
 }
 
 /// How a report's days are bucketed (`grouping_period`, `/api/filters/grouping-periods/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Grouping {
     Day,
@@ -30,7 +54,19 @@ pub enum Grouping {
 }
 
 /// Which figure a report shows (`value`, `/api/filters/values/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Value {
     /// Revenue, VAT included (minor units).
@@ -53,24 +89,16 @@ pub trait Choice: Sized + Copy + 'static {
     }
 }
 
-impl Choice for GroupBy {
-    const ALL: &'static [GroupBy] = &[
-        GroupBy::Machine,
-        GroupBy::Location,
-        GroupBy::Client,
-        GroupBy::Product,
-        GroupBy::ProductTag,
-        GroupBy::MachineTag,
-    ];
+/// Every enum deriving strum's `VariantArray` (its menu is its variants in declaration order)
+/// and `IntoStaticStr` (its key, `#[strum(serialize_all = "snake_case")]` as serde names it) is
+/// a choice.
+impl<T> Choice for T
+where
+    T: strum::VariantArray + Copy + Into<&'static str> + 'static,
+{
+    const ALL: &'static [Self] = T::VARIANTS;
     fn key(self) -> &'static str {
-        match self {
-            GroupBy::Machine => "machine",
-            GroupBy::Location => "location",
-            GroupBy::Client => "client",
-            GroupBy::Product => "product",
-            GroupBy::ProductTag => "product_tag",
-            GroupBy::MachineTag => "machine_tag",
-        }
+        self.into()
     }
 }
 
@@ -78,28 +106,6 @@ impl GroupBy {
     /// Whether the groups are products (read from the product rollups).
     pub fn by_product(self) -> bool {
         matches!(self, GroupBy::Product | GroupBy::ProductTag)
-    }
-}
-
-impl Choice for Grouping {
-    const ALL: &'static [Grouping] = &[Grouping::Day, Grouping::Week, Grouping::Month];
-    fn key(self) -> &'static str {
-        match self {
-            Grouping::Day => "day",
-            Grouping::Week => "week",
-            Grouping::Month => "month",
-        }
-    }
-}
-
-impl Choice for Value {
-    const ALL: &'static [Value] = &[Value::Sales, Value::Quantity, Value::SalesExclTax];
-    fn key(self) -> &'static str {
-        match self {
-            Value::Sales => "sales",
-            Value::Quantity => "quantity",
-            Value::SalesExclTax => "sales_excl_tax",
-        }
     }
 }
 

@@ -3,13 +3,24 @@
 use crate::generator::ReportScope;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use vendfleet_domain::report::Choice;
 
 /// The longest span one listing reads.
 pub const MAX_SPAN_DAYS: i64 = 366;
 
 /// How the data left.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum ExitKind {
     /// A report screen's export answered with the file.
@@ -20,23 +31,6 @@ pub enum ExitKind {
     ReportDownload,
     /// A scheduled report mailed.
     Mail,
-}
-
-impl Choice for ExitKind {
-    const ALL: &'static [ExitKind] = &[
-        ExitKind::Export,
-        ExitKind::ExportJob,
-        ExitKind::ReportDownload,
-        ExitKind::Mail,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            ExitKind::Export => "export",
-            ExitKind::ExportJob => "export_job",
-            ExitKind::ReportDownload => "report_download",
-            ExitKind::Mail => "mail",
-        }
-    }
 }
 
 /// One time data left the system.

@@ -12,7 +12,20 @@ use vendfleet_domain::{Language, Permission};
 pub const SCHEMA: u32 = 1;
 
 /// The report a definition produces (`/api/filters/reports/generator/modules/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Module {
     SalesOverview,
@@ -20,25 +33,6 @@ pub enum Module {
     RefillLog,
     Inventory,
     TransactionLog,
-}
-
-impl Choice for Module {
-    const ALL: &'static [Module] = &[
-        Module::SalesOverview,
-        Module::Encashment,
-        Module::RefillLog,
-        Module::Inventory,
-        Module::TransactionLog,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            Module::SalesOverview => "sales_overview",
-            Module::Encashment => "encashment",
-            Module::RefillLog => "refill_log",
-            Module::Inventory => "inventory",
-            Module::TransactionLog => "transaction_log",
-        }
-    }
 }
 
 impl Module {
@@ -69,25 +63,39 @@ impl Module {
 }
 
 /// The file a report is written to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum FileFormat {
     Xlsx,
     Csv,
 }
 
-impl Choice for FileFormat {
-    const ALL: &'static [FileFormat] = &[FileFormat::Xlsx, FileFormat::Csv];
-    fn key(self) -> &'static str {
-        match self {
-            FileFormat::Xlsx => "xlsx",
-            FileFormat::Csv => "csv",
-        }
-    }
-}
-
 /// The chart drawn in an XLSX file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Graph {
     None,
@@ -97,35 +105,26 @@ pub enum Graph {
     Bar,
 }
 
-impl Choice for Graph {
-    const ALL: &'static [Graph] = &[Graph::None, Graph::Line, Graph::Bar];
-    fn key(self) -> &'static str {
-        match self {
-            Graph::None => "none",
-            Graph::Line => "line",
-            Graph::Bar => "bar",
-        }
-    }
-}
-
 /// Who sees a template or a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {
     /// Every user with the list permission (a report: those whose scope covers its machines).
     Public,
     /// Its author only.
     Private,
-}
-
-impl Choice for Visibility {
-    const ALL: &'static [Visibility] = &[Visibility::Public, Visibility::Private];
-    fn key(self) -> &'static str {
-        match self {
-            Visibility::Public => "public",
-            Visibility::Private => "private",
-        }
-    }
 }
 
 /// What a report is: a module's query (the query-string parameters of its screen), the file

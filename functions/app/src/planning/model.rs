@@ -276,27 +276,23 @@ pub struct Plan {
 }
 
 /// A planned route's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum RouteType {
     Refill,
     CashCollection,
     RefillAndCollection,
-}
-
-impl vendfleet_domain::report::Choice for RouteType {
-    const ALL: &'static [RouteType] = &[
-        RouteType::Refill,
-        RouteType::CashCollection,
-        RouteType::RefillAndCollection,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            RouteType::Refill => "refill",
-            RouteType::CashCollection => "cash_collection",
-            RouteType::RefillAndCollection => "refill_and_collection",
-        }
-    }
 }
 
 /// A stop of a planned route, as the route keeps it.
@@ -409,27 +405,24 @@ impl From<&SelectionPlan> for PickLine {
 }
 
 /// Why stock was taken out at a visit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum RemovalReason {
     Expired,
     Damaged,
     Other,
-}
-
-impl vendfleet_domain::report::Choice for RemovalReason {
-    const ALL: &'static [RemovalReason] = &[
-        RemovalReason::Expired,
-        RemovalReason::Damaged,
-        RemovalReason::Other,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            RemovalReason::Expired => "expired",
-            RemovalReason::Damaged => "damaged",
-            RemovalReason::Other => "other",
-        }
-    }
 }
 
 /// What the refiller did at one selection.
@@ -465,7 +458,19 @@ pub struct Visit {
 }
 
 /// Why a stop could not be serviced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum NotServiced {
     /// The site or the machine could not be reached (locked, no key, no access).
@@ -475,23 +480,6 @@ pub enum NotServiced {
     /// The site is closed.
     SiteClosed,
     Other,
-}
-
-impl vendfleet_domain::report::Choice for NotServiced {
-    const ALL: &'static [NotServiced] = &[
-        NotServiced::NoAccess,
-        NotServiced::OutOfOrder,
-        NotServiced::SiteClosed,
-        NotServiced::Other,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            NotServiced::NoAccess => "no_access",
-            NotServiced::OutOfOrder => "out_of_order",
-            NotServiced::SiteClosed => "site_closed",
-            NotServiced::Other => "other",
-        }
-    }
 }
 
 impl Visit {

@@ -3,7 +3,6 @@
 use crate::generator::{GeneratedReport, ReportSpec, SpecInput};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use vendfleet_domain::report::Choice;
 use vendfleet_domain::schedule::CronFields;
 
 /// Version of the stored shape of a task.
@@ -16,21 +15,23 @@ pub const MAX_RECIPIENTS: usize = 50;
 pub const MAX_PREVIEW_RUNS: i64 = 20;
 
 /// Whether a task runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
     Active,
     Paused,
-}
-
-impl Choice for TaskStatus {
-    const ALL: &'static [TaskStatus] = &[TaskStatus::Active, TaskStatus::Paused];
-    fn key(self) -> &'static str {
-        match self {
-            TaskStatus::Active => "active",
-            TaskStatus::Paused => "paused",
-        }
-    }
 }
 
 /// Who gets a task's report.

@@ -9,7 +9,18 @@ use vendfleet_domain::events::VendClass;
 use vendfleet_domain::report::Choice;
 
 /// What the VAT report groups by, beside the rate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum VatGroup {
     /// The rates only.
@@ -19,23 +30,6 @@ pub enum VatGroup {
     /// Where the machine stood when it sold.
     Location,
     Month,
-}
-
-impl Choice for VatGroup {
-    const ALL: &'static [VatGroup] = &[
-        VatGroup::Rate,
-        VatGroup::Client,
-        VatGroup::Location,
-        VatGroup::Month,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            VatGroup::Rate => "rate",
-            VatGroup::Client => "client",
-            VatGroup::Location => "location",
-            VatGroup::Month => "month",
-        }
-    }
 }
 
 /// Gross, net and VAT of a set of sales.

@@ -7,8 +7,19 @@ use std::collections::BTreeMap;
 
 /// How a machine-day's card sales and settlement compare.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, utoipa::ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    utoipa::ToSchema,
+    strum::VariantArray,
+    strum::IntoStaticStr,
 )]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Settled exactly what was sold.
@@ -21,25 +32,6 @@ pub enum Status {
     NotSettled,
     /// Settled, but no card sales recorded.
     SettledNoSales,
-}
-
-impl vendfleet_domain::report::Choice for Status {
-    const ALL: &'static [Status] = &[
-        Status::Matched,
-        Status::Short,
-        Status::Over,
-        Status::NotSettled,
-        Status::SettledNoSales,
-    ];
-    fn key(self) -> &'static str {
-        match self {
-            Status::Matched => "matched",
-            Status::Short => "short",
-            Status::Over => "over",
-            Status::NotSettled => "not_settled",
-            Status::SettledNoSales => "settled_no_sales",
-        }
-    }
 }
 
 /// One machine-day: its card sales against what was settled.
