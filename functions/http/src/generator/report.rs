@@ -10,11 +10,10 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::generator::{
-    FileFormat, GeneratedReport, GeneratorService, Graph, Module, Origin, ReportStatus, SpecInput,
+    FileFormat, GeneratedReport, GeneratorService, Graph, Module, Origin, ReportStatus,
     TemplateInput, Visibility,
 };
 use vendfleet_app::listing::ListParams;
@@ -93,58 +92,30 @@ pub(super) async fn user_ref(s: &AppState, id: &str) -> UserRefDto {
     }
 }
 
-/// A report definition as a form sends it.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TemplateBody {
-    /// No control characters.
-    #[schema(
-        min_length = 1,
-        max_length = 120,
-        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
-    )]
-    pub name: String,
-    #[schema(value_type = Module)]
-    pub module: String,
-    /// The query-string parameters of the module's report screen (each module takes its own:
-    /// see `docs/api.md`).
-    #[serde(default)]
-    #[schema(value_type = crate::kit::contract::ReportParams)]
-    pub params: BTreeMap<String, String>,
-    /// `xlsx` (default) or `csv`.
-    #[serde(default)]
-    #[schema(value_type = Option<FileFormat>)]
-    pub format: String,
-    /// `none` (default), `line` or `bar` (the sales overview only).
-    #[serde(default)]
-    #[schema(value_type = Option<Graph>)]
-    pub graph: String,
-    /// Column keys to keep (`/api/reports/generator/columns/`), empty for all.
-    #[serde(default)]
-    #[schema(max_items = 100)]
-    pub columns: Vec<String>,
-    /// `public` or `private` (default).
-    #[serde(default)]
-    #[schema(value_type = Option<Visibility>)]
-    pub visibility: String,
-    /// The version loaded (updates only).
-    #[schema(minimum = 1)]
-    pub version: Option<u64>,
+super::definition::definition_form! {
+    /// A report definition as a form sends it.
+    #[derive(Debug, Clone, Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct TemplateBody {
+        #[schema(value_type = Module)]
+        module;
+        /// `public` or `private` (default).
+        #[serde(default)]
+        #[schema(value_type = Option<Visibility>)]
+        pub visibility: String,
+        /// The version loaded (updates only).
+        #[schema(minimum = 1)]
+        pub version: Option<u64>,
+    }
 }
 
 impl TemplateBody {
-    pub(super) fn input(self) -> TemplateInput {
+    pub(super) fn input(mut self) -> TemplateInput {
         TemplateInput {
+            spec: self.definition(),
             name: self.name,
             visibility: self.visibility,
             version: self.version,
-            spec: SpecInput {
-                module: self.module,
-                params: self.params,
-                format: self.format,
-                graph: self.graph,
-                columns: self.columns,
-            },
         }
     }
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::generator::{FileFormat, Graph, Module, SpecInput};
+use vendfleet_app::generator::{FileFormat, Graph, Module};
 use vendfleet_app::scheduler::{Recipients, ScheduledTask, TaskInput, TaskStatus};
 use vendfleet_domain::reach::Reach;
 use vendfleet_domain::schedule::CronFields;
@@ -133,60 +133,36 @@ pub struct RecipientsDto {
     pub emails: Vec<String>,
 }
 
-/// The task form.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TaskBody {
-    /// No control characters.
-    #[schema(
-        min_length = 1,
-        max_length = 120,
-        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
-    )]
-    pub name: String,
-    /// A module key (ignored when a template is named: the template's module is used).
-    #[serde(default)]
-    #[schema(value_type = Option<Module>)]
-    pub module: String,
-    /// A template to follow (its definition when the task runs).
-    pub template_id: Option<String>,
-    /// The module's screen parameters (see the report generator).
-    #[serde(default)]
-    #[schema(value_type = crate::kit::contract::ReportParams)]
-    pub params: BTreeMap<String, String>,
-    #[serde(default)]
-    #[schema(value_type = Option<FileFormat>)]
-    pub format: String,
-    #[serde(default)]
-    #[schema(value_type = Option<Graph>)]
-    pub graph: String,
-    #[serde(default)]
-    #[schema(max_items = 100)]
-    pub columns: Vec<String>,
-    /// Runs at most as often as the operator allows (`min_task_interval_minutes`).
-    pub cron: CronDto,
-    /// IANA zone the cron fields are read in.
-    pub time_zone: String,
-    /// `active` (default) or `paused`.
-    #[serde(default)]
-    #[schema(value_type = Option<TaskStatus>)]
-    pub status: String,
-    pub recipients: RecipientsDto,
-    #[schema(minimum = 1)]
-    pub version: Option<u64>,
+crate::generator::definition_form! {
+    /// The task form.
+    #[derive(Debug, Clone, Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct TaskBody {
+        /// A module key (ignored when a template is named: the template's module is used).
+        #[serde(default)]
+        #[schema(value_type = Option<Module>)]
+        module;
+        /// A template to follow (its definition when the task runs).
+        pub template_id: Option<String>,
+        /// Runs at most as often as the operator allows (`min_task_interval_minutes`).
+        pub cron: CronDto,
+        /// IANA zone the cron fields are read in.
+        pub time_zone: String,
+        /// `active` (default) or `paused`.
+        #[serde(default)]
+        #[schema(value_type = Option<TaskStatus>)]
+        pub status: String,
+        pub recipients: RecipientsDto,
+        #[schema(minimum = 1)]
+        pub version: Option<u64>,
+    }
 }
 
 impl TaskBody {
-    fn input(self) -> TaskInput {
+    fn input(mut self) -> TaskInput {
         TaskInput {
+            spec: self.definition(),
             name: self.name,
-            spec: SpecInput {
-                module: self.module,
-                params: self.params,
-                format: self.format,
-                graph: self.graph,
-                columns: self.columns,
-            },
             template_id: self.template_id,
             cron: self.cron.into(),
             time_zone: self.time_zone,
