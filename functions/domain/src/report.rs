@@ -7,74 +7,41 @@ use chrono::{Datelike, Duration, NaiveDate};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// What the rows of a sales report are (`group_by`, `/api/filters/sales-journal/group-by/`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum GroupBy {
-    Machine,
-    Location,
-    Client,
-    Product,
-    ProductTag,
-    MachineTag,
+crate::choice! {
+    /// What the rows of a sales report are (`group_by`, `/api/filters/sales-journal/group-by/`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum GroupBy {
+        Machine,
+        Location,
+        Client,
+        Product,
+        ProductTag,
+        MachineTag,
+    }
 }
 
-/// How a report's days are bucketed (`grouping_period`, `/api/filters/grouping-periods/`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Grouping {
-    Day,
-    /// ISO weeks, Monday to Sunday.
-    Week,
-    Month,
+crate::choice! {
+    /// How a report's days are bucketed (`grouping_period`, `/api/filters/grouping-periods/`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum Grouping {
+        Day,
+        /// ISO weeks, Monday to Sunday.
+        Week,
+        Month,
+    }
 }
 
-/// Which figure a report shows (`value`, `/api/filters/values/`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Value {
-    /// Revenue, VAT included (minor units).
-    Sales,
-    /// Units sold.
-    Quantity,
-    /// Revenue excluding VAT (minor units).
-    SalesExclTax,
+crate::choice! {
+    /// Which figure a report shows (`value`, `/api/filters/values/`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum Value {
+        /// Revenue, VAT included (minor units).
+        Sales,
+        /// Units sold.
+        Quantity,
+        /// Revenue excluding VAT (minor units).
+        SalesExclTax,
+    }
 }
 
 /// The query-string keys of a choice, and the choice of a key.
@@ -87,6 +54,27 @@ pub trait Choice: Sized + Copy + 'static {
     fn from_key(key: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.key() == key.trim())
     }
+}
+
+/// Declares an enum of choices: its menu is its variants in declaration order (`Choice::ALL`),
+/// its keys their snake_case names, as serde names them (strum's `VariantArray` and
+/// `IntoStaticStr`, derived). The enum derives serde's traits itself.
+#[macro_export]
+macro_rules! choice {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vattr:meta])* $variant:ident ),* $(,)?
+        }
+    ) => {
+        $(#[$attr])*
+        #[derive(strum::VariantArray, strum::IntoStaticStr)]
+        #[strum(serialize_all = "snake_case")]
+        #[serde(rename_all = "snake_case")]
+        $vis enum $name {
+            $( $(#[$vattr])* $variant ),*
+        }
+    };
 }
 
 /// Every enum deriving strum's `VariantArray` (its menu is its variants in declaration order)

@@ -7,30 +7,19 @@ use serde::{Deserialize, Serialize};
 /// The longest span one listing reads.
 pub const MAX_SPAN_DAYS: i64 = 366;
 
-/// How the data left.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum ExitKind {
-    /// A report screen's export answered with the file.
-    Export,
-    /// A large export written by the background worker for its requester.
-    ExportJob,
-    /// A generated report's file downloaded.
-    ReportDownload,
-    /// A scheduled report mailed.
-    Mail,
+vendfleet_domain::choice! {
+    /// How the data left.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum ExitKind {
+        /// A report screen's export answered with the file.
+        Export,
+        /// A large export written by the background worker for its requester.
+        ExportJob,
+        /// A generated report's file downloaded.
+        ReportDownload,
+        /// A scheduled report mailed.
+        Mail,
+    }
 }
 
 /// One time data left the system.

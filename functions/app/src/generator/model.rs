@@ -11,28 +11,16 @@ use vendfleet_domain::{Language, Permission};
 /// Version of the stored shape of generator records.
 pub const SCHEMA: u32 = 1;
 
-/// The report a definition produces (`/api/filters/reports/generator/modules/`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Module {
-    SalesOverview,
-    Encashment,
-    RefillLog,
-    Inventory,
-    TransactionLog,
+vendfleet_domain::choice! {
+    /// The report a definition produces (`/api/filters/reports/generator/modules/`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum Module {
+        SalesOverview,
+        Encashment,
+        RefillLog,
+        Inventory,
+        TransactionLog,
+    }
 }
 
 impl Module {
@@ -62,69 +50,36 @@ impl Module {
     }
 }
 
-/// The file a report is written to.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum FileFormat {
-    Xlsx,
-    Csv,
+vendfleet_domain::choice! {
+    /// The file a report is written to.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum FileFormat {
+        Xlsx,
+        Csv,
+    }
 }
 
-/// The chart drawn in an XLSX file.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Graph {
-    None,
-    /// The chosen value over time (the total of each period).
-    Line,
-    /// The chosen value by group (each row's total).
-    Bar,
+vendfleet_domain::choice! {
+    /// The chart drawn in an XLSX file.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum Graph {
+        None,
+        /// The chosen value over time (the total of each period).
+        Line,
+        /// The chosen value by group (each row's total).
+        Bar,
+    }
 }
 
-/// Who sees a template or a report.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Visibility {
-    /// Every user with the list permission (a report: those whose scope covers its machines).
-    Public,
-    /// Its author only.
-    Private,
+vendfleet_domain::choice! {
+    /// Who sees a template or a report.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum Visibility {
+        /// Every user with the list permission (a report: those whose scope covers its machines).
+        Public,
+        /// Its author only.
+        Private,
+    }
 }
 
 /// What a report is: a module's query (the query-string parameters of its screen), the file

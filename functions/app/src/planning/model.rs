@@ -275,24 +275,14 @@ pub struct Plan {
     pub machines: Vec<MachinePlan>,
 }
 
-/// A planned route's kind.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum RouteType {
-    Refill,
-    CashCollection,
-    RefillAndCollection,
+vendfleet_domain::choice! {
+    /// A planned route's kind.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum RouteType {
+        Refill,
+        CashCollection,
+        RefillAndCollection,
+    }
 }
 
 /// A stop of a planned route, as the route keeps it.
@@ -404,25 +394,14 @@ impl From<&SelectionPlan> for PickLine {
     }
 }
 
-/// Why stock was taken out at a visit.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum RemovalReason {
-    Expired,
-    Damaged,
-    Other,
+vendfleet_domain::choice! {
+    /// Why stock was taken out at a visit.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum RemovalReason {
+        Expired,
+        Damaged,
+        Other,
+    }
 }
 
 /// What the refiller did at one selection.
@@ -457,29 +436,18 @@ pub struct Visit {
     pub not_serviced: Option<NotServiced>,
 }
 
-/// Why a stop could not be serviced.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum NotServiced {
-    /// The site or the machine could not be reached (locked, no key, no access).
-    NoAccess,
-    /// The machine is out of order.
-    OutOfOrder,
-    /// The site is closed.
-    SiteClosed,
-    Other,
+vendfleet_domain::choice! {
+    /// Why a stop could not be serviced.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum NotServiced {
+        /// The site or the machine could not be reached (locked, no key, no access).
+        NoAccess,
+        /// The machine is out of order.
+        OutOfOrder,
+        /// The site is closed.
+        SiteClosed,
+        Other,
+    }
 }
 
 impl Visit {

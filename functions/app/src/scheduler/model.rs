@@ -14,24 +14,13 @@ pub const MAX_RECIPIENTS: usize = 50;
 /// Runs a schedule preview shows at most.
 pub const MAX_PREVIEW_RUNS: i64 = 20;
 
-/// Whether a task runs.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    Active,
-    Paused,
+vendfleet_domain::choice! {
+    /// Whether a task runs.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub enum TaskStatus {
+        Active,
+        Paused,
+    }
 }
 
 /// Who gets a task's report.

@@ -8,28 +8,18 @@ use chrono::Datelike;
 use vendfleet_domain::events::VendClass;
 use vendfleet_domain::report::Choice;
 
-/// What the VAT report groups by, beside the rate.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum VatGroup {
-    /// The rates only.
-    #[default]
-    Rate,
-    Client,
-    /// Where the machine stood when it sold.
-    Location,
-    Month,
+vendfleet_domain::choice! {
+    /// What the VAT report groups by, beside the rate.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+    pub enum VatGroup {
+        /// The rates only.
+        #[default]
+        Rate,
+        Client,
+        /// Where the machine stood when it sold.
+        Location,
+        Month,
+    }
 }
 
 /// Gross, net and VAT of a set of sales.

@@ -5,33 +5,21 @@ use crate::sales::SalesParams;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
 
-/// How a machine-day's card sales and settlement compare.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    utoipa::ToSchema,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Settled exactly what was sold.
-    Matched,
-    /// Settled less than was sold.
-    Short,
-    /// Settled more than was sold.
-    Over,
-    /// Sold by card, nothing settled (yet).
-    NotSettled,
-    /// Settled, but no card sales recorded.
-    SettledNoSales,
+vendfleet_domain::choice! {
+    /// How a machine-day's card sales and settlement compare.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, utoipa::ToSchema)]
+    pub enum Status {
+        /// Settled exactly what was sold.
+        Matched,
+        /// Settled less than was sold.
+        Short,
+        /// Settled more than was sold.
+        Over,
+        /// Sold by card, nothing settled (yet).
+        NotSettled,
+        /// Settled, but no card sales recorded.
+        SettledNoSales,
+    }
 }
 
 /// One machine-day: its card sales against what was settled.
