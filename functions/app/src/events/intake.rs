@@ -14,13 +14,15 @@
 use super::audits::AuditLine;
 use super::model::{AuditRead, AuditState, Encashment, MachineStatus, ReusedId};
 use crate::error::AppError;
-use crate::machines::{MachineContext, RefillEntry, SalesSource, Selection};
+use crate::machines::{Machine, MachineContext, RefillEntry, SalesSource, Selection};
 use crate::ports::sales::{Commit, EventReceipt, StoredReceipt};
 use crate::ports::{Condition, StoreError, Write};
 use crate::products::ProductRef;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use vendfleet_domain::dex::DexFile;
 use vendfleet_domain::events::reuse::fingerprint;
 use vendfleet_domain::events::{EventKind, MachineEvent, Payment, VendClass};
 use vendfleet_domain::sales::VendFact;
@@ -98,8 +100,42 @@ pub(crate) fn units(events: &[MachineEvent], split: bool) -> Vec<Unit<'_>> {
     out
 }
 
+/// What an intake reads and works out once, whatever its attempts: the machine as the webhook
+/// read it to check the signature (the first attempt's; a retry reads it again), the products
+/// the events name (fetched with their check), and each audit file parsed (by the event's index).
+#[derive(Default)]
+pub(crate) struct Prepared {
+    pub machine: Option<Machine>,
+    pub products: HashMap<String, ProductRef>,
+    pub files: Arc<HashMap<usize, DexFile>>,
+}
+
+impl Prepared {
+    /// Each audit file of `events` parsed, unless parsed already (an event's file was checked
+    /// readable before intake: one that is not is refused whole).
+    pub fn parse_files(&mut self, events: &[MachineEvent]) -> Result<(), StoreError> {
+        let mut files = HashMap::new();
+        for (i, e) in events.iter().enumerate() {
+            if let EventKind::Dex { content } = &e.kind {
+                if !self.files.contains_key(&i) {
+                    let file = vendfleet_domain::dex::parse(content)
+                        .map_err(|e| StoreError::Invalid(format!("audit: {e}")))?;
+                    files.insert(i, file);
+                }
+            }
+        }
+        if !files.is_empty() {
+            let files_map = Arc::make_mut(&mut self.files);
+            files_map.extend(files);
+        }
+        Ok(())
+    }
+}
+
 /// What a step reads before it works out effects.
 pub(crate) struct Context {
+    /// Each audit file of the step's events, parsed once (by the event's index).
+    pub files: Arc<HashMap<usize, DexFile>>,
     pub machine: MachineContext,
     pub products: HashMap<String, ProductRef>,
     /// Names of the employees the events name, by id.
@@ -457,12 +493,14 @@ impl<'c> Draft<'c> {
                     }
                 }
             }
-            EventKind::Dex { content } => {
-                // Validated before intake: a file that cannot be read was rejected.
-                let file = vendfleet_domain::dex::parse(content)
-                    .map_err(|e| StoreError::Invalid(format!("audit: {e}")))?;
+            EventKind::Dex { .. } => {
+                // Parsed once before the step (`Prepared::parse_files`).
+                let ctx = self.ctx;
+                let file = ctx.files.get(&unit.event).ok_or_else(|| {
+                    StoreError::Invalid(format!("audit {} was not read", unit.receipt_id))
+                })?;
                 let many = file.audits.len() > 1;
-                for (n, audit) in file.audits.into_iter().enumerate() {
+                for (n, audit) in file.audits.iter().enumerate() {
                     let id = if many {
                         format!("{}#{}", unit.receipt_id, n + 1)
                     } else {
@@ -477,7 +515,7 @@ impl<'c> Draft<'c> {
                     {
                         self.status.report("tubes_minor", Value::from(v), at);
                     }
-                    let read = self.read(id, at, local_date, audit);
+                    let read = self.read(id, at, local_date, audit.clone());
                     if read.state == AuditState::Counted {
                         self.count_read(&read);
                     }

@@ -1,7 +1,7 @@
 //! The machine-events service: the webhook's checks (machine, signature, body), intake, and
 //! the reads other areas make of what events left (status, encashments, audit reads).
 
-use super::intake::{self, reused_ids, Applied, Context, Draft, INTAKE_BUDGET};
+use super::intake::{self, reused_ids, Applied, Context, Draft, Prepared, INTAKE_BUDGET};
 use super::model::{Encashment, IntakeAnomaly, MachineStatus, SeenEvent};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;
@@ -148,7 +148,7 @@ impl EventsService {
         )
         .map_err(|e| AppError::Unauthorized(e.to_string()))?;
         let mut batch = parse_batch(d.body, now).map_err(batch_error)?;
-        self.check_references(&mut batch).await?;
+        let mut prepared = self.check_references(&mut batch).await?;
         // Ids used twice with other content in the body: the first stands, the others are kept
         // as anomalies.
         let in_body: Vec<IntakeAnomaly> = batch
@@ -168,7 +168,12 @@ impl EventsService {
         let events: Vec<MachineEvent> = batch.events.iter().map(|e| e.event.clone()).collect();
         let applied = match &self.handoff {
             Some(queue) => self.hand_off(queue.as_ref(), &machine.id, events).await?,
-            None => self.apply(&machine.id, &events).await?,
+            None => {
+                let machine_id = machine.id.clone();
+                prepared.machine = Some(machine);
+                self.apply_events(&machine_id, &events, true, prepared)
+                    .await?
+            }
         };
         let reused = applied
             .reused
@@ -185,8 +190,12 @@ impl EventsService {
     }
 
     /// Rejects the valid events that name what does not exist: an audit file that cannot be
-    /// read, a product that is not in the catalogue.
-    async fn check_references(&self, batch: &mut vendfleet_domain::events::Batch) -> AppResult<()> {
+    /// read, a product that is not in the catalogue. What it read is kept for the intake: the
+    /// products named and each audit file parsed (by the kept event's index).
+    async fn check_references(
+        &self,
+        batch: &mut vendfleet_domain::events::Batch,
+    ) -> AppResult<Prepared> {
         let named: BTreeSet<String> = batch
             .events
             .iter()
@@ -196,9 +205,11 @@ impl EventsService {
             })
             .collect();
         let products = self.products.refs(named).await?;
+        let mut files = HashMap::new();
         let mut kept = Vec::with_capacity(batch.events.len());
         for e in std::mem::take(&mut batch.events) {
             let mut errors = FieldErrors::new();
+            let mut file = None;
             match &e.event.kind {
                 EventKind::Vend(v) => {
                     if let Some(p) = &v.product_id {
@@ -207,14 +218,16 @@ impl EventsService {
                         }
                     }
                 }
-                EventKind::Dex { content } => {
-                    if let Err(err) = vendfleet_domain::dex::parse(content) {
-                        errors.add("content", format!("Not a readable audit file: {err}."));
-                    }
-                }
+                EventKind::Dex { content } => match vendfleet_domain::dex::parse(content) {
+                    Ok(parsed) => file = Some(parsed),
+                    Err(err) => errors.add("content", format!("Not a readable audit file: {err}.")),
+                },
                 _ => {}
             }
             if errors.is_empty() {
+                if let Some(file) = file {
+                    files.insert(kept.len(), file);
+                }
                 kept.push(e);
             } else {
                 batch.rejected.push(Rejected {
@@ -226,7 +239,11 @@ impl EventsService {
         }
         batch.rejected.sort_by_key(|r| r.index);
         batch.events = kept;
-        Ok(())
+        Ok(Prepared {
+            machine: None,
+            products,
+            files: Arc::new(files),
+        })
     }
 
     /// Queues events for the worker, in jobs small enough for the queue; answers how many had
@@ -290,18 +307,23 @@ impl EventsService {
     /// it, 503 with [`intake::RETRY_AFTER_SECS`]. An event whose id is stored with other content is not
     /// applied: it is answered in [`Applied::reused`] and kept as an intake anomaly.
     pub async fn apply(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Applied> {
-        self.apply_events(machine_id, events, true).await
+        self.apply_events(machine_id, events, true, Prepared::default())
+            .await
     }
 
     /// [`Self::apply`]; with `check_reuse` false an id already stored is a duplicate whatever
-    /// its content (an upload, whose id is its content's digest).
+    /// its content (an upload, whose id is its content's digest). What the caller read is
+    /// `prepared` (the first attempt uses it); each audit file is parsed once, before the
+    /// attempts.
     pub(super) async fn apply_events(
         &self,
         machine_id: &str,
         events: &[MachineEvent],
         check_reuse: bool,
+        mut prepared: Prepared,
     ) -> AppResult<Applied> {
         let started = tokio::time::Instant::now();
+        prepared.parse_files(events)?;
         let _turn = self.intake_turn(machine_id).await?;
         let limit = self.sales.commit_limit();
         let units = intake::units(events, limit != usize::MAX);
@@ -313,7 +335,9 @@ impl EventsService {
         let mut first_known: Option<HashSet<String>> = None;
         let mut attempt = 0;
         loop {
-            let ctx = self.context(machine_id, events).await?;
+            let ctx = self
+                .context(machine_id, events, &mut prepared, attempt == 0)
+                .await?;
             let stored = self.sales.receipts(machine_id, &ids).await?;
             let reused = if check_reuse {
                 reused_ids(events, &parts, &stored)
@@ -394,16 +418,23 @@ impl EventsService {
         Ok(())
     }
 
+    /// What a step reads before it works out effects; the first attempt takes what the caller
+    /// read already from `prepared` (the machine, the products it named).
     pub(super) async fn context(
         &self,
         machine_id: &str,
         events: &[MachineEvent],
+        prepared: &mut Prepared,
+        first: bool,
     ) -> AppResult<Context> {
-        let machine = self
-            .machines
-            .intake_context(machine_id)
-            .await?
-            .ok_or_else(|| AppError::NotFound("Machine not found".into()))?;
+        let machine = match prepared.machine.take().filter(|_| first) {
+            Some(machine) => self.machines.intake_context_of(machine).await?,
+            None => self
+                .machines
+                .intake_context(machine_id)
+                .await?
+                .ok_or_else(|| AppError::NotFound("Machine not found".into()))?,
+        };
         let mut product_ids: BTreeSet<String> = machine
             .selections
             .iter()
@@ -418,7 +449,14 @@ impl EventsService {
                 _ => {}
             }
         }
-        let products = self.products.refs(product_ids).await?;
+        let products = if first {
+            let mut products = prepared.products.clone();
+            product_ids.retain(|id| !products.contains_key(id));
+            products.extend(self.products.refs(product_ids).await?);
+            products
+        } else {
+            self.products.refs(product_ids).await?
+        };
         let mut employees = HashMap::new();
         for id in employee_ids {
             if let Some(u) = self.directory.user(&id).await? {
@@ -440,6 +478,7 @@ impl EventsService {
             None => Default::default(),
         };
         Ok(Context {
+            files: prepared.files.clone(),
             machine,
             products,
             employees,

@@ -3,7 +3,7 @@
 //! an audit file uploaded by hand.
 
 use super::super::audits::AuditLine;
-use super::super::intake::{self, Draft};
+use super::super::intake::{self, Draft, Prepared};
 use super::super::model::{AuditRead, AuditState};
 use super::EventsService;
 use crate::auth::Principal;
@@ -141,7 +141,9 @@ impl EventsService {
                 _ => held_or_explain(read, &reads)?,
             }
             let line = AuditLine::from_newest(reads.iter().rev().cloned());
-            let ctx = self.context(machine_id, &[]).await?;
+            let ctx = self
+                .context(machine_id, &[], &mut Prepared::default(), false)
+                .await?;
             let now = ctx.received_at;
             let mut draft = Draft::new(&ctx);
             draft.receipt(format!("{}#reviewed", read.id), "audit_review", now);
@@ -197,12 +199,9 @@ impl EventsService {
                 "Must be at most 512 KiB.",
             ));
         }
-        if let Err(e) = vendfleet_domain::dex::parse(content) {
-            return Err(AppError::invalid_field(
-                "content",
-                &format!("Not a readable audit file: {e}."),
-            ));
-        }
+        let file = vendfleet_domain::dex::parse(content).map_err(|e| {
+            AppError::invalid_field("content", &format!("Not a readable audit file: {e}."))
+        })?;
         let digest = hex::encode(sha2::Sha256::digest(content.as_bytes()));
         let id = format!("upload-{}", &digest[..32]);
         let event = MachineEvent {
@@ -213,7 +212,15 @@ impl EventsService {
             },
         };
         let applied = self
-            .apply_events(machine_id, std::slice::from_ref(&event), false)
+            .apply_events(
+                machine_id,
+                std::slice::from_ref(&event),
+                false,
+                Prepared {
+                    files: std::sync::Arc::new(HashMap::from([(0, file)])),
+                    ..Prepared::default()
+                },
+            )
             .await?;
         if applied.stored == 0 {
             return Ok(Vec::new());

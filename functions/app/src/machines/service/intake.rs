@@ -20,6 +20,13 @@ impl MachinesService {
         let Some(machine) = self.machines.get(id).await? else {
             return Ok(None);
         };
+        Ok(Some(self.intake_context_of(machine).await?))
+    }
+
+    /// [`MachinesService::intake_context`] of a machine already read (the webhook's, which
+    /// read it to check the signature).
+    pub async fn intake_context_of(&self, machine: Machine) -> AppResult<MachineContext> {
+        let id = machine.id.clone();
         let location = match &machine.location_id {
             Some(l) => self.fleet.locations().get(l).await?,
             None => None,
@@ -27,12 +34,12 @@ impl MachinesService {
         let zone = self
             .calendar
             .zone_or_operator(location.as_ref().map(|l| l.time_zone.as_str()));
-        let selections = self.raw_selections(id).await?;
-        Ok(Some(MachineContext {
+        let selections = self.raw_selections(&id).await?;
+        Ok(MachineContext {
             machine,
             location,
             zone,
             selections,
-        }))
+        })
     }
 }
