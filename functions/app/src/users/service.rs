@@ -264,10 +264,26 @@ impl UsersService {
 
     /// One user, as the caller sees it.
     pub async fn get_user(&self, actor: &Principal, id: &str) -> AppResult<UserView> {
-        let user = self.directory.user_or_404(id).await?;
-        let roles = self.roles_by_id().await?;
-        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        let (user, roles, catalogue) = self.with_reach_of(id).await?;
+        let reach = Reach::new(actor, catalogue, &roles);
         Ok(Self::view(user, &roles, &reach))
+    }
+
+    /// A user, with the roles and the scope catalogue an actor's reach over it is judged by
+    /// (404 when there is no such user).
+    async fn with_reach_of(
+        &self,
+        id: &str,
+    ) -> AppResult<(
+        User,
+        HashMap<String, Role>,
+        vendfleet_domain::ScopeCatalogue,
+    )> {
+        Ok((
+            self.directory.user_or_404(id).await?,
+            self.roles_by_id().await?,
+            self.catalogue.scope_catalogue().await?,
+        ))
     }
 
     async fn roles_by_id(&self) -> AppResult<HashMap<String, Role>> {
@@ -408,9 +424,8 @@ impl UsersService {
         id: &str,
         input: UserInput,
     ) -> AppResult<UserView> {
-        let current = self.directory.user_or_404(id).await?;
-        let roles = self.roles_by_id().await?;
-        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        let (current, roles, catalogue) = self.with_reach_of(id).await?;
+        let reach = Reach::new(actor, catalogue, &roles);
         reach.require_reach(&current)?;
         let mut next = current.clone();
         if let Some(pw) = self
@@ -448,9 +463,8 @@ impl UsersService {
         id: &str,
         active: bool,
     ) -> AppResult<UserView> {
-        let current = self.directory.user_or_404(id).await?;
-        let roles = self.roles_by_id().await?;
-        let reach = Reach::new(actor, self.catalogue.scope_catalogue().await?, &roles);
+        let (current, roles, catalogue) = self.with_reach_of(id).await?;
+        let reach = Reach::new(actor, catalogue, &roles);
         reach.require_reach(&current)?;
         if current.active == active {
             return Ok(Self::view(current, &roles, &reach));

@@ -269,6 +269,28 @@ impl SalesService {
             .collect())
     }
 
+    /// The next day of `blocks` (popped newest first) holding a sale beyond the first `skip`:
+    /// whole blocks skipped are taken off `skip`, a month's block is split into its days.
+    async fn next_day(
+        &self,
+        c: &Chosen,
+        blocks: &mut Vec<Block>,
+        skip: &mut i64,
+    ) -> AppResult<Option<Block>> {
+        while let Some(b) = blocks.pop() {
+            if *skip >= b.count {
+                *skip -= b.count;
+            } else if b.day {
+                return Ok(Some(b));
+            } else {
+                let mut days = self.days_of(c, b).await?;
+                days.reverse();
+                blocks.extend(days);
+            }
+        }
+        Ok(None)
+    }
+
     /// Up to `take` sales after the first `skip` of the span, in the log's order.
     async fn slice(
         &self,
@@ -281,17 +303,9 @@ impl SalesService {
         blocks.reverse(); // popped newest first
         let mut out = Vec::new();
         while out.len() < take {
-            let Some(b) = blocks.pop() else { break };
-            if skip >= b.count {
-                skip -= b.count;
-                continue;
-            }
-            if !b.day {
-                let mut days = self.days_of(c, b).await?;
-                days.reverse();
-                blocks.extend(days);
-                continue;
-            }
+            let Some(b) = self.next_day(c, &mut blocks, &mut skip).await? else {
+                break;
+            };
             let skipped = usize::try_from(skip).unwrap_or(usize::MAX);
             // No more than the day holds after the skipped ones: a walk through the day's
             // sales stops at its last chosen one, not at the day's end.
@@ -361,17 +375,9 @@ impl SalesService {
         blocks.reverse(); // popped newest first
         let mut picks: Vec<(VendInstant, usize)> = Vec::new();
         while picks.len() < take {
-            let Some(b) = blocks.pop() else { break };
-            if skip >= b.count {
-                skip -= b.count;
-                continue;
-            }
-            if !b.day {
-                let mut days = self.days_of(c, b).await?;
-                days.reverse();
-                blocks.extend(days);
-                continue;
-            }
+            let Some(b) = self.next_day(c, &mut blocks, &mut skip).await? else {
+                break;
+            };
             let skipped = usize::try_from(skip).unwrap_or(usize::MAX);
             skip = 0;
             let room = (skipped, take - picks.len());
