@@ -383,7 +383,55 @@ async fn audit_endpoints_need_their_permissions_and_scope(b: Backend) {
     assert_eq!(sold(&h, &s).await, (0, 0));
 }
 
+/// One webhook request reads its machine once (the signature's read serves the intake), fetches
+/// each product it names once, and parses its audit file once (the check's parse is the one
+/// booked: the read counts as ever).
+async fn a_request_reads_its_machine_and_products_once(backend: Backend) {
+    let h = Harness::on_store(backend).await;
+    let s = setup(&h, "audit").await;
+    let store = crate::common::counting::Counting::new(h.item_store());
+    let t = h.twin_with_store(store.clone());
+    let now = t.clock.now();
+    let baseline = post_events(
+        &t,
+        &s.m,
+        json!([dex_event("r1", now, &dex(1, (0, 0), (0, 0)))]),
+    )
+    .await;
+    assert_eq!(baseline.status, StatusCode::OK, "{}", baseline.json());
+    let product = t
+        .app
+        .machines
+        .selections_of(&[s.m.id.clone()])
+        .await
+        .unwrap()[&s.m.id][0]
+        .product_id
+        .clone();
+    store.reset();
+    let vend = json!({"id": "v1", "type": "vend", "at": now.to_rfc3339(), "selection": "11",
+                      "price_minor": 100, "quantity": 1, "payment": "cash", "product_id": product});
+    let read = dex_event("r2", now, &dex(2, (3, 450), (1, 100)));
+    let r = post_events(&t, &s.m, json!([vend, read])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["data"]["accepted"], 2, "{}", r.json());
+    let machine = format!("MACHINE#{}", s.m.id);
+    assert_eq!(
+        store.reads(&machine, "MACHINE"),
+        1,
+        "the machine is read once"
+    );
+    assert_eq!(
+        store.reads(&format!("PRODUCT#{product}"), "PRODUCT"),
+        1,
+        "a product the request names is fetched once"
+    );
+    let audits = audit_list(&t, &s.admin, &s.m.id).await;
+    let audits = serde_json::to_string(&audits).unwrap();
+    assert!(audits.contains("\"r2\""), "{audits}");
+}
+
 on_both_stores!(
+    a_request_reads_its_machine_and_products_once,
     audit_differences_count_and_flagged_reads_wait_for_review,
     events_machines_only_reconcile_and_uploads_are_taken_once,
     audit_endpoints_need_their_permissions_and_scope,

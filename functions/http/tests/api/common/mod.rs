@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod audits;
+pub mod counting;
 pub mod sellers;
 
 use axum::body::Body;
@@ -313,6 +314,21 @@ impl Harness {
             operator: self.operator.clone(),
             _dir: self._dir.clone(),
         }
+    }
+
+    /// [`Harness::twin`] over another item store (a wrapper of this one's, to watch its calls).
+    pub fn twin_with_store(&self, store: Arc<dyn vendfleet_app::ports::ItemStore>) -> Harness {
+        let mut twin = self.twin();
+        twin.adapters.store = store;
+        let app = App::new(
+            twin.adapters.clone(),
+            self.clock.clone(),
+            self.settings.clone(),
+            self.operator.clone(),
+        );
+        twin.router = vendfleet_http::router(AppState::new(app.clone()));
+        twin.app = app;
+        twin
     }
 
     /// Makes storing report files fail from now on, as a broken disk or bucket would: on
