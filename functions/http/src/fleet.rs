@@ -3,9 +3,9 @@
 use crate::kit::crud;
 use crate::kit::dto::{ListQuery, ListReply, Message, MessageData};
 use crate::kit::error::{ApiResult, ErrorBody};
-use crate::kit::export::{Format, Table};
+use crate::kit::export::Format;
 use crate::kit::extract::{settings_perm as perm, Authorized, Json, Query, SignedIn};
-use crate::kit::reply::{tr, updated};
+use crate::kit::reply::updated;
 use crate::kit::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
@@ -17,6 +17,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::fleet::{
     Client, ClientInput, Location, LocationInput, LocationListParams, MachineModel, ModelInput,
 };
+use vendfleet_render::tables::locations::locations_table;
 
 /// The fleet area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -361,40 +362,7 @@ async fn export_locations(
         .await?;
     let names = Names::load(&s).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let header = vec![
-        t("Name", "Nom", "Nome"),
-        t("Address", "Adresse", "Indirizzo"),
-        t("Type", "Type", "Tipo"),
-        t("Region", "Région", "Regione"),
-        t("Client", "Client", "Cliente"),
-        t("Refiller", "Réassortisseur", "Addetto al rifornimento"),
-        t("Latitude", "Latitude", "Latitudine"),
-        t("Longitude", "Longitude", "Longitudine"),
-        t("Time zone", "Fuseau horaire", "Fuso orario"),
-    ];
-    let rows = items
-        .into_iter()
-        .map(|l| {
-            let d = names.location(l);
-            vec![
-                d.name.into(),
-                d.address.into(),
-                d.location_type.into(),
-                d.region.into(),
-                d.client_name.into(),
-                d.refiller_name.into(),
-                d.latitude.into(),
-                d.longitude.into(),
-                d.time_zone.into(),
-            ]
-        })
-        .collect();
-    let table = Table {
-        sheet: t("Locations", "Emplacements", "Ubicazioni"),
-        header,
-        rows,
-    };
+    let table = locations_table(lang, items, &names.clients, &names.users);
     crate::kit::export::answer(table, &s, a.requester(), format, "locations").await
 }
 

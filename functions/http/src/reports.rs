@@ -8,12 +8,10 @@ use crate::kit::error::{ApiResult, ErrorBody};
 use crate::kit::extract::{reports_perm as perm, Authorized, Query};
 use crate::kit::state::AppState;
 use axum::extract::State;
-use axum::response::Response;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::generator::Module;
 use vendfleet_app::listing::{page_of, paging, ListPage, ListParams};
 use vendfleet_app::reports::{
     CollectionRow, ComponentStock, EncashmentParams, OverShort, ProductStock,
@@ -176,19 +174,10 @@ async fn encashment_totals(
     }))
 }
 
-/// The encashment report as a file (every collection of the query; paging ignored).
-#[utoipa::path(get, path = "/api/encashments/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, EncashmentQuery, crate::kit::export::ExportQuery),
-    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
-        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn export_encashments(
-    State(s): State<AppState>,
-    a: Authorized<perm::EncashmentExport>,
-    Query(q): Query<SalesParams>,
-    Query(e): Query<EncashmentQuery>,
-    Query(x): Query<crate::kit::export::ExportQuery>,
-) -> ApiResult<Response> {
-    let params = ReportParams {
+crate::kit::crud::export! {
+    /// The encashment report as a file (every collection of the query; paging ignored).
+    export_encashments("/api/encashments/export/", "reports") -> Encashment as "encashment",
+    |s, a: perm::EncashmentExport, q: SalesParams, e: EncashmentQuery| ReportParams {
         sales: q,
         list: ListParams {
             page: e.page,
@@ -197,16 +186,7 @@ async fn export_encashments(
         },
         employees: e.employees,
         ..ReportParams::default()
-    };
-    crate::kit::export::report(
-        &s,
-        a.requester(),
-        Module::Encashment,
-        &params,
-        x,
-        "encashment",
-    )
-    .await
+    }
 }
 
 /// The inventory lists' paging and search (by name).
@@ -334,30 +314,12 @@ pub struct InventoryTab {
     pub tab: Option<String>,
 }
 
-/// The inventory's product or component tab as a file (needs that tab's export permission).
-#[utoipa::path(get, path = "/api/inventory/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, InventoryTab, crate::kit::export::ExportQuery),
-    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
-        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn export_inventory(
-    State(s): State<AppState>,
-    a: Authorized<perm::InventoryExport>,
-    Query(q): Query<SalesParams>,
-    Query(tab): Query<InventoryTab>,
-    Query(x): Query<crate::kit::export::ExportQuery>,
-) -> ApiResult<Response> {
-    let params = ReportParams {
+crate::kit::crud::export! {
+    /// The inventory's product or component tab as a file (needs that tab's export permission).
+    export_inventory("/api/inventory/export/", "reports") -> Inventory as "inventory",
+    |s, a: perm::InventoryExport, q: SalesParams, tab: InventoryTab| ReportParams {
         sales: q,
         tab: tab.tab,
         ..ReportParams::default()
-    };
-    crate::kit::export::report(
-        &s,
-        a.requester(),
-        Module::Inventory,
-        &params,
-        x,
-        "inventory",
-    )
-    .await
+    }
 }

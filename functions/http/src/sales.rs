@@ -9,13 +9,11 @@ use crate::kit::extract::{sales_perm as perm, Authorized, Query, SignedIn};
 use crate::kit::reply::tr;
 use crate::kit::state::AppState;
 use axum::extract::State;
-use axum::response::Response;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::auth::Principal;
-use vendfleet_app::generator::Module;
 use vendfleet_app::listing::ListParams;
 use vendfleet_app::sales::{SalesParams, SalesReport};
 use vendfleet_domain::report::{Choice, GroupBy, Grouping, Value};
@@ -264,32 +262,14 @@ async fn detail_count(
     }))
 }
 
-/// The detail table as a file (every row; the search and ordering of the screen).
-#[utoipa::path(get, path = "/api/sales-journal/detail-table/export/", tag = "sales", security(("bearer" = [])),
-    params(SalesParams, DetailPaging, crate::kit::export::ExportQuery),
-    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
-        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn detail_export(
-    State(s): State<AppState>,
-    a: Authorized<perm::Export>,
-    Query(q): Query<SalesParams>,
-    Query(pg): Query<DetailPaging>,
-    Query(e): Query<crate::kit::export::ExportQuery>,
-) -> ApiResult<Response> {
-    let params = ReportParams {
+crate::kit::crud::export! {
+    /// The detail table as a file (every row; the search and ordering of the screen).
+    detail_export("/api/sales-journal/detail-table/export/", "sales") -> SalesOverview as "sales-overview",
+    |s, a: perm::Export, q: SalesParams, pg: DetailPaging| ReportParams {
         sales: q,
         list: pg.into(),
         ..ReportParams::default()
-    };
-    crate::kit::export::report(
-        &s,
-        a.requester(),
-        Module::SalesOverview,
-        &params,
-        e,
-        "sales-overview",
-    )
-    .await
+    }
 }
 
 /// The chosen value over time: one point a period of the span, and the span before, period by

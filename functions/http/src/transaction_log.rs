@@ -8,12 +8,10 @@ use crate::kit::extract::{reports_perm as perm, Authorized, Query};
 use crate::kit::state::AppState;
 use crate::sales::SalesFiguresDto;
 use axum::extract::State;
-use axum::response::Response;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::generator::Module;
 use vendfleet_app::listing::ListParams;
 use vendfleet_app::sales::SalesParams;
 use vendfleet_app::sales::Transaction;
@@ -169,29 +167,12 @@ async fn transaction_totals(
     }))
 }
 
-/// The log as a file (every sale of the query, at most 200,000: a larger one is a 400 that says
-/// how many there are).
-#[utoipa::path(get, path = "/api/transaction-logs/export/", tag = "reports", security(("bearer" = [])),
-    params(SalesParams, crate::kit::export::ExportQuery),
-    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = crate::kit::dto::MessageData<crate::kit::export::JobDto>),
-        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn export_transactions(
-    State(s): State<AppState>,
-    a: Authorized<perm::TransactionExport>,
-    Query(q): Query<SalesParams>,
-    Query(x): Query<crate::kit::export::ExportQuery>,
-) -> ApiResult<Response> {
-    let params = ReportParams {
+crate::kit::crud::export! {
+    /// The log as a file (every sale of the query, at most 200,000: a larger one is a 400 that says
+    /// how many there are).
+    export_transactions("/api/transaction-logs/export/", "reports") -> TransactionLog as "transaction-log",
+    |s, a: perm::TransactionExport, q: SalesParams| ReportParams {
         sales: q,
         ..ReportParams::default()
-    };
-    crate::kit::export::report(
-        &s,
-        a.requester(),
-        Module::TransactionLog,
-        &params,
-        x,
-        "transaction-log",
-    )
-    .await
+    }
 }

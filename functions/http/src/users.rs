@@ -3,14 +3,14 @@
 use crate::kit::crud;
 use crate::kit::dto::*;
 use crate::kit::error::{ApiResult, ErrorBody};
-use crate::kit::export::{Format, Table};
+use crate::kit::export::Format;
 use crate::kit::extract::{perm, Authorized, Json, Query};
-use crate::kit::reply::tr;
 use crate::kit::state::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::users::UserInput;
+use vendfleet_render::tables::users::users_table;
 
 mod filters;
 pub use filters::filters;
@@ -125,55 +125,7 @@ async fn export_users(
     Query(e): Query<crate::kit::export::ExportQuery>,
 ) -> ApiResult<Response> {
     let format = Format::parse(e.format.as_deref())?;
-    let (users, _) = s
-        .app
-        .users
-        .filtered_users(a.principal(), &(&q).into())
-        .await?;
-    let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let header = vec![
-        t("Name", "Nom", "Nome"),
-        t("E-mail", "E-mail", "E-mail"),
-        t("Phone", "Téléphone", "Telefono"),
-        t("Role", "Rôle", "Ruolo"),
-        t("Status", "Statut", "Stato"),
-        t("Position", "Poste", "Posizione"),
-        t("Language", "Langue", "Lingua"),
-        t("Last signed in", "Dernière connexion", "Ultimo accesso"),
-        t("Created on", "Créé le", "Creato il"),
-    ];
-    let (active, inactive) = (
-        t("Active", "Actif", "Attivo"),
-        t("Inactive", "Inactif", "Inattivo"),
-    );
-    let rows = users
-        .into_iter()
-        .map(|v| {
-            let u = v.user;
-            vec![
-                u.name.into(),
-                u.email.into(),
-                u.phone.into(),
-                v.role_name.into(),
-                if u.active {
-                    active.clone()
-                } else {
-                    inactive.clone()
-                }
-                .into(),
-                u.position.into(),
-                u.language.code().into(),
-                u.last_login.into(),
-                u.created_at.into(),
-            ]
-        })
-        .collect();
-    let table = Table {
-        sheet: t("Users", "Utilisateurs", "Utenti"),
-        header,
-        rows,
-    };
+    let table = users_table(&s.app, a.principal(), &(&q).into()).await?;
     crate::kit::export::answer(table, &s, a.requester(), format, "users").await
 }
 

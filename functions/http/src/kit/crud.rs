@@ -22,6 +22,10 @@
 //! - `options!` / `values!` (tag `filters`, path only): `|s, a: Perm|` the `(id, name)` pairs /
 //!   the values of a filter, answers `{data: [...]}`.
 //!
+//! - `export!`: a report screen's export, `|s, a: Perm, q: Query, …| ReportParams` and the
+//!   module and file name; answers the module's table as a file, or 202 with a background job
+//!   for a large one.
+//!
 //! The body runs inside the handler: `?` returns the error answer. The documented responses are
 //! the usual ones of the kind; a trailing `, responses(...)` replaces them (the types it names
 //! are resolved in the calling module).
@@ -226,3 +230,69 @@ macro_rules! values {
 }
 
 pub(crate) use {create, delete, get, handler, list, options, update, values};
+
+/// A report screen's export: `GET path` with the screen's query strings and `format`; the
+/// module's table run with the `ReportParams` the body gives, answered as a file (200) or, when
+/// large, as a background job (202). The error answers are 400 and 403 unless `errors (...)`
+/// names others.
+macro_rules! export {
+    (
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt) -> $module:ident as $base:tt,
+        |$s:ident, $a:ident: $perm:path $(, $q:ident: $query:ty)*| $params:expr
+        $(, errors ($($errors:tt)*))?
+    ) => {
+        $crate::kit::crud::export! {
+            @errors [$($($errors)*)?]
+            $(#[doc = $doc])*
+            $name($path, $tag) -> $module as $base,
+            |$s, $a: $perm $(, $q: $query)*| $params
+        }
+    };
+    (
+        @errors []
+        $($rest:tt)*
+    ) => {
+        $crate::kit::crud::export! {
+            @errors [
+                (status = 400, body = $crate::kit::error::ErrorBody),
+                (status = 403, body = $crate::kit::error::ErrorBody)
+            ]
+            $($rest)*
+        }
+    };
+    (
+        @errors [$($errors:tt)+]
+        $(#[doc = $doc:tt])*
+        $name:ident($path:tt, $tag:tt) -> $module:ident as $base:tt,
+        |$s:ident, $a:ident: $perm:path $(, $q:ident: $query:ty)*| $params:expr
+    ) => {
+        $crate::kit::crud::handler! {
+            $(#[doc = $doc])*
+            get $name($path, $tag, [params($($query,)* $crate::kit::export::ExportQuery),])
+            responses [(
+                (status = 200, response = inline($crate::kit::export::Download)),
+                (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/",
+                    body = $crate::kit::dto::MessageData<$crate::kit::export::JobDto>),
+                $($errors)+
+            )] or ()
+            |$s, $a: $perm, [
+                $( $crate::kit::extract::Query($q): $crate::kit::extract::Query<$query>, )*
+                $crate::kit::extract::Query(export): $crate::kit::extract::Query<$crate::kit::export::ExportQuery>,
+            ]| -> [::axum::response::Response] {
+                let params = $params;
+                $crate::kit::export::report(
+                    &$s,
+                    $a.requester(),
+                    vendfleet_app::generator::Module::$module,
+                    &params,
+                    export,
+                    $base,
+                )
+                .await
+            }
+        }
+    };
+}
+
+pub(crate) use export;

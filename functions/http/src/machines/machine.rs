@@ -3,9 +3,9 @@
 use crate::kit::crud;
 use crate::kit::dto::{Data, ListReply, MessageData, OptionDto};
 use crate::kit::error::{ApiResult, ErrorBody};
-use crate::kit::export::{Format, Table};
+use crate::kit::export::Format;
 use crate::kit::extract::{machines_perm as perm, Authorized, Query, SignedIn};
-use crate::kit::reply::{tr, updated};
+use crate::kit::reply::updated;
 use crate::kit::state::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::machines::{Device, Machine, MachineInput, MachineListParams, Peripherals};
 use vendfleet_domain::{MachineScope, Permission};
+use vendfleet_render::tables::machines::machines_table;
 
 /// The machines' own routes (the machines list, a machine, its secret and overview).
 pub fn router() -> OpenApiRouter<AppState> {
@@ -399,54 +400,7 @@ pub(super) async fn export_machines(
     let (items, _) = s.app.machines.filtered(a.principal(), &(&q).into()).await?;
     let l = Lookups::load(&s).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let header = vec![
-        t("Name", "Nom", "Nome"),
-        t("Serial", "N° de série", "Matricola"),
-        t("MCU serial", "N° MCU", "Matricola MCU"),
-        t("Model", "Modèle", "Modello"),
-        t("Type", "Type", "Tipo"),
-        t("Location", "Emplacement", "Ubicazione"),
-        t("Tags", "Étiquettes", "Tag"),
-        t("Firmware", "Micrologiciel", "Firmware"),
-        t("Status", "Statut", "Stato"),
-    ];
-    let (active, inactive) = (
-        t("Active", "Actif", "Attivo"),
-        t("Inactive", "Inactif", "Inattivo"),
-    );
-    let rows = items
-        .into_iter()
-        .map(|m| {
-            let d = l.machine(m, false);
-            vec![
-                d.name.into(),
-                d.serial.into(),
-                d.mcu_serial.into(),
-                d.model_name.into(),
-                d.machine_type.into(),
-                d.location_name.into(),
-                d.tags
-                    .iter()
-                    .map(|t| t.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                    .into(),
-                d.firmware.into(),
-                if d.inactive {
-                    inactive.clone()
-                } else {
-                    active.clone()
-                }
-                .into(),
-            ]
-        })
-        .collect();
-    let table = Table {
-        sheet: t("Machines", "Machines", "Macchine"),
-        header,
-        rows,
-    };
+    let table = machines_table(lang, items, &l.models, &l.locations, &l.tags);
     crate::kit::export::answer(table, &s, a.requester(), format, "machines").await
 }
 

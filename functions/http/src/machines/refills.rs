@@ -1,16 +1,14 @@
 //! The refill log (every stock change, by users and by machines).
 
-use crate::kit::dto::{Data, ListReply, MessageData};
+use crate::kit::dto::{Data, ListReply};
 use crate::kit::error::{ApiResult, ErrorBody};
 use crate::kit::extract::{machines_perm as perm, Authorized, Query};
 use crate::kit::state::AppState;
 use axum::extract::{Path, State};
-use axum::response::Response;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vendfleet_app::generator::Module;
 use vendfleet_app::machines::{RefillEntry, RefillListParams};
 use vendfleet_app::sales::SalesFilters;
 use vendfleet_render::ReportParams;
@@ -182,19 +180,10 @@ async fn refill_visit(
     }))
 }
 
-/// The refill log of the query as a file (every line; paging ignored).
-#[utoipa::path(get, path = "/api/refills/export/", tag = "machines", security(("bearer" = [])),
-    params(RefillsQuery, SalesFilters, crate::kit::export::ExportQuery),
-    responses((status = 200, response = inline(crate::kit::export::Download)), (status = 202, description = "A large export queued as a background job: follow it at /api/jobs/{id}/", body = MessageData<crate::kit::export::JobDto>),
-        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn export_refills(
-    State(s): State<AppState>,
-    a: Authorized<perm::RefillExport>,
-    Query(q): Query<RefillsQuery>,
-    Query(shared): Query<SalesFilters>,
-    Query(e): Query<crate::kit::export::ExportQuery>,
-) -> ApiResult<Response> {
-    let params = ReportParams {
+crate::kit::crud::export! {
+    /// The refill log of the query as a file (every line; paging ignored).
+    export_refills("/api/refills/export/", "machines") -> RefillLog as "refill-log",
+    |s, a: perm::RefillExport, q: RefillsQuery, shared: SalesFilters| ReportParams {
         sales: shared.into(),
         refills: RefillListParams {
             machine: q.machine,
@@ -204,14 +193,6 @@ async fn export_refills(
             ..RefillListParams::default()
         },
         ..ReportParams::default()
-    };
-    crate::kit::export::report(
-        &s,
-        a.requester(),
-        Module::RefillLog,
-        &params,
-        e,
-        "refill-log",
-    )
-    .await
+    },
+    errors ((status = 400, body = ErrorBody), (status = 404, body = ErrorBody))
 }

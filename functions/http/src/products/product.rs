@@ -3,9 +3,8 @@
 use crate::kit::crud;
 use crate::kit::dto::{ListReply, Message, OptionDto};
 use crate::kit::error::{ApiResult, ErrorBody};
-use crate::kit::export::{Cell, Format, Table};
+use crate::kit::export::Format;
 use crate::kit::extract::{products_perm as perm, Authorized, Query};
-use crate::kit::reply::tr;
 use crate::kit::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
@@ -15,8 +14,9 @@ use std::collections::HashMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vendfleet_app::products::{
-    currency_exponent, PriceChange, Product, ProductInput, ProductListParams, RecipeLineInput,
+    PriceChange, Product, ProductInput, ProductListParams, RecipeLineInput,
 };
+use vendfleet_render::tables::products::products_table;
 
 /// The products area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -392,58 +392,7 @@ pub(super) async fn export_products(
     let (items, _) = s.app.products.filtered_products(&(&q).into(), None).await?;
     let names = Names::load(&s).await?;
     let lang = a.principal().user.language;
-    let t = |en: &str, fr: &str, it: &str| tr(lang, en, fr, it);
-    let yes_no = |b: bool| {
-        if b {
-            t("Yes", "Oui", "Sì")
-        } else {
-            t("No", "Non", "No")
-        }
-    };
-    let header = vec![
-        t("Name", "Nom", "Nome"),
-        t("SKU", "Référence", "Codice"),
-        t("Price", "Prix", "Prezzo"),
-        t("Currency", "Devise", "Valuta"),
-        t("VAT %", "TVA %", "IVA %"),
-        t("Units", "Unités", "Unità"),
-        t("Max quantity", "Quantité max.", "Quantità massima"),
-        t("Tags", "Étiquettes", "Tag"),
-        t("Composite", "Composé", "Composto"),
-        t("Inactive", "Inactif", "Inattivo"),
-    ];
-    let rows = items
-        .into_iter()
-        .map(|p| {
-            let d = names.product(p);
-            vec![
-                d.name.into(),
-                d.sku.into(),
-                Cell::Money {
-                    minor: d.price_minor,
-                    exponent: currency_exponent(&d.currency),
-                    currency: d.currency.clone(),
-                },
-                d.currency.into(),
-                Cell::PercentBps(d.vat_bps.into()),
-                d.units.into(),
-                d.max_quantity.into(),
-                d.tags
-                    .into_iter()
-                    .map(|t| t.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                    .into(),
-                yes_no(d.is_composite).into(),
-                yes_no(d.inactive).into(),
-            ]
-        })
-        .collect();
-    let table = Table {
-        sheet: t("Products", "Produits", "Prodotti"),
-        header,
-        rows,
-    };
+    let table = products_table(lang, items, &names.tags);
     crate::kit::export::answer(table, &s, a.requester(), format, "products").await
 }
 

@@ -402,7 +402,7 @@ async fn a_request_reads_its_machine_and_products_once(backend: Backend) {
     let product = t
         .app
         .machines
-        .selections_of(&[s.m.id.clone()])
+        .selections_of(std::slice::from_ref(&s.m.id))
         .await
         .unwrap()[&s.m.id][0]
         .product_id

@@ -48,14 +48,14 @@ pub fn module_keys(m: Module) -> Vec<&'static str> {
 pub fn module_columns(m: Module, tab: Option<&str>) -> AppResult<&'static [Column]> {
     Ok(match m {
         Module::SalesOverview => &[],
-        Module::Encashment => &tables::encashment::ENCASHMENT_COLUMNS,
-        Module::RefillLog => &tables::refills::REFILL_COLUMNS,
-        Module::TransactionLog => &tables::transactions::COLUMNS,
+        Module::Encashment => tables::columns(tables::encashment::ENCASHMENT),
+        Module::RefillLog => tables::columns(tables::refills::REFILLS),
+        Module::TransactionLog => tables::columns(tables::transactions::TRANSACTIONS),
         Module::Inventory => {
             if tables::inventory::component_tab(tab)? {
-                &tables::inventory::COMPONENT_STOCK_COLUMNS
+                tables::columns(tables::inventory::COMPONENT_STOCK)
             } else {
-                &tables::inventory::PRODUCT_STOCK_COLUMNS
+                tables::columns(tables::inventory::PRODUCT_STOCK)
             }
         }
     })
@@ -133,7 +133,10 @@ pub async fn preview(
             );
         }
         (
-            titles(p.user.language, &tables::transactions::COLUMNS),
+            titles(
+                p.user.language,
+                tables::columns(tables::transactions::TRANSACTIONS),
+            ),
             rows,
             total,
         )

@@ -8,7 +8,7 @@ use super::writer::ReportWriter;
 use crate::params::ReportParams;
 use crate::table::titles;
 use crate::tables::sales::{headlines, value_cell};
-use crate::tables::{module_table, transactions};
+use crate::tables::{columns, module_table, transactions};
 use crate::{tr, Cell};
 use vendfleet_app::generator::{ClaimedReport, GeneratedReport, Graph, Module, ReportSpec};
 use vendfleet_app::{App, AppError, AppResult};
@@ -120,7 +120,7 @@ async fn write(
             spec.format,
             lang,
             &transactions::sheet_name(lang),
-            pick(titles(lang, &transactions::COLUMNS)),
+            pick(titles(lang, columns(transactions::TRANSACTIONS))),
             true,
         )?;
         let mut reported = 5u8;

@@ -1,60 +1,13 @@
 //! The encashment report: every collection with what it should have held.
 
-use crate::table::{col, titles, Column, Table};
+use crate::table::{titles, Table};
 use crate::{tr, Cell};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::reports::EncashmentParams;
 use vendfleet_app::{App, AppResult};
 
-/// The encashment report's columns.
-pub const ENCASHMENT_COLUMNS: [Column; 16] = [
-    col("date", "Date", "Date", "Data"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Ubicazione"),
-    col("bag_no", "Bag no", "N° de sac", "N. sacchetto"),
-    col("employee", "Employee", "Employé", "Dipendente"),
-    col("cash_box", "Cash box", "Caisse", "Cassa"),
-    col("bill_stacker", "Bill stacker", "Billets", "Banconote"),
-    col(
-        "collected",
-        "Cash collected",
-        "Espèces collectées",
-        "Contanti raccolti",
-    ),
-    col(
-        "tubes",
-        "Value of tubes",
-        "Valeur des tubes",
-        "Valore dei tubi",
-    ),
-    col(
-        "ejected",
-        "Ejected coins",
-        "Pièces éjectées",
-        "Monete espulse",
-    ),
-    col(
-        "refilled_coins",
-        "Refilled coins",
-        "Pièces rechargées",
-        "Monete ricaricate",
-    ),
-    col("taken", "Taken", "Encaissé", "Incassato"),
-    col("expected", "Expected", "Attendu", "Previsto"),
-    col("over_short", "Over/short", "Écart", "Differenza"),
-    col(
-        "counted",
-        "Counted (audit)",
-        "Compté (audit)",
-        "Contato (audit)",
-    ),
-    col(
-        "counted_over_short",
-        "Over/short (audit)",
-        "Écart (audit)",
-        "Differenza (audit)",
-    ),
-];
+/// Names the encashment report's columns in `columns.json` ([`super::columns`]).
+pub const ENCASHMENT: &str = "encashment";
 
 /// The encashment report of a query as a table (every collection; paging ignored).
 pub async fn encashment_table(
@@ -95,7 +48,7 @@ pub async fn encashment_table(
         .collect();
     Ok(Table {
         sheet: tr(lang, "Encashment", "Encaissement", "Incasso"),
-        header: titles(lang, &ENCASHMENT_COLUMNS),
+        header: titles(lang, super::columns(ENCASHMENT)),
         rows: table_rows,
     })
 }

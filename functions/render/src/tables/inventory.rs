@@ -1,35 +1,16 @@
 //! The inventory report: stock by product or by component.
 
-use crate::table::{col, titles, Column, Table};
+use crate::table::{titles, Table};
 use crate::{tr, Cell};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::sales::SalesParams;
 use vendfleet_app::{App, AppError, AppResult};
 
-/// The inventory's product tab columns.
-pub const PRODUCT_STOCK_COLUMNS: [Column; 8] = [
-    col("product", "Product", "Produit", "Prodotto"),
-    col("quantity", "Quantity", "Quantité", "Quantità"),
-    col("value", "Value", "Valeur", "Valore"),
-    col("capacity", "Capacity", "Capacité", "Capacità"),
-    col("machines", "Machines", "Machines", "Macchine"),
-    col("sold_out", "Sold out", "Épuisées", "Esaurite"),
-    col("low", "Low", "Basses", "Basse"),
-    col(
-        "next_expiry",
-        "Next expiry",
-        "Prochaine péremption",
-        "Prossima scadenza",
-    ),
-];
+/// Names the inventory's product tab columns in `columns.json` ([`super::columns`]).
+pub const PRODUCT_STOCK: &str = "product_stock";
 
-/// The inventory's component tab columns.
-pub const COMPONENT_STOCK_COLUMNS: [Column; 4] = [
-    col("component", "Component", "Composant", "Componente"),
-    col("unit", "Unit", "Unité", "Unità"),
-    col("quantity", "Quantity", "Quantité", "Quantità"),
-    col("machines", "Machines", "Machines", "Macchine"),
-];
+/// Names the inventory's component tab columns in `columns.json` ([`super::columns`]).
+pub const COMPONENT_STOCK: &str = "component_stock";
 
 /// Whether an inventory `tab` is the component one (400 for an unknown tab).
 pub fn component_tab(tab: Option<&str>) -> AppResult<bool> {
@@ -69,7 +50,7 @@ pub async fn inventory_table(
         let rows = app.reports.component_stock(p, q).await?;
         Table {
             sheet: t("Components", "Composants", "Componenti"),
-            header: titles(lang, &COMPONENT_STOCK_COLUMNS),
+            header: titles(lang, super::columns(COMPONENT_STOCK)),
             rows: rows
                 .into_iter()
                 .map(|r| {
@@ -86,7 +67,7 @@ pub async fn inventory_table(
         let rows = app.reports.product_stock(p, q).await?;
         Table {
             sheet: t("Products", "Produits", "Prodotti"),
-            header: titles(lang, &PRODUCT_STOCK_COLUMNS),
+            header: titles(lang, super::columns(PRODUCT_STOCK)),
             rows: rows
                 .into_iter()
                 .map(|r| {

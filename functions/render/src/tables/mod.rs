@@ -1,21 +1,31 @@
 //! The report tables: what turns a report's results into a [`Table`], for the report screens'
 //! exports and the report generator alike. [`module_table`] runs a report module with the
-//! parameters a report runs with ([`ReportParams`]).
+//! parameters a report runs with ([`ReportParams`]). The list screens' exports (users, machines,
+//! products, locations) are tables of the same kind. Each table's columns (keys and titles) are
+//! data, `columns.json`, read by [`columns`].
 
 pub mod encashment;
 pub mod inventory;
+pub mod locations;
+pub mod machines;
 pub mod money;
+pub mod products;
 pub mod refills;
 pub mod routes;
 pub mod sales;
 pub mod transactions;
+pub mod users;
 
 use crate::params::ReportParams;
-use crate::table::{titles, Table};
+use crate::table::{col, titles, Column, Table};
+use crate::{tr, Cell};
+use std::collections::HashMap;
+use std::sync::LazyLock;
 use vendfleet_app::auth::Principal;
 use vendfleet_app::generator::Module;
 use vendfleet_app::sales::SalesReport;
 use vendfleet_app::{App, AppResult};
+use vendfleet_domain::Language;
 
 /// A module's whole table, with the sales report behind the sales overview's; the transaction
 /// log holds at most `max_rows` (more is a 400 that says how many there are).
@@ -52,7 +62,7 @@ pub async fn module_table(
             (
                 Table {
                     sheet: transactions::sheet_name(lang),
-                    header: titles(lang, &transactions::COLUMNS),
+                    header: titles(lang, columns(transactions::TRANSACTIONS)),
                     rows: rows
                         .into_iter()
                         .map(|r| transactions::cells(r, lang))
@@ -62,4 +72,159 @@ pub async fn module_table(
             )
         }
     })
+}
+
+/// A status cell: Active or Inactive in `lang` (the users' and machines' exports).
+fn active_status(lang: Language, active: bool) -> Cell {
+    if active {
+        tr(lang, "Active", "Actif", "Attivo")
+    } else {
+        tr(lang, "Inactive", "Inactif", "Inattivo")
+    }
+    .into()
+}
+
+/// Every table's name in `columns.json`, as the tables' modules name them.
+pub const TABLES: [&str; 13] = [
+    refills::REFILLS,
+    encashment::ENCASHMENT,
+    inventory::PRODUCT_STOCK,
+    inventory::COMPONENT_STOCK,
+    money::VISITS,
+    money::VAT,
+    money::RECONCILIATION,
+    routes::ROUTE,
+    transactions::TRANSACTIONS,
+    users::USERS,
+    machines::MACHINES,
+    products::PRODUCTS,
+    locations::LOCATIONS,
+];
+
+/// `columns.json`: each table's columns in order, an entry `[key, en, fr, it]` each. Read once;
+/// the texts are borrowed from the file (a title holds no JSON escape).
+static COLUMNS: LazyLock<HashMap<&'static str, Vec<Column>>> = LazyLock::new(|| {
+    let file: HashMap<&'static str, Vec<[&'static str; 4]>> =
+        serde_json::from_str(include_str!("columns.json"))
+            .unwrap_or_else(|e| panic!("tables/columns.json: {e}"));
+    file.into_iter()
+        .map(|(table, entries)| {
+            let cols = entries
+                .into_iter()
+                .map(|[k, en, fr, it]| col(k, en, fr, it));
+            (table, cols.collect())
+        })
+        .collect()
+});
+
+/// The columns of `table` (one of [`TABLES`]), in order. A name `columns.json` lacks panics: the
+/// tests check every name of [`TABLES`].
+pub fn columns(table: &str) -> &'static [Column] {
+    COLUMNS
+        .get(table)
+        .map(Vec::as_slice)
+        .unwrap_or_else(|| panic!("tables/columns.json has no table “{table}”"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_table_has_its_columns_with_unique_keys_and_three_titles() {
+        let named: HashSet<&str> = TABLES.into_iter().collect();
+        assert_eq!(named.len(), TABLES.len(), "a table name twice");
+        let listed: HashSet<&str> = COLUMNS.keys().copied().collect();
+        assert_eq!(named, listed, "TABLES and columns.json's tables differ");
+        for table in TABLES {
+            let cols = columns(table);
+            assert!(!cols.is_empty(), "{table}: no columns");
+            let mut keys = HashSet::new();
+            for c in cols {
+                assert!(keys.insert(c.key), "{table}: column “{}” twice", c.key);
+                for text in [c.key, c.en, c.fr, c.it] {
+                    assert!(
+                        !text.trim().is_empty(),
+                        "{table}: “{}” has an empty text",
+                        c.key
+                    );
+                }
+            }
+        }
+    }
+
+    /// A list export's record from the fields it needs besides its id, name and dates.
+    fn record<T: serde::de::DeserializeOwned>(fields: serde_json::Value) -> T {
+        let mut v = serde_json::json!({
+            "id": "r1",
+            "name": "Record",
+            "created_at": "2024-05-01T08:00:00Z",
+            "updated_at": "2024-05-01T08:00:00Z",
+        });
+        if let (Some(v), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
+            v.extend(f);
+        }
+        serde_json::from_value(v).expect("a record")
+    }
+
+    /// Each row of `t` has a cell for each of `table`'s columns, and its header their titles.
+    fn assert_width(t: &Table, table: &str) {
+        assert_eq!(t.header.len(), columns(table).len(), "{table}");
+        assert!(!t.rows.is_empty(), "{table}: no row");
+        for row in &t.rows {
+            assert_eq!(row.len(), t.header.len(), "{table}");
+        }
+    }
+
+    #[test]
+    fn the_pure_tables_have_a_cell_for_each_column() {
+        for lang in [Language::En, Language::Fr, Language::It] {
+            let t = vendfleet_app::sales::Transaction {
+                machine_id: "m1".into(),
+                machine_name: "Lobby".into(),
+                event_id: "e1".into(),
+                at: chrono::DateTime::UNIX_EPOCH,
+                local_date: chrono::NaiveDate::MIN,
+                location_id: None,
+                location_name: None,
+                selection: "A1".into(),
+                product_id: "p1".into(),
+                product_name: "Water".into(),
+                quantity: 1,
+                revenue_minor: 150,
+                net_minor: 125,
+                payment: vendfleet_domain::events::Payment::Cash,
+                currency: "EUR".into(),
+            };
+            let cells = transactions::cells(t, lang);
+            assert_eq!(cells.len(), columns(transactions::TRANSACTIONS).len());
+            let machine = record(serde_json::json!({
+                "model_id": null,
+                "location_id": null,
+                "currency": "EUR",
+                "decimal_places": 2,
+                "webhook_secret": "",
+            }));
+            let t = machines::machines_table(
+                lang,
+                vec![machine],
+                &HashMap::new(),
+                &HashMap::new(),
+                &HashMap::new(),
+            );
+            assert_width(&t, machines::MACHINES);
+            let product = record(serde_json::json!({
+                "price_minor": 150,
+                "currency": "EUR",
+                "vat_bps": 2000,
+            }));
+            let t = products::products_table(lang, vec![product], &HashMap::new());
+            assert_width(&t, products::PRODUCTS);
+            let location = record(serde_json::json!({ "time_zone": "Europe/Paris" }));
+            let clients = std::collections::BTreeMap::new();
+            let t = locations::locations_table(lang, vec![location], &clients, &HashMap::new());
+            assert_width(&t, locations::LOCATIONS);
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The accountant's reports as tables: the visit ledger, the VAT report and the card-settlement
 //! reconciliation.
 
-use crate::table::{col, titles, Column, Table};
+use crate::table::{titles, Table};
 use crate::{tr, Cell};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::reports::{ExplanationKind, VatGroup, VisitParams, VisitStatus};
@@ -19,42 +19,8 @@ fn money(minor: i64, currency: &str) -> Cell {
     }
 }
 
-/// The visit ledger's columns.
-pub const VISIT_COLUMNS: [Column; 18] = [
-    col("date", "Date", "Date", "Data"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Ubicazione"),
-    col("employee", "Employee", "Employé", "Dipendente"),
-    col("bag_no", "Bag no", "N° de sac", "N. sacchetto"),
-    col(
-        "previous",
-        "Previous collection",
-        "Collecte précédente",
-        "Raccolta precedente",
-    ),
-    col("tubes_before", "Tubes before", "Tubes avant", "Tubi prima"),
-    col(
-        "tubes_found",
-        "Tubes found",
-        "Tubes trouvés",
-        "Tubi trovati",
-    ),
-    col("tubes_after", "Tubes after", "Tubes après", "Tubi dopo"),
-    col("cash_box", "Cash box", "Caisse", "Cassa"),
-    col("bill_stacker", "Bill stacker", "Billets", "Banconote"),
-    col("collected", "Collected", "Collecté", "Raccolto"),
-    col(
-        "cash_sales",
-        "Cash sales",
-        "Ventes en espèces",
-        "Vendite in contanti",
-    ),
-    col("counted", "Counted", "Compté", "Contato"),
-    col("variance", "Variance", "Écart", "Differenza"),
-    col("status", "Status", "Statut", "Stato"),
-    col("explanation", "Explanation", "Explication", "Spiegazione"),
-    col("references", "References", "Références", "Riferimenti"),
-];
+/// Names the visit ledger's columns in `columns.json` ([`super::columns`]).
+pub const VISITS: &str = "visits";
 
 fn status_label(lang: Language, s: VisitStatus) -> String {
     match s {
@@ -157,25 +123,13 @@ pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppR
             "Journal des visites",
             "Registro visite",
         ),
-        header: titles(lang, &VISIT_COLUMNS),
+        header: titles(lang, super::columns(VISITS)),
         rows,
     })
 }
 
-/// The VAT report's columns.
-pub const VAT_COLUMNS: [Column; 6] = [
-    col("group", "Group", "Groupe", "Gruppo"),
-    col(
-        "rate",
-        "VAT rate (%)",
-        "Taux de TVA (%)",
-        "Aliquota IVA (%)",
-    ),
-    col("quantity", "Quantity", "Quantité", "Quantità"),
-    col("gross", "Gross", "TTC", "Lordo"),
-    col("net", "Net", "HT", "Netto"),
-    col("vat", "VAT", "TVA", "IVA"),
-];
+/// Names the VAT report's columns in `columns.json` ([`super::columns`]).
+pub const VAT: &str = "vat";
 
 /// The VAT report as a table: its groups by rate, then each rate's totals, taxable, exempt and
 /// the total.
@@ -220,36 +174,13 @@ pub async fn vat_table(
     rows.push(fig(tr(lang, "Total", "Total", "Totale"), None, &r.total));
     Ok(Table {
         sheet: tr(lang, "VAT", "TVA", "IVA"),
-        header: titles(lang, &VAT_COLUMNS),
+        header: titles(lang, super::columns(VAT)),
         rows,
     })
 }
 
-/// The reconciliation's columns.
-pub const RECONCILIATION_COLUMNS: [Column; 12] = [
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("terminal", "Terminal", "Terminal", "Terminale"),
-    col("date", "Date", "Date", "Data"),
-    col("sales", "Card sales", "Ventes carte", "Vendite carta"),
-    col(
-        "transactions",
-        "Transactions",
-        "Transactions",
-        "Transazioni",
-    ),
-    col("gross", "Settled gross", "Réglé brut", "Regolato lordo"),
-    col("fees", "Fees", "Frais", "Commissioni"),
-    col("net", "Net", "Net", "Netto"),
-    col(
-        "settled_count",
-        "Settled count",
-        "Nombre réglé",
-        "Numero regolato",
-    ),
-    col("difference", "Difference", "Écart", "Differenza"),
-    col("status", "Status", "Statut", "Stato"),
-    col("payouts", "Payouts", "Virements", "Bonifici"),
-];
+/// Names the reconciliation's columns in `columns.json` ([`super::columns`]).
+pub const RECONCILIATION: &str = "reconciliation";
 
 fn recon_status(lang: Language, s: Status) -> String {
     match s {
@@ -307,7 +238,7 @@ pub async fn reconciliation_table(
             "Règlements carte",
             "Regolamenti carte",
         ),
-        header: titles(lang, &RECONCILIATION_COLUMNS),
+        header: titles(lang, super::columns(RECONCILIATION)),
         rows,
     })
 }

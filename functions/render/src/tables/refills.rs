@@ -1,25 +1,14 @@
 //! The refill log: every stock change, by users and by machines.
 
-use crate::table::{col, titles, Column, Table};
+use crate::table::{titles, Table};
 use crate::{tr, Cell};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::machines::RefillListParams;
 use vendfleet_app::sales::SalesParams;
 use vendfleet_app::{App, AppResult};
 
-/// The refill log's columns.
-pub const REFILL_COLUMNS: [Column; 10] = [
-    col("date", "Date", "Date", "Data"),
-    col("local_day", "Local day", "Jour local", "Giorno locale"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Ubicazione"),
-    col("employee", "Employee", "Employé", "Dipendente"),
-    col("source", "Source", "Source", "Origine"),
-    col("selection", "Selection", "Sélection", "Selezione"),
-    col("product", "Product", "Produit", "Prodotto"),
-    col("added", "Added", "Ajouté", "Aggiunto"),
-    col("removed", "Removed", "Retiré", "Rimosso"),
-];
+/// Names the refill log's columns in `columns.json` ([`super::columns`]).
+pub const REFILLS: &str = "refills";
 
 /// The refill log of a query as a table (every line; paging ignored).
 pub async fn refill_table(
@@ -55,7 +44,7 @@ pub async fn refill_table(
             "Journal des réassorts",
             "Registro rifornimenti",
         ),
-        header: titles(lang, &REFILL_COLUMNS),
+        header: titles(lang, super::columns(REFILLS)),
         rows,
     })
 }

@@ -1,33 +1,14 @@
 //! A planned route's export: each stop's picklist with what its visit booked.
 
-use crate::table::{col, titles, Column, Table};
+use crate::table::{titles, Table};
 use crate::{tr, Cell};
 use std::collections::HashMap;
 use vendfleet_app::auth::Principal;
 use vendfleet_app::{App, AppResult};
 use vendfleet_domain::report::Choice;
 
-/// A planned route's export columns.
-pub const ROUTE_COLUMNS: [Column; 13] = [
-    col("order", "Stop", "Arrêt", "Fermata"),
-    col("machine", "Machine", "Machine", "Macchina"),
-    col("location", "Location", "Emplacement", "Posizione"),
-    col("arrival", "Arrival", "Arrivée", "Arrivo"),
-    col("selection", "Selection", "Sélection", "Selezione"),
-    col("product", "Product", "Produit", "Prodotto"),
-    col("current", "Stock", "Stock", "Scorta"),
-    col(
-        "predicted",
-        "Predicted at visit",
-        "Prévu à la visite",
-        "Previsto alla visita",
-    ),
-    col("to_bring", "To bring", "À apporter", "Da portare"),
-    col("found", "Found", "Trouvé", "Trovato"),
-    col("filled", "Filled", "Rempli", "Riempito"),
-    col("removed", "Removed", "Retiré", "Rimosso"),
-    col("reason", "Reason", "Motif", "Motivo"),
-];
+/// Names a planned route's export columns in `columns.json` ([`super::columns`]).
+pub const ROUTE: &str = "route";
 
 /// A planned route as a table: a row a picklist line of each stop (in the route's order), with
 /// what the visit booked.
@@ -77,7 +58,7 @@ pub async fn route_table(app: &App, p: &Principal, id: &str) -> AppResult<Table>
     }
     Ok(Table {
         sheet: tr(lang, "Route", "Tournée", "Percorso"),
-        header: titles(lang, &ROUTE_COLUMNS),
+        header: titles(lang, super::columns(ROUTE)),
         rows,
     })
 }
