@@ -126,6 +126,26 @@ pub fn columns(table: &str) -> &'static [Column] {
         .unwrap_or_else(|| panic!("tables/columns.json has no table “{table}”"))
 }
 
+/// `labels.json`: what a report writes for a choice of the app's (a visit's status, an
+/// explanation's kind, a machine-day's settlement status), by group and by the choice's
+/// serialised key, `[en, fr, it]`. Read once.
+static LABELS: LazyLock<HashMap<&'static str, HashMap<&'static str, [&'static str; 3]>>> =
+    LazyLock::new(|| {
+        serde_json::from_str(include_str!("labels.json"))
+            .unwrap_or_else(|e| panic!("tables/labels.json: {e}"))
+    });
+
+/// The label of `value` (a unit enum serialised as its key) in `group`, in `lang`; its key
+/// where `labels.json` has none (the tests check every choice has one).
+pub(crate) fn label(lang: Language, group: &str, value: impl serde::Serialize) -> String {
+    let key = serde_json::to_value(value).ok();
+    let key = key.as_ref().and_then(|v| v.as_str()).unwrap_or_default();
+    match LABELS.get(group).and_then(|g| g.get(key)) {
+        Some([en, fr, it]) => crate::tr(lang, en, fr, it),
+        None => key.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,5 +246,47 @@ mod tests {
             let t = locations::locations_table(lang, vec![location], &clients, &HashMap::new());
             assert_width(&t, locations::LOCATIONS);
         }
+    }
+
+    #[test]
+    fn every_choice_a_report_writes_has_its_label_in_three_languages() {
+        use vendfleet_app::reports::{ExplanationKind as E, VisitStatus as V};
+        use vendfleet_app::settlements::Status;
+        use vendfleet_domain::report::Choice;
+        let visits = [V::First, V::Matched, V::Explained, V::Unexplained];
+        let kinds = [
+            E::ManualStockEntry,
+            E::CounterReset,
+            E::BoardChange,
+            E::HeldRead,
+            E::TubeRefill,
+            E::LateEvent,
+        ];
+        let keys = |group: &str| -> Vec<String> {
+            let g = &LABELS[group];
+            assert!(g.values().flatten().all(|t| !t.is_empty()), "{group}");
+            g.keys().map(|k| k.to_string()).collect()
+        };
+        let checked = |group: &str, values: Vec<serde_json::Value>| {
+            let mut listed = keys(group);
+            let mut wanted: Vec<String> = values
+                .iter()
+                .map(|v| v.as_str().expect("a unit variant").to_string())
+                .collect();
+            listed.sort();
+            wanted.sort();
+            assert_eq!(listed, wanted, "labels.json's {group}");
+            for lang in [Language::En, Language::Fr, Language::It] {
+                for key in &wanted {
+                    assert_ne!(&label(lang, group, key), key, "{group} {key} in {lang:?}");
+                }
+            }
+        };
+        fn json(v: impl serde::Serialize) -> serde_json::Value {
+            serde_json::to_value(v).expect("serialisable")
+        }
+        checked("visit_status", visits.into_iter().map(json).collect());
+        checked("explanation", kinds.into_iter().map(json).collect());
+        checked("settlement_status", Status::ALL.iter().map(json).collect());
     }
 }

@@ -4,11 +4,9 @@
 use crate::table::{titles, Table};
 use crate::{tr, Cell};
 use vendfleet_app::auth::Principal;
-use vendfleet_app::reports::{ExplanationKind, VatGroup, VisitParams, VisitStatus};
+use vendfleet_app::reports::{VatGroup, VisitParams};
 use vendfleet_app::sales::SalesParams;
-use vendfleet_app::settlements::Status;
 use vendfleet_app::{App, AppResult};
-use vendfleet_domain::Language;
 
 /// Money in minor units of a two-decimal currency.
 fn money(minor: i64, currency: &str) -> Cell {
@@ -21,58 +19,6 @@ fn money(minor: i64, currency: &str) -> Cell {
 
 /// Names the visit ledger's columns in `columns.json` ([`super::columns`]).
 pub const VISITS: &str = "visits";
-
-fn status_label(lang: Language, s: VisitStatus) -> String {
-    match s {
-        VisitStatus::First => tr(
-            lang,
-            "First collection",
-            "Première collecte",
-            "Prima raccolta",
-        ),
-        VisitStatus::Matched => tr(lang, "Matched", "Concordant", "Corrispondente"),
-        VisitStatus::Explained => tr(lang, "Explained", "Expliqué", "Spiegato"),
-        VisitStatus::Unexplained => tr(lang, "Unexplained", "Inexpliqué", "Non spiegato"),
-    }
-}
-
-fn explanation_label(lang: Language, k: ExplanationKind) -> String {
-    match k {
-        ExplanationKind::ManualStockEntry => tr(
-            lang,
-            "Stock typed in by hand",
-            "Stock saisi à la main",
-            "Scorte inserite a mano",
-        ),
-        ExplanationKind::CounterReset => tr(
-            lang,
-            "Counters reset",
-            "Compteurs remis à zéro",
-            "Contatori azzerati",
-        ),
-        ExplanationKind::BoardChange => {
-            tr(lang, "Board changed", "Carte changée", "Scheda cambiata")
-        }
-        ExplanationKind::HeldRead => tr(
-            lang,
-            "Audit read held for review",
-            "Relevé d'audit en attente",
-            "Lettura audit in sospeso",
-        ),
-        ExplanationKind::TubeRefill => tr(
-            lang,
-            "Coins put into the tubes by hand",
-            "Pièces mises à la main dans les tubes",
-            "Monete inserite a mano nei tubi",
-        ),
-        ExplanationKind::LateEvent => tr(
-            lang,
-            "Cash sales arrived after the collection",
-            "Ventes en espèces arrivées après la collecte",
-            "Vendite in contanti arrivate dopo la raccolta",
-        ),
-    }
-}
 
 /// The visit ledger of a query as a table (every line; paging ignored).
 pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppResult<Table> {
@@ -87,7 +33,7 @@ pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppR
             let why: Vec<String> = l
                 .explanations
                 .iter()
-                .map(|e| explanation_label(lang, e.kind))
+                .map(|e| super::label(lang, "explanation", e.kind))
                 .collect();
             let refs: Vec<String> = l
                 .explanations
@@ -110,7 +56,7 @@ pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppR
                 maybe(l.cash_sales_minor),
                 maybe(l.counted_minor),
                 maybe(l.variance_minor),
-                status_label(lang, l.status).into(),
+                super::label(lang, "visit_status", l.status).into(),
                 why.join("; ").into(),
                 refs.join(" ").into(),
             ]
@@ -182,26 +128,6 @@ pub async fn vat_table(
 /// Names the reconciliation's columns in `columns.json` ([`super::columns`]).
 pub const RECONCILIATION: &str = "reconciliation";
 
-fn recon_status(lang: Language, s: Status) -> String {
-    match s {
-        Status::Matched => tr(lang, "Matched", "Concordant", "Corrispondente"),
-        Status::Short => tr(lang, "Short", "Manquant", "Mancante"),
-        Status::Over => tr(lang, "Over", "Excédent", "Eccedenza"),
-        Status::NotSettled => tr(
-            lang,
-            "Not settled yet",
-            "Pas encore réglé",
-            "Non ancora regolato",
-        ),
-        Status::SettledNoSales => tr(
-            lang,
-            "Settled, no sales",
-            "Réglé sans ventes",
-            "Regolato senza vendite",
-        ),
-    }
-}
-
 /// The card-settlement reconciliation of a query as a table: each machine-day.
 pub async fn reconciliation_table(
     app: &App,
@@ -226,7 +152,7 @@ pub async fn reconciliation_table(
                 m(row.net_minor),
                 Cell::Int(row.settled_count),
                 m(row.difference_minor),
-                recon_status(lang, row.status).into(),
+                super::label(lang, "settlement_status", row.status).into(),
                 row.payouts.join(" ").into(),
             ]
         })

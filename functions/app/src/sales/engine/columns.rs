@@ -322,7 +322,18 @@ impl Engine {
     where
         F: std::future::Future<Output = Result<Vec<VendFact>, StoreError>>,
     {
-        self.hours.get_or_build(&self.gate, day, zones, read).await
+        if let Some(h) = self.hours.get(day, zones) {
+            return Ok(h);
+        }
+        // Built holding the gate alone (commits hold it shared): no commit falls between the
+        // read and the keeping.
+        let _alone = self.gate.write().await;
+        if let Some(h) = self.hours.get(day, zones) {
+            return Ok(h);
+        }
+        let built = Arc::new(DayHours::of(read.await?, zones.clone()));
+        self.hours.keep(day, built.clone());
+        Ok(built)
     }
 
     /// Builds the transaction log's index (`log.rs`) unless its build began: every machine

@@ -5,7 +5,6 @@
 //! store's sole writer) for a few days; a commit that touches a day drops it, and a day read
 //! with other location zones than it was built with is built again.
 
-use crate::ports::StoreError;
 use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 use std::collections::HashMap;
@@ -141,35 +140,20 @@ impl KeptHours {
         }
     }
 
-    /// The hours of `day` for `zones`: those kept, else built from `read` holding `gate` alone
-    /// (commits hold it shared), so that no commit falls between the read and the keeping.
-    pub async fn get_or_build<F>(
-        &self,
-        gate: &tokio::sync::RwLock<()>,
-        day: NaiveDate,
-        zones: &Zones,
-        read: F,
-    ) -> Result<Arc<DayHours>, StoreError>
-    where
-        F: std::future::Future<Output = Result<Vec<VendFact>, StoreError>>,
-    {
-        let kept = || self.lock().get(&day).filter(|h| h.zones == *zones).cloned();
-        if let Some(h) = kept() {
-            return Ok(h);
-        }
-        let _alone = gate.write().await;
-        if let Some(h) = kept() {
-            return Ok(h);
-        }
-        let built = Arc::new(DayHours::of(read.await?, zones.clone()));
+    /// The hours of `day` kept for `zones`.
+    pub fn get(&self, day: NaiveDate, zones: &Zones) -> Option<Arc<DayHours>> {
+        self.lock().get(&day).filter(|h| h.zones == *zones).cloned()
+    }
+
+    /// Keeps the hours of `day` (the oldest day kept goes when [`KEPT`] are).
+    pub fn keep(&self, day: NaiveDate, built: Arc<DayHours>) {
         let mut hours = self.lock();
         if hours.len() >= KEPT {
             if let Some(oldest) = hours.keys().min().copied() {
                 hours.remove(&oldest);
             }
         }
-        hours.insert(day, built.clone());
-        Ok(built)
+        hours.insert(day, built);
     }
 }
 
