@@ -54,11 +54,8 @@ pub struct TransactionDto {
     pub at: DateTime<Utc>,
     /// The day of `at` where the machine stands.
     pub local_date: NaiveDate,
-    pub machine_id: String,
-    pub machine: String,
-    /// Where the machine stood when it sold.
-    pub location_id: Option<String>,
-    pub location: Option<String>,
+    #[serde(flatten)]
+    pub stamp: crate::kit::dto::MachineStampDto,
     pub selection: String,
     pub product_id: String,
     pub product: String,
@@ -73,13 +70,10 @@ pub struct TransactionDto {
 impl From<Transaction> for TransactionDto {
     fn from(t: Transaction) -> Self {
         TransactionDto {
-            id: format!("{}/{}", t.machine_id, t.event_id),
+            id: format!("{}/{}", t.stamp.machine_id, t.event_id),
             at: t.at,
             local_date: t.local_date,
-            machine_id: t.machine_id,
-            machine: t.machine_name,
-            location_id: t.location_id,
-            location: t.location_name,
+            stamp: t.stamp.into(),
             selection: t.selection,
             product_id: t.product_id,
             product: t.product_name,

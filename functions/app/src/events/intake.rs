@@ -14,6 +14,7 @@
 use super::audits::AuditLine;
 use super::model::{AuditRead, AuditState, Encashment, MachineStatus, ReusedId};
 use crate::error::AppError;
+use crate::fleet::MachineStamp;
 use crate::machines::{Machine, MachineContext, RefillEntry, SalesSource, Selection};
 use crate::ports::sales::{Commit, EventReceipt, StoredReceipt};
 use crate::ports::{Condition, StoreError, Write};
@@ -429,10 +430,7 @@ impl<'c> Draft<'c> {
                         id: refill_entry_id(at, &unit.receipt_id, range.start + n),
                         at,
                         local_date,
-                        machine_id: machine.id.clone(),
-                        machine_name: machine.name.clone(),
-                        location_id: machine.location_id.clone(),
-                        location_name: ctx.machine.location.as_ref().map(|l| l.name.clone()),
+                        stamp: MachineStamp::of(machine, ctx.machine.location.as_ref()),
                         employee_id: employee_id.clone(),
                         employee_name: employee_name.clone(),
                         source: "machine".into(),
@@ -451,10 +449,7 @@ impl<'c> Draft<'c> {
                     id: unit.receipt_id.clone(),
                     at,
                     local_date,
-                    machine_id: machine.id.clone(),
-                    machine_name: machine.name.clone(),
-                    location_id: machine.location_id.clone(),
-                    location_name: ctx.machine.location.as_ref().map(|l| l.name.clone()),
+                    stamp: MachineStamp::of(machine, ctx.machine.location.as_ref()),
                     bag_no: c.bag_no.clone(),
                     employee_id: c.employee_id.clone(),
                     employee_name: c

@@ -119,10 +119,8 @@ pub struct Encashment {
     pub at: DateTime<Utc>,
     /// The day in the location's zone.
     pub local_date: NaiveDate,
-    pub machine_id: String,
-    pub machine_name: String,
-    pub location_id: Option<String>,
-    pub location_name: Option<String>,
+    #[serde(flatten)]
+    pub stamp: crate::fleet::MachineStamp,
     pub bag_no: String,
     pub employee_id: Option<String>,
     pub employee_name: Option<String>,
@@ -149,14 +147,14 @@ impl Encashment {
         let at = self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         Ok(Item::from_value(
             Key::new(
-                crate::machines::Machine::partition(&self.machine_id),
+                crate::machines::Machine::partition(&self.stamp.machine_id),
                 format!("{}{at}#{}", Self::PREFIX, self.id),
             ),
             self,
         )?
         .with_gsi1(
             Self::day_partition(self.local_date),
-            format!("{at}#{}#{}", self.machine_id, self.id),
+            format!("{at}#{}#{}", self.stamp.machine_id, self.id),
         ))
     }
 }

@@ -573,7 +573,7 @@ impl EventsService {
             let q = Query::partition(Index::Gsi1, Encashment::day_partition(day));
             for item in query_all(self.store.as_ref(), q).await? {
                 let row: Encashment = item.to_value()?;
-                if machine_ids.contains(&row.machine_id) {
+                if machine_ids.contains(&row.stamp.machine_id) {
                     out.push(row);
                 }
             }

@@ -200,6 +200,28 @@ impl Selection {
     }
 }
 
+/// The machine a log's row is of (a refill, a cash collection, a sale), with its name and its
+/// location as they were when the row was written: a log reads as it was on the day.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct MachineStamp {
+    pub machine_id: String,
+    pub machine_name: String,
+    pub location_id: Option<String>,
+    pub location_name: Option<String>,
+}
+
+impl MachineStamp {
+    /// `machine` where it stands now (`location`: its location's record, when it has one).
+    pub fn of(machine: &Machine, location: Option<&super::Location>) -> MachineStamp {
+        MachineStamp {
+            machine_id: machine.id.clone(),
+            machine_name: machine.name.clone(),
+            location_id: machine.location_id.clone(),
+            location_name: location.map(|l| l.name.clone()),
+        }
+    }
+}
+
 /// One line of the refill log: a stock change of one selection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RefillEntry {
@@ -207,10 +229,8 @@ pub struct RefillEntry {
     pub at: DateTime<Utc>,
     /// The day in the location's time zone.
     pub local_date: NaiveDate,
-    pub machine_id: String,
-    pub machine_name: String,
-    pub location_id: Option<String>,
-    pub location_name: Option<String>,
+    #[serde(flatten)]
+    pub stamp: MachineStamp,
     pub employee_id: String,
     pub employee_name: String,
     /// What made the change: manual, fill-stock, empty-stock, copy-products.
@@ -227,7 +247,7 @@ impl RefillEntry {
     pub fn to_item(&self) -> Result<Item, crate::ports::StoreError> {
         Ok(Item::from_value(
             Key::new(
-                Machine::partition(&self.machine_id),
+                Machine::partition(&self.stamp.machine_id),
                 format!("REFILL#{}", self.id),
             ),
             self,

@@ -12,7 +12,7 @@ mod service;
 
 pub use index::{MachineIndex, MachineRef};
 pub use machine::{
-    Device, Machine, MachineTag, Peripherals, RefillEntry, SalesSource, Selection,
+    Device, Machine, MachineStamp, MachineTag, Peripherals, RefillEntry, SalesSource, Selection,
     SelectionPriceChange, SCHEMA,
 };
 pub use model::{Client, Location, MachineModel};

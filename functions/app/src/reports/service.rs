@@ -154,9 +154,11 @@ impl ReportsService {
                     Some(&employee_name),
                 ),
                 (
-                    by_machine.entry(r.row.machine_id.clone()).or_default(),
-                    Some(&r.row.machine_id),
-                    Some(&r.row.machine_name),
+                    by_machine
+                        .entry(r.row.stamp.machine_id.clone())
+                        .or_default(),
+                    Some(&r.row.stamp.machine_id),
+                    Some(&r.row.stamp.machine_name),
                 ),
             ] {
                 if let (Some(id), Some(name)) = (id, name) {
@@ -185,9 +187,9 @@ impl ReportsService {
     async fn reads(&self, rows: &[Encashment]) -> AppResult<Reads> {
         let mut out = Reads::new();
         for row in rows {
-            if !out.contains_key(&row.machine_id) {
-                let reads = self.events.audit_reads(&row.machine_id).await?;
-                out.insert(row.machine_id.clone(), reads);
+            if !out.contains_key(&row.stamp.machine_id) {
+                let reads = self.events.audit_reads(&row.stamp.machine_id).await?;
+                out.insert(row.stamp.machine_id.clone(), reads);
             }
         }
         Ok(out)
@@ -220,13 +222,13 @@ impl ReportsService {
         let expected = self
             .sales
             .cash_sales(
-                &row.machine_id,
+                &row.stamp.machine_id,
                 (prev.at, prev.local_date),
                 (row.at, row.local_date),
             )
             .await?;
-        let counted = Self::read_at(reads, &row.machine_id, prev.at)
-            .zip(Self::read_at(reads, &row.machine_id, row.at))
+        let counted = Self::read_at(reads, &row.stamp.machine_id, prev.at)
+            .zip(Self::read_at(reads, &row.stamp.machine_id, row.at))
             .filter(|(a, b)| a != b)
             .and_then(|(a, b)| counted_since(a, b));
         Ok(CollectionRow {

@@ -502,3 +502,26 @@ pub struct LangQuery {
     #[param(value_type = Option<vendfleet_domain::Language>, inline)]
     pub lang: Option<String>,
 }
+
+/// The machine a log's row (a refill, a collection, a sale) is of and where it stood then, as
+/// the API names them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MachineStampDto {
+    pub machine_id: String,
+    /// The machine's name when the row was written.
+    pub machine: String,
+    /// Where the machine stood then.
+    pub location_id: Option<String>,
+    pub location: Option<String>,
+}
+
+impl From<vendfleet_app::fleet::MachineStamp> for MachineStampDto {
+    fn from(s: vendfleet_app::fleet::MachineStamp) -> Self {
+        MachineStampDto {
+            machine_id: s.machine_id,
+            machine: s.machine_name,
+            location_id: s.location_id,
+            location: s.location_name,
+        }
+    }
+}

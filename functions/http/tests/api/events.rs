@@ -428,7 +428,7 @@ async fn one_bad_event_is_rejected_alone_and_retries_change_nothing(b: Backend) 
     assert_eq!(cash.len(), 1);
     assert_eq!(cash[0].bag_no, "B-17");
     assert_eq!(cash[0].collected_minor, 1700);
-    assert_eq!(cash[0].location_name.as_deref(), Some("Station"));
+    assert_eq!(cash[0].stamp.location_name.as_deref(), Some("Station"));
 
     // The same batch again: every stored event is a duplicate, nothing changes (the reused
     // "v1" is refused again).

@@ -28,8 +28,8 @@ pub async fn encashment_table(
             let maybe = |v: Option<i64>| v.map_or(Cell::Empty, money);
             vec![
                 c.row.at.into(),
-                c.row.machine_name.clone().into(),
-                c.row.location_name.clone().unwrap_or_default().into(),
+                c.row.stamp.machine_name.clone().into(),
+                c.row.stamp.location_name.clone().unwrap_or_default().into(),
                 c.row.bag_no.clone().into(),
                 c.row.employee_name.clone().unwrap_or_default().into(),
                 money(c.row.cash_box_minor),

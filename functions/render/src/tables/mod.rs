@@ -201,13 +201,15 @@ mod tests {
     fn the_pure_tables_have_a_cell_for_each_column() {
         for lang in [Language::En, Language::Fr, Language::It] {
             let t = vendfleet_app::sales::Transaction {
-                machine_id: "m1".into(),
-                machine_name: "Lobby".into(),
+                stamp: vendfleet_app::fleet::MachineStamp {
+                    machine_id: "m1".into(),
+                    machine_name: "Lobby".into(),
+                    location_id: None,
+                    location_name: None,
+                },
                 event_id: "e1".into(),
                 at: chrono::DateTime::UNIX_EPOCH,
                 local_date: chrono::NaiveDate::MIN,
-                location_id: None,
-                location_name: None,
                 selection: "A1".into(),
                 product_id: "p1".into(),
                 product_name: "Water".into(),

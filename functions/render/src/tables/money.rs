@@ -42,8 +42,8 @@ pub async fn visit_table(app: &App, p: &Principal, params: &VisitParams) -> AppR
                 .collect();
             vec![
                 c.at.into(),
-                c.machine_name.clone().into(),
-                c.location_name.clone().unwrap_or_default().into(),
+                c.stamp.machine_name.clone().into(),
+                c.stamp.location_name.clone().unwrap_or_default().into(),
                 c.employee_name.clone().unwrap_or_default().into(),
                 c.bag_no.clone().into(),
                 l.previous.as_ref().map_or(Cell::Empty, |v| v.at.into()),

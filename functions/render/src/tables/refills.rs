@@ -26,8 +26,8 @@ pub async fn refill_table(
             vec![
                 e.at.into(),
                 Cell::Date(e.local_date),
-                e.machine_name.into(),
-                e.location_name.unwrap_or_default().into(),
+                e.stamp.machine_name.into(),
+                e.stamp.location_name.unwrap_or_default().into(),
                 e.employee_name.into(),
                 e.source.into(),
                 e.selection.into(),

@@ -23,8 +23,8 @@ pub fn cells(r: Transaction, lang: vendfleet_domain::Language) -> Vec<Cell> {
     };
     vec![
         r.at.into(),
-        r.machine_name.into(),
-        r.location_name.unwrap_or_default().into(),
+        r.stamp.machine_name.into(),
+        r.stamp.location_name.unwrap_or_default().into(),
         r.selection.into(),
         r.product_name.into(),
         Cell::Int(i64::from(r.quantity)),

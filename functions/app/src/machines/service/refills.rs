@@ -115,18 +115,18 @@ impl MachinesService {
             }
         }
         entries.retain(|e| {
-            visible.contains_key(&e.machine_id)
+            visible.contains_key(&e.stamp.machine_id)
                 && params
                     .machine_ids
                     .as_ref()
-                    .is_none_or(|set| set.contains(&e.machine_id))
+                    .is_none_or(|set| set.contains(&e.stamp.machine_id))
                 && params
                     .product_ids
                     .as_ref()
                     .is_none_or(|set| set.contains(&e.product_id))
         });
         if let Some(l) = opt(&params.location) {
-            entries.retain(|e| e.location_id.as_deref() == Some(l));
+            entries.retain(|e| e.stamp.location_id.as_deref() == Some(l));
         }
         entries.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.id.cmp(&a.id)));
         Ok((entries, pg))
@@ -160,12 +160,12 @@ impl MachinesService {
             .find(|e| e.id == id)
             .cloned()
             .ok_or_else(missing)?;
-        self.machine_for(p, &line.machine_id)
+        self.machine_for(p, &line.stamp.machine_id)
             .await
             .map_err(|_| missing())?;
         let window = chrono::Duration::minutes(VISIT_MINUTES);
         lines.retain(|e| {
-            e.machine_id == line.machine_id
+            e.stamp.machine_id == line.stamp.machine_id
                 && e.employee_id == line.employee_id
                 && e.source == line.source
                 && (e.at - line.at).abs() <= window

@@ -253,7 +253,7 @@ impl ReportsService {
         let mut by_machine: BTreeMap<String, Vec<Encashment>> = BTreeMap::new();
         for row in self.events.encashments(&ids, q.from, q.to).await? {
             by_machine
-                .entry(row.machine_id.clone())
+                .entry(row.stamp.machine_id.clone())
                 .or_default()
                 .push(row);
         }
@@ -343,10 +343,10 @@ impl ReportsService {
             e.name = l.collection.employee_name.clone().unwrap_or_default();
             e.add(l, grain);
             let m = by_machine
-                .entry(l.collection.machine_id.clone())
+                .entry(l.collection.stamp.machine_id.clone())
                 .or_default();
-            m.id = l.collection.machine_id.clone();
-            m.name = l.collection.machine_name.clone();
+            m.id = l.collection.stamp.machine_id.clone();
+            m.name = l.collection.stamp.machine_name.clone();
             m.add(l, grain);
         }
         let ranked = |m| most_short_first(m, |s: &VisitSum| (s.variance_minor, &s.name));
@@ -398,7 +398,7 @@ impl ReportsService {
             to: (row.at, row.local_date),
         };
         if source == SalesSource::Audit {
-            let reads = evidence.reads(self, &row.machine_id).await?;
+            let reads = evidence.reads(self, &row.stamp.machine_id).await?;
             if let (Some(a), Some(b)) = (read_near(reads, prev.at), read_near(reads, row.at)) {
                 if a.order() < b.order() {
                     span = Interval {
@@ -410,7 +410,7 @@ impl ReportsService {
         }
         let sales = evidence
             .cash
-            .cash_sales(&self.sales, &row.machine_id, span)
+            .cash_sales(&self.sales, &row.stamp.machine_id, span)
             .await?;
         let variance = counted - sales;
         line.cash_sales_minor = Some(sales);

@@ -30,14 +30,11 @@ use vendfleet_domain::FieldErrors;
 /// One sale of the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transaction {
-    pub machine_id: String,
-    pub machine_name: String,
+    /// The machine, and where it stood when it sold.
+    pub stamp: crate::fleet::MachineStamp,
     pub event_id: String,
     pub at: DateTime<Utc>,
     pub local_date: NaiveDate,
-    /// Where the machine stood when it sold.
-    pub location_id: Option<String>,
-    pub location_name: Option<String>,
     pub selection: String,
     pub product_id: String,
     /// The product's name ("—" for a vend of no known product).
@@ -107,13 +104,15 @@ impl Chosen {
             .get(&v.product_id)
             .map_or_else(|| "—".into(), |p| p.name.clone());
         Transaction {
-            machine_id: v.machine_id,
-            machine_name,
+            stamp: crate::fleet::MachineStamp {
+                machine_id: v.machine_id,
+                machine_name,
+                location_id: v.location_id,
+                location_name,
+            },
             event_id: v.event_id,
             at: v.at,
             local_date: v.local_date,
-            location_id: v.location_id,
-            location_name,
             selection: v.selection,
             product_id: v.product_id,
             product_name,

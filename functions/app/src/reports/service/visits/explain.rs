@@ -35,7 +35,7 @@ impl ReportsService {
             .refill_entries(
                 p,
                 &RefillListParams {
-                    machine: Some(row.machine_id.clone()),
+                    machine: Some(row.stamp.machine_id.clone()),
                     from: Some(from.to_string()),
                     to: Some(to.to_string()),
                     ..RefillListParams::default()
@@ -57,7 +57,7 @@ impl ReportsService {
             });
         }
         // The audit reads: held, resets and board changes (audit machines), tube refills.
-        let reads = evidence.reads(self, &row.machine_id).await?;
+        let reads = evidence.reads(self, &row.stamp.machine_id).await?;
         if source == SalesSource::Audit {
             let window = Duration::minutes(READ_WINDOW_MINUTES);
             // A held read's sales are in a later counted read's difference; only one that no
@@ -149,7 +149,7 @@ impl ReportsService {
     ) -> AppResult<Option<Explanation>> {
         let booked = self
             .sales
-            .receipts(&row.machine_id, std::slice::from_ref(&row.id))
+            .receipts(&row.stamp.machine_id, std::slice::from_ref(&row.id))
             .await?;
         let Some(booked) = booked.get(&row.id).map(|r| r.received_at) else {
             return Ok(None);
@@ -157,7 +157,7 @@ impl ReportsService {
         let (from, to) = span.days();
         let vends: Vec<_> = self
             .sales
-            .ledger(&row.machine_id, from, to)
+            .ledger(&row.stamp.machine_id, from, to)
             .await?
             .into_iter()
             .filter(|v| {
@@ -170,7 +170,7 @@ impl ReportsService {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let received = self.sales.receipts(&row.machine_id, &ids).await?;
+        let received = self.sales.receipts(&row.stamp.machine_id, &ids).await?;
         let late: Vec<_> = vends
             .iter()
             .filter(|v| {
