@@ -9,7 +9,8 @@ pub const MAX_SPAN_DAYS: i64 = 366;
 
 vendfleet_domain::choice! {
     /// How the data left.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum ExitKind {
         /// A report screen's export answered with the file.
         Export,
@@ -23,7 +24,8 @@ vendfleet_domain::choice! {
 }
 
 /// One time data left the system.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct DataExit {
     pub id: String,
     pub at: DateTime<Utc>,

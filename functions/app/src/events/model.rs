@@ -112,7 +112,8 @@ impl MachineStatus {
 }
 
 /// One cash collection: a row of the encashment report (spec section 3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Encashment {
     /// The machine event's id.
     pub id: String,
@@ -160,9 +161,10 @@ impl Encashment {
 }
 
 /// How an audit read's difference from the previous read counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
-#[schema(as = AuditStateDto)]
+#[cfg_attr(feature = "schema", schema(as = AuditStateDto))]
 pub enum AuditState {
     /// The machine's first read: the baseline, nothing to count.
     Baseline,
@@ -268,8 +270,9 @@ impl AuditRead {
 
 /// One side of a reused id: when it arrived, its fingerprint and, when kept, the event.
 // The API's `SeenEventDto` as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[schema(as = SeenEventDto)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = SeenEventDto))]
 pub struct SeenEvent {
     /// When it was received (null: stored before receipts kept it).
     pub received_at: Option<DateTime<Utc>>,

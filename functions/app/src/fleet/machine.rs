@@ -202,7 +202,8 @@ impl Selection {
 
 /// The machine a log's row is of (a refill, a cash collection, a sale), with its name and its
 /// location as they were when the row was written: a log reads as it was on the day.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct MachineStamp {
     pub machine_id: String,
     pub machine_name: String,

@@ -13,7 +13,8 @@ pub const SCHEMA: u32 = 1;
 
 vendfleet_domain::choice! {
     /// The report a definition produces (`/api/filters/reports/generator/modules/`).
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum Module {
         SalesOverview,
         Encashment,
@@ -52,7 +53,8 @@ impl Module {
 
 vendfleet_domain::choice! {
     /// The file a report is written to.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum FileFormat {
         Xlsx,
         Csv,
@@ -61,7 +63,8 @@ vendfleet_domain::choice! {
 
 vendfleet_domain::choice! {
     /// The chart drawn in an XLSX file.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum Graph {
         None,
         /// The chosen value over time (the total of each period).
@@ -73,7 +76,8 @@ vendfleet_domain::choice! {
 
 vendfleet_domain::choice! {
     /// Who sees a template or a report.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum Visibility {
         /// Every user with the list permission (a report: those whose scope covers its machines).
         Public,
@@ -126,7 +130,8 @@ pub struct ReportTemplate {
 /// Where a generated report is. Moves: queued → running → done | failed; running → queued
 /// (a failed attempt to be retried, or a worker that stopped); `archived` is a flag beside a
 /// finished status (see `docs/api.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportStatus {
     Queued,
@@ -143,7 +148,8 @@ impl ReportStatus {
 }
 
 /// The machines a generated report covers: what its requester could see when it ran.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct ReportScope {
     /// The requester saw the whole fleet.
     pub all: bool,

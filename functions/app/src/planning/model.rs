@@ -16,9 +16,10 @@ pub const SCHEMA: u32 = 1;
 
 /// The operator's planning settings.
 // Stored as one item, and the API's `SettingsDto` as it is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = SettingsDto)]
+#[cfg_attr(feature = "schema", schema(as = SettingsDto))]
 pub struct PlanningSettings {
     /// A selection below this share of its max (percent) is low.
     pub low_share_pct: u32,
@@ -396,7 +397,8 @@ impl From<&SelectionPlan> for PickLine {
 
 vendfleet_domain::choice! {
     /// Why stock was taken out at a visit.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum RemovalReason {
         Expired,
         Damaged,
@@ -438,7 +440,8 @@ pub struct Visit {
 
 vendfleet_domain::choice! {
     /// Why a stop could not be serviced.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum NotServiced {
         /// The site or the machine could not be reached (locked, no key, no access).
         NoAccess,

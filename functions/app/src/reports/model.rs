@@ -37,8 +37,9 @@ pub(crate) type Reads = BTreeMap<String, Vec<crate::events::AuditRead>>;
 
 /// Overs and shorts of one employee or machine over the period.
 // The API's `OverShortDto` as it is.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[schema(as = OverShortDto)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = OverShortDto))]
 pub struct OverShort {
     /// The employee or machine (empty for collections of no known employee, and for the total).
     pub id: String,

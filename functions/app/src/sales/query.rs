@@ -33,17 +33,18 @@ macro_rules! with_filters {
     ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident: Option<String>,)* }
      $(into $target:ident)?) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Default, serde::Deserialize, utoipa::IntoParams)]
-        #[into_params(parameter_in = Query)]
+        #[derive(Debug, Clone, Default, serde::Deserialize)]
+        #[cfg_attr(feature = "schema", derive(utoipa::IntoParams))]
+        #[cfg_attr(feature = "schema", into_params(parameter_in = Query))]
         pub struct $name {
             /// A preset of `/api/filters/periods/` (default `current_month`, or `custom` when
             /// dates are given).
             pub period: Option<String>,
             /// First operator-local date, YYYY-MM-DD (with `period=custom`).
-            #[param(value_type = Option<NaiveDate>)]
+            #[cfg_attr(feature = "schema", param(value_type = Option<NaiveDate>))]
             pub date_from: Option<String>,
             /// Last operator-local date, inclusive.
-            #[param(value_type = Option<NaiveDate>)]
+            #[cfg_attr(feature = "schema", param(value_type = Option<NaiveDate>))]
             pub date_to: Option<String>,
             /// Client ids, comma-separated (the machines at their locations).
             pub clients: Option<String>,

@@ -16,7 +16,8 @@ pub const MAX_PREVIEW_RUNS: i64 = 20;
 
 vendfleet_domain::choice! {
     /// Whether a task runs.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum TaskStatus {
         Active,
         Paused,

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 pub const SCHEMA: u32 = 1;
 
 /// The file's column (by its header) of each field; `None`: the file has no such column.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Columns {
     /// The day the machine's sales were made (the processor's transaction day).
@@ -78,7 +79,8 @@ pub struct SettlementLine {
 
 /// An imported file: the commit point of an import (its line chunks are written first and
 /// read only through it). Its id is the file's digest: the same file again is the same import.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct SettlementImport {
     pub id: String,
     pub mapping_id: String,
@@ -98,17 +100,17 @@ pub struct SettlementImport {
     pub net_minor: i64,
     /// The earlier imports whose payouts this one corrected.
     #[serde(default)]
-    #[schema(required = true)]
+    #[cfg_attr(feature = "schema", schema(required = true))]
     pub supersedes: Vec<String>,
     /// Payout reference → the later import that corrected it: those lines no longer count.
     #[serde(default)]
-    #[schema(required = true)]
+    #[cfg_attr(feature = "schema", schema(required = true))]
     pub superseded: BTreeMap<String, String>,
     #[serde(skip)]
     pub version: u64,
     /// The stored shape's version.
     #[serde(default)]
-    #[schema(required = true)]
+    #[cfg_attr(feature = "schema", schema(required = true))]
     pub schema: u32,
 }
 

@@ -49,33 +49,34 @@ pub struct RoleView {
 
 /// The user form (create and update).
 // The API's `UserForm` as it is.
-#[derive(Debug, Clone, Default, serde::Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = UserForm)]
+#[cfg_attr(feature = "schema", schema(as = UserForm))]
 pub struct UserInput {
     #[serde(default)]
-    #[schema(required = true, max_length = 150)]
+    #[cfg_attr(feature = "schema", schema(required = true, max_length = 150))]
     pub name: String,
     #[serde(default)]
-    #[schema(required = true, max_length = 254)]
+    #[cfg_attr(feature = "schema", schema(required = true, max_length = 254))]
     pub email: String,
     /// 6 to 20 digits, with an optional leading `+` and spaces, dots, dashes or parentheses.
     #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<String>)]
+    #[cfg_attr(feature = "schema", schema(value_type = Option<String>))]
     pub phone: String,
     /// Required on create (8 to 128 characters); on update, a non-empty value changes it.
     #[serde(default)]
-    #[schema(max_length = 128)]
+    #[cfg_attr(feature = "schema", schema(max_length = 128))]
     pub password: Option<String>,
     #[serde(default)]
     pub role_id: Option<String>,
     #[serde(default)]
     pub active: Option<bool>,
     #[serde(default)]
-    #[schema(value_type = Option<Language>, inline)]
+    #[cfg_attr(feature = "schema", schema(value_type = Option<Language>, inline))]
     pub language: Option<String>,
     #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<String>, max_length = 100)]
+    #[cfg_attr(feature = "schema", schema(value_type = Option<String>, max_length = 100))]
     pub position: String,
     #[serde(default)]
     pub access_all_modules: bool,

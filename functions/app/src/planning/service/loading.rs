@@ -15,7 +15,8 @@ pub struct LoadingQuery {
 }
 
 /// One product to load.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct LoadProduct {
     pub product_id: String,
     pub product_name: String,
@@ -30,7 +31,8 @@ pub struct LoadProduct {
 }
 
 /// One product of a stop's tote.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct ToteLine {
     pub product_id: String,
     pub product_name: String,
@@ -38,7 +40,8 @@ pub struct ToteLine {
 }
 
 /// A stop's tote.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct LoadStop {
     pub route_id: String,
     pub route_name: String,

@@ -16,8 +16,9 @@ pub struct StockRow {
 
 /// Forecast accuracy of one line (or a total).
 // The API's `AccuracyRowDto` as it is.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, utoipa::ToSchema)]
-#[schema(as = AccuracyRowDto)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = AccuracyRowDto))]
 pub struct AccuracyRow {
     pub machine_id: String,
     pub machine_name: String,

@@ -14,8 +14,9 @@ use vendfleet_domain::attention::LOW_SHARE;
 
 /// A product's stock across the chosen machines.
 // The API's `ProductStockDto` as it is.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[schema(as = ProductStockDto)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = ProductStockDto))]
 pub struct ProductStock {
     pub product_id: String,
     pub name: String,
@@ -35,8 +36,9 @@ pub struct ProductStock {
 
 /// A component's stock: what the composite products' stock holds of it.
 // The API's `ComponentStockDto` as it is.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[schema(as = ComponentStockDto)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = ComponentStockDto))]
 pub struct ComponentStock {
     pub component_id: String,
     pub name: String,

@@ -23,7 +23,8 @@ vendfleet_domain::choice! {
 }
 
 /// Gross, net and VAT of a set of sales.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VatFigures {
     pub quantity: i64,
     pub gross_minor: i64,
@@ -41,7 +42,8 @@ impl VatFigures {
 }
 
 /// One group at one rate.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VatRow {
     /// The group's key (a client, location or `YYYY-MM`; empty: none; with `rate`, empty).
     pub key: String,
@@ -53,7 +55,8 @@ pub struct VatRow {
 }
 
 /// One rate's totals.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VatRate {
     pub rate_bps: u32,
     #[serde(flatten)]
@@ -61,12 +64,13 @@ pub struct VatRate {
 }
 
 /// The VAT report.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VatReport {
     pub date_from: chrono::NaiveDate,
     pub date_to: chrono::NaiveDate,
     /// `rate`, `client`, `location` or `month`.
-    #[schema(value_type = String)]
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub group: VatGroup,
     /// By group name, then rate (highest first).
     pub rows: Vec<VatRow>,

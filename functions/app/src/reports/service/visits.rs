@@ -20,7 +20,6 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use evidence::{CashBook, Evidence, Interval};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use utoipa::ToSchema;
 use vendfleet_domain::FieldErrors;
 
 /// The visit ledger's query: the sales filters' period and machines, employees (comma-separated
@@ -34,7 +33,8 @@ pub struct VisitParams {
 }
 
 /// How a line stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum VisitStatus {
     /// The machine's first collection: nothing to compare with.
@@ -57,7 +57,8 @@ impl VisitStatus {
 }
 
 /// What kind of record explains a variance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ExplanationKind {
     /// Stock typed in by hand (a refill-log line of source `manual`) between the collections.
@@ -79,7 +80,8 @@ pub enum ExplanationKind {
 }
 
 /// One explanation and the records it cites.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Explanation {
     pub kind: ExplanationKind,
     /// When the (first) cited record happened.
@@ -93,7 +95,8 @@ pub struct Explanation {
 }
 
 /// The collection before a line's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct PreviousVisit {
     pub id: String,
     pub at: DateTime<Utc>,
@@ -103,13 +106,14 @@ pub struct PreviousVisit {
 
 /// One line of the visit ledger: a collection (its figures as booked: `tubes_minor` is what the
 /// tubes held when the collector came) and the chain behind it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VisitLine {
     #[serde(flatten)]
     pub collection: Encashment,
     pub previous: Option<PreviousVisit>,
     /// Where the machine's sales come from: its vend events, or its audit counters.
-    #[schema(value_type = String, example = "events")]
+    #[cfg_attr(feature = "schema", schema(value_type = String, example = "events"))]
     pub sales_source: SalesSource,
     /// Cash sales since the previous collection (the expected); null for a first collection.
     pub cash_sales_minor: Option<i64>,
@@ -129,7 +133,8 @@ pub struct VisitLine {
 }
 
 /// One period of a trend.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TrendPoint {
     /// The period's first day (a Monday for weeks, the 1st for months).
     pub start: NaiveDate,
@@ -139,7 +144,8 @@ pub struct TrendPoint {
 }
 
 /// The lines of one employee or machine (or all) over the period.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VisitSum {
     /// The employee or machine (empty for the total and for collections of no known employee).
     pub id: String,
@@ -161,7 +167,8 @@ pub struct VisitSum {
 }
 
 /// How the trend is cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TrendGrain {
     Week,
@@ -169,7 +176,8 @@ pub enum TrendGrain {
 }
 
 /// The visit ledger's totals: all, by employee and by machine (most short first).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct VisitSummary {
     pub total: VisitSum,
     pub by_employee: Vec<VisitSum>,

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 vendfleet_domain::choice! {
     /// How a machine-day's card sales and settlement compare.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, utoipa::ToSchema)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
     pub enum Status {
         /// Settled exactly what was sold.
         Matched,
@@ -23,7 +24,8 @@ vendfleet_domain::choice! {
 }
 
 /// One machine-day: its card sales against what was settled.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct ReconRow {
     pub machine_id: String,
     pub machine_name: String,
@@ -45,7 +47,8 @@ pub struct ReconRow {
 }
 
 /// One payout of the period.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Payout {
     pub reference: String,
     pub import_id: String,
@@ -58,7 +61,8 @@ pub struct Payout {
 }
 
 /// The totals of the rows.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct ReconTotals {
     pub sales_minor: i64,
     pub gross_minor: i64,
@@ -66,12 +70,13 @@ pub struct ReconTotals {
     pub net_minor: i64,
     pub difference_minor: i64,
     /// Machine-days by status.
-    #[schema(value_type = BTreeMap<String, usize>)]
+    #[cfg_attr(feature = "schema", schema(value_type = BTreeMap<String, usize>))]
     pub by_status: BTreeMap<&'static str, usize>,
 }
 
 /// The reconciliation of a period.
-#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Reconciliation {
     pub date_from: NaiveDate,
     pub date_to: NaiveDate,
