@@ -2,7 +2,7 @@
 //! groupings, values, filters and scopes over a small random fleet, on SQLite and DynamoDB;
 //! time-zone edges; permissions and the machine scope on every endpoint.
 
-use crate::common::{create, Backend, Harness};
+use crate::common::{create, Backend, Harness, Seeded};
 use axum::http::{Method, StatusCode};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rand::rngs::StdRng;
@@ -32,6 +32,7 @@ struct MachineFacts {
     tags: Vec<String>,
 }
 
+#[derive(Clone)]
 struct Fleet {
     admin: String,
     machines: Vec<MachineFacts>,
@@ -244,9 +245,12 @@ fn random_query(rng: &mut StdRng, f: &Fleet, today: NaiveDate) -> Q {
     }
 }
 
+/// Each machine with its ledger.
+type Ledgers = Vec<(MachineFacts, Vec<VendFact>)>;
+
 /// The ledger of every machine (the fleet's sales lie in the 70 days before now; on DynamoDB a
 /// ledger read costs a query a machine-day, so the range stays narrow).
-async fn ledgers(h: &Harness, f: &Fleet) -> Vec<(MachineFacts, Vec<VendFact>)> {
+async fn ledgers(h: &Harness, f: &Fleet) -> Ledgers {
     let now = vendfleet_app::ports::Clock::now(h.clock.as_ref());
     let b = vendfleet_domain::calendar::latest_date_anywhere(now);
     let a = b - Duration::days(75);
@@ -519,18 +523,18 @@ async fn check_transaction_log(h: &Harness, token: &str, qs: &str, want: &Brute,
     assert_eq!(d["total"]["transactions"], expected.len(), "{qs}");
 }
 
+/// The fleet of these tests (40 vends a machine) and its ledgers, seeded once on DynamoDB.
+static FLEET_WITH_LEDGERS: Seeded<(Fleet, Ledgers)> = Seeded::new();
+
 /// A harness with the fleet of these tests (40 vends a machine), its ledgers and its machines.
-async fn fleet_with_ledgers(
-    b: Backend,
-) -> (
-    Harness,
-    Fleet,
-    Vec<(MachineFacts, Vec<VendFact>)>,
-    BTreeSet<String>,
-) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h, 11, 40).await;
-    let ledgers = ledgers(&h, &f).await;
+async fn fleet_with_ledgers(b: Backend) -> (Harness, Fleet, Ledgers, BTreeSet<String>) {
+    let (h, (f, ledgers)) = FLEET_WITH_LEDGERS
+        .harness(b, async |h| {
+            let f = fleet(h, 11, 40).await;
+            let ledgers = ledgers(h, &f).await;
+            (f, ledgers)
+        })
+        .await;
     assert!(ledgers.iter().all(|(_, l)| l.len() == 40));
     let everyone: BTreeSet<String> = f.machines.iter().map(|m| m.id.clone()).collect();
     (h, f, ledgers, everyone)
@@ -668,8 +672,7 @@ async fn a_deleted_machines_sales_leave_every_report(b: Backend) {
 }
 
 async fn presets_bad_input_and_permissions(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h, 3, 20).await;
+    let (h, f, _, _) = fleet_with_ledgers(b).await;
     let today = h.app.calendar.today();
     // A preset is the same as its dates.
     let (a, z) = Period::CurrentAndPreviousMonth.range(today).unwrap();
@@ -793,8 +796,7 @@ async fn presets_bad_input_and_permissions(b: Backend) {
 }
 
 async fn transaction_log_permissions_export_and_bad_input(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h, 7, 30).await;
+    let (h, f, _, _) = fleet_with_ledgers(b).await;
     let long_id = format!("machines={}", "x".repeat(300));
     for (qs, field, paths) in [
         ("page=0", "page", &[""][..]),
@@ -1035,8 +1037,8 @@ async fn local_days_months_and_daylight_saving(b: Backend) {
 }
 
 async fn the_dashboard_agrees_with_the_reports_and_the_scope(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h, 21, 20).await;
+    // The ledgers stay as seeded: stock and telemetry below write no vend.
+    let (h, f, ledgers, _) = fleet_with_ledgers(b).await;
     // Machine 2 runs out of S0 and reports a full cash box.
     let m2 = &f.machines[2].id;
     let r = h
@@ -1139,7 +1141,6 @@ async fn the_dashboard_agrees_with_the_reports_and_the_scope(b: Backend) {
     );
     let crew2 = h.token("crew2@example.com", "password-123").await;
     let d = h.get("/api/dashboard/", &crew2).await.json()["data"].clone();
-    let ledgers = ledgers(&h, &f).await;
     let q = Q::whole(
         d["month"]["date_from"].as_str().unwrap().parse().unwrap(),
         d["month"]["date_to"].as_str().unwrap().parse().unwrap(),
@@ -1161,8 +1162,8 @@ async fn the_dashboard_agrees_with_the_reports_and_the_scope(b: Backend) {
 /// next request (the visible machines are worked out once per scope and catalogue), and a
 /// machine moved from one location to the other moves its sales at once.
 async fn scoped_figures_follow_the_catalogue_at_once(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h, 33, 15).await;
+    // The ledgers stay as seeded: a machine moved keeps its vends.
+    let (h, f, ledgers, _) = fleet_with_ledgers(b).await;
     let role = h
         .role(&f.admin, "Sales", &["reports.sales_overview.total_list"])
         .await;
@@ -1177,7 +1178,6 @@ async fn scoped_figures_follow_the_catalogue_at_once(b: Backend) {
     let today = h.app.calendar.today();
     let from = today - Duration::days(80);
     let q = Q::whole(from, today);
-    let ledgers = ledgers(&h, &f).await;
     let path = format!("/api/sales-journal/total-table/?date_from={from}&date_to={today}");
     let at = |loc: usize| -> BTreeSet<String> {
         f.machines
@@ -1226,8 +1226,7 @@ async fn scoped_figures_follow_the_catalogue_at_once(b: Backend) {
 /// The attention list follows stock and machine events written after it was first shown
 /// (on SQLite each machine's facts are kept in memory, read again once the machine is written).
 async fn the_attention_list_follows_what_is_written_after_it(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h, 22, 20).await;
+    let (h, f, _, _) = fleet_with_ledgers(b).await;
     let m2 = f.machines[2].id.clone();
     let reasons = |d: Value| -> Vec<String> {
         d["data"]["attention"]
