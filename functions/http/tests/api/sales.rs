@@ -361,6 +361,21 @@ async fn check(
     ledgers: &[(MachineFacts, Vec<VendFact>)],
     visible: &BTreeSet<String>,
 ) {
+    let (qs, want, before) = check_figures(h, token, q, f, ledgers, visible).await;
+    check_transaction_log(h, token, &qs, &want, &before).await;
+}
+
+/// [`check`] but the transaction log: the totals, the detail table, its header and count, and
+/// the charts. Answers the query string and the ledger's figures of the span and of the span
+/// before.
+async fn check_figures(
+    h: &Harness,
+    token: &str,
+    q: &Q,
+    f: &Fleet,
+    ledgers: &[(MachineFacts, Vec<VendFact>)],
+    visible: &BTreeSet<String>,
+) -> (String, Brute, Brute) {
     let qs = q.query_string();
     let want = brute(q, f, ledgers, visible, q.from, q.to);
     let (pf, pt) = comparison_span(q.from, q.to);
@@ -472,8 +487,7 @@ async fn check(
         let id = b["id"].as_str().unwrap();
         assert_eq!(b["current"], value(&want.groups[id]), "{qs}");
     }
-
-    check_transaction_log(h, token, &qs, &want, &before).await;
+    (qs, want, before)
 }
 
 /// The transaction log of the query: every sale in order over its pages, the exact count on
@@ -570,9 +584,16 @@ async fn reports_equal_the_ledger_recomputed(b: Backend) {
     }
     let today = h.app.calendar.today();
     let mut rng = StdRng::seed_from_u64(5);
-    for _ in 0..8 {
+    for i in 0..8 {
         let q = random_query(&mut rng, &f, today);
-        check(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
+        // On DynamoDB the transaction log reads the ledger a query a machine and day of the
+        // span: it is walked for every other draw (the log's clients, machines, whole-fleet and
+        // machine-tag draws; the other tests here walk it for theirs), the figures for all.
+        if b == Backend::Sqlite || i % 2 == 1 {
+            check(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
+        } else {
+            check_figures(&h, &f.admin, &q, &f, &ledgers, &everyone).await;
+        }
     }
 }
 
