@@ -264,7 +264,9 @@ impl Snapshot {
 /// answers (the ids and facts the cases check against), handed to each case.
 ///
 /// moto applies a sales commit's `ADD` updates slowly (hundreds of milliseconds a
-/// transaction); a copy is written by plain batches of puts.
+/// transaction); a copy is written by plain batches of puts. Only the table is copied: a seed
+/// that leaves files in the bucket, messages in the queue or schedules is not one for this.
+/// The first case to ask seeds it; the cases that ask meanwhile wait for it.
 pub struct Seeded<T> {
     once: tokio::sync::OnceCell<(DateTime<Utc>, Snapshot, T)>,
 }
@@ -276,23 +278,14 @@ impl<T: Clone> Seeded<T> {
         }
     }
 
-    /// A harness on `backend` at [`test_now`] holding the fixture `seed` writes, and what
-    /// `seed` answered.
+    /// A harness on `backend` holding the fixture `seed` writes (seeded with the clock at
+    /// [`test_now`]), and what `seed` answered.
     pub async fn harness(
         &self,
         backend: Backend,
         seed: impl AsyncFnOnce(&Harness) -> T,
     ) -> (Harness, T) {
-        self.harness_at(backend, test_now(), seed).await
-    }
-
-    /// [`Seeded::harness`] with the clock at `now` (the same instant in every case).
-    pub async fn harness_at(
-        &self,
-        backend: Backend,
-        now: DateTime<Utc>,
-        seed: impl AsyncFnOnce(&Harness) -> T,
-    ) -> (Harness, T) {
+        let now = test_now();
         match backend {
             Backend::Sqlite => {
                 let h = Harness::at(backend, now, |_| {}).await;
