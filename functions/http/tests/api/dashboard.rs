@@ -30,21 +30,32 @@ async fn espresso_at(b: Backend, now: DateTime<Utc>) -> (Harness, String, Value)
     (h, admin, product)
 }
 
-/// A vend every 37 minutes from 00:05 local time `days` days before `today` to `now`.
+/// A vend every 37 minutes from 00:05 local time `days` days before `today` to `now` on the
+/// local days within a day of an `edge` (the days whose hours a figure counts, and the first
+/// and last days of the spans it sums: each side of their boundaries); on the days between,
+/// whose vends only add to whole days' sums, one of every five of those instants (intake on
+/// DynamoDB costs a transaction per hundred items).
 fn every_37_minutes(
     zone: Tz,
     today: NaiveDate,
     days: i64,
     now: DateTime<Utc>,
+    edges: &[NaiveDate],
 ) -> Vec<DateTime<Utc>> {
     let start = zone
         .from_local_datetime(&(today - Duration::days(days)).and_hms_opt(0, 5, 0).unwrap())
         .earliest()
         .unwrap()
         .with_timezone(&Utc);
+    let near_an_edge = |at: &DateTime<Utc>| {
+        let day = at.with_timezone(&zone).date_naive();
+        edges.iter().any(|e| (day - *e).num_days().abs() <= 1)
+    };
     (0..)
-        .map(|k| start + Duration::minutes(37 * k))
-        .take_while(|at| *at <= now)
+        .map(|k| (k, start + Duration::minutes(37 * k)))
+        .take_while(|(_, at)| *at <= now)
+        .filter(|(k, at)| k % 5 == 0 || near_an_edge(at))
+        .map(|(_, at)| at)
         .collect()
 }
 
@@ -89,7 +100,9 @@ async fn today_so_far_faces_the_same_hours(b: Backend) {
     for (z, zone) in zones.iter().enumerate() {
         let tz: Tz = zone.parse().unwrap();
         let machine = machine_in(&h, &admin, &product, zone, if z == 0 { 0 } else { 4000 }).await;
-        let instants = every_37_minutes(tz, today, 8, now);
+        // Today, yesterday and the same day a week before are faced hour by hour.
+        let edges = [today, today - Duration::days(1), today - Duration::days(7)];
+        let instants = every_37_minutes(tz, today, 8, now, &edges);
         vend_at(&h, &machine.machine, &instants, |_| 250).await;
         all.push((tz, instants));
     }
@@ -177,12 +190,23 @@ async fn a_scoped_user_sees_only_its_machines(b: Backend) {
     let today: NaiveDate = "2026-11-02".parse().unwrap();
     let (h, admin, product) = espresso_at(b, now).await;
     let paris: Tz = "Europe/Paris".parse().unwrap();
+    // Today, yesterday and a week before (hour by hour); the last 30 days, this month and the
+    // same days of last month (their first and last days).
+    let edges = [
+        today,
+        today - Duration::days(1),
+        today - Duration::days(7),
+        today - Duration::days(29),
+        "2026-11-01".parse().unwrap(),
+        "2026-10-01".parse().unwrap(),
+        "2026-10-02".parse().unwrap(),
+    ];
     let mine = machine_in(&h, &admin, &product, "Europe/Paris", 4000).await;
-    let vends = every_37_minutes(paris, today, 35, now);
+    let vends = every_37_minutes(paris, today, 35, now, &edges);
     vend_at(&h, &mine.machine, &vends, |_| 250).await;
     // The machine outside the scope sells too, and is sold out (the attention list holds it).
     let other = machine_in(&h, &admin, &product, "America/New_York", 0).await;
-    let elsewhere = every_37_minutes("America/New_York".parse().unwrap(), today, 35, now);
+    let elsewhere = every_37_minutes("America/New_York".parse().unwrap(), today, 35, now, &edges);
     vend_at(&h, &other.machine, &elsewhere, |_| 250).await;
 
     let role = h

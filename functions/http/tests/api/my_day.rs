@@ -5,7 +5,7 @@
 //! moved to another day saying its picklists are the old day's.
 
 use crate::common::{Backend, Harness};
-use crate::planning::fleet;
+use crate::planning::fleet_harness;
 use axum::http::{Method, StatusCode};
 use chrono::Duration;
 use serde_json::{json, Value};
@@ -79,8 +79,7 @@ fn units_by_product(list: &Value) -> BTreeMap<String, i64> {
 }
 
 async fn a_refillers_day_from_the_phone(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h).await;
+    let (h, f) = fleet_harness(b).await;
     let admin = f.admin.clone();
     let today = h.app.calendar.today();
     let r = h

@@ -3,12 +3,13 @@
 //! machine once), the planned route's lifecycle and refusals, the idempotent visit booking, the
 //! stock and accuracy reports, and the machine scope on every call.
 
-use crate::common::{create, Backend, Harness};
+use crate::common::{create, Backend, Harness, Seeded};
 use axum::http::StatusCode;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use serde_json::{json, Value};
 use vendfleet_domain::events::MachineEvent;
 
+#[derive(Clone)]
 pub(crate) struct Fleet {
     pub(crate) admin: String,
     /// Three machines east of the depot in a line, one with no coordinates.
@@ -24,10 +25,19 @@ pub(crate) fn now(h: &Harness) -> DateTime<Utc> {
     vendfleet_app::ports::Clock::now(h.clock.as_ref())
 }
 
+/// The fleet of [`fleet`], seeded once on DynamoDB.
+static FLEET: Seeded<Fleet> = Seeded::new();
+
+/// A harness holding the fleet of [`fleet`] (on DynamoDB a copy of one seeded once), and its
+/// ids.
+pub(crate) async fn fleet_harness(b: Backend) -> (Harness, Fleet) {
+    FLEET.harness(b, fleet).await
+}
+
 /// A small fleet: water (cases of 6) and a cappuccino (7 g coffee and a cup a vend) in three
 /// machines with coordinates and one without, and 28 days of vends whose pattern depends on
 /// the weekday (free vends among them).
-pub(crate) async fn fleet(h: &Harness) -> Fleet {
+async fn fleet(h: &Harness) -> Fleet {
     let admin = h.admin().await;
     let water = create(
         h,
@@ -142,8 +152,7 @@ fn dec1(v: f64) -> f64 {
 }
 
 async fn velocities_and_predictions_equal_a_brute_force_from_the_ledger(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h).await;
+    let (h, f) = fleet_harness(b).await;
     let paris: chrono_tz::Tz = "Europe/Paris".parse().unwrap();
     let today = vendfleet_domain::calendar::local_date(now(&h), h.app.calendar.time_zone());
     let visit = today + Duration::days(3);
@@ -333,8 +342,7 @@ async fn velocities_and_predictions_equal_a_brute_force_from_the_ledger(b: Backe
 }
 
 async fn picklists_routes_and_the_route_lifecycle(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h).await;
+    let (h, f) = fleet_harness(b).await;
     let today = vendfleet_domain::calendar::local_date(now(&h), h.app.calendar.time_zone());
     let visit = today + Duration::days(1);
     let me = h.get("/api/users/me/", &f.admin).await.json()["data"]["id"]
@@ -722,8 +730,7 @@ async fn picklists_routes_and_the_route_lifecycle(b: Backend) {
 }
 
 async fn the_machine_scope_holds_on_every_call(b: Backend) {
-    let h = Harness::on_store(b).await;
-    let f = fleet(&h).await;
+    let (h, f) = fleet_harness(b).await;
     let today = vendfleet_domain::calendar::local_date(now(&h), h.app.calendar.time_zone());
     let visit = today + Duration::days(1);
     let role = h

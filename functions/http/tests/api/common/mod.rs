@@ -16,7 +16,7 @@ use std::sync::Arc;
 use tower::ServiceExt;
 use vendfleet_adapters_embedded::Embedded;
 use vendfleet_app::config::{AuthSettings, OperatorSettings, Secret};
-use vendfleet_app::ports::ManualClock;
+use vendfleet_app::ports::{Clock, ManualClock};
 use vendfleet_app::{Adapters, App};
 use vendfleet_http::{AppState, ClientAddr};
 
@@ -92,20 +92,29 @@ fn moto_endpoint() -> String {
 /// The S3 client and bucket of a harness on AWS.
 type Bucket = Option<(vendfleet_adapters_aws::aws_sdk_s3::Client, String)>;
 
+/// The DynamoDB client and table of a harness on AWS.
+type Table = Option<(DynamoClient, String)>;
+
 async fn adapters_for(
     backend: Backend,
     dir: &std::path::Path,
+    snapshot: Option<&Snapshot>,
 ) -> (
     Adapters,
     Option<vendfleet_adapters_aws::DynamoItemStore>,
     Bucket,
+    Table,
 ) {
     match backend {
-        Backend::Sqlite => (
-            Embedded::open(dir, b"blob-secret").unwrap().adapters(),
-            None,
-            None,
-        ),
+        Backend::Sqlite => {
+            assert!(snapshot.is_none(), "snapshots are of DynamoDB tables");
+            (
+                Embedded::open(dir, b"blob-secret").unwrap().adapters(),
+                None,
+                None,
+                None,
+            )
+        }
         Backend::Dynamo => {
             let endpoint = moto_endpoint();
             let sdk = vendfleet_adapters_aws::sdk_config(Some(&endpoint)).await;
@@ -114,7 +123,10 @@ async fn adapters_for(
             vendfleet_adapters_aws::create_table(&client, &table)
                 .await
                 .unwrap();
-            let store = vendfleet_adapters_aws::DynamoItemStore::new(client, table.clone());
+            if let Some(snapshot) = snapshot {
+                snapshot.restore(&client, &table).await;
+            }
+            let store = vendfleet_adapters_aws::DynamoItemStore::new(client.clone(), table.clone());
             let s3 = vendfleet_adapters_aws::s3_client(&sdk);
             vendfleet_adapters_aws::create_bucket(&s3, &table)
                 .await
@@ -178,7 +190,122 @@ async fn adapters_for(
                     "arn:aws:iam::123456789012:role/vendfleet-scheduler",
                 )),
             };
-            (adapters, Some(store), bucket)
+            (adapters, Some(store), bucket, Some((client, table)))
+        }
+    }
+}
+
+type DynamoClient = vendfleet_adapters_aws::aws_sdk_dynamodb::Client;
+type DynamoItem = std::collections::HashMap<
+    String,
+    vendfleet_adapters_aws::aws_sdk_dynamodb::types::AttributeValue,
+>;
+
+/// Every item of a DynamoDB table, as [`Harness::snapshot`] took them: written into the new
+/// table of [`Harness::restored`] before its application starts (a server started on that data).
+#[derive(Clone)]
+pub struct Snapshot(Arc<Vec<DynamoItem>>);
+
+impl Snapshot {
+    /// The items of `table`, every page of a scan.
+    async fn take(client: &DynamoClient, table: &str) -> Snapshot {
+        let mut items = Vec::new();
+        let mut start = None;
+        loop {
+            let page = client
+                .scan()
+                .table_name(table)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .unwrap();
+            items.extend(page.items.unwrap_or_default());
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                break;
+            }
+        }
+        Snapshot(Arc::new(items))
+    }
+
+    /// Writes the items into `table` (empty), in batches of 25.
+    async fn restore(&self, client: &DynamoClient, table: &str) {
+        use vendfleet_adapters_aws::aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        for chunk in self.0.chunks(25) {
+            let mut writes: Vec<WriteRequest> = chunk
+                .iter()
+                .map(|item| {
+                    let put = PutRequest::builder()
+                        .set_item(Some(item.clone()))
+                        .build()
+                        .unwrap();
+                    WriteRequest::builder().put_request(put).build()
+                })
+                .collect();
+            while !writes.is_empty() {
+                let out = client
+                    .batch_write_item()
+                    .request_items(table, writes)
+                    .send()
+                    .await
+                    .unwrap();
+                writes = out
+                    .unprocessed_items
+                    .and_then(|mut left| left.remove(table))
+                    .unwrap_or_default();
+            }
+        }
+    }
+}
+
+/// A fixture that several cases read: on DynamoDB seeded once per test binary (the first case
+/// to ask seeds it through the application, as a case would, and takes a [`Snapshot`]), each
+/// case then getting its own table holding a copy of it, so that the cases may still write;
+/// on SQLite, where seeding is cheap, seeded anew for each case. `T` is what the seeding
+/// answers (the ids and facts the cases check against), handed to each case.
+///
+/// moto applies a sales commit's `ADD` updates slowly (hundreds of milliseconds a
+/// transaction); a copy is written by plain batches of puts. Only the table is copied: a seed
+/// that leaves files in the bucket, messages in the queue or schedules is not one for this.
+/// The first case to ask seeds it; the cases that ask meanwhile wait for it.
+pub struct Seeded<T> {
+    once: tokio::sync::OnceCell<(DateTime<Utc>, Snapshot, T)>,
+}
+
+impl<T: Clone> Seeded<T> {
+    pub const fn new() -> Self {
+        Seeded {
+            once: tokio::sync::OnceCell::const_new(),
+        }
+    }
+
+    /// A harness on `backend` holding the fixture `seed` writes (seeded with the clock at
+    /// [`test_now`]), and what `seed` answered.
+    pub async fn harness(
+        &self,
+        backend: Backend,
+        seed: impl AsyncFnOnce(&Harness) -> T,
+    ) -> (Harness, T) {
+        let now = test_now();
+        match backend {
+            Backend::Sqlite => {
+                let h = Harness::at(backend, now, |_| {}).await;
+                let facts = seed(&h).await;
+                (h, facts)
+            }
+            Backend::Dynamo => {
+                let (seeded_at, snapshot, facts) = self
+                    .once
+                    .get_or_init(async || {
+                        let h = Harness::at(backend, now, |_| {}).await;
+                        let facts = seed(&h).await;
+                        (h.clock.now(), h.snapshot().await, facts)
+                    })
+                    .await;
+                // The cases start where the seeding left the clock, as on SQLite.
+                let h = Harness::restored(*seeded_at, snapshot).await;
+                (h, facts.clone())
+            }
         }
     }
 }
@@ -191,6 +318,7 @@ pub struct Harness {
     /// The DynamoDB store (its items-read counter), on DynamoDB.
     pub dynamo: Option<vendfleet_adapters_aws::DynamoItemStore>,
     bucket: Bucket,
+    table: Table,
     adapters: Adapters,
     settings: AuthSettings,
     operator: OperatorSettings,
@@ -232,8 +360,29 @@ impl Harness {
         now: DateTime<Utc>,
         configure: impl FnOnce(&mut AuthSettings),
     ) -> Self {
+        Self::build(backend, now, configure, None).await
+    }
+
+    /// A harness on DynamoDB whose new table holds the items of `snapshot` (written before the
+    /// application starts), its clock at `now`.
+    pub async fn restored(now: DateTime<Utc>, snapshot: &Snapshot) -> Self {
+        Self::build(Backend::Dynamo, now, |_| {}, Some(snapshot)).await
+    }
+
+    /// Every item of the harness's table (DynamoDB only).
+    pub async fn snapshot(&self) -> Snapshot {
+        let (client, table) = self.table.as_ref().expect("a snapshot of a DynamoDB table");
+        Snapshot::take(client, table).await
+    }
+
+    async fn build(
+        backend: Backend,
+        now: DateTime<Utc>,
+        configure: impl FnOnce(&mut AuthSettings),
+        snapshot: Option<&Snapshot>,
+    ) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let (adapters, dynamo, bucket) = adapters_for(backend, dir.path()).await;
+        let (adapters, dynamo, bucket, table) = adapters_for(backend, dir.path(), snapshot).await;
         let clock = Arc::new(ManualClock::new(now));
         let mut settings = AuthSettings::with_secret(Secret::new(SECRET));
         configure(&mut settings);
@@ -257,6 +406,7 @@ impl Harness {
             client: "10.0.0.1".into(),
             dynamo,
             bucket,
+            table,
             adapters,
             settings,
             operator,
@@ -309,6 +459,7 @@ impl Harness {
             client: self.client.clone(),
             dynamo: self.dynamo.clone(),
             bucket: self.bucket.clone(),
+            table: self.table.clone(),
             adapters,
             settings: self.settings.clone(),
             operator: self.operator.clone(),
