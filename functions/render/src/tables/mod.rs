@@ -13,19 +13,19 @@ pub mod products;
 pub mod refills;
 pub mod routes;
 pub mod sales;
+mod text;
 pub mod transactions;
 pub mod users;
 
+pub use text::columns;
+pub(crate) use text::{active_status, label};
+
 use crate::params::ReportParams;
-use crate::table::{col, titles, Column, Table};
-use crate::{tr, Cell};
-use std::collections::HashMap;
-use std::sync::LazyLock;
+use crate::table::{titles, Table};
 use vendfleet_app::auth::Principal;
 use vendfleet_app::generator::Module;
 use vendfleet_app::sales::SalesReport;
 use vendfleet_app::{App, AppResult};
-use vendfleet_domain::Language;
 
 /// A module's whole table, with the sales report behind the sales overview's; the transaction
 /// log holds at most `max_rows` (more is a 400 that says how many there are).
@@ -74,16 +74,6 @@ pub async fn module_table(
     })
 }
 
-/// A status cell: Active or Inactive in `lang` (the users' and machines' exports).
-fn active_status(lang: Language, active: bool) -> Cell {
-    if active {
-        tr(lang, "Active", "Actif", "Attivo")
-    } else {
-        tr(lang, "Inactive", "Inactif", "Inattivo")
-    }
-    .into()
-}
-
 /// Every table's name in `columns.json`, as the tables' modules name them.
 pub const TABLES: [&str; 13] = [
     refills::REFILLS,
@@ -101,55 +91,13 @@ pub const TABLES: [&str; 13] = [
     locations::LOCATIONS,
 ];
 
-/// `columns.json`: each table's columns in order, an entry `[key, en, fr, it]` each. Read once;
-/// the texts are borrowed from the file (a title holds no JSON escape).
-static COLUMNS: LazyLock<HashMap<&'static str, Vec<Column>>> = LazyLock::new(|| {
-    let file: HashMap<&'static str, Vec<[&'static str; 4]>> =
-        serde_json::from_str(include_str!("columns.json"))
-            .unwrap_or_else(|e| panic!("tables/columns.json: {e}"));
-    file.into_iter()
-        .map(|(table, entries)| {
-            let cols = entries
-                .into_iter()
-                .map(|[k, en, fr, it]| col(k, en, fr, it));
-            (table, cols.collect())
-        })
-        .collect()
-});
-
-/// The columns of `table` (one of [`TABLES`]), in order. A name `columns.json` lacks panics: the
-/// tests check every name of [`TABLES`].
-pub fn columns(table: &str) -> &'static [Column] {
-    COLUMNS
-        .get(table)
-        .map(Vec::as_slice)
-        .unwrap_or_else(|| panic!("tables/columns.json has no table “{table}”"))
-}
-
-/// `labels.json`: what a report writes for a choice of the app's (a visit's status, an
-/// explanation's kind, a machine-day's settlement status), by group and by the choice's
-/// serialised key, `[en, fr, it]`. Read once.
-static LABELS: LazyLock<HashMap<&'static str, HashMap<&'static str, [&'static str; 3]>>> =
-    LazyLock::new(|| {
-        serde_json::from_str(include_str!("labels.json"))
-            .unwrap_or_else(|e| panic!("tables/labels.json: {e}"))
-    });
-
-/// The label of `value` (a unit enum serialised as its key) in `group`, in `lang`; its key
-/// where `labels.json` has none (the tests check every choice has one).
-pub(crate) fn label(lang: Language, group: &str, value: impl serde::Serialize) -> String {
-    let key = serde_json::to_value(value).ok();
-    let key = key.as_ref().and_then(|v| v.as_str()).unwrap_or_default();
-    match LABELS.get(group).and_then(|g| g.get(key)) {
-        Some([en, fr, it]) => crate::tr(lang, en, fr, it),
-        None => key.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::text::{COLUMNS, LABELS};
     use super::*;
+    use std::collections::HashMap;
     use std::collections::HashSet;
+    use vendfleet_domain::Language;
 
     #[test]
     fn every_table_has_its_columns_with_unique_keys_and_three_titles() {
