@@ -7,6 +7,7 @@ pub mod calendar;
 pub mod dex;
 pub mod events;
 pub mod language;
+pub mod nayax;
 pub mod permissions;
 pub mod planning;
 pub mod reach;

@@ -68,6 +68,10 @@ crate::entity! {
         /// The card processor's terminal id (settlement files name machines by it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub terminal_id: Option<String>,
+        /// The machine's id at Nayax (`MachineId` in Nayax Core's messages): its data-source
+        /// messages name the machine by it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub nayax_machine_id: Option<String>,
     }
 }
 

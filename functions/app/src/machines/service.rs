@@ -43,6 +43,8 @@ pub struct MachineInput {
     pub sales_source: Option<SalesSource>,
     /// The card processor's terminal id: unchanged when absent, cleared when empty.
     pub terminal_id: Option<String>,
+    /// The machine's id at Nayax: unchanged when absent, cleared when empty.
+    pub nayax_machine_id: Option<String>,
     pub version: Option<u64>,
 }
 
@@ -400,21 +402,24 @@ impl MachinesService {
         if let Some(src) = input.sales_source {
             m.sales_source = src;
         }
-        if let Some(t) = input.terminal_id.as_deref().map(str::trim) {
-            if t.chars().count() > 64 {
-                errors.add("terminal_id", "At most 64 characters.");
-            } else if t.is_empty() {
-                m.terminal_id = None;
-            } else if self
-                .machines
-                .all_shared()
-                .await?
-                .iter()
-                .any(|o| o.id != m.id && o.terminal_id.as_deref() == Some(t))
-            {
-                errors.add("terminal_id", "Another machine has this terminal id.");
-            } else {
-                m.terminal_id = Some(t.to_string());
+        if input.terminal_id.is_some() || input.nayax_machine_id.is_some() {
+            let others = self.machines.all_shared().await?;
+            let others: Vec<&Machine> = others.iter().filter(|o| o.id != m.id).collect();
+            let field = ExternalId {
+                name: "terminal_id",
+                taken: "Another machine has this terminal id.",
+                of: |o: &Machine| o.terminal_id.as_deref(),
+            };
+            if let Some(v) = field.check(&mut errors, input.terminal_id.as_deref(), &others) {
+                m.terminal_id = v;
+            }
+            let field = ExternalId {
+                name: "nayax_machine_id",
+                taken: "Another machine has this Nayax machine id.",
+                of: |o: &Machine| o.nayax_machine_id.as_deref(),
+            };
+            if let Some(v) = field.check(&mut errors, input.nayax_machine_id.as_deref(), &others) {
+                m.nayax_machine_id = v;
             }
         }
         m.model_id = opt(&input.model_id).map(String::from);
@@ -469,6 +474,7 @@ impl MachinesService {
             webhook_secret: new_secret(),
             sales_source: SalesSource::Events,
             terminal_id: None,
+            nayax_machine_id: None,
             created_at: now,
             updated_at: now,
             version: 1,
@@ -590,5 +596,37 @@ impl crate::users::ScopeCatalogueSource for MachinesService {
                 })
                 .collect(),
         })
+    }
+}
+
+/// A machine's id in another system (a card terminal, a telemetry provider): at most 64
+/// characters, unique among machines.
+struct ExternalId<F: Fn(&Machine) -> Option<&str>> {
+    name: &'static str,
+    taken: &'static str,
+    of: F,
+}
+
+impl<F: Fn(&Machine) -> Option<&str>> ExternalId<F> {
+    /// The field's new value (`Some(None)`: cleared), or `None` when it is unchanged (absent)
+    /// or refused (the error is added).
+    fn check(
+        &self,
+        errors: &mut FieldErrors,
+        input: Option<&str>,
+        others: &[&Machine],
+    ) -> Option<Option<String>> {
+        let t = input?.trim();
+        if t.chars().count() > 64 {
+            errors.add(self.name, "At most 64 characters.");
+            None
+        } else if t.is_empty() {
+            Some(None)
+        } else if others.iter().any(|o| (self.of)(o) == Some(t)) {
+            errors.add(self.name, self.taken);
+            None
+        } else {
+            Some(Some(t.to_string()))
+        }
     }
 }

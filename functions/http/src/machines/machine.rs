@@ -109,6 +109,8 @@ pub struct MachineDto {
     pub sales_source: SalesSourceDto,
     /// The card processor's terminal id (settlement files name machines by it).
     pub terminal_id: Option<String>,
+    /// The machine's id at Nayax (`MachineId` in Nayax Core's messages).
+    pub nayax_machine_id: Option<String>,
     /// Only in the replies that make a new secret (create, rotate): shown once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_secret: Option<String>,
@@ -197,6 +199,7 @@ impl Lookups {
             decimal_places: m.decimal_places,
             sales_source: m.sales_source.into(),
             terminal_id: m.terminal_id,
+            nayax_machine_id: m.nayax_machine_id,
             created_at: m.created_at,
             updated_at: m.updated_at,
             version: m.version,
@@ -276,7 +279,13 @@ pub struct MachineForm {
     pub sales_source: Option<SalesSourceDto>,
     /// The card processor's terminal id: unchanged when absent, cleared when empty.
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub terminal_id: Option<String>,
+    /// The machine's id at Nayax (`MachineId` in Nayax Core's messages): unchanged when
+    /// absent, cleared when empty.
+    #[serde(default)]
+    #[schema(max_length = 64)]
+    pub nayax_machine_id: Option<String>,
     #[serde(default)]
     pub version: Option<u64>,
 }
@@ -303,6 +312,7 @@ impl From<MachineForm> for MachineInput {
             decimal_places: f.decimal_places,
             sales_source: f.sales_source.map(Into::into),
             terminal_id: f.terminal_id,
+            nayax_machine_id: f.nayax_machine_id,
             version: f.version,
         }
     }

@@ -184,6 +184,18 @@ async fn a_processor_file_is_reconciled_exactly(b: Backend) {
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.json());
     assert!(r.json()["errors"]["terminal_id"].is_array());
+    // So is a Nayax machine id; an empty one clears it.
+    let settings = |i: usize| format!("/api/machines/{}/settings/", f.machines[i]);
+    let named = |i: usize, nayax: &str| json!({"name": format!("M{i}"), "location_id": f.location[i], "nayax_machine_id": nayax});
+    let r = h.put(&settings(2), &admin, named(2, " 54265 ")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert_eq!(r.json()["data"]["nayax_machine_id"], "54265");
+    let r = h.put(&settings(3), &admin, named(3, "54265")).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.json());
+    assert!(r.json()["errors"]["nayax_machine_id"].is_array());
+    let r = h.put(&settings(2), &admin, named(2, "")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.json());
+    assert!(r.json()["data"]["nayax_machine_id"].is_null());
 
     let r = h
         .post(

@@ -15,7 +15,7 @@ const limits = limitsOf('MachineForm');
 const deviceLimits = limitsOf('DeviceDto');
 
 /** The machine's free texts (trimmed when sent); the currency has its own default. */
-const TEXTS = ['name', 'serial', 'mcu_serial', 'terminal_id', 'firmware', 'connection_method', 'protocol'] as const;
+const TEXTS = ['name', 'serial', 'mcu_serial', 'terminal_id', 'nayax_machine_id', 'firmware', 'connection_method', 'protocol'] as const;
 /** Its links to other records: '' = none. */
 const LINKS = ['model_id', 'location_id'] as const;
 
@@ -29,7 +29,7 @@ export type DeviceValues = z.infer<typeof deviceSchema>;
 
 /** The machine form's checks (create and settings). */
 export const machineSchema = z.object({
-  ...texts(limits, ['name', 'serial', 'mcu_serial', 'terminal_id']),
+  ...texts(limits, ['name', 'serial', 'mcu_serial', 'terminal_id', 'nayax_machine_id']),
   /** '' = none. */
   model_id: z.string(),
   /** '' = none. */

@@ -126,6 +126,11 @@ export function MachineForm({ initial, machine }: Props) {
           <TextInput name="serial" label={t('machines.serial')} />
           <TextInput name="mcu_serial" label={t('machines.mcuSerial')} />
           <TextInput name="terminal_id" label={t('machines.terminalId')} helperText={t('machines.terminalIdHint')} />
+          <TextInput
+            name="nayax_machine_id"
+            label={t('machines.nayaxMachineId')}
+            helperText={t('machines.nayaxMachineIdHint')}
+          />
           <OptionInput
             name="model_id"
             label={t('machines.model')}

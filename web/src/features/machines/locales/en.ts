@@ -46,6 +46,8 @@ export const en = {
     mcuSerial: 'MCU serial',
     terminalId: 'Terminal id',
     terminalIdHint: 'The card processor’s terminal id: settlement files name the machine by it.',
+    nayaxMachineId: 'Nayax machine id',
+    nayaxMachineIdHint: 'The machine’s id in Nayax Core: messages from a Nayax data source name the machine by it.',
     model: 'Model',
     location: 'Location',
     tags: 'Tags',
