@@ -5,6 +5,7 @@ pub mod auth;
 pub mod calendar;
 pub mod config;
 pub mod dashboard;
+pub mod data_sources;
 pub mod error;
 pub mod events;
 pub mod fleet;

@@ -4,8 +4,9 @@ use std::sync::Arc;
 
 use crate::calendar::Calendar;
 use crate::{
-    audit, auth, config, dashboard, events, fleet, generator, jobs, machines, operator_settings,
-    planning, ports, products, records, reports, sales, scheduler, settlements, users,
+    audit, auth, config, dashboard, data_sources, events, fleet, generator, jobs, machines,
+    operator_settings, planning, ports, products, records, reports, sales, scheduler, settlements,
+    users,
 };
 
 /// Everything the HTTP layer needs, built once per process from the adapters.
@@ -20,6 +21,8 @@ pub struct App {
     pub machines: machines::MachinesService,
     pub products: products::ProductsService,
     pub events: events::EventsService,
+    /// Telemetry providers' feeds (Nayax Core's queues) into the intake.
+    pub data_sources: data_sources::DataSourcesService,
     pub sales: sales::SalesService,
     pub dashboard: dashboard::DashboardService,
     pub reports: reports::ReportsService,
@@ -140,6 +143,13 @@ impl App {
             operator_settings.clone(),
             clock.clone(),
         );
+        let data_sources = data_sources::DataSourcesService::new(
+            store.clone(),
+            events.clone(),
+            machines.clone(),
+            products.clone(),
+            calendar.clone(),
+        );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());
         App {
@@ -147,6 +157,7 @@ impl App {
             planning,
             settlements,
             events,
+            data_sources,
             jobs,
             generator,
             scheduler,

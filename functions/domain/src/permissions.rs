@@ -233,6 +233,10 @@ catalogue! {
             MachinesReadEvaDts = "read_eva_dts" n("Read EVA-DTS", "Lire l'EVA-DTS", "Leggi EVA-DTS"),
             MachinesCollectCash = "collect_cash" n("Collect cash", "Collecter l'argent", "Raccogli contanti"),
         }
+        area "data_sources" n("Data sources", "Sources de données", "Fonti dati") => crud(DataSourcesList, DataSourcesNew, DataSourcesEdit, DataSourcesDelete) {
+            DataSourcesInbox = "inbox" n("Unmatched messages", "Messages non rapprochés", "Messaggi non abbinati"),
+            DataSourcesImport = "import" n("Import history", "Importer l'historique", "Importa lo storico"),
+        }
         area "products" n("Products", "Produits", "Prodotti") => crud(ProductsList, ProductsNew, ProductsEdit, ProductsDelete) {}
         area "components" n("Components", "Composants", "Componenti") => crud(ComponentsList, ComponentsNew, ComponentsEdit, ComponentsDelete) {}
         area "composite_products" n("Composite products", "Produits composés", "Prodotti composti") => crud(CompositeProductsList, CompositeProductsNew, CompositeProductsEdit, CompositeProductsDelete) {}

@@ -10,6 +10,7 @@ pub mod registry;
 pub mod audit;
 pub mod auth;
 pub mod dashboard;
+pub mod data_sources;
 pub mod events;
 pub mod fleet;
 pub mod generator;

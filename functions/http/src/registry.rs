@@ -14,8 +14,9 @@
 use crate::kit::serve::{api_not_found, finish};
 use crate::kit::state::AppState;
 use crate::{
-    audit, auth, dashboard, events, fleet, generator, jobs, machines, operator_settings, planning,
-    products, reports, sales, scheduler, settlements, transaction_log, users, visits,
+    audit, auth, dashboard, data_sources, events, fleet, generator, jobs, machines,
+    operator_settings, planning, products, reports, sales, scheduler, settlements, transaction_log,
+    users, visits,
 };
 use axum::response::IntoResponse;
 use axum::Router;
@@ -126,6 +127,7 @@ registry! {
         fleet: "settings", fleet::router, fleet::filters;
         operator_settings: "settings", operator_settings::router, operator_settings::filters;
         scheduler: "query-scheduler", scheduler::router, scheduler::filters;
+        data_sources: "settings", data_sources::router;
     }
     /// Machines, their planograms, refills, audits and intake anomalies; the visits of planned
     /// routes booked on them.

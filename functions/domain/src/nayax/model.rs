@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The three feeds Nayax Core delivers, one queue each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = NayaxFeed))]
 #[serde(rename_all = "snake_case")]
 pub enum Feed {
     Transactions,

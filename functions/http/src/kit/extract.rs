@@ -397,6 +397,11 @@ pub mod settings_perm {
         ModelsNew => ModelsNew;
         ModelsEdit => ModelsEdit;
         ModelsDelete => ModelsDelete;
+        DataSourcesList => DataSourcesList;
+        DataSourcesNew => DataSourcesNew;
+        DataSourcesEdit => DataSourcesEdit;
+        DataSourcesDelete => DataSourcesDelete;
+        DataSourcesInbox => DataSourcesInbox;
         ClientOptions => ClientsList | LocationsList | LocationsNew | LocationsEdit | UsersNew | UsersEdit | MachinesList;
         ModelOptions => ModelsList | MachinesList | MachinesNew | MachinesEdit;
     }

@@ -349,10 +349,14 @@ crud::list! {
 }
 
 crud::create! {
-    /// Creates a machine; the reply carries its webhook secret, shown this once.
+    /// Creates a machine; the reply carries its webhook secret, shown this once. Given a Nayax
+    /// machine id, the data sources' messages kept for that id are taken again.
     create_machine("/api/machines/", "machines") -> MachineDto, "Machine created successfully",
     |s, a: perm::MachinesNew, f: MachineForm| {
         let m = s.app.machines.create(a.principal(), f.into()).await?;
+        if let Some(nayax) = &m.nayax_machine_id {
+            s.app.data_sources.retake_machine(nayax).await?;
+        }
         Lookups::load(&s).await?.machine(m, true)
     }
 }
@@ -367,11 +371,15 @@ crud::get! {
 }
 
 crud::update! {
-    /// Updates a machine's settings.
+    /// Updates a machine's settings. Given a Nayax machine id, the data sources' messages kept
+    /// for that id are booked to it (exactly once).
     update_machine("/api/machines/{id}/settings/", "machines") -> MachineDto,
     "Machine updated successfully",
     |s, a: perm::MachinesEdit, id, f: MachineForm| {
         let m = s.app.machines.update(a.principal(), &id, f.into()).await?;
+        if let Some(nayax) = &m.nayax_machine_id {
+            s.app.data_sources.retake_machine(nayax).await?;
+        }
         Lookups::load(&s).await?.machine(m, false)
     }
 }

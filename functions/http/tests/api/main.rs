@@ -12,6 +12,7 @@ mod auth;
 mod comparisons;
 mod contract;
 mod dashboard;
+mod data_sources;
 mod dynamo_reads;
 mod events;
 mod events_contract;

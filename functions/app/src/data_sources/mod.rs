@@ -1,0 +1,12 @@
+//! Data sources: a telemetry provider's feeds (Nayax Core's SQS queues) read into the machines'
+//! events through the same intake as the webhook, exactly once; what cannot be booked yet is
+//! kept in an inbox, never dropped (docs/nayax.md).
+
+mod model;
+mod service;
+
+pub use model::{
+    DataSource, DataSourceInput, Feeds, Health, Incoming, KeptMessage, KeptReason, SourceKind,
+    Taken,
+};
+pub use service::DataSourcesService;
