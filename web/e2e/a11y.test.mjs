@@ -105,6 +105,8 @@ function screens() {
     ['product tags', '/settings/product-management?tab=tags'],
     ['data policy', '/settings/data-policy'],
     ['audit trail', '/settings/audit-trail'],
+    ['data sources', '/settings/data-sources'],
+    ['data sources inbox', '/settings/data-sources?tab=inbox'],
     ['not found', '/404'],
   ];
 }

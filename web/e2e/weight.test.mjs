@@ -17,7 +17,7 @@ let scripts = [];
 const chunk = (url) => new URL(url).pathname.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, '');
 const lang = () => page.evaluate(() => document.documentElement.lang);
 /** The catalogues' top-level keys, shared and areas'. */
-const KEY_ROOTS = 'app|nav|account|help|header|settings|auth|validation|errors|success|common|exports|languages|replies|dashboard|users|clients|locations|models|machines|audits|anomalies|products|reports|sales|encashment|refillLog|inventory|transactionLog|reportGenerator|queryScheduler|routePlanning|plannedRoutes|dataPolicy|auditTrail';
+const KEY_ROOTS = 'app|nav|account|help|header|settings|auth|validation|errors|success|common|exports|languages|replies|dashboard|users|clients|locations|models|machines|audits|anomalies|products|reports|sales|encashment|refillLog|inventory|transactionLog|reportGenerator|queryScheduler|routePlanning|plannedRoutes|dataPolicy|auditTrail|dataSources';
 /** Translation keys shown as they are (`dashboard.today`): a string that did not arrive. */
 const rawKeys = () =>
   page.evaluate((roots) => document.body.innerText.match(new RegExp(`\\b(${roots})\\.[a-zA-Z]+`, 'g')) ?? [], KEY_ROOTS);

@@ -9,6 +9,7 @@ mod ops;
 mod packed;
 mod queue;
 mod sales;
+mod sqs;
 mod store;
 
 pub use blob::FsBlobStore;
@@ -18,6 +19,7 @@ pub use mail::{EmbeddedMailer, OUTBOX_DIR};
 pub use ops::{inspect_copy, live_database_files, Backlog, CopyContents, SchemaState};
 pub use queue::SqliteJobQueue;
 pub use sales::SqliteSalesStore;
+pub use sqs::{SqsFeeds, MAX_WAIT_SECS};
 pub use store::SqliteItemStore;
 
 use std::path::Path;

@@ -424,6 +424,20 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
             }
         }
     });
+    // The data sources' queues (Nayax Core's SQS deliveries), long-polled; VENDFLEET_SQS_ENDPOINT
+    // sends every queue call to an emulator instead (moto, `vendfleet simulate --nayax`).
+    let sqs = vendfleet_adapters_embedded::SqsFeeds::at(
+        std::env::var("VENDFLEET_SQS_ENDPOINT")
+            .ok()
+            .filter(|e| !e.is_empty()),
+    );
+    let pollers = tokio::spawn(
+        local
+            .app
+            .data_sources
+            .clone()
+            .run_pollers(Arc::new(sqs), vendfleet_adapters_embedded::MAX_WAIT_SECS),
+    );
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -432,6 +446,7 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
     .await?;
     purge.abort();
     scheduler.abort();
+    pollers.abort();
     if let Some(b) = backups {
         b.abort();
     }

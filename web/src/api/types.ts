@@ -115,6 +115,28 @@ export type OperatorSettings = Schemas['OperatorSettingsDto'];
 /** `PUT /api/settings/operator/`. */
 export type OperatorPolicyForm = Schemas['OperatorPolicyBody'];
 
+// --- Data sources ------------------------------------------------------------------------------
+
+/** A telemetry provider's feeds (Nayax Core's SQS queues) with their health; its secrets only as whether they are set. */
+export type DataSource = Schemas['DataSourceDto'];
+/** `POST /api/settings/data-sources/` (and `PUT …/{id}/` with `version`): a secret left out stays as stored, `""` clears it. */
+export type DataSourceForm = Schemas['DataSourceForm'];
+export type DataSourceKind = Schemas['SourceKind'];
+/** A source's queue URLs, one a feed; a feed without one is not read. */
+export type DataSourceFeeds = Schemas['Feeds'];
+/** Its last message and error, today's counts, its oldest message kept unbooked. */
+export type DataSourceHealth = Schemas['DataSourceHealth'];
+/** One of the feeds Nayax Core delivers (transactions, events, DEX audits). */
+export type NayaxFeed = Schemas['NayaxFeed'];
+/** Why a message is kept unbooked in the inbox. */
+export type KeptReason = Schemas['KeptReason'];
+/** Messages kept alike (reason, feed, Nayax machine id, product code), with the latest as a sample. */
+export type InboxGroup = Schemas['InboxGroupDto'];
+/** `POST …/inbox/retake/`: the messages of one Nayax machine id, or all (`{}`). */
+export type RetakeForm = Schemas['RetakeForm'];
+/** What became of the messages taken again. */
+export type Retaken = Schemas['RetakenDto'];
+
 // --- Route planning ---------------------------------------------------------------------------
 
 /** Why a machine needs a visit: counts of selections, its cash, its last reading. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatDateRange, formatDuration, formatKm, formatShare } from './format';
+import { formatClock, formatDate, formatDateRange, formatDuration, formatKm, formatRelativeTime, formatShare } from './format';
 
 describe('formatDate', () => {
   it('shows a calendar date as that day in every zone', () => {
@@ -53,5 +53,24 @@ describe('formatDateRange', () => {
     expect(formatDateRange('2025-12-29', '2026-01-04', 'en')).toContain('2025');
     expect(formatDateRange('2026-11-20', '2026-11-20', 'en')).toBe('Nov 20, 2026');
     expect(formatDateRange('bad', 'bad', 'en')).toBe('bad');
+  });
+});
+
+describe('formatRelativeTime', () => {
+  const now = Date.parse('2026-11-23T12:00:00Z');
+  const ago = (seconds: number) => new Date(now - seconds * 1000).toISOString();
+
+  it('says how long ago an instant was, in its largest whole unit and the user’s language', () => {
+    expect(formatRelativeTime(ago(20), 'en', now)).toBe('now');
+    expect(formatRelativeTime(ago(-20), 'en', now)).toBe('now');
+    expect(formatRelativeTime(ago(90), 'en', now)).toBe('1 minute ago');
+    expect(formatRelativeTime(ago(5 * 60), 'en', now)).toBe('5 minutes ago');
+    expect(formatRelativeTime(ago(3 * 3600 + 59 * 60), 'en', now)).toBe('3 hours ago');
+    expect(formatRelativeTime(ago(26 * 3600), 'en', now)).toBe('yesterday');
+    expect(formatRelativeTime(ago(40 * 86_400), 'en', now)).toBe('last month');
+    expect(formatRelativeTime(ago(5 * 60), 'fr', now)).toBe('il y a 5 minutes');
+    expect(formatRelativeTime(ago(2 * 3600), 'it', now)).toBe('2 ore fa');
+    expect(formatRelativeTime(null, 'en', now)).toBe('');
+    expect(formatRelativeTime('nonsense', 'en', now)).toBe('');
   });
 });

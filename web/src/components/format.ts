@@ -6,6 +6,33 @@ export function formatDateTime(value: string | null | undefined, language: strin
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
+/** The units of a relative time, largest first, each with its length in seconds. */
+const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/**
+ * How long ago (or how far ahead) an instant is, in the UI language, in its largest whole unit:
+ * "now" within a minute, "5 minutes ago", "yesterday", "il y a 3 heures", "2 giorni fa"; empty for
+ * missing values. `now` is the reference instant (milliseconds, the clock by default).
+ */
+export function formatRelativeTime(value: string | null | undefined, language: string, now: number = Date.now()): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const seconds = (date.getTime() - now) / 1000;
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  for (const [unit, length] of RELATIVE_UNITS) {
+    if (Math.abs(seconds) >= length) return format.format(Math.trunc(seconds / length), unit);
+  }
+  return format.format(0, 'second');
+}
+
 /** A calendar date (`YYYY-MM-DD`, already somebody's local day) or an instant, as a date. */
 export function formatDate(value: string | null | undefined, language: string, timeZone?: string): string {
   if (!value) return '';

@@ -96,6 +96,8 @@ export const navConfig: NavGroup[] = [
           ['productManagement', 'settings.products.list'],
           // The policy on data leaving the system: for whoever schedules mail or administers access.
           ['dataPolicy', DATA_POLICY_KEYS],
+          // Nayax Core's feeds and the messages kept unbooked.
+          ['dataSources', 'settings.data_sources.list'],
         ]).concat([
           // What left the system: for the administrator who may change that policy.
           { title: 'nav.auditTrail', path: paths.settings.auditTrail, fleetAdmin: true },

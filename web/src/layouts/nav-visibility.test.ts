@@ -61,6 +61,14 @@ describe('navigation visibility (spec section 4)', () => {
     expect(groups[0].items[1].path).toBe('/my-day');
   });
 
+  it('shows the data sources in the settings to whoever lists them (the inbox key alone does not)', () => {
+    const visible = (modules: string[]) => titles(filterNavGroups(navConfig, profile({}, modules)).flatMap((group) => group.items));
+    expect(visible(['settings.data_sources.list'])).toEqual(['nav.dashboard', 'nav.settings', 'nav.dataSources']);
+    expect(visible(['settings.data_sources.inbox'])).not.toContain('nav.dataSources');
+    const item = navConfig.flatMap((group) => group.items).flatMap((entry) => entry.children ?? []).find((entry) => entry.title === 'nav.dataSources');
+    expect(item?.path).toBe('/settings/data-sources');
+  });
+
   it('hides a group when no child is permitted', () => {
     const groups = filterNavGroups(navConfig, profile({}, ['settings.users.list']));
     const visible = titles(groups.flatMap((group) => group.items));

@@ -51,6 +51,7 @@ export const en = {
     productManagement: 'Product (component) management',
     dataPolicy: 'Data policy',
     auditTrail: 'Audit trail',
+    dataSources: 'Data sources',
     toggleMini: 'Collapse or expand the menu',
     openMenu: 'Open menu',
   },

@@ -18,6 +18,7 @@ import type { en as plannedRoutesEn } from '../features/planned-routes/locales/e
 import type { en as myDayEn } from '../features/my-day/locales/en';
 import type { en as operatorSettingsEn } from '../features/operator-settings/locales/en';
 import type { en as auditEn } from '../features/audit/locales/en';
+import type { en as dataSourcesEn } from '../features/data-sources/locales/en';
 import type { en as usersEn } from '../features/users/locales/en';
 import type { en as settlementsEn } from '../features/settlements/locales/en';
 import type { en as vatEn } from '../features/vat/locales/en';
@@ -77,6 +78,7 @@ export type Catalogue = typeof commonEn &
   typeof myDayEn &
   typeof operatorSettingsEn &
   typeof auditEn &
+  typeof dataSourcesEn &
   typeof settlementsEn &
   typeof vatEn &
   typeof visitLedgerEn;

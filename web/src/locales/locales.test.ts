@@ -50,6 +50,9 @@ import * as operatorSettingsIt from '../features/operator-settings/locales/it';
 import * as auditEn from '../features/audit/locales/en';
 import * as auditFr from '../features/audit/locales/fr';
 import * as auditIt from '../features/audit/locales/it';
+import * as dataSourcesEn from '../features/data-sources/locales/en';
+import * as dataSourcesFr from '../features/data-sources/locales/fr';
+import * as dataSourcesIt from '../features/data-sources/locales/it';
 import * as usersEn from '../features/users/locales/en';
 import * as usersFr from '../features/users/locales/fr';
 import * as usersIt from '../features/users/locales/it';
@@ -102,6 +105,7 @@ const owners: Record<string, Record<'en' | 'fr' | 'it', Tree>> = {
   myDay: { en: myDayEn.en, fr: myDayFr.fr, it: myDayIt.it },
   operatorSettings: { en: operatorSettingsEn.en, fr: operatorSettingsFr.fr, it: operatorSettingsIt.it },
   audit: { en: auditEn.en, fr: auditFr.fr, it: auditIt.it },
+  dataSources: { en: dataSourcesEn.en, fr: dataSourcesFr.fr, it: dataSourcesIt.it },
   settlements: { en: settlementsEn.en, fr: settlementsFr.fr, it: settlementsIt.it },
   vat: { en: vatEn.en, fr: vatFr.fr, it: vatIt.it },
   visitLedger: { en: visitLedgerEn.en, fr: visitLedgerFr.fr, it: visitLedgerIt.it },

@@ -61,5 +61,7 @@ export const paths = {
     productManagement: '/settings/product-management',
     dataPolicy: '/settings/data-policy',
     auditTrail: '/settings/audit-trail',
+    /** Telemetry providers' feeds (Nayax Core) with their health, and the inbox of messages kept unbooked. */
+    dataSources: '/settings/data-sources',
   },
 } as const;

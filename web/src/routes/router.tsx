@@ -221,6 +221,11 @@ export const protectedRoutes: RouteObject[] = [
     { title: 'nav.auditTrail', crumbs: [SETTINGS] },
     lazyPage(() => import('../features/audit/pages/audit-trail-page')),
   ),
+  screen(
+    paths.settings.dataSources,
+    { title: 'nav.dataSources', crumbs: [SETTINGS], permission: 'settings.data_sources.list' },
+    lazyPage(() => import('../features/data-sources/pages/data-sources-page')),
+  ),
 ];
 
 const MY_DAY = { title: 'nav.myDay', href: paths.myDay.root } as const;

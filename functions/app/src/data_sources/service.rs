@@ -13,6 +13,7 @@ use std::sync::Arc;
 use vendfleet_domain::{validation, FieldErrors, MachineScope};
 
 mod intake;
+mod poll;
 
 /// The service.
 #[derive(Clone)]

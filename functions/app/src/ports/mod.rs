@@ -2,6 +2,7 @@
 
 pub mod blob;
 pub mod clock;
+pub mod feeds;
 pub mod mail;
 pub mod queue;
 pub mod sales;
@@ -10,6 +11,7 @@ pub mod store;
 
 pub use blob::{check_blob_key, Blob, BlobError, BlobStore};
 pub use clock::{Clock, ManualClock, StartedClock, SystemClock};
+pub use feeds::{FeedError, FeedQueues, QueueAccess, QueueMessage};
 pub use mail::{Attachment, Mail, MailError, MailOutcome, Mailer};
 pub use queue::{Job, JobQueue, QueueError};
 pub use sales::{

@@ -418,3 +418,160 @@ on_both_stores!(
     nayax_messages_book_once_or_wait_in_the_inbox,
     sources_keep_their_secrets_and_are_an_administrators,
 );
+
+/// A random stream of Nayax transactions through a real SQS queue (moto) and the embedded
+/// poller: duplicates, any order, voids, an unknown machine, and a crash between booking and
+/// deleting (the messages come again) — the booked sales equal the truth, every message is
+/// booked once or kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_poller_books_a_queue_exactly_once_through_a_crash() {
+    use vendfleet_adapters_embedded::SqsFeeds;
+    use vendfleet_app::ports::{FeedQueues, QueueAccess};
+    let h = Harness::on_store(Backend::Sqlite).await;
+    let f = fleet(&h).await;
+    let sqs = SqsFeeds::at(Some(moto_endpoint()));
+    let access = QueueAccess {
+        region: "us-east-1".into(),
+        access_key_id: "testing".into(),
+        secret_access_key: "testing".into(),
+    };
+    let name = format!("nayax-tx-{}", ulid::Ulid::new());
+    let url = sqs
+        .create_queue(&access, &name, json!({"VisibilityTimeout": "1"}))
+        .await
+        .unwrap();
+    let made = created(
+        &h,
+        &f.admin,
+        "/api/settings/data-sources/",
+        json!({"name": "Nayax", "region": "us-east-1", "feeds": {"transactions": url},
+               "access_key_id": "testing", "secret_access_key": "testing"}),
+    )
+    .await;
+    let source = h
+        .app
+        .data_sources
+        .sources()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|s| s.id == made["id"])
+        .unwrap();
+
+    // The truth, drawn from a fixed seed.
+    let mut seed: u64 = 0x5eed_0049;
+    let mut draw = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let template: Value = serde_json::from_str(MULTI).unwrap();
+    let mut bodies = Vec::new();
+    let (mut lines, mut cash, mut cashless) = (0usize, 0i64, 0i64);
+    for i in 0..40u64 {
+        let mut v = template.clone();
+        let method = if draw(2) == 0 { 1 } else { 3 };
+        let local = format!("2020-04-20T{:02}:{:02}:00.000", 8 + i / 60, i % 60);
+        let n = 1 + draw(3) as usize;
+        let mut products = Vec::new();
+        let mut total = 0i64;
+        for _ in 0..n {
+            let code = ["11", "24", "37"][draw(3) as usize];
+            let cents = 50 + draw(350) as i64;
+            total += cents;
+            let mut line = template["Data"]["Products"][1].clone();
+            line["Product Code in Map"] = json!(code.parse::<u32>().unwrap());
+            line["Product Catalog Number"] = json!("");
+            line["Product Bruto"] = json!(cents as f64 / 100.0);
+            products.push(line);
+        }
+        v["TransactionId"] = json!(7000 + i);
+        v["PaymentMethodId"] = json!(method);
+        v["MachineTime"] = json!(local);
+        v["Data"]["Machine AuTime"] = json!(local);
+        v["Data"]["Payment Method ID (1)"] = json!(method);
+        v["Data"]["SeValue"] = json!(total as f64 / 100.0);
+        v["Data"]["Products"] = json!(products);
+        lines += n;
+        if method == 3 {
+            cash += total;
+        } else {
+            cashless += total;
+        }
+        bodies.push(v.to_string());
+        if draw(8) == 0 {
+            bodies.push(v.to_string()); // delivered twice by the provider
+        }
+    }
+    let mut kept = 0;
+    for i in 0..3 {
+        let mut v: Value = serde_json::from_str(&bodies[i * 5]).unwrap();
+        v["Void"] = json!(true);
+        bodies.push(v.to_string());
+        kept += 1;
+    }
+    for i in 0..2 {
+        let mut v: Value = serde_json::from_str(&bodies[i]).unwrap();
+        v["MachineId"] = json!(31337);
+        v["TransactionId"] = json!(9000 + i);
+        bodies.push(v.to_string());
+        kept += 1;
+    }
+    // Any order.
+    for i in (1..bodies.len()).rev() {
+        let j = draw(i as u64 + 1) as usize;
+        bodies.swap(i, j);
+    }
+    for b in &bodies {
+        sqs.send(&access, &url, b).await.unwrap();
+    }
+
+    // A crash between booking and deleting: a batch is booked, never deleted.
+    let batch = sqs.receive(&access, &url, 1).await.unwrap();
+    assert!(!batch.is_empty());
+    for m in &batch {
+        h.app
+            .data_sources
+            .take(Incoming {
+                source_id: &source.id,
+                feed: Feed::Transactions,
+                message_id: &m.message_id,
+                body: &m.body,
+                sent_at: m.sent_at.unwrap(),
+            })
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // The poller, until the queue stays empty.
+    let mut received = 0;
+    let mut empty = 0;
+    while empty < 2 {
+        let n = h
+            .app
+            .data_sources
+            .poll_feed(&sqs, &source, Feed::Transactions, &url, 1)
+            .await
+            .unwrap()
+            .unwrap();
+        received += n;
+        empty = if n == 0 { empty + 1 } else { 0 };
+    }
+    assert!(received >= bodies.len(), "{received} of {}", bodies.len());
+    let facts = ledger(&h, &f.machine).await;
+    assert_eq!(facts.len(), lines);
+    let paid = |p: Payment| facts.iter().filter(|v| v.3 == p).map(|v| v.2).sum::<i64>();
+    assert_eq!(
+        (paid(Payment::Cash), paid(Payment::Cashless)),
+        (cash, cashless)
+    );
+    let inbox = h.app.data_sources.inbox().await.unwrap();
+    assert_eq!(inbox.len(), kept, "{inbox:?}");
+    let health = h.app.data_sources.health(&source.id).await.unwrap();
+    // Every delivery counted once: the crashed batch's and the poller's.
+    let counted = (health.booked_today + health.kept_today) as usize;
+    assert_eq!(counted, batch.len() + received);
+    assert!(health.last_message_at.is_some());
+    assert_eq!(health.failed_today, 0);
+}

@@ -77,7 +77,7 @@ macro_rules! on_both_stores {
 
 /// A moto server for a new harness: `infra/with-moto.sh` starts several (moto serves DynamoDB
 /// one request at a time, on one core), and harnesses take them in turn.
-fn moto_endpoint() -> String {
+pub fn moto_endpoint() -> String {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let all = std::env::var("VENDFLEET_TEST_AWS_ENDPOINTS")
         .or_else(|_| std::env::var("VENDFLEET_TEST_AWS_ENDPOINT"))
