@@ -226,6 +226,79 @@ pub async fn apply_events_batch(app: &App, event: SqsEvent) -> SqsBatchResponse 
     batch_response(failures)
 }
 
+/// The feed a queue of the stack is, from the environment (`VENDFLEET_NAYAX_QUEUES`:
+/// `transactions=<queue name>,events=<queue name>,dex=<queue name>`, set by the template), for a
+/// queue no data source names.
+fn stack_feed(queue: &str) -> Option<vendfleet_domain::nayax::Feed> {
+    let names = std::env::var("VENDFLEET_NAYAX_QUEUES").unwrap_or_default();
+    names.split(',').find_map(|pair| {
+        let (feed, name) = pair.split_once('=')?;
+        (name.trim() == queue).then_some(())?;
+        vendfleet_domain::nayax::Feed::ALL
+            .into_iter()
+            .find(|f| f.key() == feed.trim())
+    })
+}
+
+/// Takes one SQS batch of Nayax Core's messages (the data sources' queues on AWS): each is
+/// booked exactly once or kept in the inbox (a message that cannot be read is kept, not failed);
+/// only a store failure fails a message, which SQS then delivers again (and after three
+/// receives keeps in the queue's dead-letter queue).
+pub async fn take_nayax_batch(app: &App, event: SqsEvent) -> SqsBatchResponse {
+    let mut failures = Vec::new();
+    for message in event.records {
+        let id = message.message_id.clone().unwrap_or_default();
+        let queue = message
+            .event_source_arn
+            .as_deref()
+            .and_then(|arn| arn.rsplit(':').next())
+            .unwrap_or_default()
+            .to_string();
+        let sent_at = message
+            .attributes
+            .get("SentTimestamp")
+            .and_then(|t| t.parse::<i64>().ok())
+            .and_then(chrono::DateTime::<chrono::Utc>::from_timestamp_millis)
+            .unwrap_or_else(|| app.calendar.now());
+        let outcome = async {
+            let (source, feed) = match app.data_sources.feed_of_queue(&queue).await? {
+                Some(found) => found,
+                None => match stack_feed(&queue) {
+                    Some(feed) => ("stack".to_string(), feed),
+                    None => {
+                        return Err(vendfleet_app::AppError::Internal(format!(
+                            "no data source reads the queue {queue:?}"
+                        )))
+                    }
+                },
+            };
+            let body = message.body.as_deref().unwrap_or_default();
+            app.data_sources
+                .take(vendfleet_app::data_sources::Incoming {
+                    source_id: &source,
+                    feed,
+                    message_id: &id,
+                    body,
+                    sent_at,
+                })
+                .await
+        };
+        match outcome.await {
+            Ok(taken) => tracing::info!(message_id = %id, ?taken, "nayax message taken"),
+            Err(error) => {
+                tracing::error!(message_id = %id, %error, "nayax message not taken");
+                failures.push(id);
+            }
+        }
+    }
+    batch_response(failures)
+}
+
+/// The body of the Nayax feeds' worker binary.
+pub async fn run_nayax_worker() -> Result<(), lambda_runtime::Error> {
+    run_sqs_worker(|app, event| async move { take_nayax_batch(&app, event).await }).await
+}
+
 /// A worker's start: logs, then the application on AWS adapters from the environment.
 async fn worker_app() -> Result<Arc<App>, lambda_runtime::Error> {
     init_logs();

@@ -10,6 +10,7 @@ use crate::ports::ItemStore;
 use crate::products::ProductsService;
 use crate::records::Records;
 use std::sync::Arc;
+use vendfleet_domain::nayax::Feed;
 use vendfleet_domain::{validation, FieldErrors, MachineScope};
 
 mod intake;
@@ -63,6 +64,25 @@ impl DataSourcesService {
         let mut all = self.sources.all().await?;
         all.sort_by_key(|a| a.name.to_lowercase());
         Ok(all)
+    }
+
+    /// The active source and feed whose queue is named `queue` (its URL's last segment): how
+    /// the AWS function, triggered by a queue's ARN, knows what it reads.
+    pub async fn feed_of_queue(&self, queue: &str) -> AppResult<Option<(String, Feed)>> {
+        Ok(self
+            .sources()
+            .await?
+            .into_iter()
+            .filter(|s| !s.inactive)
+            .find_map(|s| {
+                let feed = s
+                    .feeds
+                    .queues()
+                    .into_iter()
+                    .find(|(_, url)| url.trim_end_matches('/').rsplit('/').next() == Some(queue))
+                    .map(|(feed, _)| feed);
+                feed.map(|feed| (s.id.clone(), feed))
+            }))
     }
 
     /// Every source, by name, each with its health.

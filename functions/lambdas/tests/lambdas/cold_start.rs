@@ -188,6 +188,7 @@ async fn cold_starts() {
         .collect();
     functions.push(("events-worker", json!({"Records": []})));
     functions.push(("jobs-worker", json!({"Records": []})));
+    functions.push(("nayax-worker", json!({"Records": []})));
     functions.push(("mail-feedback", json!({"detail-type": "Scheduled Event"})));
 
     println!(

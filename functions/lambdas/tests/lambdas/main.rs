@@ -10,4 +10,5 @@ mod cold_start;
 mod emulator;
 mod events_worker;
 mod jobs_worker;
+mod nayax_worker;
 mod routing;
