@@ -5,6 +5,7 @@ mod bench;
 mod demo;
 mod dex;
 mod error;
+mod nayax_sim;
 mod ops;
 mod server;
 mod simulate;
@@ -146,6 +147,7 @@ async fn main() -> std::process::ExitCode {
             };
             server::seed_demo(&data, email.as_deref(), opts).await
         }
+        Command::Simulate(args) if args.nayax.is_some() => nayax_sim::run(args).await,
         Command::Simulate(args) => simulate::run(args).await,
         Command::CreateAdmin {
             data,

@@ -43,6 +43,8 @@ pub struct Ops {
     pub started: DateTime<Utc>,
     /// The SHA-256 of the metrics token; `None`: `/metrics` is off (404).
     pub metrics_token: Option<[u8; 32]>,
+    /// The data sources, whose health `/metrics` shows.
+    pub data_sources: Option<vendfleet_app::data_sources::DataSourcesService>,
 }
 
 impl Ops {
@@ -60,6 +62,7 @@ impl Ops {
             backups: Schedule::from_env()?,
             started,
             metrics_token: token,
+            data_sources: None,
         })
     }
 }
@@ -200,6 +203,35 @@ async fn metrics_text(State(ops): State<Arc<Ops>>, headers: HeaderMap) -> Respon
         metrics::gauge!("vendfleet_audit_reads_held").set(n as f64);
     }
     metrics::gauge!("vendfleet_database_bytes").set(ops.db.size_on_disk() as f64);
+    if let Some(ds) = &ops.data_sources {
+        for s in ds.sources().await.unwrap_or_default() {
+            let Ok(h) = ds.health(&s.id).await else {
+                continue;
+            };
+            let age = |t: Option<DateTime<Utc>>| {
+                t.map_or(-1.0, |t| (now - t.timestamp_millis()) as f64 / 1e3)
+            };
+            for (name, value) in [
+                ("vendfleet_data_source_booked_today", h.booked_today as f64),
+                ("vendfleet_data_source_kept_today", h.kept_today as f64),
+                (
+                    "vendfleet_data_source_ignored_today",
+                    h.ignored_today as f64,
+                ),
+                ("vendfleet_data_source_failed_today", h.failed_today as f64),
+                (
+                    "vendfleet_data_source_last_message_age_seconds",
+                    age(h.last_message_at),
+                ),
+                (
+                    "vendfleet_data_source_oldest_unbooked_age_seconds",
+                    age(h.oldest_unbooked),
+                ),
+            ] {
+                metrics::gauge!(name, "source" => s.name.clone()).set(value);
+            }
+        }
+    }
     if let Some(s) = &ops.backups {
         let age = last_backup(&s.dir).map_or(-1.0, |l| (now - l.timestamp_millis()) as f64 / 1e3);
         metrics::gauge!("vendfleet_backup_age_seconds").set(age);

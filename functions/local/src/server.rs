@@ -364,7 +364,8 @@ pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(),
     if !web.join("index.html").is_file() {
         tracing::warn!("no web app at {}: serving the API only", web.display());
     }
-    let ops = crate::ops::Ops::from_env(local.embedded.database.clone(), chrono::Utc::now())?;
+    let mut ops = crate::ops::Ops::from_env(local.embedded.database.clone(), chrono::Utc::now())?;
+    ops.data_sources = Some(local.app.data_sources.clone());
     if ops.metrics_token.is_some() {
         crate::ops::prometheus();
     }

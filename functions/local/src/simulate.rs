@@ -28,21 +28,52 @@ use crate::error::BoxError;
 /// `vendfleet simulate` options.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The running server, e.g. http://127.0.0.1:8080 (plain HTTP).
-    #[arg(long)]
-    url: String,
+    /// The running server, e.g. http://127.0.0.1:8080 (plain HTTP); not with `--nayax`.
+    #[arg(long, required_unless_present = "nayax")]
+    pub(crate) url: Option<String>,
     /// The server's data directory (machines and webhook secrets are read from it).
     #[arg(long, env = "VENDFLEET_DATA", default_value = "data")]
-    data: PathBuf,
+    pub(crate) data: PathBuf,
     /// Events a second, about.
     #[arg(long, default_value_t = 20.0)]
-    rate: f64,
+    pub(crate) rate: f64,
     /// Seed of the random choices.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Stop after this many seconds (default: run until interrupted).
     #[arg(long)]
-    duration: Option<u64>,
+    pub(crate) duration: Option<u64>,
+    /// Send as Nayax Core instead: its transaction messages to this SQS queue (the machines'
+    /// Nayax machine ids; docs/nayax.md), with duplicates, late deliveries, voids and an
+    /// unknown machine.
+    #[arg(long, value_name = "QUEUE_URL")]
+    pub(crate) nayax: Option<String>,
+    /// With `--nayax`: the events and alerts queue.
+    #[arg(long, value_name = "QUEUE_URL", requires = "nayax")]
+    pub(crate) nayax_events: Option<String>,
+    /// With `--nayax`: the EVA DTS (DEX) audit files queue.
+    #[arg(long, value_name = "QUEUE_URL", requires = "nayax")]
+    pub(crate) nayax_dex: Option<String>,
+    /// With `--nayax`: the queues' region.
+    #[arg(long, env = "AWS_REGION", default_value = "us-east-1")]
+    pub(crate) region: String,
+    /// With `--nayax`: an SQS emulator (moto) every queue call goes to.
+    #[arg(long, env = "VENDFLEET_SQS_ENDPOINT")]
+    pub(crate) sqs_endpoint: Option<String>,
+    #[arg(
+        long,
+        env = "AWS_ACCESS_KEY_ID",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub(crate) access_key_id: String,
+    #[arg(
+        long,
+        env = "AWS_SECRET_ACCESS_KEY",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub(crate) secret_access_key: String,
 }
 
 /// Most events in one batch of one machine.
@@ -322,7 +353,8 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
     if !(args.rate > 0.0 && args.rate <= 10_000.0) {
         return Err("--rate must be above 0 and at most 10000 events a second".into());
     }
-    let mut http = Http::new(&args.url)?;
+    let url = args.url.clone().ok_or("give --url (or --nayax)")?;
+    let mut http = Http::new(&url)?;
     let db = args.data.join(vendfleet_adapters_embedded::DATABASE_FILE);
     if !db.is_file() {
         return Err(format!("no database at {}: give the server's --data", db.display()).into());
@@ -347,7 +379,7 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
         "Simulating {} machines at about {} events a second against {} (Ctrl-C stops)",
         live.len(),
         args.rate,
-        args.url
+        url
     );
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut tally = Tally::default();

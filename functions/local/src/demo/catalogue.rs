@@ -633,6 +633,8 @@ pub async fn make(
                         sales_source: m.audits.then_some(SalesSource::Audit),
                         // The card reader's terminal at the processor (settlement files).
                         terminal_id: Some(format!("NYX{:07}", 3_100_001 + m.index)),
+                        // Its id at Nayax (`vendfleet simulate --nayax` sends as Nayax Core).
+                        nayax_machine_id: Some((54_265 + m.index).to_string()),
                         ..Default::default()
                     },
                 )

@@ -38,6 +38,7 @@ fn ops_of(local: &Local, backups: Option<Schedule>, token: Option<&str>) -> Ops 
         backups,
         started: Utc::now(),
         metrics_token: token.map(|t| Sha256::digest(t.as_bytes()).into()),
+        data_sources: Some(local.app.data_sources.clone()),
     }
 }
 
@@ -488,6 +489,26 @@ async fn metrics_need_the_token_and_count_a_webhook_batch() {
     }
     let n = events.len();
     assert_eq!(post_batch(&app, &live[0], &events).await.0, StatusCode::OK);
+    // A data source's health is scraped too.
+    let admin = local
+        .app
+        .users
+        .directory()
+        .user_by_email(EMAIL)
+        .await
+        .unwrap()
+        .unwrap();
+    let p = local.app.auth.principal(admin).await.unwrap();
+    let input = vendfleet_app::data_sources::DataSourceInput {
+        name: "Nayax EU".into(),
+        region: "eu-west-1".into(),
+        feeds: vendfleet_app::data_sources::Feeds {
+            transactions: Some("https://sqs.eu-west-1.amazonaws.com/1/tx".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    local.app.data_sources.create(&p, input).await.unwrap();
 
     let (_, after) = call(&app, Method::GET, "/metrics", &auth, vec![]).await;
     let after = String::from_utf8(after).unwrap();
@@ -514,6 +535,8 @@ async fn metrics_need_the_token_and_count_a_webhook_batch() {
         );
     }
     assert!(scrape(&after, "vendfleet_database_bytes") > 0.0);
+    let source = "vendfleet_data_source_booked_today{source=\"Nayax EU\"} 0";
+    assert!(after.lines().any(|l| l == source), "{after}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
