@@ -99,12 +99,14 @@ e2e: chromium web bin
 ## with DuckDB (PyPI, in .venv-bench). Then every Lambda function's cold start (init duration,
 ## first invocation, peak memory), built natively in release as for Lambda; the sales engine alone
 ## at 10,000 machines x 365 days in memory (memory, commits, sums, the log's index and its pages); last, 200 random report
-## queries timed and compared with DuckDB (it fails when an answer differs).
+## queries timed and compared with DuckDB (it fails when an answer differs). Also a Nayax message's
+## latency from its queue (moto) to the ledger through the embedded server's long polling.
 bench:
 	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test api dynamo_reads:: -- --ignored --nocapture
+	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test api data_sources::latency -- --ignored --nocapture
 	infra/with-moto.sh $(CARGO) test --release -p vendfleet-lambdas --test lambdas cold_start:: -- --ignored --nocapture
 	$(CARGO) test --profile local -p vendfleet-app --lib engine_at_scale -- --ignored --nocapture --test-threads=1
 	$(CARGO) run --profile local -p vendfleet-local -- bench --random

@@ -575,3 +575,66 @@ async fn the_poller_books_a_queue_exactly_once_through_a_crash() {
     assert!(health.last_message_at.is_some());
     assert_eq!(health.failed_today, 0);
 }
+
+/// `make bench`: from a message put on a queue (moto) to its sale in the ledger, with the
+/// embedded server's long-polling readers — median and p95 of 60 messages put one at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: make bench"]
+async fn latency_from_queue_to_ledger() {
+    use vendfleet_adapters_embedded::{SqsFeeds, MAX_WAIT_SECS};
+    use vendfleet_app::ports::QueueAccess;
+    let h = Harness::on_store(Backend::Sqlite).await;
+    let f = fleet(&h).await;
+    let sqs = SqsFeeds::at(Some(moto_endpoint()));
+    let access = QueueAccess {
+        region: "us-east-1".into(),
+        access_key_id: "testing".into(),
+        secret_access_key: "testing".into(),
+    };
+    let name = format!("nayax-latency-{}", ulid::Ulid::new());
+    let url = sqs.create_queue(&access, &name, json!({})).await.unwrap();
+    created(
+        &h,
+        &f.admin,
+        "/api/settings/data-sources/",
+        json!({"name": "Nayax", "region": "us-east-1", "feeds": {"transactions": url},
+               "access_key_id": "testing", "secret_access_key": "testing"}),
+    )
+    .await;
+    let pollers = tokio::spawn(
+        h.app
+            .data_sources
+            .clone()
+            .run_pollers(std::sync::Arc::new(sqs.clone()), MAX_WAIT_SECS),
+    );
+    let template: Value = serde_json::from_str(MULTI).unwrap();
+    let mut took = Vec::new();
+    for i in 0..60u64 {
+        let mut v = template.clone();
+        v["TransactionId"] = json!(800_000 + i);
+        let id = format!("nayax-{}-1", 800_000 + i);
+        let started = std::time::Instant::now();
+        sqs.send(&access, &url, &v.to_string()).await.unwrap();
+        loop {
+            let facts = ledger(&h, &f.machine).await;
+            if facts.iter().any(|fact| fact.0 == id) {
+                break;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "{id} never booked"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        took.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    pollers.abort();
+    took.sort_by(f64::total_cmp);
+    let at = |q: f64| took[((took.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "nayax latency, put on the queue → in the ledger (60 messages, moto, SQLite): median {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+        at(0.5),
+        at(0.95),
+        at(1.0)
+    );
+}
