@@ -196,7 +196,9 @@ async fn seed_as(
     Ok(())
 }
 
-async fn first_start(app: &App, demo: bool) -> Result<(), BoxError> {
+/// The first start: an administrator (printed). Answers the administrator's e-mail when it made
+/// one (the demo is seeded as them), `None` when the fleet had users already.
+async fn first_start(app: &App) -> Result<Option<String>, BoxError> {
     if !app
         .users
         .directory()
@@ -205,7 +207,7 @@ async fn first_start(app: &App, demo: bool) -> Result<(), BoxError> {
         .map_err(|e| e.to_string())?
         .is_empty()
     {
-        return Ok(());
+        return Ok(None);
     }
     let email =
         std::env::var("VENDFLEET_ADMIN_EMAIL").unwrap_or_else(|_| "admin@vendfleet.local".into());
@@ -220,10 +222,7 @@ async fn first_start(app: &App, demo: bool) -> Result<(), BoxError> {
     println!("  e-mail:   {email}");
     println!("  password: {password}");
     println!("  (change it after signing in; `vendfleet create-admin` resets it)");
-    if demo {
-        seed_as(app, Some(&email), crate::demo::Options::default()).await?;
-    }
-    Ok(())
+    Ok(Some(email))
 }
 
 #[derive(Clone)]
@@ -351,12 +350,26 @@ pub(crate) fn router(local: &Local, web: &Path, ops: crate::ops::Ops) -> Router 
 /// `vendfleet serve`.
 pub async fn serve(data: &Path, port: u16, web: &Path, demo: bool) -> Result<(), BoxError> {
     let local = open(data)?;
-    first_start(&local.app, demo).await?;
-    // The sales engine's columns are built now, beside the start, rather than by the first
-    // report.
+    let made = first_start(&local.app).await?;
+    // The demo (first start with --demo) is seeded beside the serving, so the dashboard answers
+    // at once and fills within a minute; then the sales engine's columns are built, rather than
+    // by the first report.
+    // (The seeding's future is not `Send`: it runs on a blocking thread of its own.)
     let warm = local.app.clone();
-    tokio::spawn(async move {
-        if let Err(e) = warm.sales.warm().await {
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        if let Some(email) = made.filter(|_| demo) {
+            println!("Seeding the demo fleet while serving: it appears within a minute");
+            let seeded = runtime.block_on(seed_as(
+                &warm,
+                Some(&email),
+                crate::demo::Options::default(),
+            ));
+            if let Err(e) = seeded {
+                eprintln!("vendfleet: the demo fleet was not seeded: {e}");
+            }
+        }
+        if let Err(e) = runtime.block_on(warm.sales.warm()) {
             tracing::warn!(error = %e, "building the sales engine's columns");
         }
     });
