@@ -52,14 +52,16 @@ aws-lint:
 	infra/cfn-lint.sh
 	infra/sam.sh validate --lint --region us-east-1
 
-## web-deps: node_modules as the lock file pins them (from npm's cache when it has them)
+## web-deps: node_modules as the lock file pins them (from npm's cache when it has them). At a
+## lower priority: beside the server's build (`make run`) the Rust compiler keeps the cores, and
+## the web takes what it leaves idle (the build ends on long single-crate steps).
 web-deps:
-	cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund --prefer-offline; fi
+	cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then nice -n 15 npm ci --no-audit --no-fund --prefer-offline; fi
 
 ## web: the dashboard's bundle in web/dist (`vite build` only: the type check and the lint are
-## `make test`'s, in web-checks)
+## `make test`'s, in web-checks), at a lower priority (see web-deps)
 web: web-deps
-	cd web && npm run bundle
+	cd web && nice -n 15 npm run bundle
 
 web-checks: web-deps
 	cd web && npm run lint && npm run typecheck && npm test && npm run build
