@@ -108,20 +108,11 @@ pub struct DataSourceForm {
     pub version: Option<u64>,
 }
 
-impl From<DataSourceForm> for DataSourceInput {
-    fn from(f: DataSourceForm) -> Self {
-        DataSourceInput {
-            name: f.name,
-            kind: f.kind,
-            region: f.region,
-            feeds: f.feeds,
-            access_key_id: f.access_key_id.unwrap_or_default(),
-            secret_access_key: f.secret_access_key,
-            encryption_key: f.encryption_key,
-            encryption_key_version: f.encryption_key_version,
-            inactive: f.inactive,
-            version: f.version,
-        }
+crate::kit::fields::from_fields! {
+    DataSourceForm => DataSourceInput {
+        name, kind, region, feeds, secret_access_key, encryption_key, encryption_key_version,
+        inactive, version;
+        or_default: access_key_id
     }
 }
 

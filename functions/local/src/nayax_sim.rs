@@ -5,7 +5,7 @@
 //! order, a void of an earlier sale, a machine Vendfleet does not know.
 
 use crate::error::BoxError;
-use crate::simulate::{batch, machines, Args, Live};
+use crate::simulate::{batch, machines, Args, Live, Pace};
 use base64::Engine;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -13,7 +13,6 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use vendfleet_adapters_embedded::{Embedded, SqsFeeds};
 use vendfleet_app::config::{AuthSettings, Secret};
 use vendfleet_app::ports::{QueueAccess, SystemClock};
@@ -139,8 +138,8 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
     let sqs = SqsFeeds::at(args.sqs_endpoint.clone().filter(|e| !e.is_empty()));
     let access = QueueAccess {
         region: args.region.clone(),
-        access_key_id: args.access_key_id.clone(),
-        secret_access_key: args.secret_access_key.clone(),
+        access_key_id: std::env::var("AWS_ACCESS_KEY_ID").unwrap_or_default(),
+        secret_access_key: std::env::var("AWS_SECRET_ACCESS_KEY").unwrap_or_default(),
     };
     println!(
         "Sending as Nayax Core for {} machines at about {} messages a second to {tx_queue} (Ctrl-C stops)",
@@ -163,14 +162,7 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
     ) = (
         0usize, 0usize, 0usize, 0usize, 0usize, 0usize, 0usize, 0usize,
     );
-    let started = Instant::now();
-    let stop_at = args.duration.map(Duration::from_secs);
-    let tick = Duration::from_millis(100);
-    let mut ticker = tokio::time::interval(tick);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut budget = 0.0;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
+    let mut pace = Pace::new(args.rate, args.duration);
     let send = async |queue: &str, body: String, failed: &mut usize| {
         if let Err(e) = sqs.send(&access, queue, &body).await {
             *failed += 1;
@@ -179,15 +171,7 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
             }
         }
     };
-    loop {
-        tokio::select! {
-            _ = ticker.tick() => {}
-            _ = &mut ctrl_c => break,
-        }
-        if stop_at.is_some_and(|d| started.elapsed() >= d) {
-            break;
-        }
-        budget += args.rate * tick.as_secs_f64();
+    while let Some(mut budget) = pace.next().await {
         while budget >= 1.0 {
             budget -= 1.0;
             let m = rng.random_range(0..fleet.len());
@@ -279,6 +263,7 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
                 voids += 1;
             }
         }
+        pace.keep(budget);
     }
     for body in late.drain(..) {
         send(&tx_queue, body, &mut failed).await;

@@ -45,7 +45,7 @@ pub struct Args {
     pub(crate) duration: Option<u64>,
     /// Send as Nayax Core instead: its transaction messages to this SQS queue (the machines'
     /// Nayax machine ids; docs/nayax.md), with duplicates, late deliveries, voids and an
-    /// unknown machine.
+    /// unknown machine; the key from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
     #[arg(long, value_name = "QUEUE_URL")]
     pub(crate) nayax: Option<String>,
     /// With `--nayax`: the events and alerts queue.
@@ -60,20 +60,53 @@ pub struct Args {
     /// With `--nayax`: an SQS emulator (moto) every queue call goes to.
     #[arg(long, env = "VENDFLEET_SQS_ENDPOINT")]
     pub(crate) sqs_endpoint: Option<String>,
-    #[arg(
-        long,
-        env = "AWS_ACCESS_KEY_ID",
-        default_value = "",
-        hide_env_values = true
-    )]
-    pub(crate) access_key_id: String,
-    #[arg(
-        long,
-        env = "AWS_SECRET_ACCESS_KEY",
-        default_value = "",
-        hide_env_values = true
-    )]
-    pub(crate) secret_access_key: String,
+}
+
+/// The rhythm of a simulation: about `rate` a second, in ticks of 100 ms, until its duration
+/// ends or Ctrl-C.
+pub(crate) struct Pace {
+    pub(crate) started: Instant,
+    stop_at: Option<Duration>,
+    rate: f64,
+    ticker: tokio::time::Interval,
+    budget: f64,
+    ctrl_c: std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<()>> + Send>>,
+}
+
+impl Pace {
+    const TICK: Duration = Duration::from_millis(100);
+
+    pub(crate) fn new(rate: f64, duration: Option<u64>) -> Pace {
+        let mut ticker = tokio::time::interval(Self::TICK);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Pace {
+            started: Instant::now(),
+            stop_at: duration.map(Duration::from_secs),
+            rate,
+            ticker,
+            budget: 0.0,
+            ctrl_c: Box::pin(tokio::signal::ctrl_c()),
+        }
+    }
+
+    /// Waits for the next tick: how many may be sent now (with what was left), or `None` when
+    /// the simulation ends.
+    pub(crate) async fn next(&mut self) -> Option<f64> {
+        tokio::select! {
+            _ = self.ticker.tick() => {}
+            _ = &mut self.ctrl_c => return None,
+        }
+        if self.stop_at.is_some_and(|d| self.started.elapsed() >= d) {
+            return None;
+        }
+        self.budget += self.rate * Self::TICK.as_secs_f64();
+        Some(self.budget)
+    }
+
+    /// What was left of the tick's allowance.
+    pub(crate) fn keep(&mut self, budget: f64) {
+        self.budget = budget;
+    }
 }
 
 /// Most events in one batch of one machine.
@@ -384,24 +417,9 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut tally = Tally::default();
     let mut pool: Vec<(usize, Vec<u8>, usize)> = Vec::new();
-    let started = Instant::now();
-    let stop_at = args.duration.map(Duration::from_secs);
-    let tick = Duration::from_millis(100);
-    let mut ticker = tokio::time::interval(tick);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut budget = 0.0;
+    let mut pace = Pace::new(args.rate, args.duration);
     let mut last_print = Instant::now();
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
-    loop {
-        tokio::select! {
-            _ = ticker.tick() => {}
-            _ = &mut ctrl_c => break,
-        }
-        if stop_at.is_some_and(|d| started.elapsed() >= d) {
-            break;
-        }
-        budget += args.rate * tick.as_secs_f64();
+    while let Some(mut budget) = pace.next().await {
         while budget >= 1.0 {
             let m = rng.random_range(0..live.len());
             let size = rng.random_range(1..=MAX_BATCH).min(budget as usize).max(1);
@@ -427,11 +445,12 @@ pub async fn run(args: Args) -> Result<(), BoxError> {
                 send(&mut http, &live[m], body, n, &mut tally).await;
             }
         }
+        pace.keep(budget);
         if last_print.elapsed() >= Duration::from_secs(1) {
             last_print = Instant::now();
             println!(
                 "[{:>5.0} s] {}",
-                started.elapsed().as_secs_f64(),
+                pace.started.elapsed().as_secs_f64(),
                 tally.line()
             );
         }

@@ -6,7 +6,7 @@ mod model;
 mod service;
 
 pub use model::{
-    DataSource, DataSourceInput, Feeds, Health, Incoming, KeptMessage, KeptReason, SourceKind,
-    Taken,
+    DataSource, DataSourceInput, FeedReader, Feeds, Health, Incoming, KeptMessage, KeptReason,
+    SourceKind, Taken,
 };
 pub use service::DataSourcesService;

@@ -18,6 +18,18 @@ pub struct Incoming<'a> {
     pub sent_at: DateTime<Utc>,
 }
 
+/// One feed's queue of a source, as read: the queue port, the source, the feed, the queue's URL
+/// and the long poll's wait.
+#[derive(Clone, Copy)]
+pub struct FeedReader<'a> {
+    pub queues: &'a dyn crate::ports::FeedQueues,
+    pub source: &'a DataSource,
+    pub feed: Feed,
+    pub url: &'a str,
+    /// 0–20 seconds.
+    pub wait_secs: u32,
+}
+
 /// Why a message is kept instead of booked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]

@@ -551,7 +551,13 @@ async fn the_poller_books_a_queue_exactly_once_through_a_crash() {
         let n = h
             .app
             .data_sources
-            .poll_feed(&sqs, &source, Feed::Transactions, &url, 1)
+            .poll_feed(vendfleet_app::data_sources::FeedReader {
+                queues: &sqs,
+                source: &source,
+                feed: Feed::Transactions,
+                url: &url,
+                wait_secs: 1,
+            })
             .await
             .unwrap()
             .unwrap();

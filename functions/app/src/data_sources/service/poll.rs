@@ -2,7 +2,7 @@
 //! (booked exactly once, or kept) before it is deleted; a failed read waits and tries again.
 
 use super::DataSourcesService;
-use crate::data_sources::model::{DataSource, Incoming};
+use crate::data_sources::model::{DataSource, FeedReader, Incoming};
 use crate::error::AppResult;
 use crate::ports::{FeedError, FeedQueues, QueueAccess};
 use std::collections::HashMap;
@@ -31,14 +31,14 @@ impl DataSourcesService {
     /// and those taken are deleted (a message whose booking failed stays on the queue and comes
     /// again after the queue's visibility timeout). Answers how many were received, or the
     /// queue's failure (noted in the source's health).
-    pub async fn poll_feed(
-        &self,
-        queues: &dyn FeedQueues,
-        source: &DataSource,
-        feed: Feed,
-        url: &str,
-        wait_secs: u32,
-    ) -> AppResult<Result<usize, FeedError>> {
+    pub async fn poll_feed(&self, r: FeedReader<'_>) -> AppResult<Result<usize, FeedError>> {
+        let FeedReader {
+            queues,
+            source,
+            feed,
+            url,
+            wait_secs,
+        } = r;
         let access = access_of(source);
         let messages = match queues.receive(&access, url, wait_secs).await {
             Ok(messages) => messages,
@@ -108,9 +108,14 @@ impl DataSourcesService {
                         let queues = queues.clone();
                         let (feed, url) = (key.2, key.3.clone());
                         let task = tokio::spawn(async move {
-                            service
-                                .poll_forever(queues.as_ref(), &source, feed, &url, wait_secs)
-                                .await;
+                            let reader = FeedReader {
+                                queues: queues.as_ref(),
+                                source: &source,
+                                feed,
+                                url: &url,
+                                wait_secs,
+                            };
+                            service.poll_forever(reader).await;
                         });
                         running.insert(key, task);
                     }
@@ -121,25 +126,18 @@ impl DataSourcesService {
         }
     }
 
-    async fn poll_forever(
-        &self,
-        queues: &dyn FeedQueues,
-        source: &DataSource,
-        feed: Feed,
-        url: &str,
-        wait_secs: u32,
-    ) {
+    async fn poll_forever(&self, r: FeedReader<'_>) {
         let mut failures = 0;
         loop {
-            match self.poll_feed(queues, source, feed, url, wait_secs).await {
+            match self.poll_feed(r).await {
                 Ok(Ok(_)) => failures = 0,
                 Ok(Err(e)) => {
-                    tracing::warn!(source = %source.id, feed = feed.key(), "queue: {e}");
+                    tracing::warn!(source = %r.source.id, feed = r.feed.key(), "queue: {e}");
                     tokio::time::sleep(backoff(failures)).await;
                     failures += 1;
                 }
                 Err(e) => {
-                    tracing::warn!(source = %source.id, feed = feed.key(), "store: {e}");
+                    tracing::warn!(source = %r.source.id, feed = r.feed.key(), "store: {e}");
                     tokio::time::sleep(backoff(failures)).await;
                     failures += 1;
                 }

@@ -10,6 +10,7 @@ import Tooltip from '@mui/material/Tooltip';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ViewIcon from '@mui/icons-material/VisibilityOutlined';
 import type { InboxGroup, RetakeForm } from '../../../api/types';
+import { actionsColumn } from '../../../components/reports/actions-column';
 import { NO_FIGURE, reportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
@@ -63,38 +64,29 @@ export function InboxTable() {
     col.text('product_code', t('dataSources.productCode'), { minWidth: 110, flex: 0.7, valueGetter: (_value, row) => row.product_code || NO_FIGURE }),
     col.count('count', t('dataSources.count'), { minWidth: 100 }),
     col.dateTime('last_seen', t('dataSources.lastSeen'), { minWidth: 160 }),
-    {
-      field: 'actions',
-      headerName: t('common.actions'),
-      sortable: false,
-      disableColumnMenu: true,
-      align: 'right',
-      headerAlign: 'right',
-      width: 110,
-      renderCell: ({ row }) => (
-        <Box sx={{ display: 'flex', justifyContent: 'flex-end', width: 1 }}>
-          <Tooltip title={t('dataSources.viewSample')}>
-            <IconButton aria-label={`${t('dataSources.viewSample')}: ${groupLabel(row)}`} onClick={() => setSample(row)} data-testid="inbox-sample">
-              <ViewIcon fontSize="small" />
-            </IconButton>
+    actionsColumn<InboxGroup>(t('common.actions'), (row) => (
+      <>
+        <Tooltip title={t('dataSources.viewSample')}>
+          <IconButton aria-label={`${t('dataSources.viewSample')}: ${groupLabel(row)}`} onClick={() => setSample(row)} data-testid="inbox-sample">
+            <ViewIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        {row.nayax_machine_id ? (
+          <Tooltip title={t('dataSources.takeAgain')}>
+            <span>
+              <IconButton
+                aria-label={`${t('dataSources.takeAgain')}: ${groupLabel(row)}`}
+                onClick={() => void takeAgain({ nayax_machine_id: row.nayax_machine_id })}
+                disabled={taking !== null}
+                data-testid="inbox-retake"
+              >
+                <ReplayIcon fontSize="small" />
+              </IconButton>
+            </span>
           </Tooltip>
-          {row.nayax_machine_id ? (
-            <Tooltip title={t('dataSources.takeAgain')}>
-              <span>
-                <IconButton
-                  aria-label={`${t('dataSources.takeAgain')}: ${groupLabel(row)}`}
-                  onClick={() => void takeAgain({ nayax_machine_id: row.nayax_machine_id })}
-                  disabled={taking !== null}
-                  data-testid="inbox-retake"
-                >
-                  <ReplayIcon fontSize="small" />
-                </IconButton>
-              </span>
-            </Tooltip>
-          ) : null}
-        </Box>
-      ),
-    },
+        ) : null}
+      </>
+    )),
   ];
 
   return (

@@ -10,6 +10,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import type { Mapping } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { actionsColumn } from '../../../components/reports/actions-column';
 import { reportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
 import { SummaryTable } from '../../../components/reports/summary-table';
@@ -51,29 +52,20 @@ export function MappingsTable() {
     col.text('columns', t('settlements.columns'), { minWidth: 320, flex: 2, sortable: false, valueGetter: (_value, row) => columnsText(row) }),
     col.text('date_format', t('settlements.dateFormat'), { minWidth: 120 }),
     col.text('decimal_separator', t('settlements.decimalSeparator'), { minWidth: 120 }),
-    {
-      field: 'actions',
-      headerName: t('common.actions'),
-      sortable: false,
-      disableColumnMenu: true,
-      align: 'right',
-      headerAlign: 'right',
-      width: 110,
-      renderCell: ({ row }) => (
-        <Box sx={{ display: 'flex', justifyContent: 'flex-end', width: 1 }}>
-          <Tooltip title={t('settlements.edit')}>
-            <IconButton aria-label={`${t('settlements.edit')}: ${row.name}`} onClick={() => setEditing(row)} data-testid="settlement-mapping-edit">
-              <EditIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-          <Tooltip title={t('settlements.delete')}>
-            <IconButton aria-label={`${t('settlements.delete')}: ${row.name}`} color="error" onClick={() => setDeleting(row)} data-testid="settlement-mapping-delete">
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        </Box>
-      ),
-    },
+    actionsColumn<Mapping>(t('common.actions'), (row) => (
+      <>
+        <Tooltip title={t('settlements.edit')}>
+          <IconButton aria-label={`${t('settlements.edit')}: ${row.name}`} onClick={() => setEditing(row)} data-testid="settlement-mapping-edit">
+            <EditIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={t('settlements.delete')}>
+          <IconButton aria-label={`${t('settlements.delete')}: ${row.name}`} color="error" onClick={() => setDeleting(row)} data-testid="settlement-mapping-delete">
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </>
+    )),
   ];
 
   return (
