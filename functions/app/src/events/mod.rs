@@ -2,6 +2,7 @@
 //! and the item store, and the machine status, encashments and audit reads events leave.
 
 mod audits;
+mod draft;
 mod intake;
 mod model;
 mod service;

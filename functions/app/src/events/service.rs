@@ -1,7 +1,8 @@
 //! The machine-events service: the webhook's checks (machine, signature, body), intake, and
 //! the reads other areas make of what events left (status, encashments, audit reads).
 
-use super::intake::{self, reused_ids, Applied, Context, Draft, Prepared, INTAKE_BUDGET};
+use super::draft::Draft;
+use super::intake::{self, reused_ids, Applied, Context, Prepared, INTAKE_BUDGET};
 use super::model::{Encashment, IntakeAnomaly, MachineStatus, SeenEvent};
 use crate::error::{AppError, AppResult};
 use crate::machines::MachinesService;

@@ -3,7 +3,8 @@
 //! an audit file uploaded by hand.
 
 use super::super::audits::AuditLine;
-use super::super::intake::{self, Draft, Prepared};
+use super::super::draft::Draft;
+use super::super::intake::{self, Prepared};
 use super::super::model::{AuditRead, AuditState};
 use super::EventsService;
 use crate::auth::Principal;
