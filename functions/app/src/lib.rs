@@ -24,6 +24,7 @@ pub mod reports;
 pub mod sales;
 pub mod scheduler;
 pub mod settlements;
+pub mod tabular;
 pub mod users;
 pub mod wiring;
 

@@ -149,6 +149,8 @@ impl App {
             machines.clone(),
             products.clone(),
             calendar.clone(),
+            adapters.blobs.clone(),
+            adapters.jobs.clone(),
         );
         let jobs =
             jobs::JobsService::new(store.clone(), adapters.blobs, adapters.jobs, clock.clone());

@@ -19,9 +19,12 @@ use vendfleet_app::data_sources::{
 };
 use vendfleet_domain::nayax::Feed;
 
+mod history;
+
 /// The area's routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .merge(history::router())
         .routes(routes!(list_sources, create_source))
         .routes(routes!(inbox))
         .routes(routes!(retake))

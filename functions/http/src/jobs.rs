@@ -77,6 +77,9 @@ pub async fn handle(app: &App, delivery: vendfleet_app::ports::Job) -> AppResult
         app.generator.queue().ack(&delivery.receipt).await?;
         return Ok(());
     }
+    if vendfleet_app::data_sources::DataSourcesService::is_import_job(&delivery.payload) {
+        return app.data_sources.run_import_job(delivery).await;
+    }
     if delivery.payload.contains("\"report_id\"") {
         if let Some(c) = app.generator.start(delivery).await? {
             vendfleet_render::generator::run::run(app, c).await?;

@@ -2,6 +2,7 @@
 //! events through the same intake as the webhook, exactly once; what cannot be booked yet is
 //! kept in an inbox, never dropped (docs/nayax.md).
 
+pub mod history;
 mod model;
 mod service;
 
@@ -9,4 +10,4 @@ pub use model::{
     DataSource, DataSourceInput, FeedReader, Feeds, Health, Incoming, KeptMessage, KeptReason,
     SourceKind, Taken,
 };
-pub use service::DataSourcesService;
+pub use service::{DataSourcesService, HistoryMappingInput};

@@ -13,8 +13,11 @@ use std::sync::Arc;
 use vendfleet_domain::nayax::Feed;
 use vendfleet_domain::{validation, FieldErrors, MachineScope};
 
+mod import;
 mod intake;
 mod poll;
+
+pub use import::HistoryMappingInput;
 
 /// The service.
 #[derive(Clone)]
@@ -25,6 +28,10 @@ pub struct DataSourcesService {
     pub(super) machines: MachinesService,
     pub(super) products: ProductsService,
     pub(super) calendar: crate::Calendar,
+    /// History imports' files and previews.
+    pub(super) blobs: Arc<dyn crate::ports::BlobStore>,
+    /// The background jobs' queue (an import's preview and booking).
+    pub(super) jobs: Arc<dyn crate::ports::JobQueue>,
 }
 
 /// Most characters of a queue URL.
@@ -37,6 +44,8 @@ impl DataSourcesService {
         machines: MachinesService,
         products: ProductsService,
         calendar: crate::Calendar,
+        blobs: Arc<dyn crate::ports::BlobStore>,
+        jobs: Arc<dyn crate::ports::JobQueue>,
     ) -> Self {
         DataSourcesService {
             sources: Records::new(store.clone()),
@@ -45,6 +54,8 @@ impl DataSourcesService {
             machines,
             products,
             calendar,
+            blobs,
+            jobs,
         }
     }
 

@@ -231,8 +231,10 @@ impl<'c> Draft<'c> {
                 .then(|| vendfleet_domain::events::reuse::kept_payload(e))
                 .flatten(),
         });
-        self.status.seen(at);
-        self.status_touched = true;
+        if !ctx.history {
+            self.status.seen(at);
+            self.status_touched = true;
+        }
         match &e.kind {
             // An `audit` machine's sales (and the stock they take) come from its audits' differences;
             // its vend events are received and noted, never counted a second time.
@@ -247,14 +249,18 @@ impl<'c> Draft<'c> {
                     .unwrap_or_default();
                 let vat = ctx.products.get(&product_id).map_or(0, |p| p.vat_bps);
                 let revenue = v.revenue_minor();
-                if let Some(s) = self.selections.get_mut(&v.selection) {
-                    s.current -= i64::from(v.quantity);
-                    if class == VendClass::Sale && s.last_purchase.is_none_or(|l| l < at) {
-                        s.last_purchase = Some(at);
+                match self.selections.get_mut(&v.selection) {
+                    Some(_) if ctx.history => {}
+                    Some(s) => {
+                        s.current -= i64::from(v.quantity);
+                        if class == VendClass::Sale && s.last_purchase.is_none_or(|l| l < at) {
+                            s.last_purchase = Some(at);
+                        }
+                        self.touched.insert(v.selection.clone());
                     }
-                    self.touched.insert(v.selection.clone());
+                    None => {}
                 }
-                if class == VendClass::Sale {
+                if class == VendClass::Sale && !ctx.history {
                     self.status.sold(at);
                 }
                 self.vends.push(VendFact {

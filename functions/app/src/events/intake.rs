@@ -106,6 +106,9 @@ pub(crate) struct Prepared {
     pub machine: Option<Machine>,
     pub products: HashMap<String, ProductRef>,
     pub files: Arc<HashMap<usize, DexFile>>,
+    /// Imported history: its vends count in the ledger but move neither stock nor the
+    /// machine's live status.
+    pub history: bool,
 }
 
 impl Prepared {
@@ -144,6 +147,8 @@ pub(crate) struct Context {
     /// What the machine usually sells, to judge an audit's jump.
     pub usual: Option<vendfleet_domain::audit::Usual>,
     pub received_at: DateTime<Utc>,
+    /// See [`Prepared::history`].
+    pub history: bool,
 }
 
 /// Counts what a step did: an event is stored when any of its units was stored now, already

@@ -244,6 +244,7 @@ impl EventsService {
             machine: None,
             products,
             files: Arc::new(files),
+            history: false,
         })
     }
 
@@ -310,6 +311,24 @@ impl EventsService {
     pub async fn apply(&self, machine_id: &str, events: &[MachineEvent]) -> AppResult<Applied> {
         self.apply_events(machine_id, events, true, Prepared::default())
             .await
+    }
+
+    /// Books imported sales history of a machine exactly once, as [`Self::apply`] does, except
+    /// that its vends move neither stock nor the machine's live status (what it last sold, when
+    /// it was last seen): they happened before the machine's life in Vendfleet. An id stored
+    /// already is a duplicate.
+    pub async fn apply_history(
+        &self,
+        machine_id: &str,
+        events: &[MachineEvent],
+    ) -> AppResult<Applied> {
+        let prepared = Prepared {
+            history: true,
+            ..Prepared::default()
+        };
+        // An id stored already is the same sale, whatever its content: the feed's message and
+        // the export's row of one transaction are written differently.
+        self.apply_events(machine_id, events, false, prepared).await
     }
 
     /// [`Self::apply`]; with `check_reuse` false an id already stored is a duplicate whatever
@@ -487,6 +506,7 @@ impl EventsService {
             audits,
             usual,
             received_at: self.calendar.now(),
+            history: prepared.history,
         })
     }
 

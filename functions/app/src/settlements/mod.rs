@@ -11,6 +11,7 @@ mod file;
 mod model;
 mod service;
 
-pub use file::{amount, read_table, Cell, Table, MAX_ROWS};
+pub use crate::tabular::{Cell, Table};
+pub use file::{amount, read_table, MAX_ROWS};
 pub use model::*;
 pub use service::*;

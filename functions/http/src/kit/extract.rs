@@ -402,6 +402,7 @@ pub mod settings_perm {
         DataSourcesEdit => DataSourcesEdit;
         DataSourcesDelete => DataSourcesDelete;
         DataSourcesInbox => DataSourcesInbox;
+        DataSourcesImport => DataSourcesImport;
         ClientOptions => ClientsList | LocationsList | LocationsNew | LocationsEdit | UsersNew | UsersEdit | MachinesList;
         ModelOptions => ModelsList | MachinesList | MachinesNew | MachinesEdit;
     }

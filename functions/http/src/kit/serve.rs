@@ -31,14 +31,51 @@ pub fn finish(
     }
     traced(
         router
-            // Every endpoint, those that take no body too, refuses one over the limit (413).
-            .layer(tower_http::limit::RequestBodyLimitLayer::new(
-                extract::MAX_BODY_BYTES,
-            ))
+            // Every endpoint, those that take no body too, refuses one over its limit (413).
+            .layer(axum::middleware::from_fn(body_limit))
             .layer(axum::middleware::from_fn(contract::json_errors))
             .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
             .with_state(state),
     )
+}
+
+/// The endpoints that take a body larger than [`extract::MAX_BODY_BYTES`], by path template.
+const LARGE_BODIES: &[(&str, usize)] = &[
+    (
+        "/api/settlements/imports/",
+        crate::settlements::MAX_IMPORT_BODY_BYTES,
+    ),
+    (
+        "/api/settings/data-sources/imports/{id}/parts/{n}/",
+        vendfleet_app::data_sources::history::MAX_PART_BYTES,
+    ),
+];
+
+/// Refuses a body over the endpoint's limit (413, as JSON): at once when its length says so,
+/// else as it streams in.
+async fn body_limit(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let limit = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .and_then(|p| LARGE_BODIES.iter().find(|(path, _)| *path == p.as_str()))
+        .map_or(extract::MAX_BODY_BYTES, |(_, limit)| *limit);
+    let declared = req
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return super::error::ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The body is larger than {limit} bytes"),
+        )
+        .into_response();
+    }
+    let req = req.map(|b| axum::body::Body::new(http_body_util::Limited::new(b, limit)));
+    next.run(req).await
 }
 
 /// Request tracing: every request gets an `x-request-id` (the caller's, else a new UUID; on

@@ -62,6 +62,10 @@ fn every_request_body_refuses_unknown_fields_in_the_document() {
     for (method, path, op) in operations(&d) {
         if let Some(content) = op["requestBody"]["content"].as_object() {
             for (ctype, c) in content {
+                // A file's raw bytes (a history import's part) have no fields.
+                if ctype == "application/octet-stream" && path.ends_with("/parts/{n}/") {
+                    continue;
+                }
                 assert_eq!(ctype, "application/json", "{method} {path}");
                 assert_closed(&d, &c["schema"], &format!("{method} {path}"));
                 bodies += 1;

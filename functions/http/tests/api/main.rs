@@ -18,6 +18,7 @@ mod events;
 mod events_contract;
 mod events_property;
 mod generator;
+mod history_import;
 mod jobs;
 mod machines;
 mod my_day;

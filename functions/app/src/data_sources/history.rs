@@ -1,0 +1,753 @@
+//! Sales history from export files (docs/history-import.md): the saved column mappings (and
+//! Nayax Core's export, read by its own column titles), an import and its preview, and the
+//! reading of one row into a sale of a known machine and product — or why it is none.
+
+use crate::fleet::Machine;
+use crate::machines::{MachineContext, SalesSource};
+use crate::tabular::{self, Cell};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use vendfleet_domain::events::{EventKind, MachineEvent, Payment, Vend};
+use vendfleet_domain::nayax::local_instant;
+use vendfleet_domain::FieldErrors;
+
+/// The id of Nayax Core's export as a reading (no saved mapping).
+pub const NAYAX: &str = "nayax";
+/// Most bytes of one uploaded part.
+pub const MAX_PART_BYTES: usize = 5 * 1024 * 1024;
+/// Most parts of one file (a 2-million-row export is about 40).
+pub const MAX_PARTS: u32 = 400;
+/// Rows in error listed in a preview (all are counted).
+pub const MAX_ERRORS: usize = 50;
+/// Machine-months listed in a preview.
+pub const MAX_MONTHS: usize = 5_000;
+/// Unmatched values listed in a preview.
+pub const MAX_UNMATCHED: usize = 200;
+
+/// The file's column (by its header; `A|B`: the first of these the file has) of each field.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryColumns))]
+#[serde(deny_unknown_fields)]
+pub struct HistoryColumns {
+    /// The sale's local date, or date and time.
+    pub date: String,
+    /// Its time, when the date column has none.
+    #[serde(default)]
+    pub time: Option<String>,
+    /// The Nayax machine id, terminal id or name of the machine.
+    pub machine: String,
+    /// The product's SKU (catalogue number) or name.
+    #[serde(default)]
+    pub product: Option<String>,
+    /// The planogram selection.
+    #[serde(default)]
+    pub selection: Option<String>,
+    #[serde(default)]
+    pub quantity: Option<String>,
+    #[serde(default)]
+    pub unit_price: Option<String>,
+    /// The row's total.
+    #[serde(default)]
+    pub amount: Option<String>,
+    #[serde(default)]
+    pub payment: Option<String>,
+    #[serde(default)]
+    pub transaction_id: Option<String>,
+    /// A row whose value here is one of the mapping's `skip_values` is not a sale.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// The currency, checked against the machine's.
+    #[serde(default)]
+    pub currency: Option<String>,
+}
+
+crate::entity! {
+    /// How one vendor's transaction exports read (its name is unique).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+    pub struct HistoryMapping {
+        pub columns: HistoryColumns,
+        /// chrono format of the date (and time) texts; `A|B`: either.
+        pub date_format: String,
+        pub time_format: String,
+        /// `machine` (each machine's location's zone) or an IANA zone.
+        pub zone: String,
+        pub decimal_separator: char,
+        /// Payment values meaning cash (any other is cashless), lower case.
+        pub cash_values: Vec<String>,
+        /// Status values of rows that are not sales, lower case.
+        pub skip_values: Vec<String>,
+    }
+    record "DSMAP", "History mapping";
+}
+
+impl HistoryMapping {
+    /// Nayax Core's transactions export, read by Nayax's column titles (docs/history-import.md).
+    pub fn nayax(now: DateTime<Utc>) -> HistoryMapping {
+        let s = |v: &str| Some(v.to_string());
+        HistoryMapping {
+            id: NAYAX.into(),
+            name: "Nayax Core export".into(),
+            columns: HistoryColumns {
+                date: "Machine AuTime|Machine Authorization Time|MachineTime|Machine SeTime".into(),
+                time: None,
+                machine: "Machine ID|MachineId|Machine Name|Machine Reference".into(),
+                product: s("Catalog Number|Product Catalog Number"),
+                selection: s("Product Code in Map|Product Selection Info"),
+                quantity: s("Quantity"),
+                unit_price: None,
+                amount: s("SeValue|Settlement Value|Authorization Value|auValue"),
+                payment: s(
+                    "Payment Method ID (1)|Payment Method ID|PaymentMethodId|payment_method_id_enc",
+                ),
+                transaction_id: s("Transaction ID|TransactionId"),
+                status: s("Transaction Status Name|Void"),
+                currency: s("Currency"),
+            },
+            date_format: "%Y-%m-%dT%H:%M:%S|%Y-%m-%d %H:%M:%S|%d/%m/%Y %H:%M:%S|%d/%m/%Y %H:%M"
+                .into(),
+            time_format: "%H:%M:%S".into(),
+            zone: "machine".into(),
+            decimal_separator: '.',
+            cash_values: vec!["3".into(), "cash".into()],
+            skip_values: [
+                "cancelled",
+                "canceled",
+                "declined",
+                "voided",
+                "void",
+                "refunded",
+                "true",
+            ]
+            .map(String::from)
+            .to_vec(),
+            created_at: now,
+            updated_at: now,
+            version: 0,
+            schema: super::model::SCHEMA,
+        }
+    }
+}
+
+/// Where an import is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryImportStatus))]
+#[serde(rename_all = "lowercase")]
+pub enum ImportStatus {
+    Uploading,
+    Previewing,
+    Previewed,
+    Booking,
+    Booked,
+    Failed,
+}
+
+/// What a booking did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryImportResult))]
+pub struct ImportResult {
+    /// Sales booked now.
+    pub stored: u64,
+    /// Sales booked before (by this file, an overlapping one or the feed).
+    pub already: u64,
+    /// Rows not booked: in error (skipped), unmatched or not sales.
+    pub skipped: u64,
+    pub seconds: f64,
+}
+
+/// A history import: a file uploaded in parts, previewed, then booked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct HistoryImport {
+    pub id: String,
+    pub file_name: String,
+    pub mapping_id: String,
+    pub mapping_name: String,
+    pub status: ImportStatus,
+    pub progress: u8,
+    pub parts: u32,
+    pub bytes: u64,
+    pub created_by: String,
+    pub created_by_name: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub error: Option<String>,
+    pub result: Option<ImportResult>,
+    /// Rows in error when previewed (booking needs `skip_bad_rows` then).
+    #[serde(default)]
+    pub bad_rows: u64,
+    /// The mapping's version the preview read with (a changed mapping needs a new preview).
+    #[serde(default)]
+    pub mapping_version: u64,
+    #[serde(skip)]
+    pub version: u64,
+    #[serde(default)]
+    pub schema: u32,
+}
+
+crate::record!(HistoryImport, "DSIMPORT", "History import");
+
+impl HistoryImport {
+    /// The blob of part `n` of the file.
+    pub fn part_key(&self, n: u32) -> String {
+        format!("imports/{}/part-{n:05}", self.id)
+    }
+
+    pub fn preview_key(&self) -> String {
+        format!("imports/{}/preview.json", self.id)
+    }
+}
+
+/// A machine-month of a preview.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryPreviewMonth))]
+pub struct MonthRow {
+    pub machine_id: String,
+    pub machine_name: String,
+    /// `2025-01`.
+    pub month: String,
+    pub vends: u64,
+    pub quantity: u64,
+    pub revenue_minor: i64,
+    pub cash_minor: i64,
+    pub cashless_minor: i64,
+    pub currency: String,
+    pub decimal_places: u8,
+}
+
+/// What kind of value left rows unmatched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryUnmatchedKind))]
+#[serde(rename_all = "snake_case")]
+pub enum UnmatchedKind {
+    /// No active machine has this Nayax machine id, terminal id or name.
+    Machine,
+    /// No product has this SKU or name, and the machine's planogram has no such selection.
+    Product,
+    /// The machine's sales come from its audits: it takes no row-level sales.
+    AuditMachine,
+}
+
+/// Rows left unmatched by one value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryUnmatched))]
+pub struct Unmatched {
+    pub kind: UnmatchedKind,
+    pub value: String,
+    pub rows: u64,
+    pub first_line: u32,
+}
+
+/// A row in error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryRowError))]
+pub struct RowError {
+    pub line: u32,
+    pub column: String,
+    pub message: String,
+}
+
+/// What an import would book, nothing booked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HistoryPreview))]
+pub struct Preview {
+    pub rows: u64,
+    /// Rows that are sales of a known machine and product.
+    pub sales: u64,
+    /// Rows that are not sales (cancelled, declined, voided; quantity 0).
+    pub not_sales: u64,
+    pub bad_rows: u64,
+    pub unmatched_rows: u64,
+    pub first_day: Option<NaiveDate>,
+    pub last_day: Option<NaiveDate>,
+    pub months: Vec<MonthRow>,
+    pub unmatched: Vec<Unmatched>,
+    pub errors: Vec<RowError>,
+}
+
+/// What the rows are read against: the active machines and products.
+pub struct Lookup {
+    /// By Nayax machine id, terminal id and lower-case name (the first that has it).
+    machines: HashMap<String, usize>,
+    pub contexts: Vec<MachineContext>,
+    /// Product id by SKU and by lower-case name.
+    products: HashMap<String, String>,
+}
+
+impl Lookup {
+    pub fn new(contexts: Vec<MachineContext>, products: &[crate::products::Product]) -> Lookup {
+        let mut machines = HashMap::new();
+        let keys = |m: &Machine| -> Vec<String> {
+            [
+                m.nayax_machine_id.clone(),
+                m.terminal_id.clone(),
+                Some(m.name.to_lowercase()),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|k| !k.is_empty())
+            .collect()
+        };
+        // Names last: an id always wins over a name that happens to equal it.
+        for pass in 0..3 {
+            for (i, c) in contexts.iter().enumerate() {
+                if let Some(k) = keys(&c.machine).get(pass) {
+                    machines.entry(k.clone()).or_insert(i);
+                }
+            }
+        }
+        let mut by_code = HashMap::new();
+        for p in products.iter().filter(|p| !p.inactive && !p.sku.is_empty()) {
+            by_code.insert(p.sku.clone(), p.id.clone());
+        }
+        for p in products.iter().filter(|p| !p.inactive) {
+            by_code
+                .entry(p.name.to_lowercase())
+                .or_insert_with(|| p.id.clone());
+        }
+        Lookup {
+            machines,
+            contexts,
+            products: by_code,
+        }
+    }
+
+    fn machine(&self, value: &str) -> Option<usize> {
+        self.machines
+            .get(value)
+            .or_else(|| self.machines.get(&value.to_lowercase()))
+            .copied()
+    }
+}
+
+/// A header as compared: letters and digits, lower case (`Machine AuTime` = `machineAuTime`).
+fn normal(header: &str) -> String {
+    header
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The columns of a file resolved by a mapping, and how their cells read.
+pub struct Reading {
+    date: (usize, String),
+    time: Option<(usize, String)>,
+    machine: (usize, String),
+    product: Option<(usize, String)>,
+    selection: Option<(usize, String)>,
+    quantity: Option<(usize, String)>,
+    unit_price: Option<(usize, String)>,
+    amount: Option<(usize, String)>,
+    payment: Option<(usize, String)>,
+    transaction_id: Option<(usize, String)>,
+    status: Option<(usize, String)>,
+    currency: Option<(usize, String)>,
+    date_formats: Vec<String>,
+    time_format: String,
+    zone: Option<Tz>,
+    separator: char,
+    cash_values: Vec<String>,
+    skip_values: Vec<String>,
+    /// Event ids' prefix: `nayax` (the feed's ids) or `import`.
+    prefix: &'static str,
+}
+
+/// One row read.
+pub enum Row {
+    Sale(Sale),
+    NotSale,
+    Unmatched(UnmatchedKind, String),
+    Bad(RowError),
+}
+
+/// A sale of a known machine, as booked.
+pub struct Sale {
+    /// Index in [`Lookup::contexts`].
+    pub machine: usize,
+    pub local: NaiveDateTime,
+    pub event: MachineEvent,
+}
+
+impl Reading {
+    /// Resolves the mapping's columns in `headers`: an error names each column it lacks.
+    pub fn new(m: &HistoryMapping, headers: &[String]) -> Result<Reading, FieldErrors> {
+        let mut errors = FieldErrors::new();
+        let normals: Vec<String> = headers.iter().map(|h| normal(h)).collect();
+        let find = |spec: &str| -> Option<(usize, String)> {
+            spec.split('|').find_map(|alt| {
+                let n = normal(alt);
+                normals
+                    .iter()
+                    .position(|h| !n.is_empty() && *h == n)
+                    .map(|i| (i, headers[i].clone()))
+            })
+        };
+        let mut required = |field: &str, spec: &str| {
+            let found = find(spec);
+            if found.is_none() {
+                errors.add(
+                    format!("columns.{field}"),
+                    format!(
+                        "The file has no column \"{}\".",
+                        spec.replace('|', "\" or \"")
+                    ),
+                );
+            }
+            found
+        };
+        let date = required("date", &m.columns.date);
+        let machine = required("machine", &m.columns.machine);
+        let c = &m.columns;
+        let optional = |spec: &Option<String>| spec.as_deref().and_then(&find);
+        let product = optional(&c.product);
+        let selection = optional(&c.selection);
+        let unit_price = optional(&c.unit_price);
+        let amount = optional(&c.amount);
+        if product.is_none() && selection.is_none() {
+            errors.add(
+                "columns.product",
+                "The file has neither a product nor a selection column.",
+            );
+        }
+        if unit_price.is_none() && amount.is_none() {
+            errors.add(
+                "columns.unit_price",
+                "The file has neither a price nor an amount column.",
+            );
+        }
+        let (Some(date), Some(machine)) = (date, machine) else {
+            return Err(errors);
+        };
+        errors.into_result()?;
+        let zone = match m.zone.as_str() {
+            "machine" | "" => None,
+            z => z.parse::<Tz>().ok(),
+        };
+        Ok(Reading {
+            date,
+            time: optional(&c.time),
+            machine,
+            product,
+            selection,
+            quantity: optional(&c.quantity),
+            unit_price,
+            amount,
+            payment: optional(&c.payment),
+            transaction_id: optional(&c.transaction_id),
+            status: optional(&c.status),
+            currency: optional(&c.currency),
+            date_formats: m.date_format.split('|').map(String::from).collect(),
+            time_format: m.time_format.clone(),
+            zone,
+            separator: m.decimal_separator,
+            cash_values: m.cash_values.clone(),
+            skip_values: m.skip_values.clone(),
+            prefix: if m.id == NAYAX { "nayax" } else { "import" },
+        })
+    }
+
+    /// Reads one row. `occurrences` numbers the rows of one transaction (or identical rows),
+    /// in file order, across the whole file: the n-th gets `-n` in its event id.
+    pub fn row(
+        &self,
+        line: u32,
+        cells: &[Cell],
+        lookup: &Lookup,
+        occurrences: &mut HashMap<u64, u32>,
+    ) -> Row {
+        let empty = Cell::Empty;
+        let cell = |c: &(usize, String)| cells.get(c.0).unwrap_or(&empty);
+        let bad = |c: &(usize, String), message: String| {
+            Row::Bad(RowError {
+                line,
+                column: c.1.clone(),
+                message,
+            })
+        };
+        if let Some(c) = &self.status {
+            if let Some(v) = tabular::text(cell(c)) {
+                if self.skip_values.contains(&v.to_lowercase()) {
+                    return Row::NotSale;
+                }
+            }
+        }
+        let Some(machine_value) = tabular::text(cell(&self.machine)) else {
+            return bad(&self.machine, "empty".into());
+        };
+        let Some(machine) = lookup.machine(&machine_value) else {
+            return Row::Unmatched(UnmatchedKind::Machine, machine_value);
+        };
+        let ctx = &lookup.contexts[machine];
+        if ctx.machine.sales_source == SalesSource::Audit {
+            return Row::Unmatched(UnmatchedKind::AuditMachine, machine_value);
+        }
+        // The local time.
+        let local = match &self.time {
+            None => self.date_time(cell(&self.date)),
+            Some(t) => tabular::date(cell(&self.date), &self.date_formats[0])
+                .and_then(|d| tabular::time(cell(t), &self.time_format).map(|t| d.and_time(t))),
+        };
+        let local = match local {
+            Ok(l) => l,
+            Err(e) => return bad(&self.date, e),
+        };
+        if let Some(c) = &self.currency {
+            if let Some(cur) = tabular::text(cell(c)) {
+                if !cur.eq_ignore_ascii_case(&ctx.machine.currency) {
+                    return bad(
+                        c,
+                        format!("{cur}, but the machine sells in {}", ctx.machine.currency),
+                    );
+                }
+            }
+        }
+        let quantity = match &self.quantity {
+            None => 1,
+            Some(c) => match cell(c) {
+                Cell::Empty => 1,
+                Cell::Number(f) if f.fract() == 0.0 && (0.0..1e6).contains(f) => *f as u32,
+                Cell::Text(t) => match t.parse::<u32>() {
+                    Ok(n) if n < 1_000_000 => n,
+                    _ => return bad(c, format!("\"{t}\" is not a quantity")),
+                },
+                other => {
+                    let shown = tabular::text(other).unwrap_or_default();
+                    return bad(c, format!("{shown} is not a quantity"));
+                }
+            },
+        };
+        if quantity == 0 {
+            return Row::NotSale;
+        }
+        let places = ctx.machine.decimal_places;
+        let price = match (&self.unit_price, &self.amount) {
+            (Some(c), _) => match tabular::amount(cell(c), self.separator, false, places) {
+                Ok(p) => p,
+                Err(e) => return bad(c, e),
+            },
+            (None, Some(c)) => match tabular::amount(cell(c), self.separator, false, places) {
+                Ok(total) if total % i64::from(quantity) == 0 => total / i64::from(quantity),
+                Ok(total) => {
+                    return bad(
+                        c,
+                        format!("{total} minor units do not divide into {quantity} equal prices"),
+                    )
+                }
+                Err(e) => return bad(c, e),
+            },
+            (None, None) => 0,
+        };
+        if price < 0 {
+            // A refund or a reversal: not a sale (docs/history-import.md).
+            return Row::NotSale;
+        }
+        // The product: by SKU or name, else the planogram's at the selection.
+        let product_value = self.product.as_ref().and_then(|c| tabular::text(cell(c)));
+        let selection = self
+            .selection
+            .as_ref()
+            .and_then(|c| tabular::text(cell(c)))
+            .map(|s| selection_code(&s));
+        let product_id = product_value.as_ref().and_then(|v| {
+            lookup
+                .products
+                .get(v)
+                .or_else(|| lookup.products.get(&v.to_lowercase()))
+                .cloned()
+        });
+        let planned = selection
+            .as_deref()
+            .is_some_and(|s| ctx.selections.iter().any(|x| x.selection == s));
+        if product_id.is_none() && !planned {
+            let value = product_value.or(selection).unwrap_or_default();
+            return Row::Unmatched(UnmatchedKind::Product, value);
+        }
+        let payment = match &self.payment {
+            Some(c) => match tabular::text(cell(c)) {
+                Some(v) if self.cash_values.contains(&v.to_lowercase()) => Payment::Cash,
+                _ => Payment::Cashless,
+            },
+            None => Payment::Cashless,
+        };
+        let zone = self.zone.unwrap_or(ctx.zone);
+        let at = local_instant(local, zone, None)
+            .with_timezone(&zone)
+            .fixed_offset();
+        let selection = selection.unwrap_or_default();
+        // The event's id: the transaction's, else the row's fingerprint; numbered by occurrence.
+        let tx = self
+            .transaction_id
+            .as_ref()
+            .and_then(|c| tabular::text(cell(c)));
+        let base = match tx {
+            Some(tx) => format!("{}-{tx}", self.prefix),
+            None => {
+                let mut h = Sha256::new();
+                for part in [
+                    ctx.machine.id.as_str(),
+                    &local.to_string(),
+                    product_id.as_deref().unwrap_or(""),
+                    &selection,
+                    &quantity.to_string(),
+                    &price.to_string(),
+                    if payment == Payment::Cash {
+                        "cash"
+                    } else {
+                        "cashless"
+                    },
+                ] {
+                    h.update(part.as_bytes());
+                    h.update([0]);
+                }
+                format!("import-f{}", hex::encode(&h.finalize()[..10]))
+            }
+        };
+        let key = {
+            use std::hash::{BuildHasher, BuildHasherDefault};
+            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                .hash_one((machine, &base))
+        };
+        let n = occurrences.entry(key).or_insert(0);
+        *n += 1;
+        Row::Sale(Sale {
+            machine,
+            local,
+            event: MachineEvent {
+                id: format!("{base}-{n}"),
+                at,
+                kind: EventKind::Vend(Vend {
+                    selection,
+                    price_minor: price,
+                    quantity,
+                    payment,
+                    product_id,
+                    free: price == 0,
+                    test: false,
+                }),
+            },
+        })
+    }
+
+    fn date_time(&self, cell: &Cell) -> Result<NaiveDateTime, String> {
+        let mut last = String::new();
+        for f in &self.date_formats {
+            match tabular::date_time(cell, f) {
+                Ok(t) => return Ok(t),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+}
+
+/// A selection as Nayax's "Product Selection Info" writes it, `Name(code = price)`, or as is.
+fn selection_code(value: &str) -> String {
+    match value.rsplit_once('(') {
+        Some((_, rest)) if rest.contains('=') && rest.ends_with(')') => {
+            rest.split('=').next().unwrap_or("").trim().to_string()
+        }
+        _ => value.trim().to_string(),
+    }
+}
+
+/// The tallies of a preview, row by row.
+#[derive(Default)]
+pub struct Tally {
+    pub preview: Preview,
+    months: HashMap<(usize, String), MonthRow>,
+    unmatched: HashMap<(UnmatchedKind, String), Unmatched>,
+}
+
+impl Tally {
+    pub fn add(&mut self, line: u32, row: &Row, lookup: &Lookup) {
+        let p = &mut self.preview;
+        p.rows += 1;
+        match row {
+            Row::NotSale => p.not_sales += 1,
+            Row::Bad(e) => {
+                p.bad_rows += 1;
+                if p.errors.len() < MAX_ERRORS {
+                    p.errors.push(e.clone());
+                }
+            }
+            Row::Unmatched(kind, value) => {
+                p.unmatched_rows += 1;
+                self.unmatched
+                    .entry((*kind, value.clone()))
+                    .or_insert_with(|| Unmatched {
+                        kind: *kind,
+                        value: value.clone(),
+                        rows: 0,
+                        first_line: line,
+                    })
+                    .rows += 1;
+            }
+            Row::Sale(s) => {
+                p.sales += 1;
+                let day = s.local.date();
+                p.first_day = Some(p.first_day.map_or(day, |d| d.min(day)));
+                p.last_day = Some(p.last_day.map_or(day, |d| d.max(day)));
+                let EventKind::Vend(v) = &s.event.kind else {
+                    return;
+                };
+                let month = s.local.format("%Y-%m").to_string();
+                let ctx = &lookup.contexts[s.machine];
+                let m = self
+                    .months
+                    .entry((s.machine, month.clone()))
+                    .or_insert_with(|| MonthRow {
+                        machine_id: ctx.machine.id.clone(),
+                        machine_name: ctx.machine.name.clone(),
+                        month,
+                        currency: ctx.machine.currency.clone(),
+                        decimal_places: ctx.machine.decimal_places,
+                        ..MonthRow::default()
+                    });
+                let revenue = v.price_minor * i64::from(v.quantity);
+                m.vends += 1;
+                m.quantity += u64::from(v.quantity);
+                m.revenue_minor += revenue;
+                match v.payment {
+                    Payment::Cash => m.cash_minor += revenue,
+                    Payment::Cashless => m.cashless_minor += revenue,
+                }
+            }
+        }
+    }
+
+    /// The preview: machine-months by machine name and month, unmatched values by rows.
+    pub fn finish(mut self) -> Preview {
+        let mut months: Vec<MonthRow> = self.months.into_values().collect();
+        months.sort_by(|a, b| {
+            (a.machine_name.to_lowercase(), &a.machine_id, &a.month).cmp(&(
+                b.machine_name.to_lowercase(),
+                &b.machine_id,
+                &b.month,
+            ))
+        });
+        months.truncate(MAX_MONTHS);
+        let mut unmatched: Vec<Unmatched> = self.unmatched.into_values().collect();
+        unmatched.sort_by(|a, b| b.rows.cmp(&a.rows).then(a.first_line.cmp(&b.first_line)));
+        unmatched.truncate(MAX_UNMATCHED);
+        self.preview.months = months;
+        self.preview.unmatched = unmatched;
+        self.preview
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nayax_selection_info_gives_its_code() {
+        assert_eq!(selection_code("Coca Cola 0.5(12 = 1.50)"), "12");
+        assert_eq!(selection_code("A1"), "A1");
+        assert_eq!(normal("Payment Method ID (1)"), "paymentmethodid1");
+        assert_eq!(normal("machineSeTime"), normal("Machine SeTime"));
+    }
+}

@@ -1,0 +1,751 @@
+//! History imports (docs/history-import.md): the saved mappings, a file uploaded in parts,
+//! previewed and booked by background jobs through the intake, exactly once.
+
+use super::DataSourcesService;
+use crate::auth::Principal;
+use crate::data_sources::history::{
+    HistoryColumns, HistoryImport, HistoryMapping, ImportResult, ImportStatus, Lookup, Preview,
+    Reading, Row, Tally, MAX_PARTS, MAX_PART_BYTES, NAYAX,
+};
+use crate::error::{AppError, AppResult};
+use crate::ports::Job;
+use crate::records::{check_version, Records};
+use crate::tabular::{self, Cell, Rows};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Read;
+use vendfleet_domain::events::MachineEvent;
+use vendfleet_domain::{validation, FieldErrors, Permission};
+
+/// A mapping to save.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryMappingInput {
+    pub name: String,
+    pub columns: HistoryColumns,
+    pub date_format: Option<String>,
+    pub time_format: Option<String>,
+    pub zone: Option<String>,
+    pub decimal_separator: Option<String>,
+    pub cash_values: Option<Vec<String>>,
+    pub skip_values: Option<Vec<String>>,
+    pub version: Option<u64>,
+}
+
+/// The jobs queue's message of an import's step.
+#[derive(Debug, Serialize, Deserialize)]
+struct ImportJob {
+    import_id: String,
+    /// `preview` or `book`.
+    step: String,
+    #[serde(default)]
+    skip_bad_rows: bool,
+}
+
+/// Sales of one machine handed to the intake at once.
+const BATCH: usize = 500;
+
+impl DataSourcesService {
+    fn admit_import(p: &Principal) -> AppResult<()> {
+        p.require(Permission::DataSourcesImport)?;
+        Self::admit(p)
+    }
+
+    fn mappings(&self) -> Records<HistoryMapping> {
+        Records::new(self.store.clone())
+    }
+
+    fn imports(&self) -> Records<HistoryImport> {
+        Records::new(self.store.clone())
+    }
+
+    /// The saved mappings, by name.
+    pub async fn history_mappings(&self, p: &Principal) -> AppResult<Vec<HistoryMapping>> {
+        Self::admit_import(p)?;
+        let mut all = self.mappings().all().await?;
+        all.sort_by_key(|m| m.name.to_lowercase());
+        Ok(all)
+    }
+
+    /// Creates (`id` none) or replaces a mapping.
+    pub async fn save_history_mapping(
+        &self,
+        p: &Principal,
+        id: Option<&str>,
+        input: HistoryMappingInput,
+    ) -> AppResult<HistoryMapping> {
+        Self::admit_import(p)?;
+        let mut errors = FieldErrors::new();
+        let name = validation::required_text(&mut errors, "name", &input.name, 80);
+        let mut columns = input.columns;
+        for (field, v) in [
+            ("columns.date", &mut columns.date),
+            ("columns.machine", &mut columns.machine),
+        ] {
+            *v = validation::required_text(&mut errors, field, v, 200);
+        }
+        for v in [
+            &mut columns.time,
+            &mut columns.product,
+            &mut columns.selection,
+            &mut columns.quantity,
+            &mut columns.unit_price,
+            &mut columns.amount,
+            &mut columns.payment,
+            &mut columns.transaction_id,
+            &mut columns.status,
+            &mut columns.currency,
+        ] {
+            *v = v
+                .take()
+                .map(|s| s.trim().chars().take(200).collect::<String>())
+                .filter(|s| !s.is_empty());
+        }
+        if columns.product.is_none() && columns.selection.is_none() {
+            errors.add(
+                "columns.product",
+                "Name the product or the selection column.",
+            );
+        }
+        if columns.unit_price.is_none() && columns.amount.is_none() {
+            errors.add("columns.unit_price", "Name the price or the amount column.");
+        }
+        let format = |v: Option<String>, default: &str| {
+            v.map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty())
+                .unwrap_or_else(|| default.to_string())
+        };
+        let date_format = format(input.date_format, "%Y-%m-%d %H:%M:%S");
+        let time_format = format(input.time_format, "%H:%M:%S");
+        let probe = chrono::NaiveDate::from_ymd_opt(2026, 1, 31)
+            .and_then(|d| d.and_hms_opt(13, 45, 30))
+            .expect("a time");
+        let reads_back = |f: &str| {
+            let shown = probe.format(f).to_string();
+            chrono::NaiveDateTime::parse_from_str(&shown, f)
+                .map(|t| t.date() == probe.date())
+                .or_else(|_| {
+                    chrono::NaiveDate::parse_from_str(&shown, f).map(|d| d == probe.date())
+                })
+                .unwrap_or(false)
+        };
+        if date_format.len() > 100 || !date_format.split('|').all(reads_back) {
+            errors.add(
+                "date_format",
+                "Give a date format such as %Y-%m-%d %H:%M:%S or %d/%m/%Y.",
+            );
+        }
+        let shown = probe.format(&time_format).to_string();
+        if time_format.len() > 50
+            || chrono::NaiveTime::parse_from_str(&shown, &time_format).is_err()
+        {
+            errors.add("time_format", "Give a time format such as %H:%M:%S.");
+        }
+        let zone = format(input.zone, "machine");
+        if zone != "machine" && zone.parse::<chrono_tz::Tz>().is_err() {
+            errors.add(
+                "zone",
+                "Give \"machine\" or a time zone such as Europe/Paris.",
+            );
+        }
+        let decimal_separator = match input.decimal_separator.as_deref().map(str::trim) {
+            None | Some("") | Some(".") => '.',
+            Some(",") => ',',
+            Some(_) => {
+                errors.add("decimal_separator", "Choose . or ,");
+                '.'
+            }
+        };
+        let values = |v: Option<Vec<String>>, default: &[&str]| -> Vec<String> {
+            v.map(|v| {
+                v.iter()
+                    .map(|s| s.trim().to_lowercase())
+                    .filter(|s| !s.is_empty())
+                    .take(50)
+                    .collect()
+            })
+            .unwrap_or_else(|| default.iter().map(|s| s.to_string()).collect())
+        };
+        let cash_values = values(input.cash_values, &["cash", "3"]);
+        let skip_values = values(
+            input.skip_values,
+            &["cancelled", "declined", "void", "refund"],
+        );
+        errors.into_result()?;
+        let now = self.calendar.now();
+        match id {
+            None => {
+                let m = HistoryMapping {
+                    id: ulid::Ulid::new().to_string(),
+                    name,
+                    columns,
+                    date_format,
+                    time_format,
+                    zone,
+                    decimal_separator,
+                    cash_values,
+                    skip_values,
+                    created_at: now,
+                    updated_at: now,
+                    version: 1,
+                    schema: super::super::model::SCHEMA,
+                };
+                self.mappings().insert(&m).await?;
+                Ok(m)
+            }
+            Some(id) => {
+                let current = self.mappings().get_or_404(id).await?;
+                check_version(input.version, &current)?;
+                let next = HistoryMapping {
+                    name,
+                    columns,
+                    date_format,
+                    time_format,
+                    zone,
+                    decimal_separator,
+                    cash_values,
+                    skip_values,
+                    updated_at: now,
+                    version: current.version + 1,
+                    ..current.clone()
+                };
+                self.mappings().replace(&current, &next).await?;
+                Ok(next)
+            }
+        }
+    }
+
+    /// Deletes a mapping (what its imports booked stays booked).
+    pub async fn delete_history_mapping(&self, p: &Principal, id: &str) -> AppResult<()> {
+        Self::admit_import(p)?;
+        let current = self.mappings().get_or_404(id).await?;
+        self.mappings()
+            .apply(Records::<HistoryMapping>::delete_writes(&current), &current)
+            .await
+    }
+
+    /// The mapping an import reads through: a saved one, or Nayax Core's export.
+    async fn mapping(&self, id: &str) -> AppResult<Option<HistoryMapping>> {
+        if id == NAYAX {
+            return Ok(Some(HistoryMapping::nayax(self.calendar.now())));
+        }
+        self.mappings().get(id).await
+    }
+
+    /// The imports, newest first.
+    pub async fn history_imports(&self, p: &Principal) -> AppResult<Vec<HistoryImport>> {
+        Self::admit_import(p)?;
+        let mut all = self.imports().all().await?;
+        all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        Ok(all)
+    }
+
+    /// One import, with its preview once previewed.
+    pub async fn history_import(
+        &self,
+        p: &Principal,
+        id: &str,
+    ) -> AppResult<(HistoryImport, Option<Preview>)> {
+        Self::admit_import(p)?;
+        let import = self.imports().get_or_404(id).await?;
+        let preview = match self.blobs.get(&import.preview_key()).await? {
+            Some(blob) => serde_json::from_slice(&blob.bytes).ok(),
+            None => None,
+        };
+        Ok((import, preview))
+    }
+
+    /// Starts an import of a file read through `mapping_id` (a saved mapping or `nayax`).
+    pub async fn create_history_import(
+        &self,
+        p: &Principal,
+        file_name: &str,
+        mapping_id: &str,
+    ) -> AppResult<HistoryImport> {
+        Self::admit_import(p)?;
+        let mut errors = FieldErrors::new();
+        let file_name = validation::required_text(&mut errors, "file_name", file_name, 200);
+        let mapping = self.mapping(mapping_id.trim()).await?;
+        if mapping.is_none() {
+            errors.add("mapping_id", "No such mapping.");
+        }
+        errors.into_result()?;
+        let mapping = mapping.expect("checked");
+        let now = self.calendar.now();
+        let import = HistoryImport {
+            id: ulid::Ulid::new().to_string(),
+            file_name,
+            mapping_id: mapping.id,
+            mapping_name: mapping.name,
+            status: ImportStatus::Uploading,
+            progress: 0,
+            parts: 0,
+            bytes: 0,
+            created_by: p.user.id.clone(),
+            created_by_name: p.user.name.clone(),
+            created_at: now,
+            updated_at: now,
+            error: None,
+            result: None,
+            bad_rows: 0,
+            mapping_version: 0,
+            version: 1,
+            schema: super::super::model::SCHEMA,
+        };
+        self.imports().insert(&import).await?;
+        Ok(import)
+    }
+
+    /// Saves a change of an import's record.
+    async fn save_import(
+        &self,
+        current: &HistoryImport,
+        change: impl FnOnce(&mut HistoryImport),
+    ) -> AppResult<HistoryImport> {
+        let mut next = current.clone();
+        change(&mut next);
+        next.updated_at = self.calendar.now();
+        next.version = current.version + 1;
+        self.imports().replace(current, &next).await?;
+        Ok(next)
+    }
+
+    /// Stores part `n` of the file: the next part, while uploading.
+    pub async fn put_history_part(
+        &self,
+        p: &Principal,
+        id: &str,
+        n: u32,
+        bytes: Vec<u8>,
+    ) -> AppResult<HistoryImport> {
+        Self::admit_import(p)?;
+        let import = self.imports().get_or_404(id).await?;
+        if import.status != ImportStatus::Uploading {
+            return Err(AppError::conflict(
+                "The file is read already: start a new import to change it.",
+            ));
+        }
+        if n != import.parts {
+            return Err(AppError::invalid_field(
+                "part",
+                &format!("Send part {} next.", import.parts),
+            ));
+        }
+        if n >= MAX_PARTS {
+            return Err(AppError::invalid_field(
+                "part",
+                &format!("A file has at most {MAX_PARTS} parts."),
+            ));
+        }
+        if bytes.is_empty() || bytes.len() > MAX_PART_BYTES {
+            return Err(AppError::invalid_field(
+                "part",
+                &format!("A part holds 1 to {MAX_PART_BYTES} bytes."),
+            ));
+        }
+        let len = bytes.len() as u64;
+        self.blobs
+            .put(&import.part_key(n), bytes, "application/octet-stream")
+            .await?;
+        self.save_import(&import, |i| {
+            i.parts = n + 1;
+            i.bytes += len;
+        })
+        .await
+    }
+
+    /// Queues the reading of the whole file into a preview.
+    pub async fn preview_history(&self, p: &Principal, id: &str) -> AppResult<HistoryImport> {
+        Self::admit_import(p)?;
+        let import = self.imports().get_or_404(id).await?;
+        if import.parts == 0 {
+            return Err(AppError::invalid_field("parts", "Upload the file first."));
+        }
+        if matches!(
+            import.status,
+            ImportStatus::Previewing | ImportStatus::Booking | ImportStatus::Booked
+        ) {
+            return Err(AppError::conflict("The import is under way or booked."));
+        }
+        let mapping = self
+            .mapping(&import.mapping_id)
+            .await?
+            .ok_or_else(|| AppError::invalid_field("mapping_id", "The mapping was deleted."))?;
+        let import = self
+            .save_import(&import, |i| i.mapping_version = mapping.version)
+            .await?;
+        self.queue_step(&import, "preview", false, ImportStatus::Previewing)
+            .await
+    }
+
+    /// Queues the booking of a previewed file: refused (409) while it has rows in error, unless
+    /// `skip_bad_rows`.
+    pub async fn book_history(
+        &self,
+        p: &Principal,
+        id: &str,
+        skip_bad_rows: bool,
+    ) -> AppResult<HistoryImport> {
+        Self::admit_import(p)?;
+        let import = self.imports().get_or_404(id).await?;
+        let previewed = import.status == ImportStatus::Previewed
+            || (import.status == ImportStatus::Failed
+                && self.blobs.get(&import.preview_key()).await?.is_some());
+        if !previewed {
+            return Err(AppError::conflict("Preview the file before booking it."));
+        }
+        let mapping = self.mapping(&import.mapping_id).await?;
+        if mapping.is_none_or(|m| m.version != import.mapping_version) {
+            return Err(AppError::conflict(
+                "The mapping changed since the preview: preview the file again.",
+            ));
+        }
+        if import.bad_rows > 0 && !skip_bad_rows {
+            return Err(AppError::conflict(format!(
+                "{} rows are in error: fix the file, or book with skip_bad_rows.",
+                import.bad_rows
+            )));
+        }
+        self.queue_step(&import, "book", skip_bad_rows, ImportStatus::Booking)
+            .await
+    }
+
+    async fn queue_step(
+        &self,
+        import: &HistoryImport,
+        step: &str,
+        skip_bad_rows: bool,
+        status: ImportStatus,
+    ) -> AppResult<HistoryImport> {
+        let next = self
+            .save_import(import, |i| {
+                i.status = status;
+                i.progress = 0;
+                i.error = None;
+            })
+            .await?;
+        let message = serde_json::to_string(&ImportJob {
+            import_id: import.id.clone(),
+            step: step.into(),
+            skip_bad_rows,
+        })
+        .map_err(|e| AppError::Internal(format!("import job: {e}")))?;
+        self.jobs.enqueue(&message).await?;
+        Ok(next)
+    }
+
+    /// Deletes an import and its file (what it booked stays booked).
+    pub async fn delete_history_import(&self, p: &Principal, id: &str) -> AppResult<()> {
+        Self::admit_import(p)?;
+        let import = self.imports().get_or_404(id).await?;
+        if matches!(
+            import.status,
+            ImportStatus::Previewing | ImportStatus::Booking
+        ) {
+            return Err(AppError::conflict("The import is under way."));
+        }
+        for n in 0..import.parts {
+            self.blobs.delete(&import.part_key(n)).await?;
+        }
+        self.blobs.delete(&import.preview_key()).await?;
+        self.imports()
+            .apply(Records::<HistoryImport>::delete_writes(&import), &import)
+            .await
+    }
+
+    /// True when a jobs-queue message is an import's step.
+    pub fn is_import_job(payload: &str) -> bool {
+        serde_json::from_str::<ImportJob>(payload).is_ok()
+    }
+
+    /// Runs an import's step delivered by the jobs queue, then acknowledges it. A failure is
+    /// kept on the import (`failed`, with why); its step may be asked again.
+    pub async fn run_import_job(&self, delivery: Job) -> AppResult<()> {
+        let job: ImportJob = serde_json::from_str(&delivery.payload)
+            .map_err(|e| AppError::Internal(format!("import job: {e}")))?;
+        let Some(import) = self.imports().get(&job.import_id).await? else {
+            return Ok(self.jobs.ack(&delivery.receipt).await?);
+        };
+        let expected = if job.step == "book" {
+            ImportStatus::Booking
+        } else {
+            ImportStatus::Previewing
+        };
+        if import.status != expected {
+            // A late duplicate delivery.
+            return Ok(self.jobs.ack(&delivery.receipt).await?);
+        }
+        let outcome = self.run_step(&import, &job).await;
+        let current = self.imports().get_or_404(&import.id).await?;
+        match outcome {
+            Ok((preview, result)) => {
+                if let Some(preview) = &preview {
+                    let bytes = serde_json::to_vec(preview)
+                        .map_err(|e| AppError::Internal(format!("preview: {e}")))?;
+                    self.blobs
+                        .put(&import.preview_key(), bytes, "application/json")
+                        .await?;
+                }
+                self.save_import(&current, |i| {
+                    i.progress = 100;
+                    match result {
+                        Some(r) => {
+                            i.status = ImportStatus::Booked;
+                            i.result = Some(r);
+                        }
+                        None => {
+                            i.status = ImportStatus::Previewed;
+                            i.bad_rows = preview.as_ref().map_or(0, |p| p.bad_rows);
+                        }
+                    }
+                })
+                .await?;
+            }
+            Err(e) => {
+                tracing::warn!(import = %import.id, error = %e, "history import failed");
+                self.save_import(&current, |i| {
+                    i.status = ImportStatus::Failed;
+                    i.error = Some(said(&e).chars().take(1000).collect());
+                })
+                .await?;
+            }
+        }
+        self.jobs.ack(&delivery.receipt).await?;
+        Ok(())
+    }
+
+    /// Reads the whole file (a preview, or a booking with its result), off the async threads:
+    /// the file streams part by part, the sales go to the intake a machine's batch at a time.
+    async fn run_step(
+        &self,
+        import: &HistoryImport,
+        job: &ImportJob,
+    ) -> AppResult<(Option<Preview>, Option<ImportResult>)> {
+        let mapping = self
+            .mapping(&import.mapping_id)
+            .await?
+            .ok_or_else(|| AppError::invalid_field("mapping_id", "The mapping was deleted."))?;
+        let machines = self.machines.machines().all().await?;
+        let mut contexts = Vec::new();
+        for m in machines.into_iter().filter(|m| !m.inactive) {
+            contexts.push(self.machines.intake_context_of(m).await?);
+        }
+        let products = self.products.products().all().await?;
+        let lookup = Lookup::new(contexts, &products);
+        let booking = job.step == "book";
+        let started = std::time::Instant::now();
+        let handle = tokio::runtime::Handle::current();
+        let this = self.clone();
+        let import = import.clone();
+        let skip_bad_rows = job.skip_bad_rows;
+        tokio::task::spawn_blocking(move || {
+            let mut scan = Scan {
+                service: &this,
+                handle: &handle,
+                mapping: &mapping,
+                lookup: &lookup,
+                reading: None,
+                occurrences: HashMap::new(),
+                tally: Tally::default(),
+                booking,
+                batches: HashMap::new(),
+                result: ImportResult::default(),
+                failure: None,
+            };
+            let mut parts = Parts {
+                service: &this,
+                handle: &handle,
+                import: &import,
+                next: 0,
+                current: std::io::Cursor::new(Vec::new()),
+            };
+            let first = parts.load_next()?.unwrap_or_default();
+            let read = if tabular::is_xlsx(&import.file_name, &first) {
+                let mut whole = first;
+                while let Some(more) = parts.load_next()? {
+                    whole.extend(more);
+                }
+                tabular::read_xlsx(&whole, &mut scan)
+            } else {
+                parts.current = std::io::Cursor::new(first);
+                tabular::read_csv(&mut parts, &mut scan)
+            };
+            if let Some(e) = scan.failure.take() {
+                return Err(e);
+            }
+            read.map_err(|e| AppError::invalid_field("file", &e))?;
+            if scan.reading.is_none() {
+                return Err(AppError::invalid_field(
+                    "file",
+                    "The file has no header row.",
+                ));
+            }
+            if booking {
+                if scan.tally.preview.bad_rows > 0 && !skip_bad_rows {
+                    return Err(AppError::conflict(format!(
+                        "{} rows are in error: nothing was booked.",
+                        scan.tally.preview.bad_rows
+                    )));
+                }
+                scan.flush_all()?;
+                let p = &scan.tally.preview;
+                let mut result = scan.result.clone();
+                result.skipped = p.rows - p.sales;
+                result.seconds = started.elapsed().as_secs_f64();
+                Ok((None, Some(result)))
+            } else {
+                Ok((Some(scan.tally.finish()), None))
+            }
+        })
+        .await
+        .map_err(|e| AppError::Internal(format!("import: {e}")))?
+    }
+}
+
+/// Why a step failed, in the words an operator reads: a field error's messages.
+fn said(e: &AppError) -> String {
+    match e {
+        AppError::Validation { errors, .. } if !errors.is_empty() => errors
+            .0
+            .values()
+            .flatten()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" "),
+        e => e.to_string(),
+    }
+}
+
+/// The file's parts read one after the other as one stream (a part in memory at a time), the
+/// import's progress noted as each is loaded.
+struct Parts<'a> {
+    service: &'a DataSourcesService,
+    handle: &'a tokio::runtime::Handle,
+    import: &'a HistoryImport,
+    next: u32,
+    current: std::io::Cursor<Vec<u8>>,
+}
+
+impl Parts<'_> {
+    fn load_next(&mut self) -> AppResult<Option<Vec<u8>>> {
+        if self.next >= self.import.parts {
+            return Ok(None);
+        }
+        let key = self.import.part_key(self.next);
+        let blob = self
+            .handle
+            .block_on(self.service.blobs.get(&key))?
+            .ok_or_else(|| AppError::Internal(format!("import part {key} is missing")))?;
+        self.next += 1;
+        let progress =
+            u8::try_from(u64::from(self.next) * 95 / u64::from(self.import.parts)).unwrap_or(95);
+        let id = self.import.id.clone();
+        self.handle.block_on(async {
+            let records: Records<HistoryImport> = self.service.imports();
+            if let Some(current) = records.get(&id).await? {
+                self.service
+                    .save_import(&current, |i| i.progress = progress.max(1))
+                    .await?;
+            }
+            AppResult::Ok(())
+        })?;
+        Ok(Some(blob.bytes))
+    }
+}
+
+impl Read for Parts<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.current.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            match self.load_next() {
+                Ok(Some(bytes)) => self.current = std::io::Cursor::new(bytes),
+                Ok(None) => return Ok(0),
+                Err(e) => return Err(std::io::Error::other(e.to_string())),
+            }
+        }
+    }
+}
+
+/// The rows as they come: tallied, and when booking, batched per machine into the intake.
+struct Scan<'a> {
+    service: &'a DataSourcesService,
+    handle: &'a tokio::runtime::Handle,
+    mapping: &'a HistoryMapping,
+    lookup: &'a Lookup,
+    reading: Option<Reading>,
+    occurrences: HashMap<u64, u32>,
+    tally: Tally,
+    booking: bool,
+    batches: HashMap<usize, Vec<MachineEvent>>,
+    result: ImportResult,
+    /// Why the booking stopped (the store failed).
+    failure: Option<AppError>,
+}
+
+impl Scan<'_> {
+    fn flush(&mut self, machine: usize) -> AppResult<()> {
+        let Some(events) = self.batches.remove(&machine) else {
+            return Ok(());
+        };
+        let id = &self.lookup.contexts[machine].machine.id;
+        let applied = self
+            .handle
+            .block_on(self.service.events.apply_history(id, &events))?;
+        self.result.stored += applied.stored as u64;
+        self.result.already += applied.already as u64;
+        Ok(())
+    }
+
+    fn flush_all(&mut self) -> AppResult<()> {
+        let mut machines: Vec<usize> = self.batches.keys().copied().collect();
+        machines.sort_unstable();
+        for m in machines {
+            self.flush(m)?;
+        }
+        Ok(())
+    }
+}
+
+impl Rows for Scan<'_> {
+    fn headers(&mut self, headers: &[String]) -> Result<(), String> {
+        match Reading::new(self.mapping, headers) {
+            Ok(r) => {
+                self.reading = Some(r);
+                Ok(())
+            }
+            Err(errors) => {
+                let message = errors
+                    .0
+                    .into_values()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Err(message)
+            }
+        }
+    }
+
+    fn row(&mut self, line: u32, cells: &[Cell]) -> Result<(), String> {
+        let reading = self.reading.as_ref().ok_or("no header row")?;
+        let row = reading.row(line, cells, self.lookup, &mut self.occurrences);
+        self.tally.add(line, &row, self.lookup);
+        // A booking of a file with rows in error stops at once unless told to skip them.
+        if !self.booking {
+            return Ok(());
+        }
+        if let Row::Sale(sale) = row {
+            let batch = self.batches.entry(sale.machine).or_default();
+            batch.push(sale.event);
+            if batch.len() >= BATCH {
+                if let Err(e) = self.flush(sale.machine) {
+                    let message = e.to_string();
+                    self.failure = Some(e);
+                    return Err(message);
+                }
+            }
+        }
+        Ok(())
+    }
+}
