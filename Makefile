@@ -107,6 +107,7 @@ bench:
 	test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet --disable-pip-version-check -r infra/requirements-bench.txt; }
 	$(CARGO) run --profile local -p vendfleet-local -- bench
 	$(CARGO) run --profile local -p vendfleet-local -- bench --report-file
+	$(CARGO) run --profile local -p vendfleet-local -- bench --import
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test api dynamo_reads:: -- --ignored --nocapture
 	infra/with-moto.sh $(CARGO) test -p vendfleet-http --test api data_sources::latency -- --ignored --nocapture
 	infra/with-moto.sh $(CARGO) test --release -p vendfleet-lambdas --test lambdas cold_start:: -- --ignored --nocapture

@@ -107,6 +107,7 @@ function screens() {
     ['audit trail', '/settings/audit-trail'],
     ['data sources', '/settings/data-sources'],
     ['data sources inbox', '/settings/data-sources?tab=inbox'],
+    ['history import', '/settings/data-sources/import'],
     ['not found', '/404'],
   ];
 }

@@ -13,6 +13,7 @@ use vendfleet_http::{AppState, ClientAddr};
 
 mod generator;
 mod harness;
+mod import;
 mod ingest;
 mod measure;
 mod random;
@@ -26,7 +27,11 @@ pub async fn run(
     reports_only: bool,
     report_file: bool,
     random: Option<(usize, u64)>,
+    import_rows: Option<usize>,
 ) -> Result<(), BoxError> {
+    if let Some(rows) = import_rows {
+        return import::run(rows).await;
+    }
     if report_file {
         return generator::run().await;
     }

@@ -94,6 +94,13 @@ enum Command {
         /// With --random: the seed of the draw.
         #[arg(long, default_value_t = 7, requires = "random")]
         seed: u64,
+        /// Only the history import: a year of a 200-machine fleet's Nayax export uploaded,
+        /// previewed and booked, then again (rows a second, peak memory).
+        #[arg(long)]
+        import: bool,
+        /// With --import: how many rows.
+        #[arg(long, default_value_t = 2_000_000, requires = "import")]
+        rows: usize,
     },
     /// Back up a data directory into a new archive in DEST while the server runs (the database
     /// copied consistently, the blobs and secrets beside it, a manifest with checksums).
@@ -160,9 +167,11 @@ async fn main() -> std::process::ExitCode {
             random,
             queries,
             seed,
+            import,
+            rows,
         } => {
             let random = random.then_some((queries, seed));
-            bench::run(reports_only, report_file, random).await
+            bench::run(reports_only, report_file, random, import.then_some(rows)).await
         }
         Command::Backup { data, to } => backup::run_backup(&data, &to).await,
         Command::Restore { from, data, force } => backup::run_restore(&from, &data, force).await,

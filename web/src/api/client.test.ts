@@ -74,6 +74,34 @@ describe('API client (aws-amplify REST transport)', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
+  it('sends raw bytes as octet-stream with the token, refreshing once on 401', async () => {
+    let first = true;
+    const { calls } = fakeApi({
+      'PUT /api/settings/data-sources/imports/i1/parts/0/': (call) => {
+        if (first) {
+          first = false;
+          return { status: 401, body: { message: 'expired' } };
+        }
+        return { status: 200, body: { data: { token: call.headers.authorization } } };
+      },
+      'PUT /api/settings/data-sources/imports/i1/parts/5/': () => ({ status: 400, body: { message: 'Send part 1 next', errors: { n: ['not the next part'] } } }),
+    });
+    setAccessToken('old');
+    setTokenHooks({
+      refresh: async () => {
+        setAccessToken('new');
+        return true;
+      },
+    });
+    const part = new Blob([new Uint8Array(1000)]);
+    const reply = await api.putBytes<{ data: { token: string } }>('/api/settings/data-sources/imports/i1/parts/0/', part);
+    expect(reply.data.token).toBe('Bearer new');
+    expect(calls).toHaveLength(2);
+    expect(calls[1].headers['content-type']).toBe('application/octet-stream');
+    expect(calls[1].body).toBe(part);
+    await expect(api.putBytes('/api/settings/data-sources/imports/i1/parts/5/', part)).rejects.toMatchObject({ status: 400, message: 'Send part 1 next', errors: { n: ['not the next part'] } });
+  });
+
   it('downloads a file with its Content-Disposition name', async () => {
     fakeApi({
       'GET /api/users/export/': () => ({

@@ -137,6 +137,33 @@ export type RetakeForm = Schemas['RetakeForm'];
 /** What became of the messages taken again. */
 export type Retaken = Schemas['RetakenDto'];
 
+// --- History import (docs/history-import.md) --------------------------------------------------
+
+/** The columns a history mapping reads: each field's header in the file (`A|B`: either). */
+export type HistoryMappingColumns = Schemas['HistoryColumns'];
+/** `POST …/data-sources/mappings/` (and `PUT …/mappings/{id}/` with `version`). */
+export type HistoryMappingBody = Schemas['HistoryMappingBody'];
+/** A saved reading of a vendor's transactions file. */
+export type HistoryMapping = Schemas['HistoryMappingDto'];
+/** Where an import is: its file arriving, read (preview), booked, or failed. */
+export type HistoryImportStatus = Schemas['HistoryImportStatus'];
+/** A machine's sales of one month as the file has them. */
+export type HistoryImportMonth = Schemas['HistoryPreviewMonth'];
+/** Rows not booked: a machine or product Vendfleet does not know, or an audit machine. */
+export type HistoryImportUnmatched = Schemas['HistoryUnmatched'];
+/** A row in error: its line, the column, what is wrong. */
+export type HistoryImportError = Schemas['HistoryRowError'];
+/** What booking the file would do, nothing booked. */
+export type HistoryImportPreview = Schemas['HistoryPreview'];
+/** What booking did. */
+export type HistoryImportResult = Schemas['HistoryImportResult'];
+/** An import of a sales history file. */
+export type HistoryImport = Schemas['HistoryImportDto'];
+/** `POST …/data-sources/imports/`. */
+export type HistoryImportBody = Schemas['NewHistoryImportBody'];
+/** `POST …/data-sources/imports/{id}/book/`. */
+export type BookBody = Schemas['HistoryBookBody'];
+
 // --- Route planning ---------------------------------------------------------------------------
 
 /** Why a machine needs a visit: counts of selections, its cash, its last reading. */

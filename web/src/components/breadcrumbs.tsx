@@ -38,7 +38,8 @@ export function CustomBreadcrumbs({ heading, links, action }: Props) {
           )}
         </Breadcrumbs>
       </Box>
-      {action ? <Box sx={{ flexShrink: 0, display: 'flex', gap: 1 }}>{action}</Box> : null}
+      {/* On a phone the actions take a line of their own, and wrap within it. */}
+      {action ? <Box sx={{ flexShrink: 0, maxWidth: '100%', display: 'flex', flexWrap: 'wrap', gap: 1 }}>{action}</Box> : null}
     </Box>
   );
 }

@@ -63,5 +63,7 @@ export const paths = {
     auditTrail: '/settings/audit-trail',
     /** Telemetry providers' feeds (Nayax Core) with their health, and the inbox of messages kept unbooked. */
     dataSources: '/settings/data-sources',
+    /** A sales history brought from export files (Nayax Core's, or any vendor's through a saved mapping), issue 49. */
+    historyImport: '/settings/data-sources/import',
   },
 } as const;

@@ -23,6 +23,7 @@ const MODELS = { title: 'nav.modelManagement', href: paths.settings.modelManagem
 const MACHINES = { title: 'nav.machineManagement', href: paths.settings.machineManagement } as const;
 const GENERATOR = { title: 'nav.reportGenerator', href: paths.report.reportGenerator } as const;
 const QUERIES = { title: 'nav.queryScheduler', href: paths.settings.queryScheduler } as const;
+const DATA_SOURCES = { title: 'nav.dataSources', href: paths.settings.dataSources } as const;
 
 function screen(path: string, handle: RouteHandle, lazy = placeholder): RouteObject {
   return { path, handle, lazy };
@@ -225,6 +226,11 @@ export const protectedRoutes: RouteObject[] = [
     paths.settings.dataSources,
     { title: 'nav.dataSources', crumbs: [SETTINGS], permission: 'settings.data_sources.list' },
     lazyPage(() => import('../features/data-sources/pages/data-sources-page')),
+  ),
+  screen(
+    paths.settings.historyImport,
+    { title: 'dataSources.imports.title', crumbs: [SETTINGS, DATA_SOURCES], permission: 'settings.data_sources.import' },
+    lazyPage(() => import('../features/data-sources/pages/import-page')),
   ),
 ];
 

@@ -32,12 +32,14 @@ export function fakeApi(routes: Record<string, Handler>) {
       path: url.pathname,
       search: url.search,
       headers,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      // JSON as its value; raw bytes (a file's part) as the Blob sent.
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body instanceof Blob ? init.body : undefined,
     };
     calls.push(call);
     const handler = routes[`${method} ${url.pathname}`];
     const reply = handler ? handler(call) : { status: 404, body: { message: 'Not found' } };
-    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    // No body at all without one: a 204 may not carry even an empty one.
+    const text = reply.body === undefined ? null : JSON.stringify(reply.body);
     return new Response(text, {
       status: reply.status,
       headers: { 'content-type': 'application/json', ...(reply.headers ?? {}) },

@@ -37,7 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// A mapping to save (a change names the `version` it was loaded at).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MappingBody {
+pub struct HistoryMappingBody {
     #[schema(max_length = 80)]
     pub name: String,
     pub columns: HistoryColumns,
@@ -62,7 +62,7 @@ pub struct MappingBody {
 }
 
 crate::kit::fields::from_fields! {
-    MappingBody => HistoryMappingInput {
+    HistoryMappingBody => HistoryMappingInput {
         name, columns, date_format, time_format, zone, decimal_separator, cash_values,
         skip_values, version
     }
@@ -70,7 +70,7 @@ crate::kit::fields::from_fields! {
 
 /// An import as shown: its record and, once previewed, what it would book.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct ImportDto {
+pub struct HistoryImportDto {
     #[serde(flatten)]
     pub import: HistoryImport,
     pub version: u64,
@@ -79,9 +79,9 @@ pub struct ImportDto {
     pub preview: Option<Preview>,
 }
 
-impl ImportDto {
-    fn of(import: HistoryImport, preview: Option<Preview>) -> ImportDto {
-        ImportDto {
+impl HistoryImportDto {
+    fn of(import: HistoryImport, preview: Option<Preview>) -> HistoryImportDto {
+        HistoryImportDto {
             version: import.version,
             import,
             preview,
@@ -91,15 +91,15 @@ impl ImportDto {
 
 /// A mapping as shown.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct MappingDto {
+pub struct HistoryMappingDto {
     #[serde(flatten)]
     pub mapping: HistoryMapping,
     pub version: u64,
 }
 
-impl From<HistoryMapping> for MappingDto {
+impl From<HistoryMapping> for HistoryMappingDto {
     fn from(mapping: HistoryMapping) -> Self {
-        MappingDto {
+        HistoryMappingDto {
             version: mapping.version,
             mapping,
         }
@@ -108,11 +108,11 @@ impl From<HistoryMapping> for MappingDto {
 
 /// The saved mappings, by name.
 #[utoipa::path(get, path = "/api/settings/data-sources/mappings/", tag = "settings", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<MappingDto>>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = Data<Vec<HistoryMappingDto>>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn list_history_mappings(
     State(s): State<AppState>,
     a: Authorized<perm::DataSourcesImport>,
-) -> ApiResult<axum::Json<Data<Vec<MappingDto>>>> {
+) -> ApiResult<axum::Json<Data<Vec<HistoryMappingDto>>>> {
     let all = s.app.data_sources.history_mappings(a.principal()).await?;
     Ok(axum::Json(Data {
         data: all.into_iter().map(Into::into).collect(),
@@ -121,18 +121,18 @@ async fn list_history_mappings(
 
 crud::create! {
     /// Saves a new mapping of a vendor's transaction exports.
-    create_history_mapping("/api/settings/data-sources/mappings/", "settings") -> MappingDto,
+    create_history_mapping("/api/settings/data-sources/mappings/", "settings") -> HistoryMappingDto,
     "Mapping created successfully",
-    |s, a: perm::DataSourcesImport, f: MappingBody| {
+    |s, a: perm::DataSourcesImport, f: HistoryMappingBody| {
         s.app.data_sources.save_history_mapping(a.principal(), None, f.into()).await?.into()
     }
 }
 
 crud::update! {
     /// Changes a mapping.
-    update_history_mapping("/api/settings/data-sources/mappings/{id}/", "settings") -> MappingDto,
+    update_history_mapping("/api/settings/data-sources/mappings/{id}/", "settings") -> HistoryMappingDto,
     "Mapping updated successfully",
-    |s, a: perm::DataSourcesImport, id, f: MappingBody| {
+    |s, a: perm::DataSourcesImport, id, f: HistoryMappingBody| {
         s.app.data_sources.save_history_mapping(a.principal(), Some(&id), f.into()).await?.into()
     }
 }
@@ -145,21 +145,24 @@ crud::delete! {
 
 /// The imports, newest first (without their previews).
 #[utoipa::path(get, path = "/api/settings/data-sources/imports/", tag = "settings", security(("bearer" = [])),
-    responses((status = 200, body = Data<Vec<ImportDto>>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = Data<Vec<HistoryImportDto>>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn list_history_imports(
     State(s): State<AppState>,
     a: Authorized<perm::DataSourcesImport>,
-) -> ApiResult<axum::Json<Data<Vec<ImportDto>>>> {
+) -> ApiResult<axum::Json<Data<Vec<HistoryImportDto>>>> {
     let all = s.app.data_sources.history_imports(a.principal()).await?;
     Ok(axum::Json(Data {
-        data: all.into_iter().map(|i| ImportDto::of(i, None)).collect(),
+        data: all
+            .into_iter()
+            .map(|i| HistoryImportDto::of(i, None))
+            .collect(),
     }))
 }
 
 /// A new import: the file's name and how it reads.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NewImportBody {
+pub struct NewHistoryImportBody {
     #[schema(max_length = 200)]
     pub file_name: String,
     /// A saved mapping's id, or `nayax` for Nayax Core's export.
@@ -168,22 +171,22 @@ pub struct NewImportBody {
 
 crud::create! {
     /// Starts an import (its file is uploaded next, in parts).
-    create_history_import("/api/settings/data-sources/imports/", "settings") -> ImportDto,
+    create_history_import("/api/settings/data-sources/imports/", "settings") -> HistoryImportDto,
     "Import created successfully",
-    |s, a: perm::DataSourcesImport, f: NewImportBody| {
+    |s, a: perm::DataSourcesImport, f: NewHistoryImportBody| {
         let import = s.app.data_sources
             .create_history_import(a.principal(), &f.file_name, &f.mapping_id)
             .await?;
-        ImportDto::of(import, None)
+        HistoryImportDto::of(import, None)
     }
 }
 
 crud::get! {
     /// One import, with its preview once previewed.
-    get_history_import("/api/settings/data-sources/imports/{id}/", "settings") -> ImportDto,
+    get_history_import("/api/settings/data-sources/imports/{id}/", "settings") -> HistoryImportDto,
     |s, a: perm::DataSourcesImport, id| {
         let (import, preview) = s.app.data_sources.history_import(a.principal(), &id).await?;
-        ImportDto::of(import, preview)
+        HistoryImportDto::of(import, preview)
     }
 }
 
@@ -197,34 +200,34 @@ crud::delete! {
 #[utoipa::path(put, path = "/api/settings/data-sources/imports/{id}/parts/{n}/", tag = "settings", security(("bearer" = [])),
     params(("id" = String, Path), ("n" = u32, Path)),
     request_body(content = Vec<u8>, content_type = "application/octet-stream"),
-    responses((status = 200, body = Data<ImportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+    responses((status = 200, body = Data<HistoryImportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody)))]
 async fn put_history_part(
     State(s): State<AppState>,
     a: Authorized<perm::DataSourcesImport>,
     Path((id, n)): Path<(String, u32)>,
     body: axum::body::Bytes,
-) -> ApiResult<axum::Json<Data<ImportDto>>> {
+) -> ApiResult<axum::Json<Data<HistoryImportDto>>> {
     let import = s
         .app
         .data_sources
         .put_history_part(a.principal(), &id, n, body.to_vec())
         .await?;
     Ok(axum::Json(Data {
-        data: ImportDto::of(import, None),
+        data: HistoryImportDto::of(import, None),
     }))
 }
 
 /// Queues the reading of the whole file into a preview (nothing booked).
 #[utoipa::path(post, path = "/api/settings/data-sources/imports/{id}/preview/", tag = "settings", security(("bearer" = [])),
     params(("id" = String, Path)),
-    responses((status = 202, body = MessageData<ImportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+    responses((status = 202, body = MessageData<HistoryImportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn preview_history_import(
     State(s): State<AppState>,
     a: Authorized<perm::DataSourcesImport>,
     Path(id): Path<String>,
-) -> ApiResult<(StatusCode, axum::Json<MessageData<ImportDto>>)> {
+) -> ApiResult<(StatusCode, axum::Json<MessageData<HistoryImportDto>>)> {
     let import = s
         .app
         .data_sources
@@ -232,14 +235,14 @@ async fn preview_history_import(
         .await?;
     Ok((
         StatusCode::ACCEPTED,
-        updated("Preview queued", ImportDto::of(import, None)),
+        updated("Preview queued", HistoryImportDto::of(import, None)),
     ))
 }
 
 /// How to book.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct BookBody {
+pub struct HistoryBookBody {
     /// Book the good rows of a file with rows in error.
     #[serde(default)]
     pub skip_bad_rows: bool,
@@ -247,15 +250,15 @@ pub struct BookBody {
 
 /// Queues the booking of a previewed file, exactly once.
 #[utoipa::path(post, path = "/api/settings/data-sources/imports/{id}/book/", tag = "settings", security(("bearer" = [])),
-    params(("id" = String, Path)), request_body = BookBody,
-    responses((status = 202, body = MessageData<ImportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+    params(("id" = String, Path)), request_body = HistoryBookBody,
+    responses((status = 202, body = MessageData<HistoryImportDto>), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn book_history_import(
     State(s): State<AppState>,
     a: Authorized<perm::DataSourcesImport>,
     Path(id): Path<String>,
-    Json(b): Json<BookBody>,
-) -> ApiResult<(StatusCode, axum::Json<MessageData<ImportDto>>)> {
+    Json(b): Json<HistoryBookBody>,
+) -> ApiResult<(StatusCode, axum::Json<MessageData<HistoryImportDto>>)> {
     let import = s
         .app
         .data_sources
@@ -263,6 +266,6 @@ async fn book_history_import(
         .await?;
     Ok((
         StatusCode::ACCEPTED,
-        updated("Booking queued", ImportDto::of(import, None)),
+        updated("Booking queued", HistoryImportDto::of(import, None)),
     ))
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,12 +7,15 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
+import UploadIcon from '@mui/icons-material/UploadFileOutlined';
 import type { DataSource } from '../../../api/types';
 import { usePermission } from '../../../auth/use-permission';
 import { ScreenHeader } from '../../../components/screen-header';
+import { paths } from '../../../routes/paths';
 import { InboxTable } from '../components/inbox-table';
 import { SourceDialog } from '../components/source-dialog';
 import { SourcesList } from '../components/sources-list';
+import { IMPORT_PERMISSION } from '../import-logic';
 
 const TABS = ['sources', 'inbox'] as const;
 type TabName = (typeof TABS)[number];
@@ -23,6 +26,7 @@ const TAB_KEY: Record<TabName, string> = { sources: 'settings.data_sources.list'
 /**
  * /settings/data-sources: the telemetry providers' feeds (Nayax Core's SQS queues) with their
  * health, created and edited in a dialog; and the inbox of messages kept unbooked (`?tab=inbox`).
+ * "Import history" opens the history import (issue 49) for whoever may import.
  */
 export default function DataSourcesPage() {
   const { t } = useTranslation();
@@ -33,11 +37,22 @@ export default function DataSourcesPage() {
   const requested = searchParams.get('tab') as TabName | null;
   const tab: TabName = requested && visible.includes(requested) ? requested : (visible[0] ?? 'sources');
 
+  const creates = tab === 'sources' && can('settings.data_sources.new');
+  const imports = can(IMPORT_PERMISSION);
   const action =
-    tab === 'sources' && can('settings.data_sources.new') ? (
-      <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')} data-testid="new-source">
-        {t('dataSources.newSource')}
-      </Button>
+    creates || imports ? (
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        {imports ? (
+          <Button component={RouterLink} to={paths.settings.historyImport} variant="outlined" startIcon={<UploadIcon />} data-testid="import-history">
+            {t('dataSources.imports.open')}
+          </Button>
+        ) : null}
+        {creates ? (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')} data-testid="new-source">
+            {t('dataSources.newSource')}
+          </Button>
+        ) : null}
+      </Box>
     ) : null;
 
   return (
