@@ -72,6 +72,9 @@ pub fn read_table(name: &str, bytes: &[u8], max_rows: usize) -> Result<Table, St
 /// a byte-order mark, UTF-8 or else Windows-1252 (a spreadsheet's "CSV" on Windows). Blank
 /// rows are skipped.
 pub fn read_csv(input: impl Read, out: &mut impl Rows) -> Result<(), String> {
+    // Every record ends with a line break (a row is named by its first line, counted back from
+    // the line after it: the reader's own start line counts the blank lines skipped before it).
+    let input = input.chain(&b"\n"[..]);
     let mut input = std::io::BufReader::with_capacity(1 << 16, input);
     let head = input.fill_buf().map_err(|e| e.to_string())?;
     let bom = head.starts_with(b"\xEF\xBB\xBF");
@@ -100,9 +103,9 @@ pub fn read_csv(input: impl Read, out: &mut impl Rows) -> Result<(), String> {
             Ok(true) => {}
             Err(e) => return Err(format!("Line {}: {e}", line + 1)),
         }
-        line = record
-            .position()
-            .map_or(line + 1, |p| u32::try_from(p.line()).unwrap_or(u32::MAX));
+        let inside = record.as_slice().iter().filter(|b| **b == b'\n').count() as u64;
+        line =
+            u32::try_from(reader.position().line().saturating_sub(1 + inside)).unwrap_or(u32::MAX);
         if !headers {
             let names: Vec<String> = record
                 .iter()
@@ -203,6 +206,18 @@ fn serial(serial: f64) -> Option<NaiveDateTime> {
     let ms = (serial.fract() * 86_400_000.0).round() as i64;
     day.and_hms_opt(0, 0, 0)?
         .checked_add_signed(chrono::Duration::milliseconds(ms))
+}
+
+/// `at` written as the chrono format `format`; `None` when the format is not one (an unknown
+/// `%` specifier), which chrono's `Display` would refuse with a panic in `to_string`.
+pub fn formatted(at: &NaiveDateTime, format: &str) -> Option<String> {
+    use chrono::format::{Item, StrftimeItems};
+    if StrftimeItems::new(format).any(|i| matches!(i, Item::Error)) {
+        return None;
+    }
+    let mut out = String::new();
+    std::fmt::Write::write_fmt(&mut out, format_args!("{}", at.format(format))).ok()?;
+    Some(out)
 }
 
 /// A cell's text: a number typed in a spreadsheet (a terminal id, a reference) as written.

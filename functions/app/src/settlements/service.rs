@@ -122,8 +122,11 @@ impl SettlementsService {
             .unwrap_or("%Y-%m-%d")
             .to_string();
         let probe = chrono::NaiveDate::from_ymd_opt(2026, 1, 31).expect("a date");
-        let shown = format!("{}", probe.format(&date_format));
-        if chrono::NaiveDate::parse_from_str(&shown, &date_format) != Ok(probe) {
+        let shown =
+            crate::tabular::formatted(&probe.and_time(chrono::NaiveTime::MIN), &date_format);
+        let reads_back =
+            shown.is_some_and(|s| chrono::NaiveDate::parse_from_str(&s, &date_format) == Ok(probe));
+        if !reads_back {
             errors.add(
                 "date_format",
                 "Give a date format such as %Y-%m-%d or %d/%m/%Y.",

@@ -120,7 +120,9 @@ impl DataSourcesService {
             .and_then(|d| d.and_hms_opt(13, 45, 30))
             .expect("a time");
         let reads_back = |f: &str| {
-            let shown = probe.format(f).to_string();
+            let Some(shown) = crate::tabular::formatted(&probe, f) else {
+                return false;
+            };
             chrono::NaiveDateTime::parse_from_str(&shown, f)
                 .map(|t| t.date() == probe.date())
                 .or_else(|_| {
@@ -134,10 +136,9 @@ impl DataSourcesService {
                 "Give a date format such as %Y-%m-%d %H:%M:%S or %d/%m/%Y.",
             );
         }
-        let shown = probe.format(&time_format).to_string();
-        if time_format.len() > 50
-            || chrono::NaiveTime::parse_from_str(&shown, &time_format).is_err()
-        {
+        let time_read = crate::tabular::formatted(&probe, &time_format)
+            .is_some_and(|shown| chrono::NaiveTime::parse_from_str(&shown, &time_format).is_ok());
+        if time_format.len() > 50 || !time_read {
             errors.add("time_format", "Give a time format such as %H:%M:%S.");
         }
         let zone = format(input.zone, "machine");
