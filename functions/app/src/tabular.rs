@@ -208,6 +208,18 @@ fn serial(serial: f64) -> Option<NaiveDateTime> {
         .checked_add_signed(chrono::Duration::milliseconds(ms))
 }
 
+/// The decimal separator a mapping names: `.` (also when none) or `,`; another is a field error.
+pub fn decimal_separator(errors: &mut vendfleet_domain::FieldErrors, given: Option<&str>) -> char {
+    match given.map(str::trim) {
+        None | Some("") | Some(".") => '.',
+        Some(",") => ',',
+        Some(_) => {
+            errors.add("decimal_separator", "Choose . or ,");
+            '.'
+        }
+    }
+}
+
 /// `at` written as the chrono format `format`; `None` when the format is not one (an unknown
 /// `%` specifier), which chrono's `Display` would refuse with a panic in `to_string`.
 pub fn formatted(at: &NaiveDateTime, format: &str) -> Option<String> {

@@ -132,14 +132,8 @@ impl SettlementsService {
                 "Give a date format such as %Y-%m-%d or %d/%m/%Y.",
             );
         }
-        let decimal_separator = match input.decimal_separator.as_deref().map(str::trim) {
-            None | Some("") | Some(".") => '.',
-            Some(",") => ',',
-            Some(_) => {
-                errors.add("decimal_separator", "Choose . or ,");
-                '.'
-            }
-        };
+        let decimal_separator =
+            crate::tabular::decimal_separator(&mut errors, input.decimal_separator.as_deref());
         errors.into_result()?;
         let now = self.calendar.now();
         match id {

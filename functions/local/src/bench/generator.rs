@@ -10,7 +10,7 @@ use std::time::Instant;
 use vendfleet_app::generator::{FileFormat, Graph, Module, ReportSpec, ReportStatus, Visibility};
 
 /// The process's peak resident memory so far, MiB (Linux; `None` elsewhere).
-fn peak_mib() -> Option<f64> {
+pub(super) fn peak_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -3,6 +3,7 @@
 //! worker as the screen does, then the same file imported again (all duplicates): time, rows a
 //! second and the process's peak memory (`VmHWM`, the generated file never held whole).
 
+use super::generator::peak_mib;
 use super::measure::{bench_admin, bench_app};
 use crate::error::BoxError;
 use std::fmt::Write as _;
@@ -17,17 +18,6 @@ use vendfleet_app::App;
 
 const MACHINES: usize = 200;
 const SELECTIONS: usize = 20;
-
-/// The process's peak resident memory so far, MiB (Linux).
-fn peak_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
 
 async fn fleet(app: &App, p: &vendfleet_app::auth::Principal) -> Result<(), BoxError> {
     let mut products = Vec::new();
@@ -216,7 +206,7 @@ async fn run_in(dir: &std::path::Path, rows: usize) -> Result<(), BoxError> {
             rows as f64 / book_secs,
             result.stored,
             result.already,
-            peak_mib()
+            peak_mib().unwrap_or(0.0)
         );
     }
     Ok(())

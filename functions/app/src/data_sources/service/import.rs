@@ -148,14 +148,8 @@ impl DataSourcesService {
                 "Give \"machine\" or a time zone such as Europe/Paris.",
             );
         }
-        let decimal_separator = match input.decimal_separator.as_deref().map(str::trim) {
-            None | Some("") | Some(".") => '.',
-            Some(",") => ',',
-            Some(_) => {
-                errors.add("decimal_separator", "Choose . or ,");
-                '.'
-            }
-        };
+        let decimal_separator =
+            crate::tabular::decimal_separator(&mut errors, input.decimal_separator.as_deref());
         let values = |v: Option<Vec<String>>, default: &[&str]| -> Vec<String> {
             v.map(|v| {
                 v.iter()
@@ -173,41 +167,34 @@ impl DataSourcesService {
         );
         errors.into_result()?;
         let now = self.calendar.now();
+        let draft = HistoryMapping {
+            id: ulid::Ulid::new().to_string(),
+            name,
+            columns,
+            date_format,
+            time_format,
+            zone,
+            decimal_separator,
+            cash_values,
+            skip_values,
+            created_at: now,
+            updated_at: now,
+            version: 1,
+            schema: super::super::model::SCHEMA,
+        };
         match id {
             None => {
-                let m = HistoryMapping {
-                    id: ulid::Ulid::new().to_string(),
-                    name,
-                    columns,
-                    date_format,
-                    time_format,
-                    zone,
-                    decimal_separator,
-                    cash_values,
-                    skip_values,
-                    created_at: now,
-                    updated_at: now,
-                    version: 1,
-                    schema: super::super::model::SCHEMA,
-                };
-                self.mappings().insert(&m).await?;
-                Ok(m)
+                self.mappings().insert(&draft).await?;
+                Ok(draft)
             }
             Some(id) => {
                 let current = self.mappings().get_or_404(id).await?;
                 check_version(input.version, &current)?;
                 let next = HistoryMapping {
-                    name,
-                    columns,
-                    date_format,
-                    time_format,
-                    zone,
-                    decimal_separator,
-                    cash_values,
-                    skip_values,
-                    updated_at: now,
+                    id: current.id.clone(),
+                    created_at: current.created_at,
                     version: current.version + 1,
-                    ..current.clone()
+                    ..draft
                 };
                 self.mappings().replace(&current, &next).await?;
                 Ok(next)
