@@ -419,7 +419,16 @@ impl MachinesService {
                 of: |o: &Machine| o.nayax_machine_id.as_deref(),
             };
             if let Some(v) = field.check(&mut errors, input.nayax_machine_id.as_deref(), &others) {
-                m.nayax_machine_id = v;
+                // Linking a Nayax id books the data sources' messages kept for it (every
+                // machine's, unclaimed): an administrator's, as the data sources are.
+                if v != m.nayax_machine_id && p.machine_scope() != MachineScope::All {
+                    errors.add(
+                        "nayax_machine_id",
+                        "Only a user who sees every machine links a Nayax machine id.",
+                    );
+                } else {
+                    m.nayax_machine_id = v;
+                }
             }
         }
         m.model_id = opt(&input.model_id).map(String::from);

@@ -387,6 +387,18 @@ async fn sources_keep_their_secrets_and_are_an_administrators(b: Backend) {
         assert_eq!(status, StatusCode::FORBIDDEN, "{text}");
         assert!(!text.contains("4242") && !text.contains("AKIA"), "{text}");
     }
+    // Nor can the scoped user claim the kept messages by giving a machine of theirs the Nayax
+    // id they name: linking is an administrator's.
+    let r = h
+        .put(
+            &format!("/api/machines/{}/settings/", f.other),
+            &scoped,
+            json!({"name": "M2", "location_id": f.location, "nayax_machine_id": "4242"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.json());
+    assert!(r.json()["errors"]["nayax_machine_id"].is_array(), "{}", r.json());
+    assert!(ledger(&h, &f.other).await.is_empty());
     // Linked through the retake call: booked once.
     let r = h
         .put(
