@@ -468,6 +468,19 @@ impl Reading {
                 message,
             })
         };
+        let Some(machine_value) = tabular::text(cell(&self.machine)) else {
+            return bad(&self.machine, "empty".into());
+        };
+        // A transaction's rows are numbered in file order, every row counted (matched or not,
+        // a sale or not): the same row has the same number in any file that holds its
+        // transaction, before and after its machine or product is linked.
+        let tx = self
+            .transaction_id
+            .as_ref()
+            .and_then(|c| tabular::text(cell(c)));
+        let tx_number = tx
+            .as_ref()
+            .map(|tx| next_occurrence(occurrences, &machine_value, tx));
         if let Some(c) = &self.status {
             if let Some(v) = tabular::text(cell(c)) {
                 if self.skip_values.contains(&v.to_lowercase()) {
@@ -475,9 +488,6 @@ impl Reading {
                 }
             }
         }
-        let Some(machine_value) = tabular::text(cell(&self.machine)) else {
-            return bad(&self.machine, "empty".into());
-        };
         let Some(machine) = lookup.machine(&machine_value) else {
             return Row::Unmatched(UnmatchedKind::Machine, machine_value);
         };
@@ -578,19 +588,17 @@ impl Reading {
             .with_timezone(&zone)
             .fixed_offset();
         let selection = selection.unwrap_or_default();
-        // The event's id: the transaction's, else the row's fingerprint; numbered by occurrence.
-        let tx = self
-            .transaction_id
-            .as_ref()
-            .and_then(|c| tabular::text(cell(c)));
-        let base = match tx {
-            Some(tx) => format!("{}-{tx}", self.prefix),
-            None => {
+        // The event's id: the transaction's, else the row's fingerprint (of its cells as
+        // written, so that linking a machine or product later leaves it unchanged), numbered by
+        // occurrence.
+        let id = match (tx, tx_number) {
+            (Some(tx), Some(n)) => format!("{}-{tx}-{n}", self.prefix),
+            _ => {
                 let mut h = Sha256::new();
                 for part in [
-                    ctx.machine.id.as_str(),
+                    machine_value.as_str(),
                     &local.to_string(),
-                    product_id.as_deref().unwrap_or(""),
+                    product_value.as_deref().unwrap_or(""),
                     &selection,
                     &quantity.to_string(),
                     &price.to_string(),
@@ -603,21 +611,16 @@ impl Reading {
                     h.update(part.as_bytes());
                     h.update([0]);
                 }
-                format!("import-f{}", hex::encode(&h.finalize()[..10]))
+                let base = format!("import-f{}", hex::encode(&h.finalize()[..10]));
+                let n = next_occurrence(occurrences, &machine_value, &base);
+                format!("{base}-{n}")
             }
         };
-        let key = {
-            use std::hash::{BuildHasher, BuildHasherDefault};
-            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
-                .hash_one((machine, &base))
-        };
-        let n = occurrences.entry(key).or_insert(0);
-        *n += 1;
         Row::Sale(Sale {
             machine,
             local,
             event: MachineEvent {
-                id: format!("{base}-{n}"),
+                id,
                 at,
                 kind: EventKind::Vend(Vend {
                     selection,
@@ -642,6 +645,16 @@ impl Reading {
         }
         Err(last)
     }
+}
+
+/// The next number of `key`'s rows of the machine written `machine` (1 for its first).
+fn next_occurrence(occurrences: &mut HashMap<u64, u32>, machine: &str, key: &str) -> u32 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+        .hash_one((machine, key));
+    let n = occurrences.entry(hash).or_insert(0);
+    *n += 1;
+    *n
 }
 
 /// A selection as Nayax's "Product Selection Info" writes it, `Name(code = price)`, or as is.

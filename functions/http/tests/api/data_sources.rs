@@ -397,7 +397,11 @@ async fn sources_keep_their_secrets_and_are_an_administrators(b: Backend) {
         )
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.json());
-    assert!(r.json()["errors"]["nayax_machine_id"].is_array(), "{}", r.json());
+    assert!(
+        r.json()["errors"]["nayax_machine_id"].is_array(),
+        "{}",
+        r.json()
+    );
     assert!(ledger(&h, &f.other).await.is_empty());
     // Linked through the retake call: booked once.
     let r = h

@@ -435,3 +435,156 @@ async fn history_imports_book_once(b: Backend) {
 }
 
 on_both_stores!(history_imports_book_once);
+
+/// A drawn row: its text; its sale of M1 as (quantity, revenue, cash) when it is one (known
+/// machine and product, settled); whether its product is `ZZZ` (a sale once that SKU exists).
+type Drawn = (String, Option<(u32, i64, bool)>, bool);
+
+/// One drawn row of a Nayax export.
+fn draw_row(rng: &mut rand::rngs::StdRng, tx: u64) -> Drawn {
+    use rand::Rng;
+    let known_machine = rng.random_bool(0.85);
+    let machine = if known_machine { "54265" } else { "99999" };
+    let (catalog, code, known_product) = match rng.random_range(0..5) {
+        0 => ("WAT-050", "", true),
+        1 => ("", "24", true),
+        2 => ("", "11", true),
+        3 => ("ZZZ", "", false),
+        _ => ("", "99", false),
+    };
+    let quantity: u32 = rng.random_range(1..=3);
+    let unit: i64 = rng.random_range(0..400);
+    let cash = rng.random_bool(0.3);
+    let settled = rng.random_bool(0.9);
+    // Any day of 2025, at any minute: the changes of hour of March and October included.
+    let day = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).unwrap()
+        + chrono::Duration::days(rng.random_range(0..365));
+    let at = day
+        .and_hms_opt(rng.random_range(0..24), rng.random_range(0..60), 0)
+        .unwrap();
+    let amount = unit * i64::from(quantity);
+    let line = format!(
+        "{tx},{machine},\"M, one\",{},{}.{:02}00,EUR,{},{catalog},{code},{quantity},{}",
+        at.format("%Y-%m-%dT%H:%M:%S"),
+        amount / 100,
+        amount % 100,
+        if cash { 3 } else { 1 },
+        if settled { "Settled" } else { "Cancelled" },
+    );
+    let sale = (known_machine && settled).then_some((quantity, amount, cash));
+    let zzz = catalog == "ZZZ";
+    (line, sale.filter(|_| known_product), sale.is_some() && zzz)
+}
+
+/// Random exports (duplicated transactions, several products a transaction, unknown machines
+/// and products, cancelled rows, blank lines, CRLF, parts cut anywhere), imported and then
+/// imported again overlapping with new rows: the ledger equals the truth counted row by row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_exports_book_the_truth() {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..3u64 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let h = Harness::on_store(Backend::Sqlite).await;
+        let f = fleet(&h).await;
+        let mut rows = Vec::new();
+        let mut tx = 5_000_000_000u64;
+        for _ in 0..rng.random_range(150..300) {
+            tx += 1;
+            for _ in 0..rng.random_range(1..=3) {
+                rows.push(draw_row(&mut rng, tx));
+            }
+        }
+        let head = "Transaction ID,Machine ID,Machine Name,Machine AuTime,SeValue,Currency,Payment Method ID (1),Catalog Number,Product Code in Map,Quantity,Transaction Status Name";
+        let file = |rows: &[Drawn], rng: &mut rand::rngs::StdRng| {
+            let eol = if rng.random_bool(0.5) { "\r\n" } else { "\n" };
+            let mut text = format!("{head}{eol}");
+            for (line, _, _) in rows {
+                text.push_str(line);
+                text.push_str(eol);
+                if rng.random_bool(0.02) {
+                    text.push_str(eol);
+                }
+            }
+            text
+        };
+        // The truth of rows, with the rows of product ZZZ when it exists.
+        let truth = |rows: &[Drawn], zzz: &[Drawn]| {
+            let mut t = (0u64, 0i64, 0i64);
+            let sales = rows.iter().filter_map(|r| r.1.as_ref());
+            let linked = zzz.iter().filter(|r| r.2).map(|r| {
+                let f = r.0.split(',').collect::<Vec<_>>();
+                let q: u32 = f[10].parse().unwrap();
+                let amount: i64 = f[5].replace('.', "").parse::<i64>().unwrap() / 100;
+                (q, amount, f[7] == "3")
+            });
+            let linked: Vec<_> = linked.collect();
+            for (q, amount, cash) in sales.chain(linked.iter()) {
+                {
+                    t.0 += u64::from(*q);
+                    if *cash {
+                        t.1 += amount;
+                    } else {
+                        t.2 += amount;
+                    }
+                }
+            }
+            t
+        };
+        let booked = |facts: Vec<(String, String, u32, i64, Payment)>| {
+            let mut t = (0u64, 0i64, 0i64);
+            for (_, _, q, revenue, payment) in facts {
+                t.0 += u64::from(q);
+                match payment {
+                    Payment::Cash => t.1 += revenue,
+                    Payment::Cashless => t.2 += revenue,
+                }
+            }
+            t
+        };
+        let first = rows.len() * 2 / 3;
+        let text = file(&rows[..first], &mut rng);
+        let part = rng.random_range(7..400);
+        let import = upload(&h, &f.admin, &text, "nayax", part).await;
+        let expected = rows[..first].iter().filter(|r| r.1.is_some()).count();
+        assert_eq!(import["preview"]["sales"], expected, "seed {seed}");
+        assert_eq!(import["preview"]["bad_rows"], 0, "seed {seed}");
+        let id = import["id"].as_str().unwrap().to_string();
+        assert_eq!(
+            book(&h, &f.admin, &id, false).await.status,
+            StatusCode::ACCEPTED
+        );
+        settle(&h, &f.admin, &id).await;
+        assert_eq!(
+            booked(ledger(&h, &f.m1).await),
+            truth(&rows[..first], &[]),
+            "seed {seed}"
+        );
+        // Product ZZZ comes to be; then a file overlapping the first (from a third of its rows to
+        // the end, the rest new): ZZZ's rows are booked, every other row once.
+        create(
+            &h,
+            &f.admin,
+            "/api/products/",
+            json!({"name": "Zed", "sku": "ZZZ", "price_minor": 100, "vat_bps": 550}),
+        )
+        .await;
+        let text = file(&rows[first / 2..], &mut rng);
+        let import = upload(&h, &f.admin, &text, "nayax", rng.random_range(7..400)).await;
+        let id = import["id"].as_str().unwrap().to_string();
+        assert_eq!(
+            book(&h, &f.admin, &id, false).await.status,
+            StatusCode::ACCEPTED
+        );
+        let done = settle(&h, &f.admin, &id).await;
+        let again = rows[first / 2..first]
+            .iter()
+            .filter(|r| r.1.is_some())
+            .count();
+        assert_eq!(done["result"]["already"], again, "seed {seed}");
+        assert_eq!(
+            booked(ledger(&h, &f.m1).await),
+            truth(&rows, &rows[first / 2..]),
+            "seed {seed}"
+        );
+    }
+}
