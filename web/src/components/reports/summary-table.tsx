@@ -7,7 +7,7 @@ import { gridLoading, PAGE_SIZES } from '../grid';
 import { useGridLocaleText } from '../grid-locale';
 import { HEADER_SX } from '../server-list/column-widths';
 
-interface SummaryTableProps<R extends GridValidRowModel> {
+export interface SummaryTableProps<R extends GridValidRowModel> {
   title: ReactNode;
   subheader?: ReactNode;
   rows: R[];

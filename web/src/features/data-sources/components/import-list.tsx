@@ -1,20 +1,17 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { GridColDef } from '@mui/x-data-grid';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import OpenIcon from '@mui/icons-material/VisibilityOutlined';
 import type { HistoryImport } from '../../../api/types';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { deletionFailure } from '../../../components/fields';
 import { formatCount } from '../../../components/format';
 import { actionsColumn } from '../../../components/reports/actions-column';
 import { NO_FIGURE, reportColumns } from '../../../components/reports/report-columns';
 import { ReportFailure } from '../../../components/reports/report-notices';
+import { RowAction } from '../../../components/reports/row-action';
 import { SummaryTable } from '../../../components/reports/summary-table';
-import { toast } from '../../../components/snackbar';
+import { useDeletion } from '../../../components/use-deletion';
 import { useDeleteHistoryImport, useHistoryImports } from '../api/imports';
 import { creatorOf, formatMegabytes, isRunning } from '../import-logic';
 import { ImportStatusChip, NamedProgress, useReadingName } from './import-parts';
@@ -39,23 +36,16 @@ interface Props {
 export function ImportsList({ onOpen, onDeleted }: Props) {
   const { t, i18n } = useTranslation();
   const imports = useHistoryImports();
-  const remove = useDeleteHistoryImport();
   const readingName = useReadingName();
-  const [deleting, setDeleting] = useState<HistoryImport | null>(null);
+  const deletion = useDeletion<HistoryImport>(useDeleteHistoryImport(), {
+    title: t('dataSources.imports.deleteImport'),
+    content: (item) => t('dataSources.imports.deleteImportText', { file: item?.file_name ?? '' }),
+    confirmLabel: t('common.delete'),
+    deleted: t('dataSources.imports.importDeleted'),
+    failed: (error) => deletionFailure(error, t('dataSources.imports.importDeleteFailed')),
+    onDeleted: (item) => onDeleted(item.id),
+  });
   const col = reportColumns<HistoryImport>(i18n.language);
-
-  const runDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      onDeleted(deleting.id);
-      toast.success(t('dataSources.imports.importDeleted'));
-    } catch (error) {
-      toast.error(deletionFailure(error, t('dataSources.imports.importDeleteFailed')));
-    } finally {
-      setDeleting(null);
-    }
-  };
 
   const columns: GridColDef<HistoryImport>[] = [
     col.text('file_name', t('dataSources.imports.file'), { minWidth: 180 }),
@@ -78,16 +68,8 @@ export function ImportsList({ onOpen, onDeleted }: Props) {
     col.dateTime('created_at', t('dataSources.imports.createdAt')),
     actionsColumn<HistoryImport>(t('common.actions'), (row) => (
       <>
-        <Tooltip title={t('dataSources.imports.openImport')}>
-          <IconButton aria-label={`${t('dataSources.imports.openImport')}: ${row.file_name}`} onClick={() => onOpen(row)} data-testid="import-open">
-            <OpenIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title={t('common.delete')}>
-          <IconButton aria-label={`${t('common.delete')}: ${row.file_name}`} color="error" onClick={() => setDeleting(row)} data-testid="import-delete">
-            <DeleteIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowAction label={t('dataSources.imports.openImport')} name={row.file_name} icon={<OpenIcon fontSize="small" />} onClick={() => onOpen(row)} testId="import-open" />
+        <RowAction label={t('common.delete')} name={row.file_name} icon={<DeleteIcon fontSize="small" />} color="error" onClick={() => deletion.ask(row)} testId="import-delete" />
       </>
     )),
   ];
@@ -104,15 +86,7 @@ export function ImportsList({ onOpen, onDeleted }: Props) {
         noRowsLabel={t('dataSources.imports.noImports')}
         notice={imports.isError ? <ReportFailure query={imports} testId="imports-error" text={t('dataSources.imports.listFailed')} /> : undefined}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('dataSources.imports.deleteImport')}
-        content={t('dataSources.imports.deleteImportText', { file: deleting?.file_name ?? '' })}
-        confirmLabel={t('common.delete')}
-        loading={remove.isPending}
-        onConfirm={() => void runDelete()}
-        onClose={() => setDeleting(null)}
-      />
+      {deletion.dialog}
     </>
   );
 }

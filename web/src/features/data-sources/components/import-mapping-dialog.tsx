@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { HistoryMapping } from '../../../api/types';
 import { SelectInput, TextInput, useServerForm } from '../../../components/form';
 import { FormDialog } from '../../../components/form/form-dialog';
+import type { EditableDialogFrame } from '../../../components/reports/editable-table';
 import { useSaveHistoryMapping } from '../api/imports';
 import { COLUMN_FIELDS, emptyMappingValues, mappingSchema, REQUIRED_COLUMNS, toMappingBody, valuesFromMapping, type ColumnField, type MappingValues } from '../import-logic';
 
@@ -38,24 +39,19 @@ function Section({ title, hint, children }: { title: string; hint?: string; chil
  * Creates or edits a saved mapping: its name, the file's column of each field, how dates, times,
  * amounts and payments are written, and which status values are not sales. The server's field
  * errors (`columns.product` …) show on their fields; a change is saved with the version read.
+ * The table of mappings frames it (title, toasts, test ids).
  */
-export function ImportMappingDialog({ mapping, onClose }: { mapping: HistoryMapping | null; onClose: () => void }) {
+export function ImportMappingDialog({ mapping, frame }: { mapping: HistoryMapping | null; frame: EditableDialogFrame }) {
   const { t } = useTranslation();
   const save = useSaveHistoryMapping(mapping?.id ?? null);
   const form = useServerForm<MappingValues>({ schema: mappingSchema, defaultValues: mapping ? valuesFromMapping(mapping) : emptyMappingValues(), versioned: Boolean(mapping) });
 
   return (
     <FormDialog
+      {...frame}
       form={form}
       save={(values) => save.mutateAsync(toMappingBody(values, mapping?.version, mapping?.columns))}
-      success={t('dataSources.imports.mappingSaved')}
-      failure={t('dataSources.imports.mappingSaveFailed')}
-      onClose={onClose}
-      title={mapping ? t('dataSources.imports.editMapping') : t('dataSources.imports.newMapping')}
       maxWidth="md"
-      testId="history-mapping-form"
-      submitLabel={t('common.save')}
-      submitTestId="history-mapping-submit"
     >
       <TextInput name="name" label={t('dataSources.imports.mappingName')} required slotProps={{ htmlInput: { 'data-testid': 'history-mapping-name' } }} />
       <Section title={t('dataSources.imports.columns')} hint={t('dataSources.imports.columnsHint')}>

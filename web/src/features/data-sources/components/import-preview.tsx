@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { GridColDef } from '@mui/x-data-grid';
+import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -8,7 +8,8 @@ import type { HistoryImportMonth, HistoryImportPreview, HistoryImportUnmatched }
 import { formatCount, formatDate, formatPeriodDate } from '../../../components/format';
 import { formatMoney } from '../../../components/money';
 import { NO_FIGURE, reportColumns } from '../../../components/reports/report-columns';
-import { SummaryTable } from '../../../components/reports/summary-table';
+import { SummaryTable, type SummaryTableProps } from '../../../components/reports/summary-table';
+import type { I18nKey } from '../../../locales/keys';
 import { errorRows, MAX_MONTHS, monthRowId, unmatchedRowId, type ErrorRow } from '../import-logic';
 import { Figure, FIGURES_SX } from './import-parts';
 
@@ -22,6 +23,26 @@ function moneyColumn(field: keyof HistoryImportMonth, headerName: string, langua
     valueFormatter: (value: number | null | undefined, row: HistoryImportMonth) =>
       value === null || value === undefined ? NO_FIGURE : formatMoney(value, row.currency, language, row.decimal_places),
   };
+}
+
+/** The preview's tables, by name: their title, hint and text when empty. */
+const TABLES = {
+  months: { title: 'dataSources.imports.monthsTitle', hint: 'dataSources.imports.monthsHint', none: 'dataSources.imports.noMonths' },
+  unmatched: { title: 'dataSources.imports.unmatchedTitle', hint: 'dataSources.imports.unmatchedHint', none: 'dataSources.imports.noUnmatched' },
+  errors: { title: 'dataSources.imports.errorsTitle', hint: 'dataSources.imports.errorsHint', none: 'dataSources.imports.noErrors' },
+} as const satisfies Record<string, { title: I18nKey; hint: I18nKey; none: I18nKey }>;
+
+interface PreviewTableProps<R extends GridValidRowModel> extends Pick<SummaryTableProps<R>, 'rows' | 'columns' | 'getRowId' | 'notice'> {
+  name: keyof typeof TABLES;
+  /** What the hint names (the errors': how many of how many are shown). */
+  hintValues?: Record<string, string>;
+}
+
+/** A table of the preview (`import-<name>`), all its rows at hand: its texts those of `TABLES[name]`. */
+function PreviewTable<R extends GridValidRowModel>({ name, hintValues, ...table }: PreviewTableProps<R>) {
+  const { t } = useTranslation();
+  const texts = TABLES[name];
+  return <SummaryTable {...table} testId={`import-${name}`} title={t(texts.title)} subheader={t(texts.hint, hintValues)} loading={false} noRowsLabel={t(texts.none)} />;
 }
 
 /**
@@ -93,15 +114,11 @@ export function ImportPreview({ preview, actions }: { preview: HistoryImportPrev
         </Figure>
       </Box>
       {actions}
-      <SummaryTable
-        testId="import-months"
-        title={t('dataSources.imports.monthsTitle')}
-        subheader={t('dataSources.imports.monthsHint')}
+      <PreviewTable
+        name="months"
         rows={preview.months}
         columns={monthColumns}
         getRowId={monthRowId}
-        loading={false}
-        noRowsLabel={t('dataSources.imports.noMonths')}
         notice={
           preview.months.length >= MAX_MONTHS ? (
             <Alert severity="info" data-testid="import-months-capped">
@@ -111,26 +128,19 @@ export function ImportPreview({ preview, actions }: { preview: HistoryImportPrev
         }
       />
       {preview.unmatched_rows > 0 || preview.unmatched.length > 0 ? (
-        <SummaryTable
-          testId="import-unmatched"
-          title={t('dataSources.imports.unmatchedTitle')}
-          subheader={t('dataSources.imports.unmatchedHint')}
+        <PreviewTable
+          name="unmatched"
           rows={preview.unmatched}
           columns={unmatchedColumns}
           getRowId={unmatchedRowId}
-          loading={false}
-          noRowsLabel={t('dataSources.imports.noUnmatched')}
         />
       ) : null}
       {preview.bad_rows > 0 || preview.errors.length > 0 ? (
-        <SummaryTable
-          testId="import-errors"
-          title={t('dataSources.imports.errorsTitle')}
-          subheader={t('dataSources.imports.errorsHint', { shown: count(preview.errors.length), total: count(preview.bad_rows) })}
+        <PreviewTable
+          name="errors"
+          hintValues={{ shown: count(preview.errors.length), total: count(preview.bad_rows) }}
           rows={errorRows(preview.errors)}
           columns={errorColumns}
-          loading={false}
-          noRowsLabel={t('dataSources.imports.noErrors')}
         />
       ) : null}
     </Box>

@@ -2,18 +2,15 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { GridColDef } from '@mui/x-data-grid';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import Tooltip from '@mui/material/Tooltip';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ViewIcon from '@mui/icons-material/VisibilityOutlined';
 import type { InboxGroup, RetakeForm } from '../../../api/types';
 import { actionsColumn } from '../../../components/reports/actions-column';
+import { QueryTable } from '../../../components/reports/query-table';
 import { NO_FIGURE, reportColumns } from '../../../components/reports/report-columns';
-import { ReportFailure } from '../../../components/reports/report-notices';
-import { SummaryTable } from '../../../components/reports/summary-table';
+import { RowAction } from '../../../components/reports/row-action';
 import { toast } from '../../../components/snackbar';
 import { paths } from '../../../routes/paths';
 import { useInbox, useRetake } from '../api/inbox';
@@ -66,24 +63,16 @@ export function InboxTable() {
     col.dateTime('last_seen', t('dataSources.lastSeen'), { minWidth: 160 }),
     actionsColumn<InboxGroup>(t('common.actions'), (row) => (
       <>
-        <Tooltip title={t('dataSources.viewSample')}>
-          <IconButton aria-label={`${t('dataSources.viewSample')}: ${groupLabel(row)}`} onClick={() => setSample(row)} data-testid="inbox-sample">
-            <ViewIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowAction label={t('dataSources.viewSample')} name={groupLabel(row)} icon={<ViewIcon fontSize="small" />} onClick={() => setSample(row)} testId="inbox-sample" />
         {row.nayax_machine_id ? (
-          <Tooltip title={t('dataSources.takeAgain')}>
-            <span>
-              <IconButton
-                aria-label={`${t('dataSources.takeAgain')}: ${groupLabel(row)}`}
-                onClick={() => void takeAgain({ nayax_machine_id: row.nayax_machine_id })}
-                disabled={taking !== null}
-                data-testid="inbox-retake"
-              >
-                <ReplayIcon fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <RowAction
+            label={t('dataSources.takeAgain')}
+            name={groupLabel(row)}
+            icon={<ReplayIcon fontSize="small" />}
+            onClick={() => void takeAgain({ nayax_machine_id: row.nayax_machine_id })}
+            disabled={taking !== null}
+            testId="inbox-retake"
+          />
         ) : null}
       </>
     )),
@@ -91,23 +80,21 @@ export function InboxTable() {
 
   return (
     <>
-      <SummaryTable
+      <QueryTable
         testId="inbox"
-        title={
-          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
-            {t('dataSources.inboxTitle')}
-            <Button
-              variant="outlined"
-              size="small"
-              startIcon={<ReplayIcon />}
-              onClick={() => void takeAgain({})}
-              loading={taking === ''}
-              disabled={rows.length === 0 || taking !== null}
-              data-testid="inbox-retake-all"
-            >
-              {t('dataSources.takeAllAgain')}
-            </Button>
-          </Box>
+        title={t('dataSources.inboxTitle')}
+        action={
+          <Button
+            variant="outlined"
+            size="small"
+            startIcon={<ReplayIcon />}
+            onClick={() => void takeAgain({})}
+            loading={taking === ''}
+            disabled={rows.length === 0 || taking !== null}
+            data-testid="inbox-retake-all"
+          >
+            {t('dataSources.takeAllAgain')}
+          </Button>
         }
         subheader={
           <>
@@ -117,12 +104,11 @@ export function InboxTable() {
             </Link>
           </>
         }
-        rows={rows}
+        query={inbox}
         columns={columns}
         getRowId={inboxRowId}
-        loading={inbox.isFetching}
         noRowsLabel={t('dataSources.noKept')}
-        notice={inbox.isError ? <ReportFailure query={inbox} testId="inbox-error" text={t('dataSources.inboxFailed')} /> : undefined}
+        failed={t('dataSources.inboxFailed')}
       />
       {sample ? <SampleDialog group={sample} onClose={() => setSample(null)} /> : null}
     </>

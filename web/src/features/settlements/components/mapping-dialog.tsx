@@ -9,6 +9,7 @@ import type { Mapping } from '../../../api/types';
 import { SelectInput, SwitchInput, TextInput, useServerForm } from '../../../components/form';
 import { FormDialog } from '../../../components/form/form-dialog';
 import { text, texts } from '../../../components/form/rules';
+import type { EditableDialogFrame } from '../../../components/reports/editable-table';
 import { useSaveMapping } from '../api/settlements';
 import { COLUMN_FIELDS, DECIMAL_SEPARATORS, emptyMappingValues, GENERIC_COLUMNS, toMappingBody, valuesFromMapping, type MappingValues } from '../settlements-logic';
 
@@ -24,8 +25,11 @@ const schema = z.object({
 
 const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } } as const;
 
-/** Creates or edits a processor's mapping: the file's column for each field and how it writes dates and amounts. */
-export function MappingDialog({ mapping, onClose }: { mapping: Mapping | null; onClose: () => void }) {
+/**
+ * Creates or edits a processor's mapping: the file's column for each field and how it writes dates
+ * and amounts. The table of mappings frames it (title, toasts, test ids).
+ */
+export function MappingDialog({ mapping, frame }: { mapping: Mapping | null; frame: EditableDialogFrame }) {
   const { t } = useTranslation();
   const save = useSaveMapping(mapping?.id ?? null);
   const form = useServerForm<MappingValues>({ schema, defaultValues: mapping ? valuesFromMapping(mapping) : emptyMappingValues(), versioned: Boolean(mapping) });
@@ -38,16 +42,10 @@ export function MappingDialog({ mapping, onClose }: { mapping: Mapping | null; o
 
   return (
     <FormDialog
+      {...frame}
       form={form}
       save={(values) => save.mutateAsync(toMappingBody(values, mapping?.version))}
-      success={t('settlements.mappingSaved')}
-      failure={t('settlements.mappingSaveFailed')}
-      onClose={onClose}
-      title={mapping ? t('settlements.editMapping') : t('settlements.newMapping')}
       maxWidth="md"
-      testId="settlement-mapping-form"
-      submitLabel={t('common.save')}
-      submitTestId="settlement-mapping-submit"
     >
       <TextInput name="name" label={t('settlements.name')} required />
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'space-between' }}>
