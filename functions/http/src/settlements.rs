@@ -22,8 +22,7 @@ use vendfleet_app::settlements::{
     Columns, ImportInput, MappingInput, Reconciliation, SettlementImport, SettlementMapping,
 };
 
-/// The largest import body: a settlement file of about 7 MB, base64-encoded.
-pub const MAX_IMPORT_BODY_BYTES: usize = 10 * 1024 * 1024;
+pub use crate::kit::extract::MAX_IMPORT_BODY_BYTES;
 
 /// The settlements routes.
 pub fn router() -> OpenApiRouter<AppState> {

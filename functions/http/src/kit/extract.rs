@@ -14,6 +14,9 @@ use vendfleet_domain::{FieldErrors, Permission};
 /// Largest accepted request body.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
+/// The largest settlement import body: a settlement file of about 7 MB, base64-encoded.
+pub const MAX_IMPORT_BODY_BYTES: usize = 10 * 1024 * 1024;
+
 /// A JSON body; bad JSON gives 400 naming the field, an oversized body 413.
 pub struct Json<T>(pub T);
 

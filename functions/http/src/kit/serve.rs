@@ -41,10 +41,7 @@ pub fn finish(
 
 /// The endpoints that take a body larger than [`extract::MAX_BODY_BYTES`], by path template.
 const LARGE_BODIES: &[(&str, usize)] = &[
-    (
-        "/api/settlements/imports/",
-        crate::settlements::MAX_IMPORT_BODY_BYTES,
-    ),
+    ("/api/settlements/imports/", extract::MAX_IMPORT_BODY_BYTES),
     (
         "/api/settings/data-sources/imports/{id}/parts/{n}/",
         vendfleet_app::data_sources::history::MAX_PART_BYTES,
