@@ -255,7 +255,14 @@ async fn history_imports_book_once(b: Backend) {
     assert_eq!(done["result"]["stored"], 0, "{done}");
     assert_eq!(done["result"]["already"], 5, "{done}");
     assert_eq!(ledger(&h, &f.m1).await, booked);
+}
 
+/// A vendor's file through a saved mapping, the refusals and the reach (SQLite: the store's part
+/// is the same as above).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mappings_refusals_and_reach() {
+    let h = Harness::on_store(Backend::Sqlite).await;
+    let f = fleet(&h).await;
     // A vendor's CSV through a saved mapping (`;`, decimal comma, a separate time column, no
     // transaction id: each row's fingerprint), then a file overlapping it.
     let r = h
