@@ -14,6 +14,7 @@ use vendfleet_domain::nayax::Feed;
 use vendfleet_domain::{validation, FieldErrors, MachineScope};
 
 mod import;
+mod import_job;
 mod intake;
 mod poll;
 
